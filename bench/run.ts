@@ -1,0 +1,29 @@
+// Benchmark runner: `npm run bench -- --only GROUP[,GROUP]`.
+// Each group module exports `run(): Promise<Metric[]>`; every metric is printed as one JSON line.
+import type { Metric } from './metric.ts';
+
+const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = {
+  schedule: () => import('./schedule.bench.ts'),
+  config: () => import('./config.bench.ts'),
+};
+
+function parseOnly(argv: string[]): string[] {
+  const i = argv.indexOf('--only');
+  if (i < 0) return Object.keys(groups);
+  const value = argv[i + 1];
+  if (!value) throw new Error('--only needs a comma-separated list of groups');
+  return value.split(',').map((g) => g.trim());
+}
+
+const selected = parseOnly(process.argv.slice(2));
+for (const name of selected) {
+  const load = groups[name];
+  if (!load) {
+    process.stderr.write(`unknown bench group '${name}'; known: ${Object.keys(groups).join(', ')}\n`);
+    process.exit(2);
+  }
+}
+for (const name of selected) {
+  const mod = await groups[name]!();
+  for (const metric of await mod.run()) process.stdout.write(`${JSON.stringify(metric)}\n`);
+}

@@ -1,0 +1,88 @@
+// The top-level command: `-v` validation, `--job-set-id`, and (from the scheduler issue on) the daemon.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/errors.ts';
+import { loadConfig } from '../config/load.ts';
+import type { LoadedConfig } from '../config/types.ts';
+import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
+import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const log = getLogger('cronstable');
+
+function emitWarnings(cfg: LoadedConfig): void {
+  for (const w of cfg.warnings)
+    getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
+}
+
+export async function runDaemonCommand(argv: string[], io: CliIo): Promise<number> {
+  let values: {
+    config?: string;
+    'log-level'?: string;
+    'validate-config'?: boolean;
+    'job-set-id'?: boolean;
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string', short: 'c' },
+        'log-level': { type: 'string', short: 'l' },
+        'validate-config': { type: 'boolean', short: 'v' },
+        'job-set-id': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    io.err(`cronstable: ${(e as Error).message}\n${DAEMON_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(DAEMON_USAGE);
+    return 0;
+  }
+  const levelName = values['log-level'] ?? 'INFO';
+  const level = parseLevel(levelName);
+  if (level === undefined) {
+    io.err(
+      `cronstable: invalid log level '${levelName}'; use one of CRITICAL, FATAL, ERROR, WARNING, WARN, INFO, DEBUG, NOTSET\n`,
+    );
+    return 2;
+  }
+  setLogLevel(level);
+  const path = values.config ?? DEFAULT_CONFIG_PATH;
+  if (path === DEFAULT_CONFIG_PATH && !existsSync(path)) {
+    io.err(
+      `cronstable error: configuration file not found, please provide one with the --config option\n${DAEMON_USAGE}`,
+    );
+    return 1;
+  }
+  let cfg: LoadedConfig;
+  try {
+    cfg = loadConfig(path);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    log.error(`Configuration error: ${e.message}`);
+    return 1;
+  }
+  emitWarnings(cfg);
+  if (values['job-set-id']) {
+    const { jobSetId } = await import('../cluster/jobset.ts');
+    io.out(`${jobSetId(cfg.jobs)}\n`);
+    return 0;
+  }
+  if (values['validate-config']) {
+    log.info('Configuration is valid.');
+    return 0;
+  }
+  io.err(
+    'cronstable: the scheduler daemon is not part of this build yet; use -v to validate a configuration\n',
+  );
+  return 2;
+}

@@ -1,0 +1,121 @@
+// `cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]`: print upcoming fire instants.
+import { parseArgs } from 'node:util';
+import { formatUtcInstant } from '../schedule/civil.ts';
+import {
+  isKnownTimezone,
+  isReboot,
+  occurrences,
+  parseCron,
+  resolveFrame,
+  ScheduleError,
+} from '../schedule/index.ts';
+
+const USAGE = `usage: cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]
+
+Print the next N fire instants (UTC, one per line) of a schedule expression strictly after --after.
+
+  EXPR             cron expression (5, 6 or 7 fields) or @yearly/@monthly/@weekly/@daily/@hourly; quote it
+  --tz ZONE        evaluate in this IANA zone (default: UTC)
+  --after INSTANT  ISO-8601 instant, e.g. 2026-03-08T06:00:00Z; no offset means UTC (default: now)
+  -n N             how many instants to print (default 1)
+  --hash-key NAME  hash key (job name) for H fields
+  -h, --help       show this help`;
+
+const MAX_COUNT = 100_000;
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+
+/** ISO-8601 date or date-time -> epoch ms; no offset means UTC. Null when malformed or out of range. */
+export function parseInstant(text: string): number | null {
+  const m = ISO.exec(text.trim());
+  if (m === null) return null;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) =>
+    v === undefined ? undefined : Number(v),
+  ) as number[];
+  if (mo! < 1 || mo! > 12 || d! < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const ms = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+  const utc = Date.UTC(y!, mo! - 1, d!, h, mi, s, ms);
+  if (new Date(utc).getUTCDate() !== d) return null; // e.g. 2026-02-30
+  let offsetMin = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return null;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return utc - offsetMin * 60_000;
+}
+
+export async function runNext(
+  argv: string[],
+  io: { out: (line: string) => void; err: (line: string) => void; nowMs: () => number },
+): Promise<number> {
+  const fail = (message: string): number => {
+    io.err(`cronstable next: ${message}`);
+    return 2;
+  };
+  let parsed: ReturnType<typeof parseNextArgs>;
+  try {
+    parsed = parseNextArgs(argv);
+  } catch (e) {
+    return fail(`${(e as Error).message} (see --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    return fail(
+      positionals.length === 0
+        ? 'missing schedule expression (see --help)'
+        : `expected one schedule expression, got ${positionals.length} arguments; quote the expression`,
+    );
+  }
+  const expr = positionals[0]!;
+  if (isReboot(expr)) return fail("'@reboot' fires once at daemon start and has no next fire time");
+  let count = 1;
+  if (values.n !== undefined) {
+    if (!/^\d+$/.test(values.n) || Number(values.n) < 1 || Number(values.n) > MAX_COUNT) {
+      return fail(`invalid -n value '${values.n}': expected a whole number from 1 to ${MAX_COUNT}`);
+    }
+    count = Number(values.n);
+  }
+  let after = io.nowMs();
+  if (values.after !== undefined) {
+    const t = parseInstant(values.after);
+    if (t === null) {
+      return fail(
+        `invalid --after value '${values.after}': expected an ISO-8601 instant such as 2026-03-08T06:00:00Z`,
+      );
+    }
+    after = t;
+  }
+  if (values.tz !== undefined && !isKnownTimezone(values.tz)) return fail(`unknown timezone: ${values.tz}`);
+  let schedule: ReturnType<typeof parseCron>;
+  try {
+    schedule = parseCron(expr, values['hash-key'] === undefined ? {} : { hashKey: values['hash-key'] });
+  } catch (e) {
+    if (e instanceof ScheduleError) return fail(`invalid schedule '${expr}': ${e.message}`);
+    throw e;
+  }
+  const frame = resolveFrame({ timezone: values.tz ?? null });
+  for (const ms of occurrences(schedule, frame, after, { limit: count })) io.out(formatUtcInstant(ms));
+  return 0;
+}
+
+function parseNextArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      tz: { type: 'string' },
+      after: { type: 'string' },
+      n: { type: 'string', short: 'n' },
+      'hash-key': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

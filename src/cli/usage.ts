@@ -1,0 +1,20 @@
+export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
+       cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]
+
+A distributed, fault-tolerant cron daemon.
+
+options:
+  -h, --help             show this help message and exit
+  -c, --config FILE|DIR  configuration file, or directory of .yaml/.yml/crontab files
+                         (default: /etc/cronstable.d)
+  -l, --log-level LEVEL  CRITICAL, ERROR, WARNING, INFO (default) or DEBUG
+  -v, --validate-config  load and validate the configuration, then exit
+                         (0 valid, 1 invalid); it does not mean "verbose"
+  --job-set-id           print the job-set id of the configuration and exit
+  --version              print the version and exit
+
+verbs:
+  next                   print the next fire instants of a cron expression
+`;
+
+export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

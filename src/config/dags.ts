@@ -1,0 +1,204 @@
+// DAG validation (spec 04 §2): keys, task graph, expand rules, launch names.
+import { builtinJobOptions } from './builtins.ts';
+import type { SourcePos } from './errors.ts';
+import { type BuildContext, checkLaunch, parseScheduleFor } from './job.ts';
+import { Locator } from './locate.ts';
+import { mergeConfig } from './merge.ts';
+import { locationOf } from './schema.ts';
+import type { RawDag } from './schemas.ts';
+import type { DagConfig, DagTaskConfig, LaunchOptions } from './types.ts';
+
+const TASK_DEFAULTS = {
+  type: 'task' as const,
+  command: null,
+  dependsOn: [] as string[],
+  triggerRule: 'all_success' as const,
+  retries: 0,
+  retryDelaySeconds: 0,
+  expand: null,
+  pokeIntervalSeconds: 30,
+  pokeTimeoutSeconds: 3600,
+  pokeJitterSeconds: 0,
+  onReject: 'fail' as const,
+};
+
+function launchDefaults(): LaunchOptions {
+  const {
+    shell,
+    environment,
+    env_file,
+    captureStdout,
+    captureStderr,
+    saveLimit,
+    maxLineLength,
+    streamPrefix,
+    failsWhen,
+    executionTimeout,
+    killTimeout,
+    user,
+    group,
+    statsd,
+    monitorResources,
+    secrets,
+    stateAllowedScopes,
+  } = builtinJobOptions();
+  return {
+    shell,
+    environment,
+    env_file,
+    captureStdout,
+    captureStderr,
+    saveLimit,
+    maxLineLength,
+    streamPrefix,
+    failsWhen,
+    executionTimeout,
+    killTimeout,
+    user,
+    group,
+    statsd,
+    monitorResources,
+    secrets,
+    stateAllowedScopes,
+  };
+}
+
+/** Kahn's algorithm over the deduplicated edges; returns the ids left in a cycle, sorted. */
+export function cycleMembers(tasks: { id: string; dependsOn: string[] }[]): string[] {
+  const indegree = new Map<string, number>();
+  const children = new Map<string, string[]>();
+  for (const t of tasks) indegree.set(t.id, 0);
+  for (const t of tasks) {
+    for (const dep of new Set(t.dependsOn)) {
+      if (!indegree.has(dep) || dep === t.id) continue;
+      indegree.set(t.id, (indegree.get(t.id) ?? 0) + 1);
+      children.set(dep, [...(children.get(dep) ?? []), t.id]);
+    }
+  }
+  const queue = [...indegree].filter(([, d]) => d === 0).map(([id]) => id);
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    for (const c of children.get(id) ?? []) {
+      const d = indegree.get(c)! - 1;
+      indegree.set(c, d);
+      if (d === 0) queue.push(c);
+    }
+  }
+  return [...indegree]
+    .filter(([, d]) => d > 0)
+    .map(([id]) => id)
+    .sort();
+}
+
+export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): DagConfig | null {
+  const dagLoc = new Locator([raw], fallback);
+  const prefix = `dag '${raw.name}'`;
+  const before = ctx.issues.length;
+  const problem = (keys: string[], text: string, loc: Locator = dagLoc) =>
+    ctx.issues.push(loc.issue(keys, text));
+
+  if (raw.name.includes('/')) problem(['name'], `${prefix}: a DAG name may not contain '/'`);
+  const retainRuns = raw.retainRuns ?? 50;
+  if (retainRuns < 1) problem(['retainRuns'], `${prefix}: retainRuns must be >= 1`);
+  if ((raw.catchupJitterSeconds ?? 0) < 0)
+    problem(['catchupJitterSeconds'], `${prefix}: catchupJitterSeconds must be >= 0`);
+  if (raw.startingDeadlineSeconds != null && !(raw.startingDeadlineSeconds > 0))
+    problem(['startingDeadlineSeconds'], `${prefix}: startingDeadlineSeconds must be > 0`);
+  if (raw.tasks.length === 0) problem(['tasks'], `${prefix}: needs at least one task`);
+
+  let schedule: ReturnType<typeof parseScheduleFor> = null;
+  const timezone = raw.timezone ?? null;
+  const utc = raw.utc ?? true;
+  if (raw.schedule != null) {
+    if (typeof raw.schedule === 'string' && raw.schedule.trim() === '@reboot') {
+      problem(
+        ['schedule'],
+        `${prefix}: DAG schedules must be cron expressions; @reboot is not supported for dags`,
+      );
+    } else {
+      schedule = parseScheduleFor(
+        raw.schedule,
+        { timezone, utc, hashKey: `dag:${raw.name}`, allowReboot: false, label: 'job' },
+        dagLoc,
+        ctx,
+      );
+    }
+  }
+
+  const ids = new Set<string>();
+  const tasks: DagTaskConfig[] = [];
+  raw.tasks.forEach((rawTask, i) => {
+    const loc = new Locator([rawTask], locationOf(rawTask)?.pos ?? fallback);
+    const tp = `${prefix}: task '${rawTask.id}'`;
+    const merged = mergeConfig({ ...launchDefaults(), ...TASK_DEFAULTS }, rawTask) as Omit<
+      DagTaskConfig,
+      'launchName' | 'effectiveEnvironment' | 'runAs'
+    >;
+    if (merged.id === '' || /[#/]/.test(merged.id))
+      problem(
+        ['id'],
+        `${prefix}: task id '${merged.id}' must be non-empty and may not contain '#' or '/'`,
+        loc,
+      );
+    else if (ids.has(merged.id)) problem(['id'], `${prefix}: duplicate task id '${merged.id}'`, loc);
+    ids.add(merged.id);
+    if (merged.type !== 'approval' && (merged.command === null || merged.command.length === 0))
+      problem(['command'], `${tp}: task needs a command`, loc);
+    if (merged.retries < 0)
+      problem(['retries'], `${tp}: retries must be >= 0 (retry-forever is not supported for DAG tasks)`, loc);
+    const launch = checkLaunch(`${raw.name}.${merged.id}`, merged, loc, ctx, tp);
+    tasks.push({
+      ...merged,
+      retryDelaySeconds: Math.max(0, merged.retryDelaySeconds),
+      pokeIntervalSeconds: Math.max(0, merged.pokeIntervalSeconds),
+      launchName: `${raw.name}.${merged.id}`,
+      effectiveEnvironment: launch?.environment ?? merged.environment,
+      runAs: launch?.runAs ?? null,
+    });
+    void i;
+  });
+
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  raw.tasks.forEach((rawTask) => {
+    const t = byId.get(rawTask.id)!;
+    const loc = new Locator([rawTask], fallback);
+    const tp = `${prefix}: task '${t.id}'`;
+    for (const dep of t.dependsOn) {
+      if (dep === t.id) problem(['dependsOn'], `${tp}: cannot depend on itself`, loc);
+      else if (!byId.has(dep)) problem(['dependsOn'], `${tp}: depends on unknown task '${dep}'`, loc);
+    }
+    if (t.expand) {
+      const from = byId.get(t.expand.fromTask);
+      if (t.type !== 'task') problem(['expand'], `${tp}: only a plain task can be mapped (expand)`, loc);
+      else if (!from || !t.dependsOn.includes(t.expand.fromTask) || from.expand)
+        problem(
+          ['expand', 'fromTask'],
+          `${tp}: expand.fromTask '${t.expand.fromTask}' must be a direct, non-mapped dependency (chained mapping is not supported)`,
+          loc,
+        );
+    }
+  });
+  const cycle = cycleMembers(tasks);
+  if (cycle.length > 0)
+    problem(['tasks'], `${prefix}: the dependency graph has a cycle involving: ${cycle.join(', ')}`);
+
+  if (ctx.issues.length > before) return null;
+  return {
+    name: raw.name,
+    tasks,
+    schedule: raw.schedule ?? null,
+    scheduleText: schedule?.text ?? null,
+    cron: schedule?.cron ?? null,
+    timezone,
+    utc,
+    frame: schedule?.frame ?? { kind: 'utc' },
+    findings: schedule?.findings ?? [],
+    onMissed: raw.onMissed ?? 'skip',
+    startingDeadlineSeconds: raw.startingDeadlineSeconds ?? null,
+    catchupJitterSeconds: raw.catchupJitterSeconds ?? 0,
+    clusterPolicy: raw.clusterPolicy ?? 'Leader',
+    enabled: raw.enabled ?? true,
+    retainRuns,
+    source: locationOf(raw)?.pos ?? fallback,
+  };
+}

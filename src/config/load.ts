@@ -1,0 +1,356 @@
+// Loads a config file or directory (spec 01 §1.2-1.5, §7): includes, defaults, crontab files,
+// singleton sections, per-job rules and the cross-section checks. All issues of one load are
+// collected and raised together as one ConfigError.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { builtinJobOptions } from './builtins.ts';
+import { lowerCrontab } from './crontab.ts';
+import { buildDag } from './dags.ts';
+import { osMessage } from './envfile.ts';
+import { ConfigError, type ConfigIssue, issueAt, type SourcePos } from './errors.ts';
+import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
+import { systemIdentityDb } from './identity.ts';
+import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
+import { Locator } from './locate.ts';
+import { mergeConfig } from './merge.ts';
+import { keyPos, locationOf, validateRoot } from './schema.ts';
+import { fileSchema, type RawDag, type RawFile, type RawJob } from './schemas.ts';
+import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
+import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
+import { parseStrictYaml } from './yaml.ts';
+
+export interface LoadOptions {
+  /** Base for relative `env_file` paths (the daemon's working directory). */
+  cwd?: string;
+  /** "Now" for lints (never-fires, DST notes). */
+  nowMs?: number;
+  /** Effective uid, for the user/group rule; null where unknown. */
+  euid?: number | null;
+  platform?: string;
+}
+
+const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging'] as const;
+type SectionName = (typeof SECTIONS)[number];
+
+interface SectionEntry {
+  value: unknown;
+  file: string;
+  pos: SourcePos;
+}
+
+interface FileResult {
+  jobs: JobConfig[];
+  dags: RawDag[];
+  /** Complete defaults this file's inline jobs got (built-ins, includes, own `defaults:`). */
+  defaults: JobOptions;
+  /** The raw `defaults:` maps behind `defaults`, nearest first, for error positions. */
+  defaultsOrigins: object[];
+  sections: Partial<Record<SectionName, SectionEntry>>;
+}
+
+function filePos(file: string): SourcePos {
+  return { file, line: 1, col: 1 };
+}
+
+class Loader {
+  readonly issues: ConfigIssue[] = [];
+  readonly ctx: BuildContext;
+  constructor(opts: LoadOptions) {
+    let identity: ReturnType<typeof systemIdentityDb> | undefined;
+    this.ctx = {
+      cwd: opts.cwd ?? process.cwd(),
+      nowMs: opts.nowMs ?? Date.now(),
+      identity: () => {
+        identity ??= systemIdentityDb();
+        return identity;
+      },
+      euid: opts.euid !== undefined ? opts.euid : (process.geteuid?.() ?? null),
+      platform: opts.platform ?? process.platform,
+      issues: this.issues,
+      warnings: [],
+      files: new Set(),
+    };
+  }
+
+  buildJob(raw: RawJob, defaults: JobOptions, defaultsOrigins: object[]): JobConfig | null {
+    const merged = mergeConfig(defaults, raw) as JobOptions & RawJob;
+    const source = locationOf(raw)?.pos ?? filePos('?');
+    const loc = new Locator([raw, ...defaultsOrigins], source);
+    const before = this.issues.length;
+    const schedule = parseScheduleFor(
+      merged.schedule,
+      { timezone: merged.timezone, utc: merged.utc, hashKey: merged.name, allowReboot: true, label: 'job' },
+      loc,
+      this.ctx,
+    );
+    if (!schedule) return null;
+    const launch = checkLaunch(merged.name, merged, loc, this.ctx, `job '${merged.name}'`);
+    checkJobOptions(merged.name, merged, loc, this.ctx);
+    if (!launch || this.issues.length > before) return null;
+    return {
+      ...merged,
+      scheduleText: schedule.text,
+      cron: schedule.cron,
+      reboot: schedule.reboot,
+      frame: schedule.frame,
+      findings: schedule.findings,
+      effectiveEnvironment: launch.environment,
+      runAs: launch.runAs,
+      source,
+    };
+  }
+
+  /** Parses one file (and its includes); null when it had errors (already recorded). */
+  parseFile(path: string, label: string, seen: Set<string>): FileResult | null {
+    const abs = resolve(path);
+    let text: string;
+    try {
+      text = readFileSync(abs, 'utf8');
+    } catch (e) {
+      this.issues.push({ file: label, message: osMessage(e) });
+      return null;
+    }
+    this.ctx.files.add(abs);
+    if (isCrontabFile(abs, text)) {
+      const lowered = lowerCrontab(text, label);
+      this.issues.push(...lowered.issues);
+      const defaults = builtinJobOptions();
+      const jobs = lowered.jobs.map((j) => this.buildJob(j, defaults, []));
+      if (lowered.issues.length > 0 || jobs.some((j) => j === null)) return null;
+      return { jobs: jobs as JobConfig[], dags: [], defaults, defaultsOrigins: [], sections: {} };
+    }
+    const parsed = parseStrictYaml(text, label);
+    if (parsed.issues.length > 0) {
+      this.issues.push(...parsed.issues);
+      return null;
+    }
+    if (parsed.source.root === null) return this.emptyFile();
+    const { value, issues } = validateRoot(fileSchema, parsed.source);
+    if (issues.length > 0 || typeof value !== 'object') {
+      this.issues.push(...issues);
+      return null;
+    }
+    return this.assemble(value, abs, label, seen);
+  }
+
+  emptyFile(): FileResult {
+    return { jobs: [], dags: [], defaults: builtinJobOptions(), defaultsOrigins: [], sections: {} };
+  }
+
+  assemble(file: RawFile, abs: string, label: string, seen: Set<string>): FileResult | null {
+    const before = this.issues.length;
+    const sections: FileResult['sections'] = {};
+    for (const name of SECTIONS) {
+      if (file[name] !== undefined)
+        sections[name] = { value: file[name], file: label, pos: keyPos(file, name) ?? filePos(label) };
+    }
+    const jobs: JobConfig[] = [];
+    const dags: RawDag[] = [];
+    let included: JobOptions | undefined;
+    const includedOrigins: object[] = [];
+    (file.include ?? []).forEach((entry, i) => {
+      const target = isAbsolute(entry) ? entry : join(dirname(abs), entry);
+      const targetAbs = resolve(target);
+      const pos = locationOf(file.include)?.pos ?? filePos(label);
+      if (seen.has(targetAbs)) {
+        this.issues.push(issueAt(pos, `include[${i}]`, `include cycle detected at ${entry}`));
+        return;
+      }
+      seen.add(targetAbs);
+      const child = this.parseFile(target, target, seen);
+      if (!child) return;
+      jobs.push(...child.jobs);
+      dags.push(...child.dags);
+      included = included ? mergeConfig(included, child.defaults) : child.defaults;
+      includedOrigins.unshift(...child.defaultsOrigins);
+      for (const name of SECTIONS) {
+        const theirs = child.sections[name];
+        if (!theirs) continue;
+        if (sections[name]) this.issues.push(issueAt(theirs.pos, name, `multiple ${name} configs`));
+        else sections[name] = theirs;
+      }
+    });
+    const own = file.defaults ?? {};
+    const defaults = mergeConfig(included ?? builtinJobOptions(), own);
+    const defaultsOrigins = file.defaults ? [file.defaults, ...includedOrigins] : includedOrigins;
+    for (const raw of file.jobs ?? []) {
+      const job = this.buildJob(raw, defaults, defaultsOrigins);
+      if (job) jobs.push(job);
+    }
+    dags.push(...(file.dags ?? []));
+    if (this.issues.length > before) return null;
+    return { jobs, dags, defaults, defaultsOrigins, sections };
+  }
+
+  loadPath(path: string): { results: FileResult[]; sections: Partial<Record<SectionName, SectionEntry>> } {
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch (e) {
+      throw new ConfigError([{ message: osMessage(e) }]);
+    }
+    if (!isDir) {
+      const seen = new Set([resolve(path)]);
+      const r = this.parseFile(path, path, seen);
+      return { results: r ? [r] : [], sections: r?.sections ?? {} };
+    }
+    this.ctx.files.add(resolve(path));
+    const results: FileResult[] = [];
+    const sections: Partial<Record<SectionName, SectionEntry>> = {};
+    for (const name of sortEntryNames(readdirSync(path)).filter(isDirectoryEntryLoaded)) {
+      const entry = join(path, name);
+      const r = this.parseFile(entry, entry, new Set([resolve(entry)]));
+      if (!r) continue;
+      results.push(r);
+      for (const s of SECTIONS) {
+        const theirs = r.sections[s];
+        if (!theirs) continue;
+        const first = sections[s];
+        if (first)
+          this.issues.push(
+            issueAt(
+              theirs.pos,
+              s,
+              `Multiple '${s}' configurations found: first in ${first.file}, now in ${theirs.file}`,
+            ),
+          );
+        else sections[s] = theirs;
+      }
+    }
+    return { results, sections };
+  }
+}
+
+/** A later job with the same name replaces the earlier one, keeping the first position. */
+function dedupeJobs(jobs: JobConfig[]): JobConfig[] {
+  const byName = new Map<string, JobConfig>();
+  for (const j of jobs) byName.set(j.name, j);
+  const seen = new Set<string>();
+  const out: JobConfig[] = [];
+  for (const j of jobs) {
+    if (seen.has(j.name)) continue;
+    seen.add(j.name);
+    out.push(byName.get(j.name)!);
+  }
+  return out;
+}
+
+function crossChecks(cfg: LoadedConfig, rawDags: RawDag[], issues: ConfigIssue[]): void {
+  const at = (job: JobConfig | undefined, key: string, message: string) =>
+    issues.push(issueAt(job ? (keyPos(job, key) ?? job.source) : undefined, undefined, message));
+  const offenders = (pred: (j: JobConfig) => boolean) => cfg.jobs.filter(pred);
+  const names = (jobs: JobConfig[]) =>
+    jobs
+      .map((j) => j.name)
+      .sort()
+      .join(', ');
+  const clusterScoped = offenders((j) => j.concurrencyScope === 'cluster');
+  if (clusterScoped.length > 0 && !cfg.state)
+    at(
+      clusterScoped[0],
+      'concurrencyScope',
+      `concurrencyScope: cluster requires a 'state' section (the slot lease lives in the store); offending job(s): ${names(clusterScoped)}`,
+    );
+  const withSecrets = offenders((j) => j.secrets.length > 0);
+  if (withSecrets.length > 0 && !cfg.state)
+    at(
+      withSecrets[0],
+      'secrets',
+      `job 'secrets' are staged over the state loopback endpoint, which requires a 'state' section; offending job(s): ${names(withSecrets)}`,
+    );
+  const apiEnabled = cfg.state?.jobApi?.enabled ?? true;
+  if (withSecrets.length > 0 && cfg.state && !apiEnabled)
+    at(
+      withSecrets[0],
+      'secrets',
+      `job 'secrets' need the state loopback endpoint, but state.jobApi.enabled is false; offending job(s): ${names(withSecrets)}`,
+    );
+  if (rawDags.length > 0) {
+    const dagNames = rawDags.map((d) => d.name).join(', ');
+    const pos = locationOf(rawDags[0])?.pos;
+    if (!cfg.state) issues.push(issueAt(pos, 'dags', `dags require a 'state' section; dag(s): ${dagNames}`));
+    else if (!apiEnabled)
+      issues.push(
+        issueAt(
+          pos,
+          'dags',
+          `dags need the state loopback endpoint, but state.jobApi.enabled is false; dag(s): ${dagNames}`,
+        ),
+      );
+    const counts = new Map<string, number>();
+    for (const d of rawDags) counts.set(d.name, (counts.get(d.name) ?? 0) + 1);
+    const dups = [...counts].filter(([, n]) => n > 1).map(([n]) => n);
+    if (dups.length > 0) issues.push(issueAt(pos, 'dags', `duplicate dag names: ${dups.sort().join(', ')}`));
+  }
+  const jobNames = new Set(cfg.jobs.map((j) => j.name));
+  const launchOwners = new Map<string, string>();
+  for (const dag of cfg.dags) {
+    for (const task of dag.tasks) {
+      const other = launchOwners.get(task.launchName);
+      if (jobNames.has(task.launchName))
+        issues.push(
+          issueAt(
+            dag.source,
+            'dags',
+            `dag '${dag.name}': task '${task.id}': launch name '${task.launchName}' collides with a job of the same name`,
+          ),
+        );
+      else if (other && other !== dag.name)
+        issues.push(
+          issueAt(
+            dag.source,
+            'dags',
+            `dag '${dag.name}': task '${task.id}': launch name '${task.launchName}' collides with a task of dag '${other}'`,
+          ),
+        );
+      launchOwners.set(task.launchName, dag.name);
+    }
+  }
+  if (cfg.mcp !== null && !cfg.web) issues.push({ message: "an 'mcp' section requires a 'web' section" });
+}
+
+/** Loads and validates a configuration file or directory; throws ConfigError listing every problem. */
+export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
+  const loader = new Loader(opts);
+  const { results, sections } = loader.loadPath(path);
+  const issues = loader.issues;
+  const warnings = loader.ctx.warnings;
+  const sectionValue = <T>(name: SectionName): T | null => (sections[name]?.value as T | undefined) ?? null;
+  const cfg: LoadedConfig = {
+    jobs: dedupeJobs(results.flatMap((r) => r.jobs)),
+    dags: [],
+    state: sectionValue('state'),
+    cluster: sectionValue('cluster'),
+    web: sectionValue('web'),
+    mcp: sections.mcp ? ((sections.mcp.value as LoadedConfig['mcp']) ?? {}) : null,
+    logging: sectionValue('logging'),
+    files: [],
+    warnings,
+  };
+  const fallback = (name: SectionName) => sections[name]?.pos ?? filePos(path);
+  if (cfg.state) checkState(cfg.state, fallback('state'), issues);
+  if (cfg.cluster) checkCluster(cfg.cluster, fallback('cluster'), issues, warnings);
+  if (cfg.web) {
+    checkWeb(cfg.web, fallback('web'), issues);
+    webWarnings(cfg.web, warnings);
+  }
+  if (cfg.logging) loggingWarnings(cfg.logging, warnings);
+  const rawDags = results.flatMap((r) => r.dags);
+  for (const raw of rawDags) {
+    const dag = buildDag(raw, loader.ctx, locationOf(raw)?.pos ?? filePos(path));
+    if (dag) cfg.dags.push(dag);
+  }
+  crossChecks(cfg, rawDags, issues);
+  if (!cfg.state) {
+    const inert = cfg.jobs.filter((j) => j.onMissed !== 'skip' || j.archiveOutput);
+    if (inert.length > 0)
+      warnings.push({
+        level: 'warning',
+        logger: 'cronstable',
+        message: `onMissed/archiveOutput need a 'state' section and have no effect without one; job(s): ${inert.map((j) => j.name).join(', ')}`,
+      });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  cfg.files = [...loader.ctx.files];
+  return cfg;
+}

@@ -1,0 +1,325 @@
+// The config schema: every top-level section and every job, DAG and task key of specs 01-06.
+// Types only; semantic rules (ranges, cross-references) live in the builders.
+import {
+  anyValue,
+  bool,
+  enumOf,
+  float,
+  int,
+  type MapOut,
+  map,
+  nullable,
+  record,
+  type Schema,
+  seq,
+  str,
+  union,
+} from './schema.ts';
+
+/** `{value | fromFile | fromEnvVar}`: where a secret comes from (spec 01 §1.7). */
+export const secretSource = map({
+  value: nullable(str()),
+  fromFile: nullable(str()),
+  fromEnvVar: nullable(str()),
+});
+
+const strOrList = union(str(), seq(str()));
+
+export const scheduleObject = map({
+  second: str(),
+  minute: str(),
+  hour: str(),
+  dayOfMonth: str(),
+  month: str(),
+  year: str(),
+  dayOfWeek: str(),
+});
+
+const mailReporter = map(
+  {
+    from: nullable(str()),
+    to: nullable(str()),
+    smtpHost: nullable(str()),
+    smtpPort: int(),
+    tls: bool(),
+    starttls: bool(),
+    validate_certs: bool(),
+    html: bool(),
+    username: nullable(str()),
+    password: nullable(secretSource),
+    subject: nullable(str()),
+    body: nullable(str()),
+  },
+  ['from', 'to'],
+);
+
+const webhookReporter = map({
+  url: nullable(secretSource),
+  method: str(),
+  contentType: str(),
+  headers: nullable(record(str())),
+  body: nullable(str()),
+  timeout: float(),
+});
+
+const shellReporter = map({ command: strOrList, shell: str(), timeout: nullable(float()) }, ['command']);
+
+const sentryReporter = map({
+  dsn: nullable(secretSource),
+  fingerprint: seq(str()),
+  level: str(),
+  extra: nullable(record(str())),
+  body: nullable(str()),
+  environment: nullable(str()),
+  maxStringLength: int(),
+});
+
+export const reportBlock = map({
+  mail: nullable(mailReporter),
+  sentry: nullable(sentryReporter),
+  shell: nullable(shellReporter),
+  webhook: nullable(webhookReporter),
+});
+
+const retryPolicy = map(
+  { maximumRetries: int(), initialDelay: float(), maximumDelay: float(), backoffMultiplier: float() },
+  ['maximumRetries', 'initialDelay', 'maximumDelay', 'backoffMultiplier'],
+);
+
+const failsWhen = map(
+  { producesStdout: bool(), producesStderr: bool(), nonzeroReturn: bool(), always: bool() },
+  ['producesStdout'],
+);
+
+const environment = seq(map({ key: str(), value: str() }, ['key', 'value']));
+const secrets = seq(
+  map({ name: str(), value: nullable(str()), fromFile: nullable(str()), fromEnvVar: nullable(str()) }, [
+    'name',
+  ]),
+);
+const statsd = map({ prefix: str(), host: str(), port: int() }, ['prefix', 'host', 'port']);
+const monitorResources = union(bool(), map({ enabled: bool(), interval: float(), history: int() }));
+const userOrGroup = union(int(), str());
+
+/** Keys that run a process: shared by jobs, `defaults:` and DAG tasks. */
+const launchKeys = {
+  shell: str(),
+  environment,
+  env_file: nullable(str()),
+  captureStdout: bool(),
+  captureStderr: bool(),
+  saveLimit: int(),
+  maxLineLength: int(),
+  streamPrefix: str(),
+  failsWhen: nullable(failsWhen),
+  executionTimeout: nullable(float()),
+  killTimeout: float(),
+  user: nullable(userOrGroup),
+  group: nullable(userOrGroup),
+  statsd: nullable(statsd),
+  monitorResources,
+  secrets,
+  stateAllowedScopes: seq(str()),
+};
+
+/** Every job key except name, command and schedule: what `defaults:` accepts. */
+export const jobOptionKeys = {
+  ...launchKeys,
+  enabled: bool(),
+  utc: bool(),
+  timezone: nullable(str()),
+  onFailure: nullable(map({ retry: nullable(retryPolicy), report: nullable(reportBlock) })),
+  onPermanentFailure: nullable(map({ report: nullable(reportBlock) })),
+  onSuccess: nullable(map({ report: nullable(reportBlock) })),
+  concurrencyPolicy: enumOf('Allow', 'Forbid', 'Replace'),
+  concurrencyScope: enumOf('node', 'cluster'),
+  clusterPolicy: enumOf('Leader', 'PreferLeader', 'EveryNode'),
+  onMissed: enumOf('skip', 'run-once', 'run-all'),
+  startingDeadlineSeconds: nullable(int()),
+  catchupJitterSeconds: int(),
+  onlyIfLastSucceeded: bool(),
+  archiveOutput: bool(),
+  redactArchivedSecrets: bool(),
+};
+
+const scheduleValue = union(str(), scheduleObject);
+
+export const jobSchema = map({ name: str(), command: strOrList, schedule: scheduleValue, ...jobOptionKeys }, [
+  'name',
+  'command',
+  'schedule',
+]);
+export const defaultsSchema = map(jobOptionKeys);
+
+export const taskSchema = map(
+  {
+    id: str(),
+    type: enumOf('task', 'sensor', 'approval'),
+    command: nullable(strOrList),
+    dependsOn: seq(str()),
+    triggerRule: enumOf('all_success', 'all_done'),
+    retries: int(),
+    retryDelaySeconds: float(),
+    expand: map({ fromTask: str(), key: str() }, ['fromTask', 'key']),
+    pokeIntervalSeconds: float(),
+    pokeTimeoutSeconds: float(),
+    pokeJitterSeconds: float(),
+    onReject: enumOf('fail', 'skip'),
+    ...launchKeys,
+  },
+  ['id'],
+);
+
+export const dagSchema = map(
+  {
+    name: str(),
+    tasks: seq(taskSchema),
+    schedule: nullable(scheduleValue),
+    timezone: nullable(str()),
+    utc: bool(),
+    onMissed: enumOf('skip', 'run-once', 'run-all'),
+    startingDeadlineSeconds: nullable(int()),
+    catchupJitterSeconds: int(),
+    clusterPolicy: enumOf('Leader', 'PreferLeader', 'EveryNode'),
+    enabled: bool(),
+    retainRuns: int(),
+  },
+  ['name', 'tasks'],
+);
+
+const topology = enumOf('auto', 'single-node', 'shared');
+
+export const stateSchema = map(
+  {
+    path: str(),
+    topology,
+    deploymentId: nullable(str()),
+    maxRunsPerJob: int(),
+    onStoreUnavailable: enumOf('degrade', 'fail-closed'),
+    gcGraceSeconds: int(),
+    maxOpsPerSecond: float(),
+    slotTtlSeconds: float(),
+    jobApi: nullable(
+      map({
+        enabled: bool(),
+        listen: nullable(str()),
+        maxValueBytes: int(),
+        maxArtifactBytes: int(),
+        lockTtlSeconds: float(),
+        allowNonLoopbackBind: bool(),
+      }),
+    ),
+  },
+  ['path'],
+);
+
+const tlsFiles = map({ ca: str(), cert: str(), key: str() }, ['ca', 'cert', 'key']);
+const peers = seq(map({ host: str() }, ['host']));
+
+export const clusterSchema = map({
+  backend: enumOf('gossip', 'filesystem', 'etcd', 'kubernetes'),
+  nodeName: nullable(str()),
+  electLeader: bool(),
+  distribution: enumOf('single-leader', 'spread'),
+  connectTimeout: int(),
+  interval: int(),
+  driftAfter: int(),
+  listen: str(),
+  tls: tlsFiles,
+  peers,
+  observability: nullable(
+    map({
+      shareNodeStats: bool(),
+      listen: str(),
+      tls: tlsFiles,
+      peers,
+      nodeName: nullable(str()),
+      interval: int(),
+      driftAfter: int(),
+      connectTimeout: int(),
+    }),
+  ),
+  filesystem: map(
+    { path: str(), electionName: str(), ttl: float(), deploymentId: nullable(str()), topology },
+    ['path'],
+  ),
+  etcd: map({
+    endpoints: seq(str()),
+    electionName: str(),
+    ttl: int(),
+    username: nullable(str()),
+    password: nullable(secretSource),
+    tls: nullable(map({ ca: nullable(str()), cert: nullable(str()), key: nullable(str()) })),
+  }),
+  kubernetes: map({
+    leaseName: str(),
+    leaseNamespace: nullable(str()),
+    clientLibrary: enumOf('auto', 'http', 'library'),
+    leaseDurationSeconds: int(),
+    renewDeadlineSeconds: int(),
+    retryPeriodSeconds: int(),
+    identity: nullable(str()),
+    kubeconfig: nullable(str()),
+    apiServer: nullable(str()),
+  }),
+});
+
+export const webSchema = map(
+  {
+    listen: seq(str()),
+    headers: nullable(record(str())),
+    authToken: nullable(secretSource),
+    metrics: union(bool(), map({ enabled: bool(), public: bool(), durationBuckets: seq(float()) })),
+    nodeHistory: union(bool(), map({ enabled: bool(), interval: float(), points: int() })),
+    ui: bool(),
+    allowedOrigins: seq(str()),
+    socketMode: str(),
+    // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
+    tls: map({ cert: str(), key: str(), ca: nullable(str()) }, ['cert', 'key']),
+  },
+  ['listen'],
+);
+
+export const loggingSchema = map(
+  {
+    version: int(),
+    incremental: bool(),
+    disable_existing_loggers: bool(),
+    formatters: anyValue(),
+    filters: anyValue(),
+    handlers: anyValue(),
+    loggers: anyValue(),
+    root: anyValue(),
+  },
+  ['version'],
+);
+
+export const mcpSchema = nullable(record(anyValue()));
+
+export const fileSchema = map({
+  jobs: seq(jobSchema),
+  defaults: nullable(defaultsSchema),
+  include: seq(str()),
+  logging: loggingSchema,
+  dags: seq(dagSchema),
+  state: stateSchema,
+  cluster: clusterSchema,
+  web: webSchema,
+  mcp: mcpSchema,
+});
+
+type Out<S> = S extends Schema<infer T> ? T : never;
+export type RawFile = Out<typeof fileSchema>;
+export type RawJob = Out<typeof jobSchema>;
+export type RawDefaults = Out<typeof defaultsSchema>;
+export type RawDag = Out<typeof dagSchema>;
+export type RawTask = Out<typeof taskSchema>;
+export type StateSection = Out<typeof stateSchema>;
+export type ClusterSection = Out<typeof clusterSchema>;
+export type WebSection = Out<typeof webSchema>;
+export type LoggingSection = Out<typeof loggingSchema>;
+export type McpSection = Out<typeof mcpSchema>;
+export type ReportBlock = Out<typeof reportBlock>;
+export type SecretSource = Out<typeof secretSource>;
+export type ScheduleObject = Out<typeof scheduleObject>;
+export type { MapOut };

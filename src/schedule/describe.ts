@@ -1,0 +1,172 @@
+// Short plain-English description of a schedule (best effort; used by the dashboard and duplicate grouping).
+import { bitList, bitList60 } from './bits.ts';
+import { yearList } from './fields.ts';
+import type { CronSchedule } from './parse.ts';
+
+const DAY_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTH_LONG = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const ORDINAL = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
+
+const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
+
+function joinAnd(parts: string[], word = 'and'): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1]}`;
+}
+
+/** Runs of consecutive values rendered with `name`, e.g. [1,2,3,5] -> "Monday through Wednesday and Friday". */
+function runs(values: number[], name: (v: number) => string, through = ' through '): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < values.length) {
+    let j = i;
+    while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`${name(values[i]!)}${through}${name(values[j]!)}`);
+    else for (let k = i; k <= j; k++) parts.push(name(values[k]!));
+    i = j + 1;
+  }
+  return joinAnd(parts);
+}
+
+/** Step n when values = a, a+n, ... up to the field end (n > 1), else 0. */
+function stepOf(values: number[], end: number): { start: number; step: number } | null {
+  if (values.length < 2) return null;
+  const step = values[1]! - values[0]!;
+  if (step < 2) return null;
+  for (let i = 1; i < values.length; i++) if (values[i]! - values[i - 1]! !== step) return null;
+  if (values[values.length - 1]! + step <= end) return null;
+  return { start: values[0]!, step };
+}
+
+function describeTime(s: CronSchedule): string {
+  const secs = bitList60(s.secLo, s.secHi);
+  const mins = bitList60(s.minLo, s.minHi);
+  const hours = bitList(s.hours);
+  const allSec = secs.length === 60;
+  const allMin = mins.length === 60;
+  const allHour = hours.length === 24;
+  const secStep = stepOf(secs, 59);
+  const minStep = stepOf(mins, 59);
+  const hourStep = stepOf(hours, 23);
+  if (allHour && allMin) {
+    if (allSec) return 'every second';
+    if (secStep !== null)
+      return `every ${secStep.step} seconds${secStep.start ? ` from second ${secStep.start}` : ''}`;
+    if (secs.length === 1) return secs[0] === 0 ? 'every minute' : `every minute at second ${secs[0]}`;
+    return `every minute at seconds ${runs(secs, String, '-')}`;
+  }
+  const secSuffix =
+    secs.length === 1 && secs[0] === 0
+      ? ''
+      : ` at second${secs.length > 1 ? 's' : ''} ${runs(secs, String, '-')}`;
+  if (allHour) {
+    if (minStep !== null) {
+      return `every ${minStep.step} minutes${minStep.start ? ` from minute ${minStep.start}` : ''}${secSuffix}`;
+    }
+    if (mins.length === 1)
+      return mins[0] === 0 && secSuffix === '' ? 'every hour' : `every hour at minute ${mins[0]}${secSuffix}`;
+    return `every hour at minutes ${runs(mins, String, '-')}${secSuffix}`;
+  }
+  if (mins.length === 1 && secs.length === 1) {
+    const clock = (h: number): string => `${pad2(h)}:${pad2(mins[0]!)}${secs[0] ? `:${pad2(secs[0])}` : ''}`;
+    if (hours.length <= 6) return `at ${joinAnd(hours.map(clock))}`;
+    if (hourStep !== null) {
+      return `every ${hourStep.step} hours at minute ${mins[0]}${hourStep.start ? ` from ${clock(hourStep.start)}` : ''}`;
+    }
+    return `at minute ${mins[0]} past hours ${runs(hours, String, '-')}`;
+  }
+  const minPart =
+    minStep !== null
+      ? `every ${minStep.step} minutes`
+      : allMin
+        ? 'every minute'
+        : `at minute${mins.length > 1 ? 's' : ''} ${runs(mins, String, '-')}`;
+  const contiguous = hours[hours.length - 1]! - hours[0]! === hours.length - 1;
+  const hourPart = contiguous
+    ? `between ${pad2(hours[0]!)}:00 and ${pad2(hours[hours.length - 1]!)}:59`
+    : `during hours ${runs(hours, String, '-')}`;
+  return `${minPart}${secSuffix} ${hourPart}`;
+}
+
+function ordinalDay(d: number): string {
+  const suffix =
+    d % 10 === 1 && d !== 11
+      ? 'st'
+      : d % 10 === 2 && d !== 12
+        ? 'nd'
+        : d % 10 === 3 && d !== 13
+          ? 'rd'
+          : 'th';
+  return `${d}${suffix}`;
+}
+
+function domParts(s: CronSchedule): string[] {
+  const dom = s.dayOfMonth;
+  const parts: string[] = [];
+  const plain = bitList(s.domPlain);
+  if (plain.length > 0) parts.push(`the ${runs(plain, ordinalDay, '-')}`);
+  for (const w of bitList(dom.nearestWeekday)) parts.push(`the weekday nearest the ${ordinalDay(w)}`);
+  if (dom.lastWeekday) parts.push('the last weekday');
+  for (const n of bitList(dom.lastOffsets)) {
+    parts.push(n === 0 ? 'the last day' : `${n} day${n === 1 ? '' : 's'} before the last day`);
+  }
+  return parts;
+}
+
+function dowParts(s: CronSchedule): string[] {
+  const dow = s.dayOfWeek;
+  const parts: string[] = [];
+  const plain = bitList(s.dowPlain);
+  if (plain.length > 0) parts.push(runs(plain, (d) => DAY_LONG[d]!));
+  for (const d of bitList(dow.lastDow)) parts.push(`the last ${DAY_LONG[d]}`);
+  for (const code of dow.nth) parts.push(`the ${ORDINAL[code >> 3]} ${DAY_LONG[code & 7]}`);
+  return parts;
+}
+
+function describeDays(s: CronSchedule): string {
+  if (s.everyDay) return '';
+  const ofMonth = (p: string[]): string => `${joinAnd(p, 'or')} of the month`;
+  if (s.dowAll) return `on ${ofMonth(domParts(s))}`;
+  const dow = dowParts(s);
+  if (dow.length === 0) return 'on no day (the weekday field matches nothing)';
+  const dowText =
+    joinAnd(dow, 'or') + (s.dayOfWeek.lastDow !== 0 || s.dayOfWeek.nth.length > 0 ? ' of the month' : '');
+  if (s.domAll) return `on ${dowText}`;
+  return `on ${ofMonth(domParts(s))} when it is ${dowText.startsWith('the ') ? '' : 'a '}${dowText}`;
+}
+
+function describeMonths(s: CronSchedule): string {
+  const months = bitList(s.months);
+  if (months.length === 12) return '';
+  return `in ${runs(months, (m) => MONTH_LONG[m - 1]!)}`;
+}
+
+function describeYears(s: CronSchedule): string {
+  if (s.years === null) return '';
+  const years = yearList(s.years);
+  if (years.length === 0) return 'in no year';
+  if (years.length <= 5) return `in ${runs(years, String, '-')}`;
+  const st = stepOf(years, 2099);
+  if (st !== null) return `every ${st.step} years from ${st.start}`;
+  return `in ${years.length} selected years from ${years[0]} to ${years[years.length - 1]}`;
+}
+
+/** e.g. "every 5 minutes", "at 02:30 on the last weekday of the month", "at 06:00 on Monday through Friday". */
+export function describeSchedule(s: CronSchedule): string {
+  return [describeTime(s), describeDays(s), describeMonths(s), describeYears(s)]
+    .filter((p) => p !== '')
+    .join(' ');
+}

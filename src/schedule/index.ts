@@ -1,0 +1,25 @@
+// The cron engine: parse, next/previous fire search in a frame, lints, descriptions (pure; no I/O, no clock).
+export { describeSchedule } from './describe.ts';
+export { ScheduleError } from './errors.ts';
+export type { FieldSet } from './fields.ts';
+export { MinHeap } from './heap.ts';
+export { lintSchedule, type ScheduleFinding } from './lint.ts';
+export {
+  type CronSchedule,
+  isReboot,
+  looksLikeCrontabLine,
+  parseCron,
+  renderScheduleObject,
+  semanticKey,
+} from './parse.ts';
+export { matchesInstant, nextFire, occurrences, prevFire } from './search.ts';
+export { type Frame, frameName, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
+
+import { clearParseCache } from './parse.ts';
+import { clearZoneCache } from './zone.ts';
+
+/** Drops the parse memo and the zone offset caches (for cold-start measurements). */
+export function clearScheduleCaches(): void {
+  clearParseCache();
+  clearZoneCache();
+}

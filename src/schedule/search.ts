@@ -1,0 +1,298 @@
+// Next/previous fire search (spec 01 §5.7): a civil-time search over the field sets, then fold=0 resolution
+// of the civil match in the frame (§5.8). Instants are epoch milliseconds; civil times are "local seconds"
+// (the wall clock read as if it were UTC).
+import { hasBit60, nextBit, nextBit60, prevBit, prevBit60 } from './bits.ts';
+import { civilFromDays, DAY_MS, DAY_S, daysFromCivil } from './civil.ts';
+import { matchingDays } from './days.ts';
+import { FIRST_YEAR, LAST_YEAR } from './fields.ts';
+import type { CronSchedule } from './parse.ts';
+import { type Frame, frameZone, type ZoneInfo } from './zone.ts';
+
+/** First allowed time of day >= sod (seconds), or -1 when none is left on that day. */
+function nextTimeOfDay(s: CronSchedule, sod: number): number {
+  const h = (sod / 3600) | 0;
+  const rem = sod - h * 3600;
+  const mi = (rem / 60) | 0;
+  const se = rem - mi * 60;
+  let hh = nextBit(s.hours, h);
+  if (hh < 0) return -1;
+  if (hh !== h) return hh * 3600 + s.firstMin * 60 + s.firstSec;
+  let mm = nextBit60(s.minLo, s.minHi, mi);
+  if (mm >= 0) {
+    if (mm !== mi) return h * 3600 + mm * 60 + s.firstSec;
+    const ss = nextBit60(s.secLo, s.secHi, se);
+    if (ss >= 0) return h * 3600 + mi * 60 + ss;
+    mm = nextBit60(s.minLo, s.minHi, mi + 1);
+    if (mm >= 0) return h * 3600 + mm * 60 + s.firstSec;
+  }
+  hh = nextBit(s.hours, h + 1);
+  if (hh < 0) return -1;
+  return hh * 3600 + s.firstMin * 60 + s.firstSec;
+}
+
+/** Last allowed time of day <= sod (seconds), or -1. */
+function prevTimeOfDay(s: CronSchedule, sod: number): number {
+  const h = (sod / 3600) | 0;
+  const rem = sod - h * 3600;
+  const mi = (rem / 60) | 0;
+  const se = rem - mi * 60;
+  let hh = prevBit(s.hours, h);
+  if (hh < 0) return -1;
+  if (hh !== h) return hh * 3600 + s.lastMin * 60 + s.lastSec;
+  let mm = prevBit60(s.minLo, s.minHi, mi);
+  if (mm >= 0) {
+    if (mm !== mi) return h * 3600 + mm * 60 + s.lastSec;
+    const ss = prevBit60(s.secLo, s.secHi, se);
+    if (ss >= 0) return h * 3600 + mi * 60 + ss;
+    mm = prevBit60(s.minLo, s.minHi, mi - 1);
+    if (mm >= 0) return h * 3600 + mm * 60 + s.lastSec;
+  }
+  hh = prevBit(s.hours, h - 1);
+  if (hh < 0) return -1;
+  return hh * 3600 + s.lastMin * 60 + s.lastSec;
+}
+
+function yearAllowed(s: CronSchedule, y: number): boolean {
+  const t = s.years;
+  return t === null || (y >= FIRST_YEAR && y <= LAST_YEAR && t[y - FIRST_YEAR] === 1);
+}
+
+/**
+ * Smallest matching civil second >= from (local seconds), or -1 when there is none up to the end of 2099.
+ */
+export function nextCivil(s: CronSchedule, from: number): number {
+  let days = Math.floor(from / DAY_S);
+  let sod = from - days * DAY_S;
+  const p = civilFromDays(days);
+  let y = Math.floor(p / 512);
+  let m = (p >> 5) & 15;
+  let d = p & 31;
+  for (;;) {
+    if (y > LAST_YEAR) return -1;
+    if (!yearAllowed(s, y)) {
+      do y++;
+      while (y <= LAST_YEAR && !yearAllowed(s, y));
+      if (y > LAST_YEAR) return -1;
+      m = 1;
+      d = 1;
+      sod = 0;
+    }
+    const mm = nextBit(s.months, m);
+    if (mm < 0) {
+      y++;
+      m = 1;
+      d = 1;
+      sod = 0;
+      continue;
+    }
+    if (mm !== m) {
+      m = mm;
+      d = 1;
+      sod = 0;
+    }
+    let dm = matchingDays(s, y, m) & (-1 << d);
+    while (dm !== 0) {
+      const dd = 31 - Math.clz32(dm & -dm);
+      if (dd !== d) {
+        d = dd;
+        sod = 0;
+      }
+      const t = nextTimeOfDay(s, sod);
+      if (t >= 0) {
+        days = daysFromCivil(y, m, d);
+        return days * DAY_S + t;
+      }
+      dm &= dm - 1;
+      sod = 0;
+    }
+    m++;
+    d = 1;
+    sod = 0;
+    if (m > 12) {
+      m = 1;
+      y++;
+    }
+  }
+}
+
+/** Largest matching civil second <= from (local seconds), or -1 when there is none back to 1970. */
+export function prevCivil(s: CronSchedule, from: number): number {
+  const days = Math.floor(from / DAY_S);
+  let sod = from - days * DAY_S;
+  const p = civilFromDays(days);
+  let y = Math.floor(p / 512);
+  let m = (p >> 5) & 15;
+  let d = p & 31;
+  const LAST_SOD = DAY_S - 1;
+  if (y > LAST_YEAR) {
+    y = LAST_YEAR;
+    m = 12;
+    d = 31;
+    sod = LAST_SOD;
+  }
+  for (;;) {
+    if (y < FIRST_YEAR) return -1;
+    if (!yearAllowed(s, y)) {
+      do y--;
+      while (y >= FIRST_YEAR && !yearAllowed(s, y));
+      if (y < FIRST_YEAR) return -1;
+      m = 12;
+      d = 31;
+      sod = LAST_SOD;
+    }
+    const mm = prevBit(s.months, m);
+    if (mm < 0) {
+      y--;
+      m = 12;
+      d = 31;
+      sod = LAST_SOD;
+      continue;
+    }
+    if (mm !== m) {
+      m = mm;
+      d = 31;
+      sod = LAST_SOD;
+    }
+    let dm = matchingDays(s, y, m) & (d >= 31 ? -1 : (2 << d) - 1);
+    while (dm !== 0) {
+      const dd = 31 - Math.clz32(dm);
+      if (dd !== d) {
+        d = dd;
+        sod = LAST_SOD;
+      }
+      const t = prevTimeOfDay(s, sod);
+      if (t >= 0) return daysFromCivil(y, m, d) * DAY_S + t;
+      dm &= ~(1 << dd);
+      sod = LAST_SOD;
+    }
+    m--;
+    d = 31;
+    sod = LAST_SOD;
+    if (m < 1) {
+      m = 12;
+      y--;
+    }
+  }
+}
+
+/** Whole local second (floor) of an instant in a zone. */
+function localSecond(z: ZoneInfo, ms: number): number {
+  return Math.floor(z.render(ms) / 1000);
+}
+
+/**
+ * Next fire strictly after `afterMs` (spec 01 §5.7 + §5.8), or null when the schedule never fires again
+ * (the search stops after 2099).
+ */
+export function nextFire(s: CronSchedule, frame: Frame, afterMs: number): number | null {
+  if (frame.kind === 'utc') {
+    const m = nextCivil(s, Math.floor(afterMs / 1000) + 1);
+    return m < 0 ? null : m * 1000;
+  }
+  const z = frameZone(frame);
+  let base = localSecond(z, afterMs) + 1;
+  for (;;) {
+    const m = nextCivil(s, base);
+    if (m < 0) return null;
+    const u = z.resolve(m * 1000);
+    if (u > afterMs) return u;
+    // The match's first occurrence is not after `afterMs` (second leg of a fall-back hour): move on.
+    const rendered = localSecond(z, u);
+    base = Math.max(m, rendered) + 1;
+  }
+}
+
+/**
+ * Last fire strictly before `beforeMs`: the largest instant u < beforeMs that nextFire returns from just before u
+ * (same DST policy as nextFire), or null (search floor 1970).
+ */
+export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): number | null {
+  if (frame.kind === 'utc') {
+    const m = prevCivil(s, Math.ceil(beforeMs / 1000) - 1);
+    return m < 0 ? null : m * 1000;
+  }
+  const z = frameZone(frame);
+  // A civil label can resolve to an instant before `beforeMs` even when it reads later than beforeMs's own
+  // label (first leg of a repeated hour), so start from the largest offset around.
+  const hiOff = Math.max(
+    z.offset(beforeMs - 2 * DAY_MS),
+    z.offset(beforeMs),
+    z.offset(beforeMs + 2 * DAY_MS),
+  );
+  let cursor = Math.ceil((beforeMs + hiOff) / 1000);
+  let best: number | null = null;
+  let bestFloor = 0;
+  for (;;) {
+    const m = prevCivil(s, cursor);
+    if (m < 0) return best;
+    // Later candidates have smaller labels; a label can only beat `best` while it reads after best + min offset.
+    if (best !== null && m * 1000 <= bestFloor) return best;
+    const u = z.resolve(m * 1000);
+    if (u < beforeMs && (best === null || u > best) && nextFire(s, frame, u - 1) === u) {
+      best = u;
+      bestFloor = u + Math.min(z.offset(u - 2 * DAY_MS), z.offset(u), z.offset(u + 2 * DAY_MS));
+    }
+    cursor = m - 1;
+  }
+}
+
+/** Whether the instant's civil time (sub-second ignored) matches every field and the day rule. */
+export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boolean {
+  const local = frame.kind === 'utc' ? Math.floor(atMs / 1000) : localSecond(frameZone(frame), atMs);
+  const days = Math.floor(local / DAY_S);
+  const sod = local - days * DAY_S;
+  const p = civilFromDays(days);
+  const y = Math.floor(p / 512);
+  const m = (p >> 5) & 15;
+  const d = p & 31;
+  if (s.years !== null && !yearAllowed(s, y)) return false;
+  if ((s.months & (1 << m)) === 0) return false;
+  if ((matchingDays(s, y, m) & (1 << d)) === 0) return false;
+  const h = (sod / 3600) | 0;
+  const mi = ((sod / 60) | 0) % 60;
+  return (s.hours & (1 << h)) !== 0 && hasBit60(s.minLo, s.minHi, mi) && hasBit60(s.secLo, s.secHi, sod % 60);
+}
+
+/**
+ * Fire instants strictly after `fromMs`, ascending, up to `untilMs` (inclusive) and at most `limit` of them
+ * (default 1000 when untilMs is absent). After each yield the civil search continues from the rendered label of
+ * the yielded instant: a DST-gap match fires once at its shifted time and a repeated hour fires once.
+ */
+export function occurrences(
+  s: CronSchedule,
+  frame: Frame,
+  fromMs: number,
+  opts: { untilMs?: number; limit?: number },
+): number[] {
+  const until = opts.untilMs ?? Number.POSITIVE_INFINITY;
+  const limit = opts.limit ?? (opts.untilMs === undefined ? 1000 : Number.POSITIVE_INFINITY);
+  const out: number[] = [];
+  if (limit <= 0) return out;
+  let u = nextFire(s, frame, fromMs);
+  if (frame.kind === 'utc') {
+    while (u !== null && u <= until && out.length < limit) {
+      out.push(u);
+      const m = nextCivil(s, u / 1000 + 1);
+      u = m < 0 ? null : m * 1000;
+    }
+    return out;
+  }
+  const z = frameZone(frame);
+  while (u !== null && u <= until && out.length < limit) {
+    out.push(u);
+    let base = localSecond(z, u) + 1;
+    let next: number | null = null;
+    for (;;) {
+      const m = nextCivil(s, base);
+      if (m < 0) break;
+      const v = z.resolve(m * 1000);
+      if (v > u) {
+        next = v;
+        break;
+      }
+      base = m + 1;
+    }
+    u = next;
+  }
+  return out;
+}

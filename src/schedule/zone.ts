@@ -1,0 +1,264 @@
+// Frames (UTC, IANA zone, host-local) and civil <-> instant conversion with Python fold=0 semantics
+// (spec 01 §5.6, §5.8). Zone offsets come from Intl and are cached as constant-offset segments per zone.
+import { DAY_MS, daysFromCivil } from './civil.ts';
+import { ScheduleError } from './errors.ts';
+import { isListedZoneName, isListedZoneNameIgnoringCase } from './tznames.ts';
+
+export type Frame = { kind: 'utc' } | { kind: 'zone'; zone: string } | { kind: 'local'; zone: string };
+
+export const UTC_FRAME: Frame = Object.freeze({ kind: 'utc' });
+
+// Offsets are sampled every SAMPLE_MS inside a chunk of CHUNK_MS and transitions located by bisection to the
+// second. No IANA zone has two transitions less than 7 days apart between 1970 and 2100, so 3-day samples
+// cannot miss a pair that cancels out.
+const SAMPLE_MS = 3 * DAY_MS;
+const SAMPLES_PER_CHUNK = 8;
+const CHUNK_MS = SAMPLE_MS * SAMPLES_PER_CHUNK;
+
+/** Constant-offset segments of one chunk: segment i starts at starts[i] and has offset offs[i] (ms). */
+interface Chunk {
+  readonly starts: number[];
+  readonly offs: number[];
+  readonly end: number;
+}
+
+/** Per-zone offset cache. `fixed` is set for zones that are UTC under another name (no Intl at all). */
+export class ZoneInfo {
+  private fmt: Intl.DateTimeFormat | null = null;
+  private readonly chunks = new Map<number, Chunk>();
+  /** the most recently used segment [segStart, segEnd) with offset segOff */
+  segStart = 1;
+  segEnd = 0;
+  segOff = 0;
+
+  constructor(
+    readonly name: string,
+    readonly fixed: number | null,
+  ) {
+    if (fixed !== null) {
+      this.segStart = Number.NEGATIVE_INFINITY;
+      this.segEnd = Number.POSITIVE_INFINITY;
+      this.segOff = fixed;
+    }
+  }
+
+  /** UTC offset (local minus UTC, ms) in effect at instant ms. */
+  offset(ms: number): number {
+    if (ms >= this.segStart && ms < this.segEnd) return this.segOff;
+    const idx = Math.floor(ms / CHUNK_MS);
+    let chunk = this.chunks.get(idx);
+    if (chunk === undefined) {
+      chunk = this.buildChunk(idx);
+      this.chunks.set(idx, chunk);
+    }
+    const { starts, offs } = chunk;
+    let i = starts.length - 1;
+    while (starts[i]! > ms) i--;
+    this.segStart = starts[i]!;
+    this.segEnd = i + 1 < starts.length ? starts[i + 1]! : chunk.end;
+    this.segOff = offs[i]!;
+    return this.segOff;
+  }
+
+  /** Offset straight from Intl (second precision). */
+  private intlOffset(ms: number): number {
+    this.fmt ??= new Intl.DateTimeFormat('en-US', {
+      timeZone: this.name,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    let y = 0;
+    let mo = 0;
+    let d = 0;
+    let h = 0;
+    let mi = 0;
+    let s = 0;
+    for (const p of this.fmt.formatToParts(ms)) {
+      switch (p.type) {
+        case 'year':
+          y = Number(p.value);
+          break;
+        case 'month':
+          mo = Number(p.value);
+          break;
+        case 'day':
+          d = Number(p.value);
+          break;
+        case 'hour':
+          h = Number(p.value);
+          break;
+        case 'minute':
+          mi = Number(p.value);
+          break;
+        case 'second':
+          s = Number(p.value);
+          break;
+        case 'era':
+          break;
+      }
+    }
+    const local = daysFromCivil(y, mo, d) * DAY_MS + h * 3_600_000 + mi * 60_000 + s * 1000;
+    return local - (ms - (((ms % 1000) + 1000) % 1000));
+  }
+
+  private buildChunk(idx: number): Chunk {
+    const start = idx * CHUNK_MS;
+    const starts = [start];
+    const offs: number[] = [];
+    let prev = this.intlOffset(start);
+    offs.push(prev);
+    for (let k = 1; k <= SAMPLES_PER_CHUNK; k++) {
+      const b = start + k * SAMPLE_MS;
+      const ob = this.intlOffset(b);
+      let a = b - SAMPLE_MS;
+      // Locate each change inside (a, b] by bisection on whole seconds.
+      while (prev !== ob) {
+        let lo = a;
+        let hi = b;
+        while (hi - lo > 1000) {
+          const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+          if (this.intlOffset(mid) === prev) lo = mid;
+          else hi = mid;
+        }
+        if (hi >= start + CHUNK_MS) break; // the change is exactly at the next chunk's start
+        const o = this.intlOffset(hi);
+        starts.push(hi);
+        offs.push(o);
+        prev = o;
+        a = hi;
+      }
+      prev = ob;
+    }
+    return { starts, offs, end: start + CHUNK_MS };
+  }
+
+  /**
+   * Civil time (local ms as if UTC) -> instant, Python fold=0: the first occurrence of a repeated time,
+   * the pre-transition offset for a skipped time (so it lands after the jump by the gap size).
+   */
+  resolve(t0: number): number {
+    const oBefore = this.offset(t0 - DAY_MS);
+    if (this.segEnd > t0 + DAY_MS) return t0 - oBefore;
+    const oAfter = this.offset(t0 + DAY_MS);
+    const u1 = t0 - oBefore;
+    const u2 = t0 - oAfter;
+    const v1 = this.offset(u1) === oBefore;
+    const v2 = this.offset(u2) === oAfter;
+    if (v1 && v2) return Math.min(u1, u2);
+    if (v2) return u2;
+    return u1;
+  }
+
+  /** 'gap' (skipped wall time), 'ambiguous' (repeated wall time) or 'normal'. */
+  classify(t0: number): 'normal' | 'gap' | 'ambiguous' {
+    const oBefore = this.offset(t0 - DAY_MS);
+    const oAfter = this.offset(t0 + DAY_MS);
+    const u1 = t0 - oBefore;
+    const u2 = t0 - oAfter;
+    const v1 = this.offset(u1) === oBefore;
+    const v2 = this.offset(u2) === oAfter;
+    if (v1 && v2) return u1 === u2 ? 'normal' : 'ambiguous';
+    if (v1 || v2) return 'normal';
+    return 'gap';
+  }
+
+  /** Local civil time (ms, as if UTC) of an instant. */
+  render(ms: number): number {
+    return ms + this.offset(ms);
+  }
+}
+
+// Names that are UTC itself: no Intl needed.
+const UTC_ALIASES = new Set([
+  'UTC',
+  'Etc/UTC',
+  'Etc/UCT',
+  'UCT',
+  'Etc/Universal',
+  'Universal',
+  'Etc/Zulu',
+  'Zulu',
+  'Etc/GMT',
+  'GMT',
+  'Etc/GMT0',
+  'GMT0',
+  'Etc/GMT+0',
+  'Etc/GMT-0',
+  'GMT+0',
+  'GMT-0',
+  'Etc/Greenwich',
+  'Greenwich',
+]);
+
+let zoneInfos = new Map<string, ZoneInfo>();
+const UTC_INFO = new ZoneInfo('UTC', 0);
+
+/** Offset cache of a zone (created on first use). */
+export function zoneInfo(name: string): ZoneInfo {
+  let z = zoneInfos.get(name);
+  if (z === undefined) {
+    z = new ZoneInfo(name, UTC_ALIASES.has(name) ? 0 : null);
+    zoneInfos.set(name, z);
+  }
+  return z;
+}
+
+/** The conversion helper of a frame (UTC frames share one fixed-offset instance). */
+export function frameZone(frame: Frame): ZoneInfo {
+  return frame.kind === 'utc' ? UTC_INFO : zoneInfo(frame.zone);
+}
+
+/** Drops every cached zone offset (benchmarks use it to measure a cold start). */
+export function clearZoneCache(): void {
+  zoneInfos = new Map();
+}
+
+const knownZones = new Map<string, boolean>();
+
+/**
+ * True for an IANA zone name in its exact spelling and case ('UTC' ok, 'america/new_york' rejected), the way a
+ * case-sensitive lookup in the tz database behaves. The runtime's Intl must also support it.
+ */
+export function isKnownTimezone(name: string): boolean {
+  let known = knownZones.get(name);
+  if (known !== undefined) return known;
+  known = false;
+  try {
+    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    // Listed names are accepted as spelled; a zone newer than our list must match Intl's own spelling.
+    if (isListedZoneName(name)) known = true;
+    else if (!isListedZoneNameIgnoringCase(name)) known = canonical === name;
+  } catch {
+    known = false;
+  }
+  knownZones.set(name, known);
+  return known;
+}
+
+let hostZone: string | null = null;
+
+function hostTimezone(): string {
+  hostZone ??= new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return hostZone;
+}
+
+/** Frame of a job: `timezone` wins; otherwise `utc` (default true) picks UTC or the host's local zone. */
+export function resolveFrame(opts: { timezone?: string | null; utc?: boolean }): Frame {
+  const tz = opts.timezone;
+  if (tz !== undefined && tz !== null) {
+    if (!isKnownTimezone(tz)) throw new ScheduleError(`unknown timezone: ${tz}`);
+    return { kind: 'zone', zone: tz };
+  }
+  if (opts.utc === false) return { kind: 'local', zone: hostTimezone() };
+  return UTC_FRAME;
+}
+
+/** 'UTC' for the UTC frame and `timezone: UTC`; the zone name otherwise (host zone for local frames). */
+export function frameName(frame: Frame): string {
+  return frame.kind === 'utc' ? 'UTC' : frame.zone;
+}

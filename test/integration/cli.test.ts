@@ -1,0 +1,137 @@
+// The built bundle and the Bun binary, run as real processes.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../helpers/tmp.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
+const BINARY = join(ROOT, 'dist', 'cronstable');
+
+function run(cmd: string, args: string[], opts: { cwd?: string } = {}) {
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+const cli = (...args: string[]) => run(process.execPath, [BUNDLE, ...args]);
+
+beforeAll(() => {
+  if (!existsSync(BUNDLE)) expect(run('npm', ['run', 'build']).code).toBe(0);
+});
+
+describe('cronstable CLI (bundle on Node)', () => {
+  it('prints its version', () => {
+    const r = cli('--version');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^cronstable \d+\.\d+\.\d+\n$/);
+  });
+
+  it('validates the demo config', () => {
+    const r = cli('-c', 'example/demo', '-v');
+    expect(r.err).toContain('INFO:cronstable:Configuration is valid.');
+    expect(r.code).toBe(0);
+  });
+
+  it('suppresses the success line under -l WARNING but still exits 0', () => {
+    const r = cli('-c', 'example/demo', '-v', '-l', 'WARNING');
+    expect(r.err).not.toContain('Configuration is valid.');
+    expect(r.code).toBe(0);
+  });
+
+  it('prints every config error with file:line:column and exits 1', () => {
+    const dir = writeTree({
+      'bad.yaml':
+        'jobs:\n  - name: a\n    command: x\n    schedule: "* * * *"\n    saveLimit: -1\n  - name: b\n    command: x\n    schedule: "* * * * *"\n    timezone: Nowhere/Land\n',
+    });
+    const r = cli('-c', join(dir, 'bad.yaml'), '-v');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('ERROR:cronstable:Configuration error: ');
+    expect(r.err).toContain(
+      `${join(dir, 'bad.yaml')}:4:5: jobs[0].schedule: invalid schedule '* * * *': expected 5 to 7`,
+    );
+    expect(r.err).toContain(`${join(dir, 'bad.yaml')}:9:5: jobs[1].timezone: unknown timezone: Nowhere/Land`);
+  });
+
+  it('rejects an unknown log level with exit 2', () => {
+    const r = cli('-c', 'example/demo', '-v', '-l', 'LOUD');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("invalid log level 'LOUD'");
+  });
+
+  it('rejects unknown flags with usage and exit 2', () => {
+    const r = cli('--frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('usage: cronstable');
+  });
+
+  it('explains a missing default config path', () => {
+    if (existsSync('/etc/cronstable.d')) return;
+    const r = cli('-v');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'cronstable error: configuration file not found, please provide one with the --config option',
+    );
+  });
+
+  it('reports a missing -c path with the OS error', () => {
+    const r = cli('-c', '/nonexistent/x.yaml', '-v');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      "Configuration error: [Errno 2] No such file or directory: '/nonexistent/x.yaml'",
+    );
+  });
+
+  it('prints the job-set id', () => {
+    const r = cli('-c', 'example/demo', '--job-set-id');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^v1:[0-9a-f]{64}\n$/);
+  });
+
+  it('has --help on every verb', () => {
+    expect(cli('--help').out).toContain('-v, --validate-config');
+    const next = cli('next', '--help');
+    expect(next.code).toBe(0);
+    expect(next.out + next.err).toContain('--hash-key');
+  });
+
+  it('computes next fires, DST edges included', () => {
+    const r = cli(
+      'next',
+      '30 2 * * *',
+      '--tz',
+      'America/New_York',
+      '--after',
+      '2026-03-08T06:00:00Z',
+      '-n',
+      '2',
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('2026-03-08T07:30:00Z\n2026-03-09T06:30:00Z\n');
+    const bad = cli('next', '61 * * * *');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("invalid schedule '61 * * * *'");
+    const dead = cli('next', '0 0 1 1 * 2020');
+    expect(dead.code).toBe(0);
+    expect(dead.out).toBe('');
+  });
+});
+
+describe('other runtimes', () => {
+  it('the Bun standalone binary validates the demo config', () => {
+    const build = run('npx', ['bun', 'build', '--compile', BUNDLE, '--outfile', BINARY]);
+    expect(build.code, build.err).toBe(0);
+    const r = run(BINARY, ['-c', 'example/demo', '-v']);
+    expect(r.err).toContain('Configuration is valid.');
+    expect(r.code).toBe(0);
+    const v = run(BINARY, ['--version']);
+    expect(v.out).toMatch(/^cronstable \d+\.\d+\.\d+\n$/);
+  }, 120_000);
+
+  it('Deno runs the bundle', () => {
+    const r = run('npx', ['deno', 'run', '-A', BUNDLE, '--version']);
+    expect(r.err).not.toContain('error:');
+    expect(r.out).toMatch(/^cronstable \d+\.\d+\.\d+\n$/);
+    const v = run('npx', ['deno', 'run', '-A', BUNDLE, '-c', 'example/demo', '-v']);
+    expect(v.err).toContain('Configuration is valid.');
+  }, 120_000);
+});
