@@ -25,6 +25,7 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
     'log-level'?: string;
     'validate-config'?: boolean;
     'job-set-id'?: boolean;
+    'shutdown-timeout'?: string;
     help?: boolean;
   };
   try {
@@ -35,6 +36,7 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
         'log-level': { type: 'string', short: 'l' },
         'validate-config': { type: 'boolean', short: 'v' },
         'job-set-id': { type: 'boolean' },
+        'shutdown-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -62,6 +64,15 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
       `cronstable error: configuration file not found, please provide one with the --config option\n${DAEMON_USAGE}`,
     );
     return 1;
+  }
+  if (!values['validate-config'] && !values['job-set-id']) {
+    const grace = Number(values['shutdown-timeout'] ?? '60');
+    if (!Number.isFinite(grace) || grace < 0) {
+      io.err(`cronstable: --shutdown-timeout must be a number of seconds >= 0\n`);
+      return 2;
+    }
+    const { runDaemon } = await import('../daemon/daemon.ts');
+    return runDaemon({ configPath: path, shutdownGraceMs: grace * 1000 });
   }
   let cfg: LoadedConfig;
   try {

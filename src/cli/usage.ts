@@ -11,6 +11,9 @@ options:
   -v, --validate-config  load and validate the configuration, then exit
                          (0 valid, 1 invalid); it does not mean "verbose"
   --job-set-id           print the job-set id of the configuration and exit
+  --shutdown-timeout S   on SIGTERM/SIGINT, let running jobs finish for up to S
+                         seconds (default 60), then kill them; a second signal
+                         kills them at once
   --version              print the version and exit
 
 verbs:

@@ -66,3 +66,13 @@ export function bitList(mask: number): number[] {
 export function bitList60(lo: number, hi: number): number[] {
   return [...bitList(lo), ...bitList(hi).map((v) => v + 30)];
 }
+
+/** Lowest value of a non-empty 60-value set. */
+export function lowest60(lo: number, hi: number): number {
+  return lo !== 0 ? 31 - Math.clz32(lo & -lo) : 61 - Math.clz32(hi & -hi);
+}
+
+/** Highest value of a non-empty 60-value set. */
+export function highest60(lo: number, hi: number): number {
+  return hi !== 0 ? 61 - Math.clz32(hi) : 31 - Math.clz32(lo);
+}

@@ -1,7 +1,8 @@
 // Short plain-English description of a schedule (best effort; used by the dashboard and duplicate grouping).
 import { bitList, bitList60 } from './bits.ts';
+import { domMatchesAll, dowMatchesAll } from './days.ts';
 import { yearList } from './fields.ts';
-import type { CronSchedule } from './parse.ts';
+import type { CronSchedule, DayOfMonthForms, DayOfWeekForms } from './parse.ts';
 
 const DAY_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTH_LONG = [
@@ -18,6 +19,8 @@ const MONTH_LONG = [
   'November',
   'December',
 ];
+const NO_DOM_FORMS: DayOfMonthForms = { lastOffsets: 0, lastWeekday: false, nearestWeekday: 0 };
+const NO_DOW_FORMS: DayOfWeekForms = { lastDow: 0, nth: [] };
 const ORDINAL = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
 
 const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
@@ -114,7 +117,7 @@ function ordinalDay(d: number): string {
 }
 
 function domParts(s: CronSchedule): string[] {
-  const dom = s.dayOfMonth;
+  const dom = s.domForms ?? NO_DOM_FORMS;
   const parts: string[] = [];
   const plain = bitList(s.domPlain);
   if (plain.length > 0) parts.push(`the ${runs(plain, ordinalDay, '-')}`);
@@ -127,7 +130,7 @@ function domParts(s: CronSchedule): string[] {
 }
 
 function dowParts(s: CronSchedule): string[] {
-  const dow = s.dayOfWeek;
+  const dow = s.dowForms ?? NO_DOW_FORMS;
   const parts: string[] = [];
   const plain = bitList(s.dowPlain);
   if (plain.length > 0) parts.push(runs(plain, (d) => DAY_LONG[d]!));
@@ -137,14 +140,15 @@ function dowParts(s: CronSchedule): string[] {
 }
 
 function describeDays(s: CronSchedule): string {
-  if (s.everyDay) return '';
+  const domAll = domMatchesAll(s);
+  const dowAll = dowMatchesAll(s);
+  if (domAll && dowAll) return '';
   const ofMonth = (p: string[]): string => `${joinAnd(p, 'or')} of the month`;
-  if (s.dowAll) return `on ${ofMonth(domParts(s))}`;
+  if (dowAll) return `on ${ofMonth(domParts(s))}`;
   const dow = dowParts(s);
   if (dow.length === 0) return 'on no day (the weekday field matches nothing)';
-  const dowText =
-    joinAnd(dow, 'or') + (s.dayOfWeek.lastDow !== 0 || s.dayOfWeek.nth.length > 0 ? ' of the month' : '');
-  if (s.domAll) return `on ${dowText}`;
+  const dowText = joinAnd(dow, 'or') + (s.dowForms !== null ? ' of the month' : '');
+  if (domAll) return `on ${dowText}`;
   return `on ${ofMonth(domParts(s))} when it is ${dowText.startsWith('the ') ? '' : 'a '}${dowText}`;
 }
 

@@ -1,5 +1,5 @@
 // Load-time schedule lints (spec 01 §6.1). Never fatal; the loader logs them and keeps them on the job.
-import { bitList, bitList60, popcount } from './bits.ts';
+import { bitList, bitList60, lowest60, popcount } from './bits.ts';
 import { DAY_MS, DAY_S, formatCivilDate, formatClock } from './civil.ts';
 import { FIELDS, Kind, yearList } from './fields.ts';
 import type { CronSchedule } from './parse.ts';
@@ -83,12 +83,12 @@ function unevenSteps(s: CronSchedule): ScheduleFinding[] {
 
 /** D = min(plain days ∪ W targets), O = min(L-offsets), as used by the month-reachability lints. */
 function dayReach(s: CronSchedule): { d: number | null; o: number | null } | null {
-  const dom = s.dayOfMonth;
-  if ((dom.lastOffsets & 1) !== 0 || dom.lastWeekday) return null; // bare L / LW reach every month
-  if ((dom.lo & FULL_DOM) === FULL_DOM) return null;
-  const days = (dom.lo | dom.nearestWeekday) & FULL_DOM;
+  const forms = s.domForms;
+  if (forms !== null && ((forms.lastOffsets & 1) !== 0 || forms.lastWeekday)) return null; // bare L / LW
+  if ((s.domPlain & FULL_DOM) === FULL_DOM) return null;
+  const days = (s.domPlain | (forms?.nearestWeekday ?? 0)) & FULL_DOM;
   const d = days === 0 ? null : 31 - Math.clz32(days & -days);
-  const offs = dom.lastOffsets & ~1;
+  const offs = (forms?.lastOffsets ?? 0) & ~1;
   const o = offs === 0 ? null : 31 - Math.clz32(offs & -offs);
   if (d === null && o === null) return null;
   return { d, o };
@@ -170,7 +170,7 @@ function firstDstMatch(
     );
     for (const h of affected) {
       for (const mi of minutes) {
-        const sod = h * 3600 + mi * 60 + s.firstSec;
+        const sod = h * 3600 + mi * 60 + lowest60(s.secLo, s.secHi);
         const civil = base + sod * 1000;
         const kind = z.classify(civil);
         if (kind === 'normal') continue;

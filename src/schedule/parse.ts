@@ -1,11 +1,32 @@
-// Expression text -> CronSchedule: field split, @-nicknames, H resolution, per-field parse (cached), hints.
+// Expression text -> CronSchedule: field split, @-nicknames, H resolution, per-field parse, dialect hints.
+// Hot path: one pass over the text with an allocation-free scanner for plain numeric fields; other fields go
+// through the full parser (fields.ts), memoised per field text.
 import { bitList, bitList60 } from './bits.ts';
 import { ScheduleError } from './errors.ts';
 import { type FieldSet, Kind, parseField, yearList } from './fields.ts';
 import { resolveHashedField } from './hashed.ts';
 import { dialectHint } from './hints.ts';
+import { scanField, scanned } from './scan.ts';
 
-/** A parsed cron expression (immutable). */
+/** Day-of-month `L`, `L-n`, `LW`, `nW` items. */
+export interface DayOfMonthForms {
+  /** bit n for `L-n`, bit 0 for bare `L` */
+  readonly lastOffsets: number;
+  /** `LW` present */
+  readonly lastWeekday: boolean;
+  /** bit n for each `nW` target */
+  readonly nearestWeekday: number;
+}
+
+/** Day-of-week `L<d>`, `L<a>-<b>` and `d#n` items. */
+export interface DayOfWeekForms {
+  /** weekdays (bit 0 = Sunday) of `L<d>` / `L<a>-<b>` items */
+  readonly lastDow: number;
+  /** `d#n` items, each n * 8 + d, ascending and unique */
+  readonly nth: readonly number[];
+}
+
+/** A parsed cron expression (immutable). Plain value sets are bit masks. */
 export interface CronSchedule {
   /** whitespace-normalised text as written */
   readonly source: string;
@@ -13,45 +34,30 @@ export interface CronSchedule {
   readonly resolved: string;
   /** 7-field form (per-second ticking) */
   readonly hasSeconds: boolean;
-  /** source field texts indexed by Kind (second .. year); null where the form has no such column */
-  readonly fieldTexts: readonly (string | null)[];
-  readonly second: FieldSet;
-  readonly minute: FieldSet;
-  readonly hour: FieldSet;
-  readonly dayOfMonth: FieldSet;
-  readonly month: FieldSet;
-  readonly dayOfWeek: FieldSet;
-  readonly year: FieldSet;
-  // Flattened hot-path view of the sets (derived from the FieldSets above).
+  /** seconds 0-29 (bit n = second n) and 30-59 (bit n = second 30 + n) */
   readonly secLo: number;
   readonly secHi: number;
+  /** minutes, split the same way */
   readonly minLo: number;
   readonly minHi: number;
+  /** bits 0-23 */
   readonly hours: number;
+  /** bits 1-12 */
   readonly months: number;
+  /** plain day-of-month values, bits 1-31 (`*` and `?` = all) */
   readonly domPlain: number;
+  /** plain weekdays, bits 0-6 (0 = Sunday; 7 folded onto 0) */
   readonly dowPlain: number;
-  readonly firstSec: number;
-  readonly firstMin: number;
-  readonly firstHour: number;
-  readonly lastSec: number;
-  readonly lastMin: number;
-  readonly lastHour: number;
-  /** both day sides match every day */
-  readonly everyDay: boolean;
-  /** day-of-month side: plain set is 1-31 (so it matches every day) */
-  readonly domAll: boolean;
-  /** day-of-week side: plain set is 0-6 */
-  readonly dowAll: boolean;
-  /** day-of-month has L / L-n / LW / nW items */
-  readonly domExtra: boolean;
-  /** day-of-week has L<d> / d#n items */
-  readonly dowExtra: boolean;
+  /** day-of-month L/W forms, or null when the field has none */
+  readonly domForms: DayOfMonthForms | null;
+  /** day-of-week L/# forms, or null when the field has none */
+  readonly dowForms: DayOfWeekForms | null;
+  /** allowed years as a 130-entry table (index year - 1970), or null when unrestricted */
   readonly years: Uint8Array | null;
+  /** source field texts indexed by Kind (second .. year), null where the form has no such column; a nickname
+   * gives its expansion's columns */
+  readonly fieldTexts: readonly (string | null)[];
 }
-
-const ALL_DOM = 0xfffffffe | 0; // bits 1..31
-const ALL_DOW = 0x7f;
 
 const NICKNAMES: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
@@ -69,10 +75,8 @@ const KINDS: Readonly<Record<number, readonly Kind[]>> = {
   7: [Kind.Second, Kind.Minute, Kind.Hour, Kind.DayOfMonth, Kind.Month, Kind.DayOfWeek, Kind.Year],
 };
 
-const ZERO_TEXT = '0';
-const STAR_TEXT = '*';
-
-// Per-field memo of parsed sets, keyed by the (H-resolved) field text. Real job sets repeat field texts a lot.
+// Memo of fully parsed fields per field text (names, L/W/# forms, years, H-resolved values). Sets are immutable
+// and shared. Bounded.
 const FIELD_CACHE_LIMIT = 20_000;
 let fieldCaches: Map<string, FieldSet>[] = newCaches();
 
@@ -96,9 +100,38 @@ function fieldSet(kind: Kind, text: string): FieldSet {
   return fs;
 }
 
+/** Whitespace as Python's str.split() sees it (the reference splits fields that way). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
 function splitFields(text: string): string[] {
-  const t = text.trim();
-  return t === '' ? [] : t.split(/\s+/);
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (isSpace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && !isSpace(text.charCodeAt(j))) j++;
+    out.push(text.slice(i, j));
+    i = j;
+  }
+  return out;
 }
 
 function countError(n: number): ScheduleError {
@@ -107,122 +140,44 @@ function countError(n: number): ScheduleError {
   );
 }
 
-class Schedule implements CronSchedule {
-  readonly secLo: number;
-  readonly secHi: number;
-  readonly minLo: number;
-  readonly minHi: number;
-  readonly hours: number;
-  readonly months: number;
-  readonly domPlain: number;
-  readonly dowPlain: number;
-  readonly firstSec: number;
-  readonly firstMin: number;
-  readonly firstHour: number;
-  readonly lastSec: number;
-  readonly lastMin: number;
-  readonly lastHour: number;
-  readonly everyDay: boolean;
-  readonly domAll: boolean;
-  readonly dowAll: boolean;
-  readonly domExtra: boolean;
-  readonly dowExtra: boolean;
-  readonly years: Uint8Array | null;
+/** Second set of 5- and 6-field expressions: {0}. */
+const SECOND_ZERO = 1;
 
+class Schedule implements CronSchedule {
   constructor(
     readonly source: string,
     readonly resolved: string,
     readonly hasSeconds: boolean,
-    readonly fieldTexts: readonly (string | null)[],
-    readonly second: FieldSet,
-    readonly minute: FieldSet,
-    readonly hour: FieldSet,
-    readonly dayOfMonth: FieldSet,
-    readonly month: FieldSet,
-    readonly dayOfWeek: FieldSet,
-    readonly year: FieldSet,
-  ) {
-    this.secLo = second.lo;
-    this.secHi = second.hi;
-    this.minLo = minute.lo;
-    this.minHi = minute.hi;
-    this.hours = hour.lo;
-    this.months = month.lo;
-    this.domPlain = dayOfMonth.lo;
-    this.dowPlain = dayOfWeek.lo;
-    this.firstSec = lowest60(second);
-    this.firstMin = lowest60(minute);
-    this.firstHour = 31 - Math.clz32(hour.lo & -hour.lo);
-    this.lastSec = highest60(second);
-    this.lastMin = highest60(minute);
-    this.lastHour = 31 - Math.clz32(hour.lo);
-    this.domAll = (dayOfMonth.lo & ALL_DOM) === ALL_DOM;
-    this.dowAll = (dayOfWeek.lo & ALL_DOW) === ALL_DOW;
-    this.everyDay = this.domAll && this.dowAll;
-    this.domExtra = dayOfMonth.lastOffsets !== 0 || dayOfMonth.lastWeekday || dayOfMonth.nearestWeekday !== 0;
-    this.dowExtra = dayOfWeek.lastDow !== 0 || dayOfWeek.nth.length > 0;
-    this.years = year.years;
+    readonly secLo: number,
+    readonly secHi: number,
+    readonly minLo: number,
+    readonly minHi: number,
+    readonly hours: number,
+    readonly months: number,
+    readonly domPlain: number,
+    readonly dowPlain: number,
+    readonly domForms: DayOfMonthForms | null,
+    readonly dowForms: DayOfWeekForms | null,
+    readonly years: Uint8Array | null,
+  ) {}
+
+  get fieldTexts(): readonly (string | null)[] {
+    const cols = (NICKNAMES[this.source.toLowerCase()] ?? this.source).split(' ');
+    const kinds = KINDS[cols.length]!;
+    const texts: (string | null)[] = [null, null, null, null, null, null, null];
+    for (let i = 0; i < cols.length; i++) texts[kinds[i]!] = cols[i]!;
+    return texts;
   }
 }
 
-function lowest60(f: FieldSet): number {
-  return f.lo !== 0 ? 31 - Math.clz32(f.lo & -f.lo) : 61 - Math.clz32(f.hi & -f.hi);
-}
+// Token boundaries of the expression being parsed (at most 8 are kept; the count goes on).
+const starts = new Int32Array(8);
+const ends = new Int32Array(8);
 
-function highest60(f: FieldSet): number {
-  return f.hi !== 0 ? 61 - Math.clz32(f.hi) : 31 - Math.clz32(f.lo);
-}
-
-function build(
-  source: string,
-  tokens: readonly string[],
-  hashKey: string | undefined,
-  nickname: boolean,
-): Schedule {
-  const n = tokens.length;
-  const kinds = KINDS[n]!;
-  const texts: (string | null)[] = [null, null, null, null, null, null, null];
-  const sets: FieldSet[] = [];
-  let resolved = source;
-  try {
-    let changed = false;
-    const resolvedTokens: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const kind = kinds[i]!;
-      const raw = tokens[i]!;
-      texts[kind] = raw;
-      let text = raw;
-      if (raw.includes('h') || raw.includes('H')) {
-        text = resolveHashedField(kind, raw, hashKey);
-        if (text !== raw) changed = true;
-      }
-      resolvedTokens.push(text);
-    }
-    for (let i = 0; i < n; i++) sets[kinds[i]!] = fieldSet(kinds[i]!, resolvedTokens[i]!);
-    if (changed) resolved = resolvedTokens.join(' ');
-  } catch (e) {
-    if (e instanceof ScheduleError && !nickname) {
-      const hint = dialectHint(tokens, kinds);
-      if (hint !== null) throw new ScheduleError(`${e.message} (${hint})`);
-    }
-    throw e;
-  }
-  if (n < 7) sets[Kind.Second] = fieldSet(Kind.Second, ZERO_TEXT);
-  if (n < 6) sets[Kind.Year] = fieldSet(Kind.Year, STAR_TEXT);
-  return new Schedule(
-    source,
-    resolved,
-    n === 7,
-    texts,
-    sets[0]!,
-    sets[1]!,
-    sets[2]!,
-    sets[3]!,
-    sets[4]!,
-    sets[5]!,
-    sets[6]!,
-  );
-}
+// Per-field results of one parse, indexed by Kind.
+const los = new Int32Array(7);
+const his = new Int32Array(7);
+const fulls: (FieldSet | null)[] = [null, null, null, null, null, null, null];
 
 /**
  * Parses a cron expression of the reference dialect: 5 fields (`min hour dom mon dow`), 6 (`... year`),
@@ -230,16 +185,103 @@ function build(
  * Throws ScheduleError with the engine message (plus a dialect hint when one applies).
  */
 export function parseCron(text: string, opts?: { hashKey?: string }): CronSchedule {
-  const tokens = splitFields(text);
-  const n = tokens.length;
-  if (n === 1 && tokens[0]!.charCodeAt(0) === 64 /* @ */) {
-    const expansion = NICKNAMES[tokens[0]!.toLowerCase()];
-    if (expansion === undefined) throw countError(1);
-    const s = build(tokens[0]!, expansion.split(' '), undefined, true);
-    return s;
+  // Tokenise: boundaries only; note whether the text is already in normal form (single spaces, trimmed).
+  const len = text.length;
+  let n = 0;
+  let normal = true;
+  let i = 0;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (c !== 32 || i === 0 || i === len - 1 || isSpace(text.charCodeAt(i - 1))) normal = false;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < len && !isSpace(text.charCodeAt(j))) j++;
+    if (n < 8) {
+      starts[n] = i;
+      ends[n] = j;
+    }
+    n++;
+    i = j;
   }
+  if (n === 1 && text.charCodeAt(starts[0]!) === 64 /* @ */)
+    return nickname(text.slice(starts[0]!, ends[0]!));
   if (n < 5 || n > 7) throw countError(n);
-  return build(tokens.join(' '), tokens, opts?.hashKey, false);
+  const kinds = KINDS[n]!;
+  let resolvedTokens: string[] | null = null;
+  try {
+    for (let k = 0; k < n; k++) {
+      const kind = kinds[k]!;
+      if (scanField(text, starts[k]!, ends[k]!, kind)) {
+        los[kind] = scanned.lo;
+        his[kind] = scanned.hi;
+        fulls[kind] = null;
+        continue;
+      }
+      let token = text.slice(starts[k]!, ends[k]!);
+      if (token.includes('h') || token.includes('H')) {
+        const resolved = resolveHashedField(kind, token, opts?.hashKey);
+        if (resolved !== token) {
+          resolvedTokens ??= splitFields(text);
+          resolvedTokens[k] = resolved;
+          token = resolved;
+        }
+      }
+      const fs = fieldSet(kind, token);
+      los[kind] = fs.lo;
+      his[kind] = fs.hi;
+      fulls[kind] = fs;
+    }
+  } catch (e) {
+    if (e instanceof ScheduleError) {
+      const hint = dialectHint(splitFields(text), kinds);
+      if (hint !== null) throw new ScheduleError(`${e.message} (${hint})`);
+    }
+    throw e;
+  }
+  const source = normal ? text : splitFields(text).join(' ');
+  const dom = fulls[Kind.DayOfMonth] ?? null;
+  const dow = fulls[Kind.DayOfWeek] ?? null;
+  return new Schedule(
+    source,
+    resolvedTokens === null ? source : resolvedTokens.join(' '),
+    n === 7,
+    n === 7 ? los[Kind.Second]! : SECOND_ZERO,
+    n === 7 ? his[Kind.Second]! : 0,
+    los[Kind.Minute]!,
+    his[Kind.Minute]!,
+    los[Kind.Hour]!,
+    los[Kind.Month]!,
+    los[Kind.DayOfMonth]!,
+    los[Kind.DayOfWeek]!,
+    dom !== null && (dom.lastOffsets !== 0 || dom.lastWeekday || dom.nearestWeekday !== 0) ? dom : null,
+    dow !== null && (dow.lastDow !== 0 || dow.nth.length > 0) ? dow : null,
+    n > 5 ? fulls[Kind.Year]!.years : null,
+  );
+}
+
+function nickname(token: string): Schedule {
+  const expansion = NICKNAMES[token.toLowerCase()];
+  if (expansion === undefined) throw countError(1);
+  const f = expansion.split(' ').map((t, k) => fieldSet(KINDS[5]![k]!, t));
+  return new Schedule(
+    token,
+    token,
+    false,
+    SECOND_ZERO,
+    0,
+    f[0]!.lo,
+    f[0]!.hi,
+    f[1]!.lo,
+    f[3]!.lo,
+    f[2]!.lo,
+    f[4]!.lo,
+    null,
+    null,
+    null,
+  );
 }
 
 /** Exactly `@reboot` (case-sensitive, no surrounding spaces): a start-up marker, not an expression. */
@@ -249,7 +291,7 @@ export function isReboot(text: string): boolean {
 
 /**
  * Object-form schedule -> expression text (spec 01 §5.1). Keys: second, minute, hour, dayOfMonth, month,
- * year, dayOfWeek; values are inserted verbatim.
+ * year, dayOfWeek; values are inserted verbatim, missing day/time keys become `*`.
  */
 export function renderScheduleObject(obj: Record<string, string | null | undefined>): string {
   const v = (k: string): string => obj[k] ?? '*';
@@ -277,28 +319,30 @@ export function looksLikeCrontabLine(line: string): boolean {
   }
 }
 
-/** Plain values of a field, ascending (day-of-week 0-6, years only when restricted). */
+/** Plain values of one field, ascending (weekdays 0-6; years only when the column is restricted). */
 export function fieldValues(s: CronSchedule, kind: Kind): number[] {
   switch (kind) {
     case Kind.Second:
       return bitList60(s.secLo, s.secHi);
     case Kind.Minute:
       return bitList60(s.minLo, s.minHi);
+    case Kind.Hour:
+      return bitList(s.hours);
+    case Kind.DayOfMonth:
+      return bitList(s.domPlain);
+    case Kind.Month:
+      return bitList(s.months);
+    case Kind.DayOfWeek:
+      return bitList(s.dowPlain);
     case Kind.Year:
       return s.years === null ? [] : yearList(s.years);
-    default:
-      return bitList([s.second, s.minute, s.hour, s.dayOfMonth, s.month, s.dayOfWeek][kind]!.lo);
   }
 }
 
-/**
- * Semantic identity (spec 01 §5.9): equal keys <=> equal field sets. Callers add the frame name.
- */
+/** Semantic identity (spec 01 §5.9): equal keys <=> equal field sets. Callers add the frame name. */
 export function semanticKey(s: CronSchedule): string {
-  const d = s.dayOfMonth;
-  const w = s.dayOfWeek;
-  let years = '*';
-  if (s.years !== null) years = fieldValues(s, Kind.Year).join(',');
+  const d = s.domForms;
+  const w = s.dowForms;
   return [
     s.secLo,
     s.secHi,
@@ -306,13 +350,13 @@ export function semanticKey(s: CronSchedule): string {
     s.minHi,
     s.hours,
     s.domPlain,
-    d.lastOffsets,
-    d.nearestWeekday,
-    d.lastWeekday ? 1 : 0,
+    d?.lastOffsets ?? 0,
+    d?.nearestWeekday ?? 0,
+    d?.lastWeekday ? 1 : 0,
     s.months,
     s.dowPlain,
-    w.lastDow,
-    w.nth.join('.'),
-    years,
+    w?.lastDow ?? 0,
+    w?.nth.join('.') ?? '',
+    s.years === null ? '*' : yearList(s.years).join(','),
   ].join('|');
 }

@@ -1,7 +1,7 @@
 // Next/previous fire search (spec 01 §5.7): a civil-time search over the field sets, then fold=0 resolution
 // of the civil match in the frame (§5.8). Instants are epoch milliseconds; civil times are "local seconds"
 // (the wall clock read as if it were UTC).
-import { hasBit60, nextBit, nextBit60, prevBit, prevBit60 } from './bits.ts';
+import { hasBit60, highest60, lowest60, nextBit, nextBit60, prevBit, prevBit60 } from './bits.ts';
 import { civilFromDays, DAY_MS, DAY_S, daysFromCivil } from './civil.ts';
 import { matchingDays } from './days.ts';
 import { FIRST_YEAR, LAST_YEAR } from './fields.ts';
@@ -10,46 +10,48 @@ import { type Frame, frameZone, type ZoneInfo } from './zone.ts';
 
 /** First allowed time of day >= sod (seconds), or -1 when none is left on that day. */
 function nextTimeOfDay(s: CronSchedule, sod: number): number {
+  const firstSec = lowest60(s.secLo, s.secHi);
   const h = (sod / 3600) | 0;
   const rem = sod - h * 3600;
   const mi = (rem / 60) | 0;
   const se = rem - mi * 60;
   let hh = nextBit(s.hours, h);
   if (hh < 0) return -1;
-  if (hh !== h) return hh * 3600 + s.firstMin * 60 + s.firstSec;
+  if (hh !== h) return hh * 3600 + lowest60(s.minLo, s.minHi) * 60 + firstSec;
   let mm = nextBit60(s.minLo, s.minHi, mi);
   if (mm >= 0) {
-    if (mm !== mi) return h * 3600 + mm * 60 + s.firstSec;
+    if (mm !== mi) return h * 3600 + mm * 60 + firstSec;
     const ss = nextBit60(s.secLo, s.secHi, se);
     if (ss >= 0) return h * 3600 + mi * 60 + ss;
     mm = nextBit60(s.minLo, s.minHi, mi + 1);
-    if (mm >= 0) return h * 3600 + mm * 60 + s.firstSec;
+    if (mm >= 0) return h * 3600 + mm * 60 + firstSec;
   }
   hh = nextBit(s.hours, h + 1);
   if (hh < 0) return -1;
-  return hh * 3600 + s.firstMin * 60 + s.firstSec;
+  return hh * 3600 + lowest60(s.minLo, s.minHi) * 60 + firstSec;
 }
 
 /** Last allowed time of day <= sod (seconds), or -1. */
 function prevTimeOfDay(s: CronSchedule, sod: number): number {
+  const lastSec = highest60(s.secLo, s.secHi);
   const h = (sod / 3600) | 0;
   const rem = sod - h * 3600;
   const mi = (rem / 60) | 0;
   const se = rem - mi * 60;
   let hh = prevBit(s.hours, h);
   if (hh < 0) return -1;
-  if (hh !== h) return hh * 3600 + s.lastMin * 60 + s.lastSec;
+  if (hh !== h) return hh * 3600 + highest60(s.minLo, s.minHi) * 60 + lastSec;
   let mm = prevBit60(s.minLo, s.minHi, mi);
   if (mm >= 0) {
-    if (mm !== mi) return h * 3600 + mm * 60 + s.lastSec;
+    if (mm !== mi) return h * 3600 + mm * 60 + lastSec;
     const ss = prevBit60(s.secLo, s.secHi, se);
     if (ss >= 0) return h * 3600 + mi * 60 + ss;
     mm = prevBit60(s.minLo, s.minHi, mi - 1);
-    if (mm >= 0) return h * 3600 + mm * 60 + s.lastSec;
+    if (mm >= 0) return h * 3600 + mm * 60 + lastSec;
   }
   hh = prevBit(s.hours, h - 1);
   if (hh < 0) return -1;
-  return hh * 3600 + s.lastMin * 60 + s.lastSec;
+  return hh * 3600 + highest60(s.minLo, s.minHi) * 60 + lastSec;
 }
 
 function yearAllowed(s: CronSchedule, y: number): boolean {

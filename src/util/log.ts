@@ -1,5 +1,5 @@
-// Minimal leveled logger with the reference's default format `LEVEL:logger:message` on stderr.
-// The `logging:` section's formatters and handlers plug in through `setSink`.
+// Leveled logging with the reference's default format `LEVEL:logger:message` on stderr.
+// A `logging:` section (spec 01 §1.9) replaces the router through `setRouter`.
 
 export const LEVELS = {
   CRITICAL: 50,
@@ -22,6 +22,10 @@ const CANONICAL: Record<number, string> = {
   0: 'NOTSET',
 };
 
+export function levelName(level: number): string {
+  return CANONICAL[level] ?? `Level ${level}`;
+}
+
 export interface LogRecord {
   level: number;
   levelName: string;
@@ -32,7 +36,9 @@ export interface LogRecord {
 
 export type LogSink = (record: LogRecord) => void;
 
+/** Level names as Python accepts them (upper case), or a number. */
 export function parseLevel(name: string): number | undefined {
+  if (/^\d+$/.test(name)) return Number(name);
   return Object.hasOwn(LEVELS, name) ? LEVELS[name as LevelName] : undefined;
 }
 
@@ -40,25 +46,32 @@ const stderrSink: LogSink = (r) => process.stderr.write(`${r.levelName}:${r.logg
 
 let threshold: number = LEVELS.INFO;
 let sink: LogSink = stderrSink;
+/** When set (a `logging:` section is applied), every record goes through it instead. */
+let router: ((record: LogRecord) => void) | null = null;
 
 export function setLogLevel(level: number): void {
   threshold = level;
 }
+export function getLogLevel(): number {
+  return threshold;
+}
+/** Replaces the default stderr output (tests capture records this way). */
 export function setSink(next: LogSink | null): void {
   sink = next ?? stderrSink;
+}
+export function setRouter(next: ((record: LogRecord) => void) | null): void {
+  router = next;
 }
 
 export class Logger {
   constructor(readonly name: string) {}
   log(level: number, message: string): void {
-    if (level < threshold) return;
-    sink({
-      level,
-      levelName: CANONICAL[level] ?? `Level ${level}`,
-      logger: this.name,
-      message,
-      timeMs: Date.now(),
-    });
+    const record = { level, levelName: levelName(level), logger: this.name, message, timeMs: Date.now() };
+    if (router) {
+      router(record);
+      return;
+    }
+    if (level >= threshold) sink(record);
   }
   debug(m: string): void {
     this.log(LEVELS.DEBUG, m);

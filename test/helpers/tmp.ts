@@ -1,14 +1,18 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 const made: string[] = [];
+const madeForFile: string[] = [];
 
-/** Writes a tree of files into a fresh temp directory (removed after each test). */
-export function writeTree(files: Record<string, string>): string {
+/**
+ * Writes a tree of files into a fresh temp directory, removed after the current test
+ * (or, with `untilFileEnds`, after the whole test file: for beforeAll fixtures).
+ */
+export function writeTree(files: Record<string, string>, untilFileEnds = false): string {
   const dir = mkdtempSync(join(tmpdir(), 'cronstable-test-'));
-  made.push(dir);
+  (untilFileEnds ? madeForFile : made).push(dir);
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(dirname(path), { recursive: true });
@@ -19,4 +23,7 @@ export function writeTree(files: Record<string, string>): string {
 
 afterEach(() => {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const d of madeForFile.splice(0)) rmSync(d, { recursive: true, force: true });
 });

@@ -1,0 +1,160 @@
+// The daemon: load the config, run the scheduler, reload on SIGHUP or when a config file
+// changes, and stop gracefully on SIGTERM/SIGINT (immediately on a second signal).
+import { hostname } from 'node:os';
+import { jobSetId } from '../cluster/jobset.ts';
+import { ConfigError } from '../config/errors.ts';
+import { loadConfig } from '../config/load.ts';
+import type { JobConfig, LoadedConfig } from '../config/types.ts';
+import { launch } from '../exec/index.ts';
+import { dispatchReports, statsdStart, statsdStop } from '../report/index.ts';
+import type { ReportHook } from '../report/types.ts';
+import { Scheduler } from '../scheduler/scheduler.ts';
+import { type Clock, RealClock } from '../util/clock.ts';
+import { getLogger, LEVELS, type Logger } from '../util/log.ts';
+import { applyLoggingSection } from '../util/logconfig.ts';
+import { filesSignature } from './signature.ts';
+
+export interface DaemonOptions {
+  configPath: string;
+  /** How often config files are checked for changes, ms. */
+  reloadPollMs?: number;
+  /** How long running jobs may take to finish on SIGTERM before they are killed, ms. */
+  shutdownGraceMs?: number;
+  clock?: Clock;
+}
+
+function reportBlockFor(job: JobConfig, hook: ReportHook) {
+  if (hook === 'failure') return job.onFailure.report;
+  if (hook === 'permanentFailure') return job.onPermanentFailure.report;
+  return job.onSuccess.report;
+}
+
+export class Daemon {
+  readonly log: Logger = getLogger('cronstable');
+  readonly scheduler: Scheduler;
+  private config: LoadedConfig;
+  private signature: string;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private stopping: Promise<void> | null = null;
+  private appliedLogging: string | null = null;
+  private jobSet = '';
+
+  constructor(
+    config: LoadedConfig,
+    private readonly opts: DaemonOptions,
+  ) {
+    this.config = config;
+    this.signature = filesSignature(config.files);
+    const reportLog = this.log;
+    this.scheduler = new Scheduler({
+      clock: opts.clock ?? new RealClock(),
+      log: this.log,
+      launch,
+      report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: reportLog }),
+      statsd: {
+        start: (target, job) => void statsdStart({ ...target, job }, this.log),
+        stop: (target, job, data) => void statsdStop({ ...target, job }, data, this.log),
+      },
+    });
+  }
+
+  /** Installs config-wide settings (logging) and logs the load's warnings. */
+  private applyConfig(cfg: LoadedConfig): void {
+    const key = JSON.stringify(cfg.logging);
+    if (key !== this.appliedLogging) {
+      const error = applyLoggingSection(cfg.logging, (m) => this.log.warning(m));
+      if (error) this.log.error(`${error} (the logging section is applied like Python's logging.config.dictConfig)`);
+      else this.appliedLogging = key;
+    }
+    for (const w of cfg.warnings) getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
+    const id = jobSetId(cfg.jobs);
+    if (id !== this.jobSet) {
+      this.jobSet = id;
+      this.log.info(`Job set id: ${id} (${cfg.jobs.length} jobs)`);
+    }
+  }
+
+  start(): void {
+    process.env.HOSTNAME ??= hostname();
+    this.applyConfig(this.config);
+    this.scheduler.load(this.config.jobs);
+    this.scheduler.start();
+    this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
+    const every = this.opts.reloadPollMs ?? 10_000;
+    this.pollTimer = setInterval(() => {
+      if (filesSignature(this.config.files) !== this.signature) this.reload('a configuration file changed');
+    }, every);
+    this.pollTimer.unref();
+  }
+
+  /** Re-reads the configuration; on error keeps running the previous one. */
+  reload(why: string): void {
+    if (this.stopping) return;
+    let next: LoadedConfig;
+    try {
+      next = loadConfig(this.opts.configPath);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      // Remember the broken files' signature so the same error is not logged every poll.
+      this.signature = filesSignature(this.config.files);
+      this.log.error(`Error in configuration file(s), so not updating any of the config.:\n${e.message}`);
+      return;
+    }
+    this.log.info(`Reloading configuration (${why})`);
+    this.config = next;
+    this.signature = filesSignature(next.files);
+    this.applyConfig(next);
+    this.scheduler.load(next.jobs);
+  }
+
+  stop(graceMs = this.opts.shutdownGraceMs ?? 60_000): Promise<void> {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.stopping ??= (async () => {
+      const n = this.scheduler.runningCount();
+      this.log.info(
+        n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
+      );
+      await this.scheduler.stop(graceMs);
+      this.log.info('Shutdown complete');
+    })();
+    return this.stopping;
+  }
+
+  kill(): Promise<void> {
+    return this.scheduler.killAll('shutdown');
+  }
+}
+
+/** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
+export async function runDaemon(opts: DaemonOptions): Promise<number> {
+  const log = getLogger('cronstable');
+  let config: LoadedConfig;
+  try {
+    config = loadConfig(opts.configPath);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    log.error(`Configuration error: ${e.message}`);
+    return 1;
+  }
+  const daemon = new Daemon(config, opts);
+  daemon.start();
+  const code = await new Promise<number>((resolve) => {
+    let signals = 0;
+    const onStop = (signal: NodeJS.Signals) => {
+      signals++;
+      if (signals === 1) {
+        log.info(`Received ${signal}`);
+        void daemon.stop().then(() => resolve(0));
+      } else {
+        log.warning(`Received ${signal} again: stopping every running job now`);
+        void daemon.kill().then(() => resolve(130));
+      }
+    };
+    process.on('SIGTERM', onStop);
+    process.on('SIGINT', onStop);
+    process.on('SIGHUP', () => daemon.reload('SIGHUP'));
+  });
+  // Nothing of ours is left running; do not wait on stray handles (sockets of reporters).
+  setTimeout(() => process.exit(code), 200).unref();
+  return code;
+}

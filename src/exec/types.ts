@@ -1,0 +1,97 @@
+// The contract between the scheduler and process execution (spec 02 §3-§6).
+import type { EnvVar, FailsWhen, RunAs } from '../config/types.ts';
+
+/** Everything needed to launch one run of a job or DAG task. */
+export interface LaunchSpec {
+  /** Job name, or `<dag>.<task>` for DAG tasks. */
+  name: string;
+  command: string | string[];
+  shell: string;
+  captureStdout: boolean;
+  captureStderr: boolean;
+  saveLimit: number;
+  maxLineLength: number;
+  streamPrefix: string;
+  failsWhen: FailsWhen;
+  /** Seconds; null = no limit. */
+  executionTimeout: number | null;
+  killTimeout: number;
+  /** `env_file` then `environment`, merged (config `effectiveEnvironment`). */
+  environment: EnvVar[];
+  /** True when `env_file` was set (a custom environment is built even if it added nothing). */
+  hasEnvFile: boolean;
+  runAs: RunAs | null;
+}
+
+export type StreamName = 'stdout' | 'stderr';
+
+/** Why a run was cancelled (spec 02 §5.2). */
+export type CancelReason = 'timeout' | 'replaced' | 'cancelled' | 'shutdown';
+
+export interface OutputLine {
+  stream: StreamName;
+  line: string;
+}
+
+export interface LaunchOptions {
+  /** Daemon-injected variables (CRONSTABLE_*), applied last so a job cannot shadow them. */
+  injectedEnv?: Record<string, string>;
+  /** The daemon's environment (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Where prefixed output lines are re-emitted (default process.stdout / process.stderr). */
+  sinks?: { stdout: (text: string) => void; stderr: (text: string) => void };
+  /** Live-output subscribers: every accepted captured line as it arrives. */
+  onLine?: (line: OutputLine) => void;
+  /** Warnings about this run (e.g. over-long lines), routed to the daemon logger. */
+  onWarning?: (message: string) => void;
+  /** Informational lines about this run (the executionTimeout line, spec 02 §4.7), logged at INFO. */
+  onInfo?: (message: string) => void;
+  /** Monotonic clock in ms (default performance.now). */
+  monotonic?: () => number;
+  /** Wall clock in ms (default Date.now). */
+  now?: () => number;
+  /** Bound on the stream drain after a kill, ms (spec: 30 s; tests shorten it). */
+  drainAfterKillMs?: number;
+}
+
+/** The outcome of one process run, after exit and stream drain. */
+export interface RunResult {
+  /** Exit status; negative signal number; -100 on executionTimeout; 127 on launch failure. */
+  exitCode: number;
+  startFailed: boolean;
+  /** Retained output per saveLimit (spec 02 §4.4); null when not captured or launch failed. */
+  stdout: string | null;
+  stderr: string | null;
+  stdoutDiscarded: number;
+  stderrDiscarded: number;
+  /** failsWhen verdict (spec 02 §6); null = success. */
+  failReason: string | null;
+  /** Set when the run was cancelled (timeout, Replace, user cancel). */
+  cancelReason: CancelReason | null;
+  startedAt: number;
+  finishedAt: number;
+  /** Monotonic spawn-to-exit (or cancel) time, seconds. */
+  durationSeconds: number;
+  /** The environment passed to the child, or null when it simply inherited the daemon's. */
+  environment: Record<string, string> | null;
+  /** Most recent 1000 captured lines, and how many were published in all. */
+  ring: OutputLine[];
+  publishedLines: number;
+  /** Launch failures only: the OS error (e.g. `spawn /nope ENOENT`), for the error log. Never env values. */
+  startError?: string;
+}
+
+export interface RunHandle {
+  /** Child pid (== its process group id); null when the launch failed. */
+  readonly pid: number | null;
+  readonly startedAt: number;
+  /** Resolves once the process exited and its streams drained. */
+  readonly done: Promise<RunResult>;
+  /**
+   * Cancellation sequence: SIGTERM the group, wait killTimeout, SIGKILL the group.
+   * Resolves when the process is gone. A no-op for a run that failed to launch.
+   */
+  cancel(reason: CancelReason): Promise<void>;
+  /** The live-output ring so far (oldest first) and how many lines were published in all. */
+  liveOutput(): { lines: OutputLine[]; published: number };
+}

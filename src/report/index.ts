@@ -1,0 +1,73 @@
+// Reporting entry point (spec 02 §9.2): run a hook's four reporters concurrently.
+import type { ReportBlock } from '../config/types.ts';
+import { isMailConfigured, sendMailReport } from './mail.ts';
+import { isSentryConfigured, sendSentryReport } from './sentry.ts';
+import { isShellConfigured, runShellReporter } from './shell.ts';
+import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
+import { isWebhookConfigured, sendWebhookReport } from './webhook.ts';
+
+export { DEFAULT_BODY, DEFAULT_SENTRY_BODY, DEFAULT_SUBJECT, DEFAULT_WEBHOOK_BODY } from './defaults.ts';
+export { isMailConfigured } from './mail.ts';
+export { hasSecretSource, resolveSecret } from './secrets.ts';
+export { isSentryConfigured, parseDsn } from './sentry.ts';
+export { isShellConfigured, shellReporterEnv } from './shell.ts';
+export { startDatagram, statsdStart, statsdStop, stopDatagram } from './statsd.ts';
+export { renderTemplate, TemplateError, templateVars } from './template.ts';
+export type {
+  ReportContext,
+  ReportHook,
+  ReportLogger,
+  ReportOptions,
+  StatsdStopMetrics,
+  StatsdTarget,
+} from './types.ts';
+export { isWebhookConfigured } from './webhook.ts';
+
+/** True when at least one reporter of the block is configured (spec §9.2). */
+export function isConfigured(block: ReportBlock | null | undefined): boolean {
+  if (!block) return false;
+  return (
+    isSentryConfigured(block.sentry) ||
+    isMailConfigured(block.mail) ||
+    isShellConfigured(block.shell) ||
+    isWebhookConfigured(block.webhook)
+  );
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+/**
+ * Runs sentry, mail, shell and webhook for one hook, concurrently. An error in one is logged
+ * (`Problem reporting job <name> failure: <err>`, stack at DEBUG) and never affects the
+ * others. Resolves when all four have settled; never rejects.
+ */
+export async function dispatchReports(
+  hook: ReportHook,
+  block: ReportBlock | null | undefined,
+  ctx: ReportContext,
+  opts: ReportOptions,
+): Promise<void> {
+  if (!block) return;
+  const { logger } = opts;
+  const guard = async (run: () => Promise<void>): Promise<void> => {
+    try {
+      await run();
+    } catch (err) {
+      try {
+        logger.error(`Problem reporting job ${ctx.name} failure: ${errorText(err)}`);
+        if (err instanceof Error && err.stack) logger.debug(err.stack);
+      } catch {
+        // a broken logger must not break reporting
+      }
+    }
+  };
+  await Promise.all([
+    guard(() => sendSentryReport(block.sentry, ctx, opts)),
+    guard(() => sendMailReport(hook, block.mail, ctx, opts)),
+    guard(() => runShellReporter(block.shell, ctx, opts)),
+    guard(() => sendWebhookReport(block.webhook, ctx, opts)),
+  ]);
+}

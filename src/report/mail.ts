@@ -1,0 +1,69 @@
+// Mail reporter (reporting spec §9.7) over nodemailer's SMTP transport.
+import nodemailer from 'nodemailer';
+import type { ReportBlock } from '../config/types.ts';
+import { DEFAULT_BODY, DEFAULT_SUBJECT } from './defaults.ts';
+import { resolveSecret } from './secrets.ts';
+import { renderTemplate, templateVars } from './template.ts';
+import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
+
+export type MailConfig = NonNullable<ReportBlock['mail']>;
+
+/** Bound on connecting, the greeting and each socket idle period (spec: ~60 s). */
+export const SMTP_TIMEOUT_MS = 60_000;
+
+/** Configured when both `from` and `to` are non-empty. */
+export function isMailConfigured(
+  cfg: MailConfig | null | undefined,
+): cfg is MailConfig & { from: string; to: string } {
+  return !!cfg && !!cfg.from?.trim() && !!cfg.to?.trim();
+}
+
+/** Sends the report mail; returns without sending when unconfigured or skipped. Throws on failure. */
+export async function sendMailReport(
+  hook: ReportHook,
+  cfg: MailConfig | null | undefined,
+  ctx: ReportContext,
+  opts: ReportOptions,
+): Promise<void> {
+  if (!isMailConfigured(cfg)) return;
+  const { logger } = opts;
+  const password = await resolveSecret(cfg.password, opts.env ?? process.env);
+  if (password.kind === 'missingEnv') {
+    // The variable's name is deliberately not logged (spec §13).
+    logger.error('mail: password env var is not set; not sending email');
+    return;
+  }
+  const vars = templateVars(ctx);
+  const body = renderTemplate(cfg.body ?? DEFAULT_BODY, vars);
+  if (hook === 'success' && body.trim() === '') {
+    logger.debug(`mail: body of the success report of job ${ctx.name} is empty; not sending email`);
+    return;
+  }
+  const subject = renderTemplate(cfg.subject ?? DEFAULT_SUBJECT, vars).trim();
+  const pass = password.kind === 'value' ? password.value : null;
+  const user = cfg.username ?? null;
+  const transport = nodemailer.createTransport({
+    host: cfg.smtpHost || 'localhost',
+    port: cfg.smtpPort ?? 25,
+    secure: cfg.tls ?? false,
+    requireTLS: cfg.starttls ?? false,
+    tls: { rejectUnauthorized: cfg.validate_certs ?? true },
+    auth: user && pass ? { user, pass } : undefined,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+    dnsTimeout: SMTP_TIMEOUT_MS,
+  });
+  try {
+    const to = cfg.to.trim();
+    const date = new Date((opts.now ?? Date.now)());
+    const message = cfg.html
+      ? { from: cfg.from.trim(), to, subject, date, html: body }
+      : { from: cfg.from.trim(), to, subject, date, text: body };
+    logger.debug(`mail: sending report of job ${ctx.name} to ${to}`);
+    await transport.sendMail(message);
+    logger.debug(`mail: report of job ${ctx.name} sent`);
+  } finally {
+    transport.close();
+  }
+}

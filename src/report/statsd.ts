@@ -1,0 +1,67 @@
+// statsd job metrics (spec 02 §12): one UDP datagram per event, fire and forget.
+import { createSocket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import type { ReportLogger, StatsdStopMetrics, StatsdTarget } from './types.ts';
+
+/** `<prefix>.start:1|g\n`. */
+export function startDatagram(prefix: string): string {
+  return `${prefix}.start:1|g\n`;
+}
+
+/** The stop datagram: stop, success, duration and, when monitored, cpu and max_rss. */
+export function stopDatagram(prefix: string, m: StatsdStopMetrics): string {
+  const lines = [
+    `${prefix}.stop:1|g`,
+    `${prefix}.success:${m.success ? 1 : 0}|g`,
+    `${prefix}.duration:${Math.round(m.durationMs)}|ms|@0.1`,
+  ];
+  if (m.cpuMs !== undefined && m.cpuMs !== null) lines.push(`${prefix}.cpu:${Math.round(m.cpuMs)}|ms|@0.1`);
+  if (m.maxRssBytes !== undefined && m.maxRssBytes !== null) {
+    lines.push(`${prefix}.max_rss:${Math.round(m.maxRssBytes)}|g`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Resolves the host now (every send) and sends one datagram. */
+async function sendDatagram(target: StatsdTarget, payload: string, logger: ReportLogger): Promise<void> {
+  const { address, family } = await lookup(target.host);
+  const socket = createSocket(family === 6 ? 'udp6' : 'udp4');
+  socket.on('error', (err) => logger.error(`UDP error received: ${err.message}`));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.send(Buffer.from(payload, 'utf8'), target.port, address, (err) =>
+        err ? reject(err) : resolve(),
+      );
+    });
+  } finally {
+    socket.close();
+  }
+}
+
+async function send(
+  target: StatsdTarget,
+  payload: string,
+  what: string,
+  logger: ReportLogger,
+): Promise<void> {
+  try {
+    await sendDatagram(target, payload, logger);
+  } catch (err) {
+    logger.warning(`Job ${target.job ?? target.prefix}: failed to send statsd ${what} metric`);
+    logger.debug(`statsd: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Sends `<prefix>.start:1|g`. Never throws; resolves once the datagram is handed off. */
+export function statsdStart(target: StatsdTarget, logger: ReportLogger): Promise<void> {
+  return send(target, startDatagram(target.prefix), 'job_started', logger);
+}
+
+/** Sends the stop datagram. Never throws; resolves once the datagram is handed off. */
+export function statsdStop(
+  target: StatsdTarget,
+  metrics: StatsdStopMetrics,
+  logger: ReportLogger,
+): Promise<void> {
+  return send(target, stopDatagram(target.prefix, metrics), 'job_stopped', logger);
+}

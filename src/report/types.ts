@@ -1,0 +1,60 @@
+// The contract between the scheduler and reporting (spec 02 §9, §12).
+import type { ReportBlock } from '../config/types.ts';
+
+export type { ReportBlock };
+
+export type ReportHook = 'failure' | 'permanentFailure' | 'success';
+
+/** Template variables (spec 02 §9.4) plus what the shell reporter exports. */
+export interface ReportContext {
+  name: string;
+  success: boolean;
+  fail_reason: string | null;
+  stdout: string | null;
+  stderr: string | null;
+  exit_code: number | null;
+  command: string | string[];
+  shell: string;
+  environment: Record<string, string> | null;
+  cpu_seconds: number | null;
+  cpu_user_seconds: number | null;
+  cpu_system_seconds: number | null;
+  max_rss_bytes: number | null;
+  /** The schedule as a crontab string (object forms rendered), for CRONSTABLE_JOB_SCHEDULE. */
+  schedule: string;
+}
+
+export interface ReportLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warning(message: string): void;
+  error(message: string): void;
+}
+
+export interface ReportOptions {
+  logger: ReportLogger;
+  /** Environment for fromEnvVar lookups and the shell reporter (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Wall clock (mail Date header); default Date.now. */
+  now?: () => number;
+}
+
+export interface StatsdTarget {
+  prefix: string;
+  host: string;
+  port: number;
+  /** Job name for the warning texts (`Job <name>: failed to send ...`); default: the prefix. */
+  job?: string;
+}
+
+/** What the stop datagram reports (spec 02 §12). */
+export interface StatsdStopMetrics {
+  /** The run's final verdict (fail_reason is null). */
+  success: boolean;
+  /** Monotonic time from the start metric to process exit/cancel, ms (rounded when sent). */
+  durationMs: number;
+  /** CPU time of the run's process tree, ms; only when resource-monitored. */
+  cpuMs?: number | null;
+  /** Peak RSS, bytes; only when resource-monitored. */
+  maxRssBytes?: number | null;
+}

@@ -1,0 +1,141 @@
+// Webhook reporter (reporting spec §9.8) over the built-in fetch.
+//
+// The URL often embeds a token, so it never reaches a log line or an error message: errors
+// from fetch are rebuilt from their codes with every part of the URL masked.
+//
+// GET and HEAD: fetch refuses a request body for these methods, so the rendered body is
+// dropped for them (the reference sends it for every method). Every other method sends it.
+import type { ReportBlock } from '../config/types.ts';
+import { DEFAULT_WEBHOOK_BODY } from './defaults.ts';
+import { hasSecretSource, resolveSecret } from './secrets.ts';
+import { renderTemplate, templateVars } from './template.ts';
+import type { ReportContext, ReportOptions } from './types.ts';
+
+export type WebhookConfig = NonNullable<ReportBlock['webhook']>;
+
+export const DEFAULT_WEBHOOK_TIMEOUT_S = 10;
+const MASK = '<webhook url>';
+
+/** Configured when a URL source is set. */
+export function isWebhookConfigured(cfg: WebhookConfig | null | undefined): cfg is WebhookConfig {
+  return !!cfg && hasSecretSource(cfg.url);
+}
+
+/** A reporter error whose text is known to be free of the webhook URL. */
+export class WebhookError extends Error {
+  override name = 'WebhookError';
+}
+
+/** Every fragment of `url` that could leak a secret, longest first. */
+function urlFragments(raw: string, url: URL | null): string[] {
+  const parts = new Set<string>([raw, raw.trim()]);
+  if (url) {
+    parts.add(url.href);
+    parts.add(url.origin);
+    parts.add(url.host);
+    parts.add(url.hostname);
+    if (url.pathname.length > 1) parts.add(url.pathname);
+    if (url.search) parts.add(url.search);
+    if (url.username) parts.add(url.username);
+    if (url.password) parts.add(url.password);
+    parts.add(`${url.pathname}${url.search}`);
+  }
+  return [...parts].filter((p) => p.length > 1 && p !== '/').sort((a, b) => b.length - a.length);
+}
+
+/** Removes every URL fragment from `text`. */
+export function maskUrl(text: string, fragments: string[]): string {
+  let out = text;
+  for (const f of fragments) out = out.split(f).join(MASK);
+  return out;
+}
+
+/** A one-line description of a fetch failure built from the error chain. */
+function describeFetchError(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    if (cur instanceof Error) {
+      if (cur.name === 'TimeoutError' || cur.name === 'AbortError') {
+        parts.push('request timed out');
+        break;
+      }
+      parts.push(cur.message);
+      cur = (cur as { cause?: unknown }).cause;
+    } else {
+      parts.push(String(cur));
+      break;
+    }
+  }
+  return parts.join(': ');
+}
+
+/** Builds the request headers: Content-Type first, then `headers` on top (case-insensitive). */
+export function webhookHeaders(
+  contentType: string,
+  extra: Record<string, string> | null | undefined,
+): Headers {
+  const headers = new Headers();
+  headers.set('Content-Type', contentType);
+  for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, String(v));
+  return headers;
+}
+
+/** Posts the report; returns without sending when unconfigured or skipped. Throws on failure. */
+export async function sendWebhookReport(
+  cfg: WebhookConfig | null | undefined,
+  ctx: ReportContext,
+  opts: ReportOptions,
+): Promise<void> {
+  if (!isWebhookConfigured(cfg)) return;
+  const { logger } = opts;
+  const secret = await resolveSecret(cfg.url, opts.env ?? process.env);
+  if (secret.kind === 'missingEnv') {
+    logger.error(`webhook: url env var '${secret.name}' is not set; not reporting`);
+    return;
+  }
+  if (secret.kind === 'absent') return;
+  const raw = secret.value.trim();
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // fragments of a URL that does not parse are masked as a whole below
+  }
+  const fragments = urlFragments(secret.value, url);
+  if (!url) throw new WebhookError(`webhook reporter of job ${ctx.name}: the url is not a valid URL`);
+
+  const body = renderTemplate(cfg.body ?? DEFAULT_WEBHOOK_BODY, templateVars(ctx));
+  const method = (cfg.method || 'POST').toUpperCase();
+  const timeout = cfg.timeout && cfg.timeout > 0 ? cfg.timeout : DEFAULT_WEBHOOK_TIMEOUT_S;
+  const signal = AbortSignal.timeout(Math.ceil(timeout * 1000));
+
+  let status: number;
+  let text = '';
+  try {
+    const headers = webhookHeaders(cfg.contentType || 'application/json', cfg.headers);
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(body, 'utf8'),
+      signal,
+      redirect: 'follow',
+    });
+    status = res.status;
+    if (status >= 400) text = await res.text();
+    else await res.body?.cancel();
+  } catch (err) {
+    const detail = maskUrl(describeFetchError(err), fragments);
+    throw new WebhookError(`webhook reporter of job ${ctx.name}: request failed: ${detail}`);
+  }
+  if (status >= 400) {
+    logger.error(
+      maskUrl(
+        `webhook reporter of job ${ctx.name}: server returned HTTP ${status}: ${text.slice(0, 1024)}`,
+        fragments,
+      ),
+    );
+  } else {
+    logger.debug(`webhook reporter of job ${ctx.name}: server returned HTTP ${status}`);
+  }
+}

@@ -1,0 +1,14 @@
+// The cluster gate (spec 05 §3): decides whether this node runs a fire. The cluster issue
+// plugs its policy in here; until then every fire runs here.
+import type { JobConfig } from '../config/types.ts';
+
+export type GateDecision = { run: true } | { run: false; reason: string };
+
+export interface ClusterGate {
+  /** A scheduled, catch-up or retry fire of `job` at `scheduledAt` (epoch ms). */
+  decide(job: JobConfig, scheduledAt: number | null, kind: 'schedule' | 'retry' | 'reboot'): GateDecision;
+}
+
+export const RUN_HERE: ClusterGate = {
+  decide: () => ({ run: true }),
+};

@@ -1,0 +1,115 @@
+// In-memory run records and per-slot outcomes of one job (spec 02 §11); the durable ledger
+// (state issue) receives the same records through the scheduler's listeners.
+import type { OutputLine } from '../exec/types.ts';
+
+export type RunOutcome = 'success' | 'failure' | 'cancelled' | 'unknown';
+export type RunTrigger = 'schedule' | 'retry' | 'manual' | 'reboot';
+
+export interface RunRecord {
+  id: string;
+  job: string;
+  trigger: RunTrigger;
+  /** 0 for a first run, N for the N-th retry. */
+  attempt: number;
+  scheduledAt: number | null;
+  outcome: RunOutcome;
+  exitCode: number | null;
+  startedAt: number | null;
+  finishedAt: number;
+  durationSeconds: number | null;
+  failReason: string | null;
+  stdout: string | null;
+  stderr: string | null;
+  /** Most recent captured lines (live tail), kept in memory only. */
+  lines: OutputLine[];
+}
+
+/** What became of one scheduled fire. */
+export type SlotOutcome =
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'cancelled:replaced'
+  | 'skipped:overlap'
+  | 'skipped:disabled'
+  | 'skipped:gate'
+  | 'skipped:only-if-last-succeeded';
+
+export interface SlotRecord {
+  job: string;
+  scheduledAt: number;
+  outcome: SlotOutcome;
+  runId: string | null;
+  detail: string | null;
+}
+
+export interface RunStats {
+  total: number;
+  success: number;
+  failure: number;
+  cancelled: number;
+  unknown: number;
+  successRate: number | null;
+  avgDuration: number | null;
+  minDuration: number | null;
+  maxDuration: number | null;
+  lastDuration: number | null;
+}
+
+class Ring<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly capacity: number) {}
+  push(item: T): void {
+    this.items.push(item);
+    if (this.items.length > this.capacity) this.items.shift();
+  }
+  list(): readonly T[] {
+    return this.items;
+  }
+}
+
+export const RUN_HISTORY = 50;
+export const SLOT_HISTORY = 200;
+
+export class JobHistory {
+  private readonly runs = new Ring<RunRecord>(RUN_HISTORY);
+  private readonly slots = new Ring<SlotRecord>(SLOT_HISTORY);
+
+  addRun(run: RunRecord): void {
+    this.runs.push(run);
+  }
+  addSlot(slot: SlotRecord): void {
+    this.slots.push(slot);
+  }
+  recentRuns(): readonly RunRecord[] {
+    return this.runs.list();
+  }
+  recentSlots(): readonly SlotRecord[] {
+    return this.slots.list();
+  }
+  lastRun(): RunRecord | undefined {
+    const all = this.runs.list();
+    return all[all.length - 1];
+  }
+
+  stats(): RunStats {
+    const runs = this.runs.list();
+    const count = (o: RunOutcome) => runs.filter((r) => r.outcome === o).length;
+    const success = count('success');
+    const failure = count('failure');
+    const durations = runs.map((r) => r.durationSeconds).filter((d): d is number => d !== null);
+    return {
+      total: runs.length,
+      success,
+      failure,
+      cancelled: count('cancelled'),
+      unknown: count('unknown'),
+      successRate: success + failure > 0 ? success / (success + failure) : null,
+      avgDuration: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : null,
+      minDuration: durations.length ? Math.min(...durations) : null,
+      maxDuration: durations.length ? Math.max(...durations) : null,
+      lastDuration: durations.length ? durations[durations.length - 1]! : null,
+    };
+  }
+}

@@ -1,0 +1,585 @@
+// The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs,
+// then fire -> gates -> concurrency -> exec -> outcome -> retry/report/record.
+import { randomBytes } from 'node:crypto';
+import type { JobConfig } from '../config/types.ts';
+import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
+import type { ReportContext, ReportHook, StatsdTarget } from '../report/types.ts';
+import { frameName, matchesInstant, MinHeap, nextFire, semanticKey } from '../schedule/index.ts';
+import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Logger } from '../util/log.ts';
+import { type ClusterGate, RUN_HERE } from './gate.ts';
+import { JobHistory, type RunRecord, type RunTrigger, type SlotOutcome, type SlotRecord } from './history.ts';
+import { RetryLadder } from './ladder.ts';
+
+/** A due slot this late (ms) still fires; anything later is a stall or a clock jump. */
+export const LATE_FIRE_WINDOW_MS = 10_000;
+/** At most this many missed occurrences are replayed after a short stall. */
+export const MAX_REPLAY = 100;
+/** The wake timer never sleeps longer than this, so wall-clock jumps are noticed. */
+const MAX_SLEEP_MS = 60_000;
+
+export interface SchedulerDeps {
+  clock: Clock;
+  log: Logger;
+  launch: (spec: LaunchSpec, opts: LaunchOptions) => RunHandle;
+  report: (hook: ReportHook, job: JobConfig, ctx: ReportContext) => Promise<void>;
+  statsd?: {
+    start(target: StatsdTarget, job: string): void;
+    stop(target: StatsdTarget, job: string, data: { success: boolean; durationMs: number }): void;
+  };
+  gate?: ClusterGate;
+  /** Daemon-injected run variables (the job API of the state issue). */
+  injectEnv?: (job: JobConfig, run: { id: string; attempt: number; scheduledAt: number | null }) => Record<string, string>;
+  /** Extra options for every launch (output sinks, drain bound). */
+  launchOptions?: Partial<LaunchOptions>;
+  /** Called for every recorded run and every slot outcome (ledger, metrics, dashboard). */
+  onRun?: (run: RunRecord) => void;
+  onSlot?: (slot: SlotRecord) => void;
+}
+
+interface RunInstance {
+  id: string;
+  handle: RunHandle;
+  trigger: RunTrigger;
+  attempt: number;
+  ladder: RetryLadder | null;
+  scheduledAt: number | null;
+  slot: SlotRecord | null;
+  cancelReason: CancelReason | null;
+  statsdStarted: boolean;
+}
+
+class JobRuntime {
+  nextFire: number | null = null;
+  /** Bumped whenever the job is re-seeded, so stale heap entries are ignored. */
+  gen = 0;
+  running: RunInstance[] = [];
+  ladder: RetryLadder | null = null;
+  lastScheduledAt: number | null = null;
+  lastOutcome: 'success' | 'failure' | null = null;
+  removed = false;
+  reapChain: Promise<void> = Promise.resolve();
+  readonly history = new JobHistory();
+  constructor(
+    public config: JobConfig,
+    public index: number,
+  ) {}
+}
+
+interface HeapEntry {
+  rt: JobRuntime;
+  gen: number;
+}
+
+export type StartResult = 'started' | 'skipped' | 'unknown' | 'disabled';
+
+export interface JobStatus {
+  name: string;
+  status: 'running' | 'disabled' | 'scheduled';
+  pids: number[];
+  nextFire: number | null;
+  reboot: boolean;
+  neverFires: boolean;
+  retry: { attempt: number; maxAttempts: number | null; nextRetryAt: number | null; delaySeconds: number | null } | null;
+}
+
+function scheduleIdentity(job: JobConfig): string {
+  if (job.reboot || !job.cron) return '@reboot';
+  return `${semanticKey(job.cron)}|${frameName(job.frame)}`;
+}
+
+export function launchSpecOf(job: JobConfig): LaunchSpec {
+  return {
+    name: job.name,
+    command: job.command,
+    shell: job.shell,
+    captureStdout: job.captureStdout,
+    captureStderr: job.captureStderr,
+    saveLimit: job.saveLimit,
+    maxLineLength: job.maxLineLength,
+    streamPrefix: job.streamPrefix,
+    failsWhen: job.failsWhen,
+    executionTimeout: job.executionTimeout,
+    killTimeout: job.killTimeout,
+    environment: job.effectiveEnvironment,
+    hasEnvFile: job.env_file !== null,
+    runAs: job.runAs,
+  };
+}
+
+const newRunId = () => randomBytes(16).toString('hex');
+
+export class Scheduler {
+  private readonly jobs = new Map<string, JobRuntime>();
+  private readonly heap = new MinHeap<HeapEntry>();
+  private timer: TimerHandle | null = null;
+  private started = false;
+  private stopping = false;
+  private readonly gate: ClusterGate;
+  startFailures = 0;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.gate = deps.gate ?? RUN_HERE;
+  }
+
+  get shuttingDown(): boolean {
+    return this.stopping;
+  }
+
+  /** Installs a job list: the first call before start(), later calls are reloads. */
+  load(configs: readonly JobConfig[]): void {
+    const next = new Map<string, JobRuntime>();
+    configs.forEach((config, index) => {
+      const old = this.jobs.get(config.name);
+      if (old && !next.has(config.name)) {
+        const same = scheduleIdentity(old.config) === scheduleIdentity(config) && old.config.enabled === config.enabled;
+        old.config = config;
+        old.index = index;
+        next.set(config.name, old);
+        if (!same && this.started) this.seed(old);
+      } else {
+        const rt = new JobRuntime(config, index);
+        next.set(config.name, rt);
+        if (this.started) this.seed(rt);
+      }
+    });
+    for (const [name, rt] of this.jobs) {
+      if (next.get(name) !== rt) {
+        rt.removed = true;
+        rt.gen++;
+      }
+    }
+    this.jobs.clear();
+    for (const [name, rt] of next) this.jobs.set(name, rt);
+    if (this.started) this.arm();
+  }
+
+  /** Seeds every job strictly after now, runs the @reboot jobs, and starts the timer. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const rt of this.jobs.values()) this.seed(rt);
+    for (const rt of this.jobs.values()) {
+      if (rt.config.reboot && rt.config.enabled) void this.fire(rt, null, 'reboot');
+    }
+    this.arm();
+  }
+
+  private seed(rt: JobRuntime): void {
+    rt.gen++;
+    rt.nextFire = null;
+    const { cron, frame, name, scheduleText } = rt.config;
+    if (!cron) return;
+    rt.nextFire = nextFire(cron, frame, this.deps.clock.now());
+    if (rt.nextFire === null) {
+      if (rt.config.enabled)
+        this.deps.log.warning(
+          `job '${name}': schedule '${scheduleText}' has no future occurrence and will NEVER fire; fix the schedule or disable the job (its status reports never_fires)`,
+        );
+      return;
+    }
+    this.heap.push(rt.nextFire, { rt, gen: rt.gen });
+  }
+
+  private isStale(e: HeapEntry): boolean {
+    return e.rt.removed || e.gen !== e.rt.gen;
+  }
+
+  private arm(): void {
+    if (this.timer) this.deps.clock.clearTimer(this.timer);
+    this.timer = null;
+    if (this.stopping) return;
+    while (this.heap.size > 0 && this.isStale(this.heap.peek()!)) this.heap.pop();
+    const at = this.heap.peekKey();
+    if (at === undefined) return;
+    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.deps.clock.now()));
+    this.timer = this.deps.clock.setTimer(() => this.tick(), delay);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const now = this.deps.clock.now();
+    const due: { rt: JobRuntime; at: number }[] = [];
+    while (this.heap.size > 0 && this.heap.peekKey()! <= now) {
+      const at = this.heap.peekKey()!;
+      const entry = this.heap.pop()!;
+      if (!this.isStale(entry)) due.push({ rt: entry.rt, at });
+    }
+    // Same instant: config order (spec 02 §2.2).
+    due.sort((a, b) => a.at - b.at || a.rt.index - b.rt.index);
+    for (const { rt, at } of due) this.handleDue(rt, at, now);
+    this.arm();
+  }
+
+  private handleDue(rt: JobRuntime, at: number, now: number): void {
+    const { cron, frame, name } = rt.config;
+    if (!cron) return;
+    let next: number | null;
+    if (now - at <= LATE_FIRE_WINDOW_MS) {
+      void this.fire(rt, at, 'schedule');
+      next = nextFire(cron, frame, at);
+      let replayed = 0;
+      while (next !== null && next <= now && replayed < MAX_REPLAY) {
+        void this.fire(rt, next, 'schedule');
+        replayed++;
+        next = nextFire(cron, frame, next);
+      }
+      if (next !== null && next <= now) next = nextFire(cron, frame, now);
+    } else {
+      this.deps.log.warning(
+        `job '${name}': its fire at ${new Date(at).toISOString()} is ${((now - at) / 1000).toFixed(1)} s late (stall, suspend or clock jump); resyncing`,
+      );
+      const second = Math.floor(now / 1000) * 1000;
+      if (matchesInstant(cron, frame, second)) void this.fire(rt, second, 'schedule');
+      next = nextFire(cron, frame, now);
+    }
+    rt.gen++;
+    rt.nextFire = next;
+    if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
+  }
+
+  private slot(rt: JobRuntime, scheduledAt: number | null, outcome: SlotOutcome, detail: string | null = null): SlotRecord | null {
+    if (scheduledAt === null) return null;
+    const slot: SlotRecord = { job: rt.config.name, scheduledAt, outcome, runId: null, detail };
+    rt.history.addSlot(slot);
+    this.deps.onSlot?.(slot);
+    return slot;
+  }
+
+  private settleSlot(slot: SlotRecord | null, outcome: SlotOutcome, detail: string | null = null): void {
+    if (!slot) return;
+    slot.outcome = outcome;
+    slot.detail = detail;
+    this.deps.onSlot?.(slot);
+  }
+
+  /** A scheduled fire or an @reboot run (spec 02 §2.2). */
+  private async fire(rt: JobRuntime, scheduledAt: number | null, trigger: 'schedule' | 'reboot'): Promise<void> {
+    const job = rt.config;
+    if (scheduledAt !== null) rt.lastScheduledAt = scheduledAt;
+    if (!job.enabled) {
+      this.slot(rt, scheduledAt, 'skipped:disabled');
+      return;
+    }
+    const decision = this.gate.decide(job, scheduledAt, trigger);
+    if (!decision.run) {
+      this.slot(rt, scheduledAt, 'skipped:gate', decision.reason);
+      return;
+    }
+    if (job.onlyIfLastSucceeded && rt.lastOutcome === 'failure') {
+      this.deps.log.info(`Job ${job.name} skipped: onlyIfLastSucceeded is set and its last run failed`);
+      this.slot(rt, scheduledAt, 'skipped:only-if-last-succeeded');
+      return;
+    }
+    // Reset before the concurrency check (reference quirk kept, spec 02 §2.2 step 2).
+    rt.ladder?.cancel('superseded');
+    rt.ladder = job.onFailure.retry.maximumRetries !== 0 ? new RetryLadder(job.onFailure.retry) : null;
+    const slot = this.slot(rt, scheduledAt, 'running');
+    await this.launchRun(rt, { trigger, scheduledAt, ladder: rt.ladder, slot });
+  }
+
+  /** The concurrency gate and the launch itself, shared by every entry point. */
+  private async launchRun(
+    rt: JobRuntime,
+    opts: { trigger: RunTrigger; scheduledAt: number | null; ladder: RetryLadder | null; slot: SlotRecord | null },
+  ): Promise<'started' | 'skipped'> {
+    const job = rt.config;
+    const log = this.deps.log;
+    if (rt.running.length > 0) {
+      log.warning(`Job ${job.name}: still running and concurrencyPolicy is ${job.concurrencyPolicy}`);
+      if (job.concurrencyPolicy === 'Forbid') {
+        this.settleSlot(opts.slot, 'skipped:overlap');
+        return 'skipped';
+      }
+      if (job.concurrencyPolicy === 'Replace') {
+        for (const old of [...rt.running]) {
+          old.cancelReason = 'replaced';
+          await old.handle.cancel('replaced');
+        }
+      }
+    }
+    if (this.stopping) {
+      this.settleSlot(opts.slot, 'skipped:gate', 'daemon is shutting down');
+      return 'skipped';
+    }
+    log.info(`Starting job ${job.name}`);
+    const id = newRunId();
+    const attempt = opts.ladder?.count ?? 0;
+    const injectedEnv = this.deps.injectEnv?.(job, { id, attempt, scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt });
+    const handle = this.deps.launch(launchSpecOf(job), {
+      ...this.deps.launchOptions,
+      injectedEnv,
+      onWarning: (m) => log.warning(m),
+      onInfo: (m) => log.info(m),
+      now: () => this.deps.clock.now(),
+    });
+    const inst: RunInstance = {
+      id,
+      handle,
+      trigger: opts.trigger,
+      attempt,
+      ladder: opts.ladder,
+      scheduledAt: opts.scheduledAt,
+      slot: opts.slot,
+      cancelReason: null,
+      statsdStarted: false,
+    };
+    if (opts.slot) opts.slot.runId = id;
+    rt.running.push(inst);
+    log.info(`Job ${job.name} spawned`);
+    if (handle.pid !== null && job.statsd && this.deps.statsd) {
+      this.deps.statsd.start(job.statsd, job.name);
+      inst.statsdStarted = true;
+    }
+    handle.done.then(
+      (result) => {
+        rt.reapChain = rt.reapChain.then(() => this.reap(rt, inst, result)).catch((e: unknown) => {
+          log.error(`Job ${job.name}: error while handling its completion: ${(e as Error)?.stack ?? e}`);
+        });
+      },
+      (e: unknown) => log.error(`Job ${job.name}: run failed unexpectedly: ${(e as Error)?.stack ?? e}`),
+    );
+    return 'started';
+  }
+
+  private record(rt: JobRuntime, inst: RunInstance, result: RunResult, outcome: RunRecord['outcome'], failReason: string | null): RunRecord {
+    const run: RunRecord = {
+      id: inst.id,
+      job: rt.config.name,
+      trigger: inst.trigger,
+      attempt: inst.attempt,
+      scheduledAt: inst.scheduledAt,
+      outcome,
+      exitCode: result.exitCode,
+      startedAt: result.startedAt,
+      finishedAt: this.deps.clock.now(),
+      durationSeconds: result.durationSeconds,
+      failReason,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      lines: result.ring,
+    };
+    rt.history.addRun(run);
+    this.deps.onRun?.(run);
+    return run;
+  }
+
+  /** Completion handling of one run (spec 02 §7), in order per job. */
+  private async reap(rt: JobRuntime, inst: RunInstance, result: RunResult): Promise<void> {
+    const job = rt.config;
+    const log = this.deps.log;
+    rt.running = rt.running.filter((r) => r !== inst);
+    const reason = inst.cancelReason;
+    const verdict = reason === 'replaced' || reason === 'cancelled' ? null : result.failReason;
+    if (inst.statsdStarted && job.statsd && this.deps.statsd)
+      this.deps.statsd.stop(job.statsd, job.name, {
+        success: verdict === null && reason === null,
+        durationMs: Math.round(result.durationSeconds * 1000),
+      });
+    if (reason === 'replaced') {
+      log.info(`Job ${job.name} was replaced by a newer instance`);
+      this.record(rt, inst, result, 'cancelled', 'replaced by a newer instance');
+      this.settleSlot(inst.slot, 'cancelled:replaced');
+      return;
+    }
+    if (reason === 'cancelled') {
+      this.record(rt, inst, result, 'cancelled', 'cancelled via web UI');
+      rt.ladder?.cancel('cancelled');
+      inst.ladder?.cancel('cancelled');
+      this.settleSlot(inst.slot, 'cancelled');
+      return;
+    }
+    if (result.startFailed) this.startFailures++;
+    const failReason = result.failReason;
+    log.info(
+      `Job ${job.name} exit code ${result.exitCode}; has stdout: ${Boolean(result.stdout)}, has stderr: ${Boolean(result.stderr)}; fail_reason: ${failReason ?? 'None'}`,
+    );
+    this.record(rt, inst, result, failReason === null ? 'success' : 'failure', failReason);
+    rt.lastOutcome = failReason === null ? 'success' : 'failure';
+    this.settleSlot(inst.slot, failReason === null ? 'succeeded' : 'failed', failReason);
+    const ctx = this.reportContext(job, result, failReason);
+    if (failReason === null) {
+      rt.ladder?.cancel('succeeded');
+      inst.ladder?.cancel('succeeded');
+      await this.sendReport('success', job, ctx);
+      return;
+    }
+    if (this.stopping) return;
+    if (result.stdout) log.info(`Job ${job.name} STDOUT:\n${result.stdout.trimEnd()}`);
+    if (result.stderr) log.info(`Job ${job.name} STDERR:\n${result.stderr.trimEnd()}`);
+    await this.sendReport('failure', job, ctx);
+    const ladder = inst.ladder;
+    if (!ladder || ladder.cancelled) {
+      await this.sendReport('permanentFailure', job, ctx);
+      return;
+    }
+    ladder.clearTimer();
+    if (!ladder.canRetry()) {
+      ladder.cancel('exhausted');
+      await this.sendReport('permanentFailure', job, ctx);
+      return;
+    }
+    this.armRetry(rt, ladder);
+  }
+
+  private armRetry(rt: JobRuntime, ladder: RetryLadder): void {
+    const delay = ladder.takeDelay();
+    const clock = this.deps.clock;
+    ladder.scheduledDelay = delay;
+    ladder.nextRetryAt = clock.now() + delay * 1000;
+    this.deps.log.info(`Cron job ${rt.config.name} scheduled to be retried (#${ladder.count}) in ${delay.toFixed(1)} seconds`);
+    const timer = clock.setTimer(() => {
+      ladder.cancelTimer = null;
+      ladder.nextRetryAt = null;
+      void this.runRetry(rt, ladder);
+    }, delay * 1000);
+    ladder.cancelTimer = () => clock.clearTimer(timer);
+  }
+
+  private async runRetry(rt: JobRuntime, ladder: RetryLadder): Promise<void> {
+    if (this.stopping || ladder.cancelled) return;
+    if (rt.removed || this.jobs.get(rt.config.name) !== rt) {
+      this.deps.log.warning(`Cron job ${rt.config.name} was scheduled for retry, but disappeared from the configuration`);
+      ladder.cancel('job-removed');
+      return;
+    }
+    if (!rt.config.enabled) {
+      ladder.cancel('cancelled');
+      return;
+    }
+    const decision = this.gate.decide(rt.config, rt.lastScheduledAt, 'retry');
+    if (!decision.run) {
+      this.deps.log.info(`Cron job ${rt.config.name}: retry not run here (${decision.reason})`);
+      return;
+    }
+    await this.launchRun(rt, { trigger: 'retry', scheduledAt: rt.lastScheduledAt, ladder, slot: null });
+  }
+
+  private reportContext(job: JobConfig, result: RunResult, failReason: string | null): ReportContext {
+    return {
+      name: job.name,
+      success: failReason === null,
+      fail_reason: failReason,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      exit_code: result.exitCode,
+      command: job.command,
+      shell: job.shell,
+      environment: result.environment,
+      cpu_seconds: null,
+      cpu_user_seconds: null,
+      cpu_system_seconds: null,
+      max_rss_bytes: null,
+      schedule: job.scheduleText,
+    };
+  }
+
+  private async sendReport(hook: ReportHook, job: JobConfig, ctx: ReportContext): Promise<void> {
+    const what = hook === 'failure' ? 'failure' : hook === 'permanentFailure' ? 'permanent failure' : 'success';
+    this.deps.log.info(`Cron job ${job.name}: reporting ${what}`);
+    try {
+      await this.deps.report(hook, job, ctx);
+    } catch (e) {
+      this.deps.log.error(`Problem reporting job ${job.name} ${what}: ${(e as Error)?.message ?? e}`);
+    }
+  }
+
+  /** Manual start (spec 02 §2.1): not gated by leadership or onlyIfLastSucceeded. */
+  async startJob(name: string): Promise<StartResult> {
+    const rt = this.jobs.get(name);
+    if (!rt) return 'unknown';
+    if (!rt.config.enabled) return 'disabled';
+    const ladder = rt.ladder && !rt.ladder.cancelled ? rt.ladder : null;
+    return this.launchRun(rt, { trigger: 'manual', scheduledAt: null, ladder, slot: null });
+  }
+
+  /** User cancel of every running instance of a job; false when none was running. */
+  async cancelJob(name: string): Promise<'cancelled' | 'not-running' | 'unknown'> {
+    const rt = this.jobs.get(name);
+    if (!rt) return 'unknown';
+    if (rt.running.length === 0) return 'not-running';
+    this.deps.log.info(`Job ${name} was cancelled via the web UI`);
+    await Promise.all(
+      rt.running.map((inst) => {
+        inst.cancelReason = 'cancelled';
+        return inst.handle.cancel('cancelled');
+      }),
+    );
+    return 'cancelled';
+  }
+
+  jobNames(): string[] {
+    return [...this.jobs.keys()];
+  }
+
+  job(name: string): JobConfig | undefined {
+    return this.jobs.get(name)?.config;
+  }
+
+  history(name: string): JobHistory | undefined {
+    return this.jobs.get(name)?.history;
+  }
+
+  runningCount(): number {
+    let n = 0;
+    for (const rt of this.jobs.values()) n += rt.running.length;
+    return n;
+  }
+
+  status(): JobStatus[] {
+    return [...this.jobs.values()].map((rt) => {
+      const c = rt.config;
+      const ladder = rt.ladder && !rt.ladder.cancelled && rt.ladder.count > 0 ? rt.ladder : null;
+      return {
+        name: c.name,
+        status: rt.running.length > 0 ? 'running' : c.enabled ? 'scheduled' : 'disabled',
+        pids: rt.running.map((r) => r.handle.pid).filter((p): p is number => p !== null),
+        nextFire: rt.nextFire,
+        reboot: c.reboot,
+        neverFires: c.enabled && !c.reboot && rt.nextFire === null && this.started,
+        retry: ladder
+          ? {
+              attempt: ladder.count,
+              maxAttempts: ladder.policy.maximumRetries === -1 ? null : ladder.policy.maximumRetries,
+              nextRetryAt: ladder.nextRetryAt,
+              delaySeconds: ladder.scheduledDelay,
+            }
+          : null,
+      };
+    });
+  }
+
+  /**
+   * Graceful stop: no new fires or retries; running jobs get `graceMs` to finish, then the
+   * cancellation sequence. Resolves when every run is reaped.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    if (this.timer) this.deps.clock.clearTimer(this.timer);
+    this.timer = null;
+    for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
+    const all = () => [...this.jobs.values()].flatMap((rt) => rt.running);
+    const drained = Promise.all(all().map((r) => r.handle.done.catch(() => undefined)));
+    let graceTimer: TimerHandle | null = null;
+    const expired = new Promise<'expired'>((resolve) => {
+      graceTimer = this.deps.clock.setTimer(() => resolve('expired'), graceMs);
+    });
+    const first = await Promise.race([drained.then(() => 'drained' as const), expired]);
+    if (graceTimer) this.deps.clock.clearTimer(graceTimer);
+    if (first === 'expired') await this.killAll('shutdown');
+    await Promise.all([...this.jobs.values()].map((rt) => rt.reapChain));
+  }
+
+  /** Immediate stop (a second signal): cancel every run now. */
+  async killAll(reason: CancelReason): Promise<void> {
+    this.stopping = true;
+    const cancels: Promise<void>[] = [];
+    for (const rt of this.jobs.values()) {
+      for (const r of rt.running) {
+        this.deps.log.warning(`Job ${rt.config.name}: still running at shutdown; stopping it`);
+        cancels.push(r.handle.cancel(reason));
+      }
+    }
+    await Promise.all(cancels);
+  }
+}

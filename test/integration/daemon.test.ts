@@ -1,0 +1,248 @@
+// The daemon binary on a config that uses every single-node feature, for ~15 s, with real
+// sinks: SMTP (mail), HTTP (webhooks, Sentry), UDP (statsd), and real child processes.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpSink, smtpSink, udpSink, waitFor } from '../helpers/sinks.ts';
+import { writeTree } from '../helpers/tmp.ts';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+
+function config(ports: { http: number; smtp: number; udp: number }, extraJobs = ''): string {
+  const mail = (subjectLine = '') => `        mail:
+          from: cron@example.com
+          to: oncall@example.com
+          smtpHost: 127.0.0.1
+          smtpPort: "${ports.smtp}"
+          username: robot
+          password:
+            fromEnvVar: TEST_SMTP_PASSWORD
+${subjectLine}`;
+  return `defaults:
+  captureStdout: true
+jobs:
+  - name: tick
+    command: echo "tick $GREETING"
+    schedule: "* * * * * * *"
+    streamPrefix: "[{job_name}/{stream_name}] "
+    environment:
+      - key: GREETING
+        value: hello
+  - name: argv-job
+    command:
+      - /bin/echo
+      - argv $NOT_EXPANDED
+    schedule: "*/2 * * * * * *"
+    streamPrefix: ""
+  - name: envfile-job
+    command: echo "bucket=$BUCKET region=$REGION"
+    schedule: "@reboot"
+    env_file: vars.env
+    environment:
+      - key: REGION
+        value: inline
+    onSuccess:
+      report:
+        webhook:
+          url:
+            value: http://127.0.0.1:${ports.http}/success
+          body: '{"job": "{{ name }}", "success": "{{ success }}", "host": "{{ environment.HOSTNAME }}"}'
+  - name: stderr-fail
+    command: echo oops >&2
+    schedule: "@reboot"
+    onFailure:
+      report:
+        webhook:
+          url:
+            value: http://127.0.0.1:${ports.http}/failure
+          method: PUT
+          headers:
+            X-Test: "yes"
+  - name: flaky
+    command: n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; [ $n -ge 3 ]
+    schedule: "@reboot"
+    onFailure:
+      retry:
+        maximumRetries: 5
+        initialDelay: 1
+        maximumDelay: 1
+        backoffMultiplier: 1
+    onSuccess:
+      report:
+${mail()}
+  - name: doomed
+    command: echo "doomed output"; exit 3
+    schedule: "@reboot"
+    onFailure:
+      retry:
+        maximumRetries: 2
+        initialDelay: 0.5
+        maximumDelay: 1
+        backoffMultiplier: 2
+    onPermanentFailure:
+      report:
+${mail('          subject: "PERMANENT {{ name }} exit={{ exit_code }}"\n')}        sentry:
+          dsn:
+            value: http://publickey@127.0.0.1:${ports.http}/42
+          level: warning
+  - name: slow-timeout
+    command: sleep 30
+    schedule: "@reboot"
+    executionTimeout: 2
+    killTimeout: 1
+    onFailure:
+      report:
+        shell:
+          command: echo "timeout-report $CRONSTABLE_RETCODE $CRONSTABLE_FAIL_REASON" > shell-report.txt
+  - name: forbid
+    command: sleep 3
+    schedule: "* * * * * * *"
+    concurrencyPolicy: Forbid
+  - name: replace
+    command: sleep 5
+    schedule: "*/3 * * * * * *"
+    concurrencyPolicy: Replace
+  - name: metrics
+    command: "true"
+    schedule: "*/2 * * * * * *"
+    statsd:
+      prefix: cronstable.test
+      host: 127.0.0.1
+      port: "${ports.udp}"
+  - name: disabled
+    enabled: false
+    command: touch disabled-ran
+    schedule: "* * * * * * *"
+  - name: boot
+    command: echo booted >> boot.log
+    schedule: "@reboot"
+${extraJobs}`;
+}
+
+describe('the daemon on a full-featured config', () => {
+  let dir: string;
+  let daemon: ChildProcess;
+  let out = '';
+  let err = '';
+  let exit: Promise<number | null>;
+  const sinks = {} as {
+    http: Awaited<ReturnType<typeof httpSink>>;
+    smtp: Awaited<ReturnType<typeof smtpSink>>;
+    udp: Awaited<ReturnType<typeof udpSink>>;
+  };
+
+  beforeAll(async () => {
+    sinks.http = await httpSink();
+    sinks.smtp = await smtpSink();
+    sinks.udp = await udpSink();
+    const ports = { http: sinks.http.port, smtp: sinks.smtp.port, udp: sinks.udp.port };
+    dir = writeTree({ 'conf/jobs.yaml': config(ports), 'vars.env': 'BUCKET=b1\nREGION=from-file\n' }, true);
+    daemon = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'conf'), '--shutdown-timeout', '5'], {
+      cwd: dir,
+      env: { ...process.env, TEST_SMTP_PASSWORD: 's3cret-pw', NOT_EXPANDED: 'SHOULD-NOT-APPEAR' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    daemon.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    daemon.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    exit = new Promise((r) => daemon.on('exit', (code) => r(code)));
+    await waitFor(() => err.includes('cronstable started'), 10_000, 'daemon start');
+    // Let every feature play out: retries, timeouts, overlaps, replaced runs.
+    await waitFor(
+      () => existsSync(join(dir, 'shell-report.txt')) && sinks.smtp.mails.length >= 2 && err.includes('was replaced'),
+      20_000,
+      `daemon activity; stderr so far:\n${err}`,
+    );
+    // Reload: SIGHUP after adding a job.
+    writeFileSync(
+      join(dir, 'conf/jobs.yaml'),
+      config(ports, '  - name: added\n    command: echo added >> added.log\n    schedule: "* * * * * * *"\n'),
+    );
+    daemon.kill('SIGHUP');
+    await waitFor(() => existsSync(join(dir, 'added.log')), 10_000, 'the reloaded job');
+    daemon.kill('SIGTERM');
+  }, 60_000);
+
+  afterAll(async () => {
+    if (daemon.exitCode === null) daemon.kill('SIGKILL');
+    await Promise.all([sinks.http?.close(), sinks.smtp?.close(), sinks.udp?.close()]);
+  });
+
+  it('stops gracefully on SIGTERM with exit code 0', async () => {
+    expect(await exit).toBe(0);
+    expect(err).toContain('Shutdown complete');
+  });
+
+  it('re-emits captured output with the stream prefix, or none', () => {
+    expect(out).toContain('[tick/stdout] tick hello\n');
+    expect(out).toMatch(/^argv \$NOT_EXPANDED$/m);
+    expect(out).not.toContain('SHOULD-NOT-APPEAR');
+  });
+
+  it('builds the environment from the daemon, env_file, then environment', () => {
+    expect(out).toContain('bucket=b1 region=inline');
+  });
+
+  it('posts webhooks with method, headers and templated bodies', () => {
+    const success = sinks.http.hits.find((h) => h.url === '/success')!;
+    expect(JSON.parse(success.body)).toEqual({ job: 'envfile-job', success: 'True', host: expect.any(String) });
+    expect(JSON.parse(success.body).host).not.toBe('');
+    const failure = sinks.http.hits.find((h) => h.url === '/failure')!;
+    expect(failure.method).toBe('PUT');
+    expect(failure.headers['x-test']).toBe('yes');
+    expect(failure.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(failure.body).text).toContain("Cron job 'stderr-fail' failed");
+    expect(JSON.parse(failure.body).text).toContain('oops');
+  });
+
+  it('retries until success, then mails the success with SMTP auth', () => {
+    expect(readFileSync(join(dir, 'count'), 'utf8').trim()).toBe('3');
+    expect(err).toContain('Cron job flaky scheduled to be retried (#2) in 1.0 seconds');
+    const mail = sinks.smtp.mails.find((m) => m.mail.subject === "Cron job 'flaky' completed")!;
+    expect(mail.user).toBe('robot');
+    expect(mail.password).toBe('s3cret-pw');
+    expect(mail.envelopeTo).toEqual(['oncall@example.com']);
+  });
+
+  it('reports a permanent failure by mail and to Sentry after the retries run out', () => {
+    const mail = sinks.smtp.mails.find((m) => m.mail.subject === 'PERMANENT doomed exit=3')!;
+    expect(mail.mail.text).toContain('doomed output');
+    expect(err).toContain('Cron job doomed: reporting permanent failure');
+    const sentry = sinks.http.hits.find((h) => h.url.startsWith('/api/42/'))!;
+    expect(sentry.headers['x-sentry-auth']).toContain('sentry_key=publickey');
+    expect(sentry.body).toContain('"level":"warning"');
+    expect(err).not.toContain('s3cret-pw');
+  });
+
+  it('kills a job at its executionTimeout with exit -100 and runs the shell reporter', () => {
+    expect(readFileSync(join(dir, 'shell-report.txt'), 'utf8')).toBe(
+      'timeout-report -100 failsWhen=nonzeroReturn and retcode=-100\n',
+    );
+    expect(err).toContain('Job slow-timeout exceeded its executionTimeout of 2 seconds');
+  });
+
+  it('skips overlaps under Forbid and replaces under Replace', () => {
+    expect(err).toContain('Job forbid: still running and concurrencyPolicy is Forbid');
+    expect(err).toContain('Job replace was replaced by a newer instance');
+  });
+
+  it('pushes statsd start and stop datagrams', () => {
+    expect(sinks.udp.datagrams).toContain('cronstable.test.start:1|g\n');
+    const stop = sinks.udp.datagrams.find((d) => d.startsWith('cronstable.test.stop:1|g\n'))!;
+    expect(stop).toMatch(/^cronstable\.test\.stop:1\|g\ncronstable\.test\.success:1\|g\ncronstable\.test\.duration:\d+\|ms\|@0\.1\n$/);
+  });
+
+  it('never runs a disabled job, and runs @reboot once', () => {
+    expect(existsSync(join(dir, 'disabled-ran'))).toBe(false);
+    expect(readFileSync(join(dir, 'boot.log'), 'utf8')).toBe('booted\n');
+  });
+
+  it('picks up a new job on SIGHUP', () => {
+    expect(err).toContain('Reloading configuration (SIGHUP)');
+    expect(readFileSync(join(dir, 'added.log'), 'utf8')).toContain('added');
+  });
+});
