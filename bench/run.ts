@@ -5,6 +5,8 @@ import type { Metric } from './metric.ts';
 const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = {
   schedule: () => import('./schedule.bench.ts'),
   config: () => import('./config.bench.ts'),
+  cli: () => import('./cli.bench.ts'),
+  daemon: () => import('./daemon.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

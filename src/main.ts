@@ -30,12 +30,24 @@ async function main(argv: string[]): Promise<number> {
   return runDaemonCommand(argv, io);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`cronstable: internal error: ${(e as Error)?.stack ?? e}\n`);
-    process.exitCode = 70;
-  },
-);
+/** A worker thread started by the daemon to load its configuration off the main heap. */
+async function workerMain(): Promise<boolean> {
+  const { isMainThread, parentPort, workerData } = await import('node:worker_threads');
+  if (isMainThread || !parentPort || workerData?.task !== 'cronstable:load-config') return false;
+  const { runConfigWorker } = await import('./config/isolated.ts');
+  runConfigWorker(workerData, (reply) => parentPort.postMessage(reply));
+  return true;
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--version' || !(await workerMain())) {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`cronstable: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

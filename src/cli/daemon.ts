@@ -72,7 +72,13 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
       return 2;
     }
     const { runDaemon } = await import('../daemon/daemon.ts');
-    return runDaemon({ configPath: path, shutdownGraceMs: grace * 1000 });
+    // Bun and Deno keep memory differently; the worker-thread loader is for Node.
+    const onNode = !('bun' in process.versions) && !('deno' in process.versions);
+    return runDaemon({
+      configPath: path,
+      shutdownGraceMs: grace * 1000,
+      workerEntry: onNode ? process.argv[1] : undefined,
+    });
   }
   let cfg: LoadedConfig;
   try {

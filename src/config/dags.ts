@@ -22,45 +22,30 @@ const TASK_DEFAULTS = {
   onReject: 'fail' as const,
 };
 
+const LAUNCH_KEYS = [
+  'shell',
+  'environment',
+  'env_file',
+  'captureStdout',
+  'captureStderr',
+  'saveLimit',
+  'maxLineLength',
+  'streamPrefix',
+  'failsWhen',
+  'executionTimeout',
+  'killTimeout',
+  'user',
+  'group',
+  'statsd',
+  'monitorResources',
+  'secrets',
+  'stateAllowedScopes',
+] as const satisfies readonly (keyof LaunchOptions)[];
+
+/** Tasks start from the built-in job defaults (never from `defaults:`), launch keys only. */
 function launchDefaults(): LaunchOptions {
-  const {
-    shell,
-    environment,
-    env_file,
-    captureStdout,
-    captureStderr,
-    saveLimit,
-    maxLineLength,
-    streamPrefix,
-    failsWhen,
-    executionTimeout,
-    killTimeout,
-    user,
-    group,
-    statsd,
-    monitorResources,
-    secrets,
-    stateAllowedScopes,
-  } = builtinJobOptions();
-  return {
-    shell,
-    environment,
-    env_file,
-    captureStdout,
-    captureStderr,
-    saveLimit,
-    maxLineLength,
-    streamPrefix,
-    failsWhen,
-    executionTimeout,
-    killTimeout,
-    user,
-    group,
-    statsd,
-    monitorResources,
-    secrets,
-    stateAllowedScopes,
-  };
+  const all = builtinJobOptions();
+  return Object.fromEntries(LAUNCH_KEYS.map((k) => [k, all[k]])) as unknown as LaunchOptions;
 }
 
 /** Kahn's algorithm over the deduplicated edges; returns the ids left in a cycle, sorted. */
@@ -127,7 +112,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
 
   const ids = new Set<string>();
   const tasks: DagTaskConfig[] = [];
-  raw.tasks.forEach((rawTask, i) => {
+  raw.tasks.forEach((rawTask) => {
     const loc = new Locator([rawTask], locationOf(rawTask)?.pos ?? fallback);
     const tp = `${prefix}: task '${rawTask.id}'`;
     const merged = mergeConfig({ ...launchDefaults(), ...TASK_DEFAULTS }, rawTask) as Omit<
@@ -155,7 +140,6 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
       effectiveEnvironment: launch?.environment ?? merged.environment,
       runAs: launch?.runAs ?? null,
     });
-    void i;
   });
 
   const byId = new Map(tasks.map((t) => [t.id, t]));

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { jobSetId } from '../cluster/jobset.ts';
 import { ConfigError } from '../config/errors.ts';
-import { loadConfig } from '../config/load.ts';
+import { loadConfigIsolated } from '../config/isolated.ts';
 import type { JobConfig, LoadedConfig } from '../config/types.ts';
 import { launch } from '../exec/index.ts';
 import { dispatchReports, statsdStart, statsdStop } from '../report/index.ts';
@@ -16,6 +16,8 @@ import { filesSignature } from './signature.ts';
 
 export interface DaemonOptions {
   configPath: string;
+  /** The CLI entry script; when set (on Node), configs are parsed in a worker thread. */
+  workerEntry?: string;
   /** How often config files are checked for changes, ms. */
   reloadPollMs?: number;
   /** How long running jobs may take to finish on SIGTERM before they are killed, ms. */
@@ -38,6 +40,7 @@ export class Daemon {
   private stopping: Promise<void> | null = null;
   private appliedLogging: string | null = null;
   private jobSet = '';
+  private reloading = false;
 
   constructor(
     config: LoadedConfig,
@@ -50,7 +53,8 @@ export class Daemon {
       clock: opts.clock ?? new RealClock(),
       log: this.log,
       launch,
-      report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: reportLog }),
+      report: (hook, job, ctx) =>
+        dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: reportLog }),
       statsd: {
         start: (target, job) => void statsdStart({ ...target, job }, this.log),
         stop: (target, job, data) => void statsdStop({ ...target, job }, data, this.log),
@@ -63,10 +67,12 @@ export class Daemon {
     const key = JSON.stringify(cfg.logging);
     if (key !== this.appliedLogging) {
       const error = applyLoggingSection(cfg.logging, (m) => this.log.warning(m));
-      if (error) this.log.error(`${error} (the logging section is applied like Python's logging.config.dictConfig)`);
+      if (error)
+        this.log.error(`${error} (the logging section is applied like Python's logging.config.dictConfig)`);
       else this.appliedLogging = key;
     }
-    for (const w of cfg.warnings) getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
+    for (const w of cfg.warnings)
+      getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
     const id = jobSetId(cfg.jobs);
     if (id !== this.jobSet) {
       this.jobSet = id;
@@ -82,24 +88,29 @@ export class Daemon {
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
     this.pollTimer = setInterval(() => {
-      if (filesSignature(this.config.files) !== this.signature) this.reload('a configuration file changed');
+      if (filesSignature(this.config.files) !== this.signature)
+        void this.reload('a configuration file changed');
     }, every);
     this.pollTimer.unref();
   }
 
   /** Re-reads the configuration; on error keeps running the previous one. */
-  reload(why: string): void {
-    if (this.stopping) return;
+  async reload(why: string): Promise<void> {
+    if (this.stopping || this.reloading) return;
+    this.reloading = true;
     let next: LoadedConfig;
     try {
-      next = loadConfig(this.opts.configPath);
+      next = await loadConfigIsolated(this.opts.configPath, {}, this.opts.workerEntry);
     } catch (e) {
+      this.reloading = false;
       if (!(e instanceof ConfigError)) throw e;
       // Remember the broken files' signature so the same error is not logged every poll.
       this.signature = filesSignature(this.config.files);
       this.log.error(`Error in configuration file(s), so not updating any of the config.:\n${e.message}`);
       return;
     }
+    this.reloading = false;
+    if (this.stopping) return;
     this.log.info(`Reloading configuration (${why})`);
     this.config = next;
     this.signature = filesSignature(next.files);
@@ -130,7 +141,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const log = getLogger('cronstable');
   let config: LoadedConfig;
   try {
-    config = loadConfig(opts.configPath);
+    config = await loadConfigIsolated(opts.configPath, {}, opts.workerEntry);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     log.error(`Configuration error: ${e.message}`);
@@ -152,7 +163,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     };
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
-    process.on('SIGHUP', () => daemon.reload('SIGHUP'));
+    process.on('SIGHUP', () => void daemon.reload('SIGHUP'));
   });
   // Nothing of ours is left running; do not wait on stray handles (sockets of reporters).
   setTimeout(() => process.exit(code), 200).unref();

@@ -239,7 +239,7 @@ class Run {
         );
         this.pipeEnded(pipe);
         pipe.readable.destroy();
-      }, limitMs);
+      }, clampDelay(limitMs));
     }
   }
 
@@ -268,7 +268,7 @@ class Run {
     const graceful = await Promise.race([
       this.exited.then(() => true),
       new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(0, killTimeout * 1000));
+        timer = setTimeout(() => resolve(false), clampDelay(killTimeout * 1000));
       }),
     ]);
     if (timer) clearTimeout(timer);
@@ -284,7 +284,7 @@ class Run {
 
   private launchFailed(err: unknown): void {
     if (this.completed || this.exitMono !== null) return;
-    this.startError = errorMessage(err);
+    this.startError = launchErrorMessage(err);
     this.exitCode = LAUNCH_FAILURE_EXIT_CODE;
     this.exitMono = this.mono();
     this.resolveExited();
@@ -353,6 +353,21 @@ class Run {
 
 function defaultSink(stream: StreamName): (text: string) => void {
   return stream === 'stdout' ? (text) => process.stdout.write(text) : (text) => process.stderr.write(text);
+}
+
+/** setTimeout treats delays beyond 2^31-1 ms as 1 ms: clamp instead. */
+function clampDelay(ms: number): number {
+  return Math.min(MAX_TIMER_MS, Math.max(0, ms));
+}
+
+/**
+ * The launch error for the log. Node's argument-validation messages quote the offending value
+ * (`... Received 'x'`), which may be an environment value: that part is cut off.
+ */
+function launchErrorMessage(err: unknown): string {
+  const message = errorMessage(err).replace(/\.? Received [\s\S]*$/, '');
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  return code && !message.includes(code) ? `${message} [${code}]` : message;
 }
 
 function errorMessage(err: unknown): string {

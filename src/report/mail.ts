@@ -1,5 +1,4 @@
 // Mail reporter (reporting spec §9.7) over nodemailer's SMTP transport.
-import nodemailer from 'nodemailer';
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_BODY, DEFAULT_SUBJECT } from './defaults.ts';
 import { resolveSecret } from './secrets.ts';
@@ -7,6 +6,13 @@ import { renderTemplate, templateVars } from './template.ts';
 import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
 
 export type MailConfig = NonNullable<ReportBlock['mail']>;
+
+// nodemailer costs ~50 ms to load: only pay for it when a mail is actually sent.
+let mailer: Promise<typeof import('nodemailer')> | undefined;
+function loadMailer(): Promise<typeof import('nodemailer')> {
+  mailer ??= import('nodemailer');
+  return mailer;
+}
 
 /** Bound on connecting, the greeting and each socket idle period (spec: ~60 s). */
 export const SMTP_TIMEOUT_MS = 60_000;
@@ -42,7 +48,8 @@ export async function sendMailReport(
   const subject = renderTemplate(cfg.subject ?? DEFAULT_SUBJECT, vars).trim();
   const pass = password.kind === 'value' ? password.value : null;
   const user = cfg.username ?? null;
-  const transport = nodemailer.createTransport({
+  const { createTransport } = await loadMailer();
+  const transport = createTransport({
     host: cfg.smtpHost || 'localhost',
     port: cfg.smtpPort ?? 25,
     secure: cfg.tls ?? false,

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_SENTRY_BODY, DEFAULT_SENTRY_FINGERPRINT } from './defaults.ts';
+import { describeFetchError } from './fetcherr.ts';
 import { hasSecretSource, resolveSecret } from './secrets.ts';
 import { renderTemplate, templateVars } from './template.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
@@ -197,12 +198,7 @@ export async function sendSentryReport(
     if (status >= 400) text = (await res.text()).slice(0, 1024);
     else await res.body?.cancel();
   } catch (err) {
-    const e = err as Error & { cause?: Error };
-    const detail =
-      e?.name === 'TimeoutError'
-        ? 'request timed out'
-        : [e?.message, e?.cause?.message].filter(Boolean).join(': ');
-    throw new SentryError(mask(`sentry: sending the event failed: ${detail}`, secrets));
+    throw new SentryError(mask(`sentry: sending the event failed: ${describeFetchError(err)}`, secrets));
   }
   if (status >= 400) throw new SentryError(mask(`sentry: server returned HTTP ${status}: ${text}`, secrets));
   logger.debug(`sentry: event ${event.event_id} of job ${ctx.name} sent`);

@@ -7,6 +7,7 @@
 // dropped for them (the reference sends it for every method). Every other method sends it.
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_WEBHOOK_BODY } from './defaults.ts';
+import { describeFetchError } from './fetcherr.ts';
 import { hasSecretSource, resolveSecret } from './secrets.ts';
 import { renderTemplate, templateVars } from './template.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
@@ -15,6 +16,8 @@ export type WebhookConfig = NonNullable<ReportBlock['webhook']>;
 
 export const DEFAULT_WEBHOOK_TIMEOUT_S = 10;
 const MASK = '<webhook url>';
+/** Path segments and query values at least this long are masked on their own. */
+const MIN_PIECE = 6;
 
 /** Configured when a URL source is set. */
 export function isWebhookConfigured(cfg: WebhookConfig | null | undefined): cfg is WebhookConfig {
@@ -27,18 +30,27 @@ export class WebhookError extends Error {
 }
 
 /** Every fragment of `url` that could leak a secret, longest first. */
-function urlFragments(raw: string, url: URL | null): string[] {
+function urlFragments(raw: string, url: URL): string[] {
   const parts = new Set<string>([raw, raw.trim()]);
-  if (url) {
-    parts.add(url.href);
-    parts.add(url.origin);
-    parts.add(url.host);
-    parts.add(url.hostname);
-    if (url.pathname.length > 1) parts.add(url.pathname);
-    if (url.search) parts.add(url.search);
-    if (url.username) parts.add(url.username);
-    if (url.password) parts.add(url.password);
-    parts.add(`${url.pathname}${url.search}`);
+  parts.add(url.href);
+  parts.add(url.origin);
+  parts.add(url.host);
+  parts.add(url.hostname);
+  if (url.pathname.length > 1) parts.add(url.pathname);
+  if (url.search) parts.add(url.search);
+  if (url.username) parts.add(url.username);
+  if (url.password) parts.add(url.password);
+  parts.add(`${url.pathname}${url.search}`);
+  // Tokens often are one path segment or one query value: mask those on their own too.
+  const pieces = [...url.pathname.split('/'), ...[...url.searchParams.values()]];
+  for (const p of pieces) {
+    if (p.length < MIN_PIECE) continue;
+    parts.add(p);
+    try {
+      parts.add(decodeURIComponent(p));
+    } catch {
+      // not percent-encoded text
+    }
   }
   return [...parts].filter((p) => p.length > 1 && p !== '/').sort((a, b) => b.length - a.length);
 }
@@ -48,26 +60,6 @@ export function maskUrl(text: string, fragments: string[]): string {
   let out = text;
   for (const f of fragments) out = out.split(f).join(MASK);
   return out;
-}
-
-/** A one-line description of a fetch failure built from the error chain. */
-function describeFetchError(err: unknown): string {
-  const parts: string[] = [];
-  let cur: unknown = err;
-  for (let depth = 0; cur && depth < 4; depth++) {
-    if (cur instanceof Error) {
-      if (cur.name === 'TimeoutError' || cur.name === 'AbortError') {
-        parts.push('request timed out');
-        break;
-      }
-      parts.push(cur.message);
-      cur = (cur as { cause?: unknown }).cause;
-    } else {
-      parts.push(String(cur));
-      break;
-    }
-  }
-  return parts.join(': ');
 }
 
 /** Builds the request headers: Content-Type first, then `headers` on top (case-insensitive). */
@@ -96,14 +88,13 @@ export async function sendWebhookReport(
   }
   if (secret.kind === 'absent') return;
   const raw = secret.value.trim();
-  let url: URL | null = null;
+  let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    // fragments of a URL that does not parse are masked as a whole below
+    throw new WebhookError(`webhook reporter of job ${ctx.name}: the url is not a valid URL`);
   }
   const fragments = urlFragments(secret.value, url);
-  if (!url) throw new WebhookError(`webhook reporter of job ${ctx.name}: the url is not a valid URL`);
 
   const body = renderTemplate(cfg.body ?? DEFAULT_WEBHOOK_BODY, templateVars(ctx));
   const method = (cfg.method || 'POST').toUpperCase();
@@ -129,12 +120,8 @@ export async function sendWebhookReport(
     throw new WebhookError(`webhook reporter of job ${ctx.name}: request failed: ${detail}`);
   }
   if (status >= 400) {
-    logger.error(
-      maskUrl(
-        `webhook reporter of job ${ctx.name}: server returned HTTP ${status}: ${text.slice(0, 1024)}`,
-        fragments,
-      ),
-    );
+    const shown = maskUrl(text.slice(0, 1024), fragments);
+    logger.error(`webhook reporter of job ${ctx.name}: server returned HTTP ${status}: ${shown}`);
   } else {
     logger.debug(`webhook reporter of job ${ctx.name}: server returned HTTP ${status}`);
   }

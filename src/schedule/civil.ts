@@ -6,6 +6,12 @@ export const DAY_MS = 86_400_000;
 /** Days since 1970-01-01 of a civil date (month 1-12). */
 export function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
+  if (yy >= 0) {
+    // Integer fast path (every year the engine searches).
+    const yoe = yy % 400;
+    const doy = (((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) | 0) + d - 1;
+    return ((yy / 400) | 0) * 146_097 + yoe * 365 + ((yoe / 4) | 0) - ((yoe / 100) | 0) + doy - 719_468;
+  }
   const era = Math.floor(yy / 400);
   const yoe = yy - era * 400;
   const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
@@ -16,6 +22,17 @@ export function daysFromCivil(y: number, m: number, d: number): number {
 /** Civil date of a day number, packed as `y * 512 + m * 32 + d` (see the unpack helpers). */
 export function civilFromDays(days: number): number {
   const z = days + 719_468;
+  if (z >= 0 && z < 0x7fff_ffff) {
+    // Integer fast path.
+    const era = (z / 146_097) | 0;
+    const doe = z - era * 146_097;
+    const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36_524) | 0) - ((doe / 146_096) | 0)) / 365) | 0;
+    const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0));
+    const mp = ((5 * doy + 2) / 153) | 0;
+    const d = doy - (((153 * mp + 2) / 5) | 0) + 1;
+    const m = mp < 10 ? mp + 3 : mp - 9;
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0)) * 512 + m * 32 + d;
+  }
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
   const yoe = Math.floor(

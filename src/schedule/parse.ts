@@ -143,23 +143,56 @@ function countError(n: number): ScheduleError {
 /** Second set of 5- and 6-field expressions: {0}. */
 const SECOND_ZERO = 1;
 
+/** The rarely used parts of a schedule, kept out of line so the common schedule object stays small. */
+class Extra {
+  constructor(
+    readonly resolved: string | null,
+    readonly hasSeconds: boolean,
+    readonly domForms: DayOfMonthForms | null,
+    readonly dowForms: DayOfWeekForms | null,
+    readonly years: Uint8Array | null,
+  ) {}
+}
+
+/**
+ * Compact immutable schedule: a job set holds one per job (100k jobs = 100k of these), so fields that are
+ * usually default live in `extra` (null when all are default) and months/weekdays share one small integer.
+ */
 class Schedule implements CronSchedule {
   constructor(
     readonly source: string,
-    readonly resolved: string,
-    readonly hasSeconds: boolean,
+    private readonly extra: Extra | null,
     readonly secLo: number,
     readonly secHi: number,
     readonly minLo: number,
     readonly minHi: number,
     readonly hours: number,
-    readonly months: number,
     readonly domPlain: number,
-    readonly dowPlain: number,
-    readonly domForms: DayOfMonthForms | null,
-    readonly dowForms: DayOfWeekForms | null,
-    readonly years: Uint8Array | null,
+    /** months (bits 1-12) | weekdays (bits 0-6) << 16 */
+    private readonly monthsAndDays: number,
   ) {}
+
+  get resolved(): string {
+    return this.extra?.resolved ?? this.source;
+  }
+  get hasSeconds(): boolean {
+    return this.extra !== null && this.extra.hasSeconds;
+  }
+  get months(): number {
+    return this.monthsAndDays & 0xffff;
+  }
+  get dowPlain(): number {
+    return this.monthsAndDays >>> 16;
+  }
+  get domForms(): DayOfMonthForms | null {
+    return this.extra === null ? null : this.extra.domForms;
+  }
+  get dowForms(): DayOfWeekForms | null {
+    return this.extra === null ? null : this.extra.dowForms;
+  }
+  get years(): Uint8Array | null {
+    return this.extra === null ? null : this.extra.years;
+  }
 
   get fieldTexts(): readonly (string | null)[] {
     const cols = (NICKNAMES[this.source.toLowerCase()] ?? this.source).split(' ');
@@ -179,6 +212,12 @@ const los = new Int32Array(7);
 const his = new Int32Array(7);
 const fulls: (FieldSet | null)[] = [null, null, null, null, null, null, null];
 
+/** Fast whitespace test: ASCII space first, everything else through isSpace. */
+const spaceAt = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  return c === 32 || ((c < 32 || c >= 0x85) && isSpace(c));
+};
+
 /**
  * Parses a cron expression of the reference dialect: 5 fields (`min hour dom mon dow`), 6 (`... year`),
  * 7 (`sec min hour dom mon dow year`) or an @-nickname. `hashKey` (the job name) enables `H`.
@@ -191,14 +230,13 @@ export function parseCron(text: string, opts?: { hashKey?: string }): CronSchedu
   let normal = true;
   let i = 0;
   while (i < len) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      if (c !== 32 || i === 0 || i === len - 1 || isSpace(text.charCodeAt(i - 1))) normal = false;
+    if (spaceAt(text, i)) {
+      if (text.charCodeAt(i) !== 32 || i === 0 || i === len - 1 || spaceAt(text, i - 1)) normal = false;
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < len && !isSpace(text.charCodeAt(j))) j++;
+    while (j < len && !spaceAt(text, j)) j++;
     if (n < 8) {
       starts[n] = i;
       ends[n] = j;
@@ -210,7 +248,8 @@ export function parseCron(text: string, opts?: { hashKey?: string }): CronSchedu
     return nickname(text.slice(starts[0]!, ends[0]!));
   if (n < 5 || n > 7) throw countError(n);
   const kinds = KINDS[n]!;
-  let resolvedTokens: string[] | null = null;
+  let hashed: (string | undefined)[] | null = null;
+  let special = n === 7;
   try {
     for (let k = 0; k < n; k++) {
       const kind = kinds[k]!;
@@ -224,15 +263,22 @@ export function parseCron(text: string, opts?: { hashKey?: string }): CronSchedu
       if (token.includes('h') || token.includes('H')) {
         const resolved = resolveHashedField(kind, token, opts?.hashKey);
         if (resolved !== token) {
-          resolvedTokens ??= splitFields(text);
-          resolvedTokens[k] = resolved;
+          hashed ??= [];
+          hashed[k] = resolved;
           token = resolved;
+          if (scanField(token, 0, token.length, kind)) {
+            los[kind] = scanned.lo;
+            his[kind] = scanned.hi;
+            fulls[kind] = null;
+            continue;
+          }
         }
       }
       const fs = fieldSet(kind, token);
       los[kind] = fs.lo;
       his[kind] = fs.hi;
       fulls[kind] = fs;
+      special = true;
     }
   } catch (e) {
     if (e instanceof ScheduleError) {
@@ -242,24 +288,53 @@ export function parseCron(text: string, opts?: { hashKey?: string }): CronSchedu
     throw e;
   }
   const source = normal ? text : splitFields(text).join(' ');
-  const dom = fulls[Kind.DayOfMonth] ?? null;
-  const dow = fulls[Kind.DayOfWeek] ?? null;
+  let extra: Extra | null = null;
+  if (special || hashed !== null) {
+    const dom = fulls[Kind.DayOfMonth] ?? null;
+    const dow = fulls[Kind.DayOfWeek] ?? null;
+    const domForms =
+      dom !== null && (dom.lastOffsets !== 0 || dom.lastWeekday || dom.nearestWeekday !== 0) ? dom : null;
+    const dowForms = dow !== null && (dow.lastDow !== 0 || dow.nth.length > 0) ? dow : null;
+    const years = n > 5 ? fulls[Kind.Year]!.years : null;
+    if (n === 7 || hashed !== null || domForms !== null || dowForms !== null || years !== null) {
+      extra = new Extra(
+        hashed === null ? null : resolvedText(text, normal, n, hashed),
+        n === 7,
+        domForms,
+        dowForms,
+        years,
+      );
+    }
+  }
   return new Schedule(
     source,
-    resolvedTokens === null ? source : resolvedTokens.join(' '),
-    n === 7,
+    extra,
     n === 7 ? los[Kind.Second]! : SECOND_ZERO,
     n === 7 ? his[Kind.Second]! : 0,
     los[Kind.Minute]!,
     his[Kind.Minute]!,
     los[Kind.Hour]!,
-    los[Kind.Month]!,
     los[Kind.DayOfMonth]!,
-    los[Kind.DayOfWeek]!,
-    dom !== null && (dom.lastOffsets !== 0 || dom.lastWeekday || dom.nearestWeekday !== 0) ? dom : null,
-    dow !== null && (dow.lastDow !== 0 || dow.nth.length > 0) ? dow : null,
-    n > 5 ? fulls[Kind.Year]!.years : null,
+    los[Kind.Month]! | (los[Kind.DayOfWeek]! << 16),
   );
+}
+
+/** The normalised text with H fields replaced by their resolved values (`hashed[k]` for column k). */
+function resolvedText(text: string, normal: boolean, n: number, hashed: (string | undefined)[]): string {
+  if (!normal) {
+    const tokens = splitFields(text);
+    for (let k = 0; k < n; k++) if (hashed[k] !== undefined) tokens[k] = hashed[k]!;
+    return tokens.join(' ');
+  }
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    const h = hashed[k];
+    if (h === undefined) continue;
+    out += text.slice(from, starts[k]!) + h;
+    from = ends[k]!;
+  }
+  return out + text.slice(from);
 }
 
 function nickname(token: string): Schedule {
@@ -268,19 +343,14 @@ function nickname(token: string): Schedule {
   const f = expansion.split(' ').map((t, k) => fieldSet(KINDS[5]![k]!, t));
   return new Schedule(
     token,
-    token,
-    false,
+    null,
     SECOND_ZERO,
     0,
     f[0]!.lo,
     f[0]!.hi,
     f[1]!.lo,
-    f[3]!.lo,
     f[2]!.lo,
-    f[4]!.lo,
-    null,
-    null,
-    null,
+    f[3]!.lo | (f[4]!.lo << 16),
   );
 }
 

@@ -8,12 +8,14 @@ export type Frame = { kind: 'utc' } | { kind: 'zone'; zone: string } | { kind: '
 
 export const UTC_FRAME: Frame = Object.freeze({ kind: 'utc' });
 
-// Offsets are sampled every SAMPLE_MS inside a chunk of CHUNK_MS and transitions located by bisection to the
-// second. No IANA zone has two transitions less than 7 days apart between 1970 and 2100, so 3-day samples
-// cannot miss a pair that cancels out.
-const SAMPLE_MS = 3 * DAY_MS;
-const SAMPLES_PER_CHUNK = 8;
-const CHUNK_MS = SAMPLE_MS * SAMPLES_PER_CHUNK;
+// Offsets are sampled at fixed points SAMPLE_MS apart (each sample fetched from Intl once and shared by the two
+// chunks it bounds); a chunk whose two samples differ has its transitions located by bisection, first on a
+// half-hour grid (transitions fall on one in practice), then to the second. No IANA zone has two transitions
+// less than 6.75 days apart between 1970 and 2100 (tzdata 2025b), so 6-day chunks cannot hide a pair that
+// cancels out.
+const SAMPLE_MS = 6 * DAY_MS;
+const CHUNK_MS = SAMPLE_MS;
+const HALF_HOUR_MS = 1_800_000;
 
 /** Constant-offset segments of one chunk: segment i starts at starts[i] and has offset offs[i] (ms). */
 interface Chunk {
@@ -26,6 +28,7 @@ interface Chunk {
 export class ZoneInfo {
   private fmt: Intl.DateTimeFormat | null = null;
   private readonly chunks = new Map<number, Chunk>();
+  private readonly samples = new Map<number, number>();
   /** the most recently used segment [segStart, segEnd) with offset segOff */
   segStart = 1;
   segEnd = 0;
@@ -106,35 +109,48 @@ export class ZoneInfo {
     return local - (ms - (((ms % 1000) + 1000) % 1000));
   }
 
+  private sample(idx: number): number {
+    let o = this.samples.get(idx);
+    if (o === undefined) {
+      o = this.intlOffset(idx * SAMPLE_MS);
+      this.samples.set(idx, o);
+    }
+    return o;
+  }
+
+  /** First instant in (lo, hi] whose offset differs from `before` (offset(hi) must differ). */
+  private firstChange(lo: number, hi: number, before: number): number {
+    while (hi - lo > HALF_HOUR_MS) {
+      const mid = lo + Math.floor((hi - lo) / (2 * HALF_HOUR_MS)) * HALF_HOUR_MS;
+      if (this.intlOffset(mid) === before) lo = mid;
+      else hi = mid;
+    }
+    if (this.intlOffset(hi - 1000) === before) return hi;
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (this.intlOffset(mid) === before) lo = mid;
+      else hi = mid;
+    }
+    return hi;
+  }
+
   private buildChunk(idx: number): Chunk {
     const start = idx * CHUNK_MS;
+    const end = start + CHUNK_MS;
+    let prev = this.sample(idx);
+    const last = this.sample(idx + 1);
     const starts = [start];
-    const offs: number[] = [];
-    let prev = this.intlOffset(start);
-    offs.push(prev);
-    for (let k = 1; k <= SAMPLES_PER_CHUNK; k++) {
-      const b = start + k * SAMPLE_MS;
-      const ob = this.intlOffset(b);
-      let a = b - SAMPLE_MS;
-      // Locate each change inside (a, b] by bisection on whole seconds.
-      while (prev !== ob) {
-        let lo = a;
-        let hi = b;
-        while (hi - lo > 1000) {
-          const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-          if (this.intlOffset(mid) === prev) lo = mid;
-          else hi = mid;
-        }
-        if (hi >= start + CHUNK_MS) break; // the change is exactly at the next chunk's start
-        const o = this.intlOffset(hi);
-        starts.push(hi);
-        offs.push(o);
-        prev = o;
-        a = hi;
-      }
-      prev = ob;
+    const offs = [prev];
+    let from = start;
+    while (prev !== last) {
+      const at = this.firstChange(from, end, prev);
+      if (at >= end) break; // the change is exactly at the next chunk's start
+      prev = this.intlOffset(at);
+      starts.push(at);
+      offs.push(prev);
+      from = at;
     }
-    return { starts, offs, end: start + CHUNK_MS };
+    return { starts, offs, end };
   }
 
   /**
@@ -213,12 +229,15 @@ export function frameZone(frame: Frame): ZoneInfo {
   return frame.kind === 'utc' ? UTC_INFO : zoneInfo(frame.zone);
 }
 
-/** Drops every cached zone offset (benchmarks use it to measure a cold start). */
+let knownZones = new Map<string, boolean>();
+let zoneFrames = new Map<string, Frame>();
+
+/** Drops every cached zone offset, name check and frame (benchmarks use it to measure a cold start). */
 export function clearZoneCache(): void {
   zoneInfos = new Map();
+  knownZones = new Map();
+  zoneFrames = new Map();
 }
-
-const knownZones = new Map<string, boolean>();
 
 /**
  * True for an IANA zone name in its exact spelling and case ('UTC' ok, 'america/new_york' rejected), the way a
@@ -251,8 +270,13 @@ function hostTimezone(): string {
 export function resolveFrame(opts: { timezone?: string | null; utc?: boolean }): Frame {
   const tz = opts.timezone;
   if (tz !== undefined && tz !== null) {
-    if (!isKnownTimezone(tz)) throw new ScheduleError(`unknown timezone: ${tz}`);
-    return { kind: 'zone', zone: tz };
+    let frame = zoneFrames.get(tz);
+    if (frame === undefined) {
+      if (!isKnownTimezone(tz)) throw new ScheduleError(`unknown timezone: ${tz}`);
+      frame = Object.freeze({ kind: 'zone', zone: tz });
+      zoneFrames.set(tz, frame);
+    }
+    return frame;
   }
   if (opts.utc === false) return { kind: 'local', zone: hostTimezone() };
   return UTC_FRAME;

@@ -9,7 +9,13 @@ export function retryDelaySeconds(policy: RetryPolicy, attempt: number): number 
 }
 
 /** Why a ladder ended (the settle vocabulary of spec 02 §8.5). */
-export type SettleReason = 'succeeded' | 'superseded' | 'cancelled' | 'exhausted' | 'job-removed' | 'shutdown';
+export type SettleReason =
+  | 'succeeded'
+  | 'superseded'
+  | 'cancelled'
+  | 'exhausted'
+  | 'job-removed'
+  | 'shutdown';
 
 /** One failing sequence of a job: counts retries and owns at most one pending retry timer. */
 export class RetryLadder {

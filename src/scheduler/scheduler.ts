@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../config/types.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
 import type { ReportContext, ReportHook, StatsdTarget } from '../report/types.ts';
-import { frameName, matchesInstant, MinHeap, nextFire, semanticKey } from '../schedule/index.ts';
+import { frameName, MinHeap, matchesInstant, nextFire, semanticKey } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import { type ClusterGate, RUN_HERE } from './gate.ts';
@@ -29,7 +29,10 @@ export interface SchedulerDeps {
   };
   gate?: ClusterGate;
   /** Daemon-injected run variables (the job API of the state issue). */
-  injectEnv?: (job: JobConfig, run: { id: string; attempt: number; scheduledAt: number | null }) => Record<string, string>;
+  injectEnv?: (
+    job: JobConfig,
+    run: { id: string; attempt: number; scheduledAt: number | null },
+  ) => Record<string, string>;
   /** Extra options for every launch (output sinks, drain bound). */
   launchOptions?: Partial<LaunchOptions>;
   /** Called for every recorded run and every slot outcome (ledger, metrics, dashboard). */
@@ -80,7 +83,12 @@ export interface JobStatus {
   nextFire: number | null;
   reboot: boolean;
   neverFires: boolean;
-  retry: { attempt: number; maxAttempts: number | null; nextRetryAt: number | null; delaySeconds: number | null } | null;
+  retry: {
+    attempt: number;
+    maxAttempts: number | null;
+    nextRetryAt: number | null;
+    delaySeconds: number | null;
+  } | null;
 }
 
 function scheduleIdentity(job: JobConfig): string {
@@ -132,7 +140,8 @@ export class Scheduler {
     configs.forEach((config, index) => {
       const old = this.jobs.get(config.name);
       if (old && !next.has(config.name)) {
-        const same = scheduleIdentity(old.config) === scheduleIdentity(config) && old.config.enabled === config.enabled;
+        const same =
+          scheduleIdentity(old.config) === scheduleIdentity(config) && old.config.enabled === config.enabled;
         old.config = config;
         old.index = index;
         next.set(config.name, old);
@@ -238,7 +247,12 @@ export class Scheduler {
     if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
   }
 
-  private slot(rt: JobRuntime, scheduledAt: number | null, outcome: SlotOutcome, detail: string | null = null): SlotRecord | null {
+  private slot(
+    rt: JobRuntime,
+    scheduledAt: number | null,
+    outcome: SlotOutcome,
+    detail: string | null = null,
+  ): SlotRecord | null {
     if (scheduledAt === null) return null;
     const slot: SlotRecord = { job: rt.config.name, scheduledAt, outcome, runId: null, detail };
     rt.history.addSlot(slot);
@@ -254,7 +268,11 @@ export class Scheduler {
   }
 
   /** A scheduled fire or an @reboot run (spec 02 §2.2). */
-  private async fire(rt: JobRuntime, scheduledAt: number | null, trigger: 'schedule' | 'reboot'): Promise<void> {
+  private async fire(
+    rt: JobRuntime,
+    scheduledAt: number | null,
+    trigger: 'schedule' | 'reboot',
+  ): Promise<void> {
     const job = rt.config;
     if (scheduledAt !== null) rt.lastScheduledAt = scheduledAt;
     if (!job.enabled) {
@@ -281,7 +299,12 @@ export class Scheduler {
   /** The concurrency gate and the launch itself, shared by every entry point. */
   private async launchRun(
     rt: JobRuntime,
-    opts: { trigger: RunTrigger; scheduledAt: number | null; ladder: RetryLadder | null; slot: SlotRecord | null },
+    opts: {
+      trigger: RunTrigger;
+      scheduledAt: number | null;
+      ladder: RetryLadder | null;
+      slot: SlotRecord | null;
+    },
   ): Promise<'started' | 'skipped'> {
     const job = rt.config;
     const log = this.deps.log;
@@ -305,7 +328,11 @@ export class Scheduler {
     log.info(`Starting job ${job.name}`);
     const id = newRunId();
     const attempt = opts.ladder?.count ?? 0;
-    const injectedEnv = this.deps.injectEnv?.(job, { id, attempt, scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt });
+    const injectedEnv = this.deps.injectEnv?.(job, {
+      id,
+      attempt,
+      scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt,
+    });
     const handle = this.deps.launch(launchSpecOf(job), {
       ...this.deps.launchOptions,
       injectedEnv,
@@ -333,16 +360,24 @@ export class Scheduler {
     }
     handle.done.then(
       (result) => {
-        rt.reapChain = rt.reapChain.then(() => this.reap(rt, inst, result)).catch((e: unknown) => {
-          log.error(`Job ${job.name}: error while handling its completion: ${(e as Error)?.stack ?? e}`);
-        });
+        rt.reapChain = rt.reapChain
+          .then(() => this.reap(rt, inst, result))
+          .catch((e: unknown) => {
+            log.error(`Job ${job.name}: error while handling its completion: ${(e as Error)?.stack ?? e}`);
+          });
       },
       (e: unknown) => log.error(`Job ${job.name}: run failed unexpectedly: ${(e as Error)?.stack ?? e}`),
     );
     return 'started';
   }
 
-  private record(rt: JobRuntime, inst: RunInstance, result: RunResult, outcome: RunRecord['outcome'], failReason: string | null): RunRecord {
+  private record(
+    rt: JobRuntime,
+    inst: RunInstance,
+    result: RunResult,
+    outcome: RunRecord['outcome'],
+    failReason: string | null,
+  ): RunRecord {
     const run: RunRecord = {
       id: inst.id,
       job: rt.config.name,
@@ -427,7 +462,9 @@ export class Scheduler {
     const clock = this.deps.clock;
     ladder.scheduledDelay = delay;
     ladder.nextRetryAt = clock.now() + delay * 1000;
-    this.deps.log.info(`Cron job ${rt.config.name} scheduled to be retried (#${ladder.count}) in ${delay.toFixed(1)} seconds`);
+    this.deps.log.info(
+      `Cron job ${rt.config.name} scheduled to be retried (#${ladder.count}) in ${delay.toFixed(1)} seconds`,
+    );
     const timer = clock.setTimer(() => {
       ladder.cancelTimer = null;
       ladder.nextRetryAt = null;
@@ -439,7 +476,9 @@ export class Scheduler {
   private async runRetry(rt: JobRuntime, ladder: RetryLadder): Promise<void> {
     if (this.stopping || ladder.cancelled) return;
     if (rt.removed || this.jobs.get(rt.config.name) !== rt) {
-      this.deps.log.warning(`Cron job ${rt.config.name} was scheduled for retry, but disappeared from the configuration`);
+      this.deps.log.warning(
+        `Cron job ${rt.config.name} was scheduled for retry, but disappeared from the configuration`,
+      );
       ladder.cancel('job-removed');
       return;
     }
@@ -475,7 +514,8 @@ export class Scheduler {
   }
 
   private async sendReport(hook: ReportHook, job: JobConfig, ctx: ReportContext): Promise<void> {
-    const what = hook === 'failure' ? 'failure' : hook === 'permanentFailure' ? 'permanent failure' : 'success';
+    const what =
+      hook === 'failure' ? 'failure' : hook === 'permanentFailure' ? 'permanent failure' : 'success';
     this.deps.log.info(`Cron job ${job.name}: reporting ${what}`);
     try {
       await this.deps.report(hook, job, ctx);

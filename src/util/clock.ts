@@ -93,7 +93,8 @@ export class FakeClock implements Clock {
     for (;;) {
       let first: FakeTimer | undefined;
       for (const t of this.timers.values()) {
-        if (t.due <= end && (!first || t.due < first.due || (t.due === first.due && t.seq < first.seq))) first = t;
+        if (t.due <= end && (!first || t.due < first.due || (t.due === first.due && t.seq < first.seq)))
+          first = t;
       }
       if (!first) break;
       this.wall += first.due - this.mono;

@@ -2,8 +2,8 @@
 // TypeScript daemon can honour — %-style formatters, stream and file handlers, root and
 // per-logger levels, and disable_existing_loggers.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { LoggingSection } from '../config/schemas.ts';
 import type { Plain } from '../config/schema.ts';
+import type { LoggingSection } from '../config/schemas.ts';
 import { type LogRecord, parseLevel, setRouter } from './log.ts';
 
 /** Loggers the daemon creates; dictConfig disables them unless they are configured. */
@@ -33,7 +33,10 @@ export function strftime(format: string, ms: number): string {
     M: pad2(d.getMinutes()),
     S: pad2(d.getSeconds()),
     z: zone,
-    Z: Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '',
+    Z:
+      Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
+        .formatToParts(d)
+        .find((p) => p.type === 'timeZoneName')?.value ?? '',
     b: MONTHS[d.getMonth()]!,
     a: DAYS[d.getDay()]!,
     j: String(yday).padStart(3, '0'),
@@ -61,12 +64,15 @@ export function formatRecord(format: string, datefmt: string | undefined, r: Log
     funcName: '<module>',
     lineno: 0,
   };
-  return format.replace(/%\((\w+)\)(-?)(\d*)([sdfr])|%%/g, (whole, key: string, left: string, width: string) => {
-    if (whole === '%%') return '%';
-    const value = key in fields ? String(fields[key]) : whole;
-    const w = Number(width || 0);
-    return left ? value.padEnd(w) : value.padStart(w);
-  });
+  return format.replace(
+    /%\((\w+)\)(-?)(\d*)([sdfr])|%%/g,
+    (whole, key: string, left: string, width: string) => {
+      if (whole === '%%') return '%';
+      const value = key in fields ? String(fields[key]) : whole;
+      const w = Number(width || 0);
+      return left ? value.padEnd(w) : value.padStart(w);
+    },
+  );
 }
 
 interface Handler {
@@ -90,7 +96,8 @@ export function buildLogRouter(
     stderr: (t) => process.stderr.write(t),
   },
 ): (r: LogRecord) => void {
-  if (section.version !== 1) throw new Error(`Error while configuring logging: Unsupported version: ${section.version}`);
+  if (section.version !== 1)
+    throw new Error(`Error while configuring logging: Unsupported version: ${section.version}`);
   const formatters = new Map<string, (r: LogRecord) => string>();
   for (const [name, spec] of Object.entries(asDict(section.formatters))) {
     const f = asDict(spec);
@@ -104,7 +111,10 @@ export function buildLogRouter(
     const h = asDict(spec);
     const cls = asText(h.class) ?? '';
     const level = parseLevel(asText(h.level) ?? 'NOTSET');
-    if (level === undefined) throw new Error(`Error while configuring logging: handler '${name}': unknown level '${asText(h.level)}'`);
+    if (level === undefined)
+      throw new Error(
+        `Error while configuring logging: handler '${name}': unknown level '${asText(h.level)}'`,
+      );
     const fmtName = asText(h.formatter);
     if (fmtName && !formatters.has(fmtName))
       throw new Error(`Error while configuring logging: handler '${name}': unknown formatter '${fmtName}'`);
@@ -132,7 +142,12 @@ export function buildLogRouter(
     });
   const rootSpec = asDict(section.root);
   const rootLevel = parseLevel(asText(rootSpec.level) ?? 'WARNING') ?? 30;
-  const root: LoggerConf = { level: rootLevel, handlers: pickHandlers(asList(rootSpec.handlers), 'root'), propagate: false, disabled: false };
+  const root: LoggerConf = {
+    level: rootLevel,
+    handlers: pickHandlers(asList(rootSpec.handlers), 'root'),
+    propagate: false,
+    disabled: false,
+  };
   const loggers = new Map<string, LoggerConf>();
   for (const [name, spec] of Object.entries(asDict(section.loggers))) {
     const l = asDict(spec);
@@ -140,7 +155,10 @@ export function buildLogRouter(
     loggers.set(name, {
       level: level === undefined ? undefined : parseLevel(level),
       handlers: pickHandlers(asList(l.handlers), `logger '${name}'`),
-      propagate: asText(l.propagate) === undefined ? true : ['true', 'yes', 'on', '1', 'y'].includes(asText(l.propagate)!.toLowerCase()),
+      propagate:
+        asText(l.propagate) === undefined
+          ? true
+          : ['true', 'yes', 'on', '1', 'y'].includes(asText(l.propagate)!.toLowerCase()),
       disabled: false,
     });
   }
@@ -176,7 +194,10 @@ export function buildLogRouter(
 }
 
 /** Installs a section's router; on error logs it and keeps the previous setup. */
-export function applyLoggingSection(section: LoggingSection | null, warn: (message: string) => void): string | null {
+export function applyLoggingSection(
+  section: LoggingSection | null,
+  warn: (message: string) => void,
+): string | null {
   if (!section) {
     setRouter(null);
     return null;

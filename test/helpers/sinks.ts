@@ -12,13 +12,20 @@ export interface HttpHit {
   body: string;
 }
 
-export async function httpSink(status = 200): Promise<{ port: number; hits: HttpHit[]; close: () => Promise<void> }> {
+export async function httpSink(
+  status = 200,
+): Promise<{ port: number; hits: HttpHit[]; close: () => Promise<void> }> {
   const hits: HttpHit[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      hits.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
@@ -39,7 +46,11 @@ export interface ReceivedMail {
   envelopeTo: string[];
 }
 
-export async function smtpSink(): Promise<{ port: number; mails: ReceivedMail[]; close: () => Promise<void> }> {
+export async function smtpSink(): Promise<{
+  port: number;
+  mails: ReceivedMail[];
+  close: () => Promise<void>;
+}> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,

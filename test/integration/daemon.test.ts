@@ -153,7 +153,10 @@ describe('the daemon on a full-featured config', () => {
     await waitFor(() => err.includes('cronstable started'), 10_000, 'daemon start');
     // Let every feature play out: retries, timeouts, overlaps, replaced runs.
     await waitFor(
-      () => existsSync(join(dir, 'shell-report.txt')) && sinks.smtp.mails.length >= 2 && err.includes('was replaced'),
+      () =>
+        existsSync(join(dir, 'shell-report.txt')) &&
+        sinks.smtp.mails.length >= 2 &&
+        err.includes('was replaced'),
       20_000,
       `daemon activity; stderr so far:\n${err}`,
     );
@@ -189,7 +192,11 @@ describe('the daemon on a full-featured config', () => {
 
   it('posts webhooks with method, headers and templated bodies', () => {
     const success = sinks.http.hits.find((h) => h.url === '/success')!;
-    expect(JSON.parse(success.body)).toEqual({ job: 'envfile-job', success: 'True', host: expect.any(String) });
+    expect(JSON.parse(success.body)).toEqual({
+      job: 'envfile-job',
+      success: 'True',
+      host: expect.any(String),
+    });
     expect(JSON.parse(success.body).host).not.toBe('');
     const failure = sinks.http.hits.find((h) => h.url === '/failure')!;
     expect(failure.method).toBe('PUT');
@@ -233,7 +240,9 @@ describe('the daemon on a full-featured config', () => {
   it('pushes statsd start and stop datagrams', () => {
     expect(sinks.udp.datagrams).toContain('cronstable.test.start:1|g\n');
     const stop = sinks.udp.datagrams.find((d) => d.startsWith('cronstable.test.stop:1|g\n'))!;
-    expect(stop).toMatch(/^cronstable\.test\.stop:1\|g\ncronstable\.test\.success:1\|g\ncronstable\.test\.duration:\d+\|ms\|@0\.1\n$/);
+    expect(stop).toMatch(
+      /^cronstable\.test\.stop:1\|g\ncronstable\.test\.success:1\|g\ncronstable\.test\.duration:\d+\|ms\|@0\.1\n$/,
+    );
   });
 
   it('never runs a disabled job, and runs @reboot once', () => {

@@ -2,9 +2,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FailsWhen } from '../../src/config/types.ts';
-import { type LaunchOptions, type LaunchSpec, launch, type RunResult } from '../../src/exec/index.ts';
+import { type LaunchOptions, type LaunchSpec, launch } from '../../src/exec/index.ts';
+import { writeTree } from '../helpers/tmp.ts';
 
-const FAILS_WHEN: FailsWhen = { producesStdout: false, producesStderr: true, nonzeroReturn: true, always: false };
+const FAILS_WHEN: FailsWhen = {
+  producesStdout: false,
+  producesStderr: true,
+  nonzeroReturn: true,
+  always: false,
+};
 
 function spec(over: Partial<LaunchSpec> = {}): LaunchSpec {
   return {
@@ -148,6 +154,25 @@ describe('command forms (§3.1)', () => {
     expect(result.startFailed).toBe(true);
     expect(result.stdout).toBeNull();
     expect(result.durationSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a non-executable file is a launch failure (EACCES)', async () => {
+    const dir = writeTree({ 'script.sh': 'echo hi\n' });
+    const { result } = await run({ command: [`${dir}/script.sh`] });
+    expect(result.startFailed).toBe(true);
+    expect(result.exitCode).toBe(127);
+    expect(result.startError).toContain('EACCES');
+  });
+
+  it('arguments Node rejects synchronously are a launch failure, and env values are not echoed', async () => {
+    const a = await run({ command: ['echo', 'nul\0byte'] });
+    expect(a.result.startFailed).toBe(true);
+    expect(a.result.exitCode).toBe(127);
+    const b = await run({ command: 'true', environment: [{ key: 'TOKEN', value: 'hunter2\0x' }] });
+    expect(b.result.startFailed).toBe(true);
+    expect(b.result.startError).toContain('ERR_INVALID_ARG_VALUE');
+    expect(b.result.startError).not.toContain('hunter2');
+    expect(b.handle.pid).toBeNull();
   });
 
   it('launch failure with nonzeroReturn false counts as success', async () => {
@@ -390,7 +415,10 @@ describe('timeouts and cancellation (§5)', () => {
 
   it('a child ignoring SIGTERM is SIGKILLed after killTimeout with a warning', async () => {
     const rec = recorder();
-    const handle = launch(spec({ name: 'stubborn', command: "trap '' TERM; echo ready; sleep 30", killTimeout: 0.3 }), rec.opts);
+    const handle = launch(
+      spec({ name: 'stubborn', command: "trap '' TERM; echo ready; sleep 30", killTimeout: 0.3 }),
+      rec.opts,
+    );
     await until(() => rec.out.length > 0);
     const t0 = performance.now();
     await handle.cancel('cancelled');
@@ -400,7 +428,9 @@ describe('timeouts and cancellation (§5)', () => {
     expect(result.exitCode).toBe(-9);
     expect(result.cancelReason).toBe('cancelled');
     expect(result.failReason).toBe('failsWhen=nonzeroReturn and retcode=-9');
-    expect(rec.warnings).toEqual(['Job stubborn did not gracefully terminate after 0.3 seconds, killing it...']);
+    expect(rec.warnings).toEqual([
+      'Job stubborn did not gracefully terminate after 0.3 seconds, killing it...',
+    ]);
     expect(isGone(handle.pid!)).toBe(true);
   });
 
@@ -430,6 +460,24 @@ describe('timeouts and cancellation (§5)', () => {
     expect(result.failReason).toBe('failsWhen=nonzeroReturn and retcode=-15');
     expect(rec.warnings).toEqual([]);
     await handle.cancel('cancelled'); // after completion: no-op
+  });
+
+  it('cancelling a run whose shell exited but whose grandchild holds the pipe kills the group and keeps the exit code', async () => {
+    const rec = recorder();
+    const handle = launch(spec({ command: "(trap '' TERM; exec sleep 30) & echo $!" }), rec.opts);
+    await until(() => rec.out.length > 0);
+    const grandchild = Number(rec.out[0]?.replace('[job stdout] ', '').trim());
+    leftovers.push(grandchild);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(isGone(handle.pid!)).toBe(true);
+    expect(isGone(grandchild)).toBe(false); // the run is still "running": its pipe is open
+    await handle.cancel('replaced');
+    const result = await handle.done;
+    expect(result.exitCode).toBe(0);
+    expect(result.cancelReason).toBe('replaced');
+    expect(result.failReason).toBeNull();
+    expect(rec.warnings).toEqual([]);
+    expect(await until(() => isGone(grandchild))).toBe(true);
   });
 
   it('killTimeout 0 SIGKILLs right after SIGTERM', async () => {

@@ -77,7 +77,11 @@ describe('LineSplitter', () => {
   });
 
   it('handles over-long lines back to back and within one chunk', () => {
-    expect(splitAll([enc('aaaaaaaaaa\nbbbbbbbbbb\nc\n')], 3).out).toEqual(['<overlong>', '<overlong>', 'c\n']);
+    expect(splitAll([enc('aaaaaaaaaa\nbbbbbbbbbb\nc\n')], 3).out).toEqual([
+      '<overlong>',
+      '<overlong>',
+      'c\n',
+    ]);
   });
 
   it('does not alias the caller buffer for held bytes', () => {

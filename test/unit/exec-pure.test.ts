@@ -45,7 +45,9 @@ describe('streamPrefixProblem', () => {
   });
 
   it('rejects other placeholders and unbalanced braces', () => {
-    expect(streamPrefixProblem('{host}')).toBe("unknown placeholder '{host}' (only {job_name} and {stream_name})");
+    expect(streamPrefixProblem('{host}')).toBe(
+      "unknown placeholder '{host}' (only {job_name} and {stream_name})",
+    );
     expect(streamPrefixProblem('{job_name')).toBe("unclosed '{' at offset 0");
     expect(streamPrefixProblem('a}')).toBe("single '}' at offset 1");
     expect(streamPrefixProblem('{}')).toBe("unknown placeholder '{}' (only {job_name} and {stream_name})");
@@ -100,9 +102,9 @@ describe('failReason', () => {
   });
 
   it('launch failure with nonzeroReturn false counts as success', () => {
-    expect(failReason({ ...FW, nonzeroReturn: false }, facts({ exitCode: 127, stdout: null, stderr: null }))).toBe(
-      null,
-    );
+    expect(
+      failReason({ ...FW, nonzeroReturn: false }, facts({ exitCode: 127, stdout: null, stderr: null })),
+    ).toBe(null);
   });
 });
 
@@ -135,7 +137,11 @@ describe('buildEnvironment', () => {
   });
 
   it('a set env_file forces a custom environment even if it added nothing', () => {
-    expect(buildEnvironment([], true, base, undefined)).toEqual({ PATH: '/usr/bin', HOME: '/root', HOSTNAME: 'h1' });
+    expect(buildEnvironment([], true, base, undefined)).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/root',
+      HOSTNAME: 'h1',
+    });
   });
 
   it('injected variables alone force a custom environment', () => {
@@ -149,7 +155,7 @@ describe('buildEnvironment', () => {
     const env = buildEnvironment([{ key: '__proto__', value: 'x' }], false, {}, undefined)!;
     expect(Object.getPrototypeOf(env)).toBe(Object.prototype);
     expect(Object.keys(env)).toEqual(['__proto__']);
-    expect(env.__proto__).toBe('x');
+    expect(Object.getOwnPropertyDescriptor(env, '__proto__')?.value).toBe('x');
   });
 });
 

@@ -149,20 +149,29 @@ describe('rule 6 and multi-line PEM blocks', () => {
   });
 
   it('processes markers in position order within a line', () => {
-    expect(redactLines(['k: -----BEGIN PRIVATE KEY-----abc-----END PRIVATE KEY----- tail', 'next']).lines).toEqual([
-      R,
-      'next',
-    ]);
     expect(
-      redactLines(['-----END PRIVATE KEY----- -----BEGIN PRIVATE KEY-----', 'x', '-----END PRIVATE KEY-----', 'y'])
-        .lines,
+      redactLines(['k: -----BEGIN PRIVATE KEY-----abc-----END PRIVATE KEY----- tail', 'next']).lines,
+    ).toEqual([R, 'next']);
+    expect(
+      redactLines([
+        '-----END PRIVATE KEY----- -----BEGIN PRIVATE KEY-----',
+        'x',
+        '-----END PRIVATE KEY-----',
+        'y',
+      ]).lines,
     ).toEqual([R, R, R, 'y']);
   });
 
   it('a stray END after a complete block does not redact backwards', () => {
     expect(
-      redactLines(['ok', '-----BEGIN PRIVATE KEY-----', 'k', '-----END PRIVATE KEY-----', 'mid', '-----END PRIVATE KEY-----'])
-        .lines,
+      redactLines([
+        'ok',
+        '-----BEGIN PRIVATE KEY-----',
+        'k',
+        '-----END PRIVATE KEY-----',
+        'mid',
+        '-----END PRIVATE KEY-----',
+      ]).lines,
     ).toEqual(['ok', R, R, R, 'mid', '-----END PRIVATE KEY-----']);
   });
 
@@ -179,7 +188,9 @@ describe('redactLines', () => {
   });
 
   it('scrubs literal extra secrets (longest first; empty ignored)', () => {
-    expect(redactLines(['value is s3cr3t-value!', 'prefix s3cr3t', 'ok'], ['s3cr3t', 's3cr3t-value!', ''])).toEqual({
+    expect(
+      redactLines(['value is s3cr3t-value!', 'prefix s3cr3t', 'ok'], ['s3cr3t', 's3cr3t-value!', '']),
+    ).toEqual({
       lines: [`value is ${R}`, `prefix ${R}`, 'ok'],
       redacted: true,
     });

@@ -1,7 +1,7 @@
 // saveLimit retention and the live ring (spec 02 §4.4, §4.6).
 import { describe, expect, it } from 'vitest';
-import { BoundedQueue } from '../../src/exec/ring.ts';
 import { discardMarker, Retention } from '../../src/exec/retain.ts';
+import { BoundedQueue } from '../../src/exec/ring.ts';
 
 function retain(limit: number, count: number): Retention {
   const r = new Retention(limit);

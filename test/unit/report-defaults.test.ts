@@ -50,7 +50,9 @@ describe('default body', () => {
   });
 
   it('empty strings count as no output', () => {
-    expect(render(DEFAULT_BODY, reportContext({ stdout: '', stderr: '' }))).toBe('\n\n(no output was captured)\n');
+    expect(render(DEFAULT_BODY, reportContext({ stdout: '', stderr: '' }))).toBe(
+      '\n\n(no output was captured)\n',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 // Secret resolution (spec 02 §9.6) and the small pure helpers of the reporters.
 import { describe, expect, it } from 'vitest';
+import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { isConfigured } from '../../src/report/index.ts';
 import { isMailConfigured } from '../../src/report/mail.ts';
 import { hasSecretSource, resolveSecret } from '../../src/report/secrets.ts';
@@ -14,7 +15,6 @@ import {
 import { startDatagram, stopDatagram } from '../../src/report/statsd.ts';
 import { reportContext } from '../../src/report/testkit.ts';
 import { maskUrl, webhookHeaders } from '../../src/report/webhook.ts';
-import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const src = (value: string | null, fromFile: string | null, fromEnvVar: string | null) => ({

@@ -1,7 +1,12 @@
 // Jinja2-compatible rendering rules (spec 02 §9.3).
 import { describe, expect, it } from 'vitest';
 import { pyFloatRepr, pyNumber, pyRepr, toJson } from '../../src/report/pyfmt.ts';
-import { compileTemplate, renderTemplate, TemplateError, templateCacheSize } from '../../src/report/template.ts';
+import {
+  compileTemplate,
+  renderTemplate,
+  TemplateError,
+  templateCacheSize,
+} from '../../src/report/template.ts';
 
 const vars = {
   name: 'j',
@@ -36,7 +41,9 @@ describe('printing values', () => {
 
   it('renders undefined names and attributes, and attributes of null, as empty and falsy', () => {
     expect(r('[{{ missing }}][{{ env.NOPE }}][{{ nothing.attr }}][{{ missing.a.b }}]')).toBe('[][][][]');
-    expect(r('{% if missing %}A{% elif nothing.attr %}B{% elif env.NOPE %}C{% else %}D{% endif %}')).toBe('D');
+    expect(r('{% if missing %}A{% elif nothing.attr %}B{% elif env.NOPE %}C{% else %}D{% endif %}')).toBe(
+      'D',
+    );
   });
 
   it('does not leak JS prototype members as template values', () => {
@@ -48,7 +55,9 @@ describe('printing values', () => {
   });
 
   it('knows the Python spellings True, False and None', () => {
-    expect(r('{{ yes == True }} {{ no == False }} {{ nothing is none }} {{ None }}')).toBe('True True True None');
+    expect(r('{{ yes == True }} {{ no == False }} {{ nothing is none }} {{ None }}')).toBe(
+      'True True True None',
+    );
   });
 });
 
@@ -119,7 +128,9 @@ describe('tojson', () => {
   });
 
   it('works as a filter block around template text', () => {
-    expect(r('{"text": {% filter tojson %}Job {{ name }}\nok{% endfilter %}}')).toBe('{"text": "Job j\\nok"}');
+    expect(r('{"text": {% filter tojson %}Job {{ name }}\nok{% endfilter %}}')).toBe(
+      '{"text": "Job j\\nok"}',
+    );
   });
 
   it('prints values inside a filter block the Python way', () => {

@@ -44,7 +44,11 @@ describe('the schedule loop (fake clock)', () => {
   it('fires strictly after start, at each instant, never in the in-progress period', async () => {
     const t = setup(job('a', '*/5 * * * *'), '2026-01-07T12:00:00Z');
     await t.clock.advance(16 * MIN);
-    expect(t.launcher.times('a')).toEqual(['2026-01-07T12:05:00.000Z', '2026-01-07T12:10:00.000Z', '2026-01-07T12:15:00.000Z']);
+    expect(t.launcher.times('a')).toEqual([
+      '2026-01-07T12:05:00.000Z',
+      '2026-01-07T12:10:00.000Z',
+      '2026-01-07T12:15:00.000Z',
+    ]);
   });
 
   it('runs second-level jobs every N seconds', async () => {
@@ -60,13 +64,18 @@ describe('the schedule loop (fake clock)', () => {
   it('walks month ends (L) and leap days', async () => {
     const t = setup(job('eom', '0 0 L * *') + job('leap', '0 12 29 2 *'), '2028-01-30T00:00:00Z');
     await t.clock.advance(70 * 24 * 60 * MIN);
-    expect(t.launcher.times('eom')).toEqual(['2028-01-31T00:00:00.000Z', '2028-02-29T00:00:00.000Z', '2028-03-31T00:00:00.000Z']);
+    expect(t.launcher.times('eom')).toEqual([
+      '2028-01-31T00:00:00.000Z',
+      '2028-02-29T00:00:00.000Z',
+      '2028-03-31T00:00:00.000Z',
+    ]);
     expect(t.launcher.times('leap')).toEqual(['2028-02-29T12:00:00.000Z']);
   });
 
   it('fires a DST-skipped wall time once at the shifted instant, and a repeated one once', async () => {
     const t = setup(
-      job('spring', '30 2 * * *', '    timezone: America/New_York\n') + job('fall', '30 1 * * *', '    timezone: America/New_York\n'),
+      job('spring', '30 2 * * *', '    timezone: America/New_York\n') +
+        job('fall', '30 1 * * *', '    timezone: America/New_York\n'),
       '2026-03-07T12:00:00Z',
     );
     await t.clock.advance(2 * 24 * 60 * MIN);
@@ -80,7 +89,12 @@ describe('the schedule loop (fake clock)', () => {
     const t = setup(job('off', '* * * * *', '    enabled: false\n'), '2026-01-07T12:00:00Z');
     await t.clock.advance(2 * MIN);
     expect(t.launcher.of('off')).toHaveLength(0);
-    expect(t.scheduler.history('off')!.recentSlots().map((s) => s.outcome)).toEqual(['skipped:disabled', 'skipped:disabled']);
+    expect(
+      t.scheduler
+        .history('off')!
+        .recentSlots()
+        .map((s) => s.outcome),
+    ).toEqual(['skipped:disabled', 'skipped:disabled']);
     expect(await t.scheduler.startJob('off')).toBe('disabled');
     expect(await t.scheduler.startJob('ghost')).toBe('unknown');
   });
@@ -90,7 +104,10 @@ describe('the schedule loop (fake clock)', () => {
     t.launcher.behave('slow', { durationMs: 75_000 });
     await t.clock.advance(3 * MIN + 30_000);
     expect(t.launcher.times('slow')).toEqual(['2026-01-07T12:01:00.000Z', '2026-01-07T12:03:00.000Z']);
-    const slots = t.scheduler.history('slow')!.recentSlots().map((s) => s.outcome);
+    const slots = t.scheduler
+      .history('slow')!
+      .recentSlots()
+      .map((s) => s.outcome);
     expect(slots).toEqual(['succeeded', 'skipped:overlap', 'running']);
     expect(t.logs).toContain('WARNING Job slow: still running and concurrencyPolicy is Forbid');
   });
@@ -108,13 +125,16 @@ describe('the schedule loop (fake clock)', () => {
     expect(rep).toHaveLength(2);
     expect(rep[0]!.cancelled).toBe('replaced');
     const runs = t.scheduler.history('replace')!.recentRuns();
-    expect(runs.map((r) => [r.outcome, r.failReason])).toEqual([['cancelled', 'replaced by a newer instance']]);
+    expect(runs.map((r) => [r.outcome, r.failReason])).toEqual([
+      ['cancelled', 'replaced by a newer instance'],
+    ]);
     expect(t.scheduler.history('replace')!.recentSlots()[0]!.outcome).toBe('cancelled:replaced');
     expect(t.reports.filter((r) => r.job === 'replace')).toHaveLength(0);
   });
 
   it('retries with exponential backoff capped at maximumDelay, then reports a permanent failure', async () => {
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 2\n        maximumDelay: 5\n        backoffMultiplier: 2\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 2\n        maximumDelay: 5\n        backoffMultiplier: 2\n';
     const t = setup(job('flaky', '0 * * * *', retry), '2026-01-07T12:00:00Z');
     t.launcher.behave('flaky', { exitCode: 3 });
     await t.clock.advance(61 * MIN);
@@ -128,11 +148,14 @@ describe('the schedule loop (fake clock)', () => {
     expect(hooks).toEqual(['failure', 'failure', 'failure', 'failure', 'permanentFailure']);
     expect(t.logs).toContain('INFO Cron job flaky scheduled to be retried (#2) in 4.0 seconds');
     expect(t.launcher.of('flaky').map((l) => l.opts.injectedEnv)).toHaveLength(4);
-    expect(retryDelaySeconds({ maximumRetries: 9, initialDelay: 400, maximumDelay: 300, backoffMultiplier: 2 }, 1)).toBe(400);
+    expect(
+      retryDelaySeconds({ maximumRetries: 9, initialDelay: 400, maximumDelay: 300, backoffMultiplier: 2 }, 1),
+    ).toBe(400);
   });
 
   it('retries forever with -1 until a success, which reports success and ends the ladder', async () => {
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: -1\n        initialDelay: 1\n        maximumDelay: 1\n        backoffMultiplier: 2\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: -1\n        initialDelay: 1\n        maximumDelay: 1\n        backoffMultiplier: 2\n';
     const t = setup(job('heal', '0 * * * *', retry), '2026-01-07T12:00:00Z');
     t.launcher.behave('heal', (n) => ({ exitCode: n < 5 ? 1 : 0 }));
     await t.clock.advance(61 * MIN);
@@ -152,11 +175,16 @@ describe('the schedule loop (fake clock)', () => {
   });
 
   it('supersedes a pending retry when the next scheduled fire comes first', async () => {
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: 5\n        initialDelay: 90\n        maximumDelay: 300\n        backoffMultiplier: 2\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 5\n        initialDelay: 90\n        maximumDelay: 300\n        backoffMultiplier: 2\n';
     const t = setup(job('busy', '* * * * *', retry), '2026-01-07T12:00:00Z');
     t.launcher.behave('busy', { exitCode: 1 });
     await t.clock.advance(3 * MIN + 1000);
-    expect(t.launcher.times('busy')).toEqual(['2026-01-07T12:01:00.000Z', '2026-01-07T12:02:00.000Z', '2026-01-07T12:03:00.000Z']);
+    expect(t.launcher.times('busy')).toEqual([
+      '2026-01-07T12:01:00.000Z',
+      '2026-01-07T12:02:00.000Z',
+      '2026-01-07T12:03:00.000Z',
+    ]);
   });
 
   it('skips under onlyIfLastSucceeded after a failure', async () => {
@@ -164,11 +192,12 @@ describe('the schedule loop (fake clock)', () => {
     t.launcher.behave('dep', (n) => ({ exitCode: n === 0 ? 1 : 0 }));
     await t.clock.advance(3 * MIN);
     expect(t.launcher.of('dep')).toHaveLength(1);
-    expect(t.scheduler.history('dep')!.recentSlots().map((s) => s.outcome)).toEqual([
-      'failed',
-      'skipped:only-if-last-succeeded',
-      'skipped:only-if-last-succeeded',
-    ]);
+    expect(
+      t.scheduler
+        .history('dep')!
+        .recentSlots()
+        .map((s) => s.outcome),
+    ).toEqual(['failed', 'skipped:only-if-last-succeeded', 'skipped:only-if-last-succeeded']);
   });
 
   it('runs @reboot jobs once at start, and not when added by a reload', async () => {
@@ -185,7 +214,9 @@ describe('the schedule loop (fake clock)', () => {
     const t = setup(job('hourly', '0 * * * *') + job('other', '0 * * * *'), '2026-01-07T12:30:00Z');
     const before = t.scheduler.status().find((s) => s.name === 'hourly')!.nextFire;
     await t.clock.advance(10 * MIN);
-    t.scheduler.load(jobs(`jobs:\n${job('hourly', '0 */1 * * *')}${job('other', '*/15 * * * *')}`, t.clock.now()));
+    t.scheduler.load(
+      jobs(`jobs:\n${job('hourly', '0 */1 * * *')}${job('other', '*/15 * * * *')}`, t.clock.now()),
+    );
     expect(t.scheduler.status().find((s) => s.name === 'hourly')!.nextFire).toBe(before);
     await t.clock.advance(20 * MIN);
     expect(t.launcher.times('hourly')).toEqual(['2026-01-07T13:00:00.000Z']);
@@ -193,7 +224,8 @@ describe('the schedule loop (fake clock)', () => {
   });
 
   it('lets a removed job finish, and drops its pending retry with a warning', async () => {
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 30\n        maximumDelay: 30\n        backoffMultiplier: 1\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 30\n        maximumDelay: 30\n        backoffMultiplier: 1\n';
     const t = setup(job('gone', '0 * * * *', retry) + job('stay', '0 0 1 1 *'), '2026-01-07T12:59:00Z');
     t.launcher.behave('gone', { exitCode: 1, durationMs: 5000 });
     await t.clock.advance(MIN + 1000);
@@ -201,7 +233,9 @@ describe('the schedule loop (fake clock)', () => {
     await t.clock.advance(MIN);
     expect(t.launcher.of('gone')).toHaveLength(1);
     expect(t.launcher.of('gone')[0]!.finished).toBe(true);
-    expect(t.logs).toContain('WARNING Cron job gone was scheduled for retry, but disappeared from the configuration');
+    expect(t.logs).toContain(
+      'WARNING Cron job gone was scheduled for retry, but disappeared from the configuration',
+    );
   });
 
   it('replays a short stall and resyncs after a long clock jump', async () => {
@@ -212,12 +246,19 @@ describe('the schedule loop (fake clock)', () => {
     await t.clock.advance(1000);
     // 12:00:01 fired; 12:00:02..07 are due after a 5 s stall: all replayed, each as its own slot.
     expect(t.launcher.of('tick')).toHaveLength(7);
-    const slots = t.scheduler.history('tick')!.recentSlots().map((sl) => new Date(sl.scheduledAt).toISOString().slice(17, 19));
+    const slots = t.scheduler
+      .history('tick')!
+      .recentSlots()
+      .map((sl) => new Date(sl.scheduledAt).toISOString().slice(17, 19));
     expect(slots).toEqual(['01', '02', '03', '04', '05', '06', '07']);
     const m = setup(job('minutely', '* * * * *'), '2026-01-07T12:00:30Z');
     m.clock.jumpWall(3 * 3_600_000 + 7_000);
     await m.clock.advance(30_000);
-    expect(m.logs.some((l) => l.includes("job 'minutely': its fire at 2026-01-07T12:01:00.000Z is") && l.includes('late'))).toBe(true);
+    expect(
+      m.logs.some(
+        (l) => l.includes("job 'minutely': its fire at 2026-01-07T12:01:00.000Z is") && l.includes('late'),
+      ),
+    ).toBe(true);
     expect(m.launcher.of('minutely')).toHaveLength(0);
     await m.clock.advance(MIN);
     expect(m.launcher.times('minutely')).toEqual(['2026-01-07T15:02:00.000Z']);
@@ -225,7 +266,9 @@ describe('the schedule loop (fake clock)', () => {
 
   it('warns once about a schedule that never fires and reports never_fires', async () => {
     const t = setup(job('dead', '0 0 1 1 * 2020'), '2026-01-07T12:00:00Z');
-    expect(t.logs.filter((l) => l.includes("job 'dead': schedule '0 0 1 1 * 2020' has no future occurrence"))).toHaveLength(1);
+    expect(
+      t.logs.filter((l) => l.includes("job 'dead': schedule '0 0 1 1 * 2020' has no future occurrence")),
+    ).toHaveLength(1);
     expect(t.scheduler.status()[0]!.neverFires).toBe(true);
   });
 

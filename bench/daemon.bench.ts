@@ -1,0 +1,100 @@
+// daemon.fire_lateness_p99 (1,000 jobs every second; and an idle node) and
+// daemon.rss_idle_1k_jobs (resident memory of the daemon process holding 1,000 jobs).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config/load.ts';
+import { launch } from '../src/exec/index.ts';
+import { Scheduler } from '../src/scheduler/scheduler.ts';
+import { RealClock } from '../src/util/clock.ts';
+import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
+import type { Metric } from './metric.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function jobFile(count: number, schedule: string): string {
+  const lines = ['jobs:'];
+  for (let i = 0; i < count; i++)
+    lines.push(
+      `  - name: job-${i}`,
+      '    command:',
+      '      - /bin/true',
+      `    schedule: "${schedule}"`,
+      '    captureStderr: false',
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+function p99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
+}
+
+/** Runs an in-process scheduler with real processes and measures spawn time - scheduled instant. */
+async function lateness(jobs: number, seconds: number): Promise<{ p99: number; fires: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-'));
+  const file = join(dir, 'jobs.yaml');
+  writeFileSync(file, jobFile(jobs, '* * * * * * *'));
+  const cfg = loadConfig(file);
+  const samples: number[] = [];
+  setLogLevel(LEVELS.ERROR);
+  const scheduler = new Scheduler({
+    clock: new RealClock(),
+    log: new Logger('cronstable'),
+    injectEnv: (_job, run) => ({ CRONSTABLE_SCHEDULED_AT: String(run.scheduledAt ?? '') }),
+    launch: (spec, opts) => {
+      const handle = launch(spec, opts);
+      const scheduledAt = Number(opts.injectedEnv?.CRONSTABLE_SCHEDULED_AT);
+      if (scheduledAt) samples.push((Date.now() - scheduledAt) / 1000);
+      return handle;
+    },
+    report: async () => {},
+  });
+  scheduler.load(cfg.jobs);
+  scheduler.start();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  await scheduler.stop(5_000);
+  setLogLevel(LEVELS.INFO);
+  rmSync(dir, { recursive: true, force: true });
+  return { p99: p99(samples), fires: samples.length };
+}
+
+async function rssOfDaemon(jobs: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-'));
+  writeFileSync(join(dir, 'jobs.yaml'), jobFile(jobs, '0 0 1 1 *'));
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'dist', 'cronstable.mjs'), '-c', join(dir, 'jobs.yaml'), '-l', 'ERROR'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  try {
+    await new Promise((r) => setTimeout(r, 4000));
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+    return kb / 1024;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<Metric[]> {
+  const seconds = Number(process.env.BENCH_DAEMON_SECONDS ?? 30);
+  const idle = await lateness(5, 10);
+  const loaded = await lateness(1000, seconds);
+  const rss = await rssOfDaemon(1000);
+  return [
+    { metric: 'daemon.fire_lateness_p99', value: Number(loaded.p99.toFixed(4)), unit: 's', budget: 0.05 },
+    { metric: 'daemon.fire_lateness_p99_idle', value: Number(idle.p99.toFixed(4)), unit: 's', budget: 0.01 },
+    {
+      metric: 'daemon.fires_per_second_1k',
+      value: Number((loaded.fires / seconds).toFixed(1)),
+      unit: 'fires/s',
+    },
+    { metric: 'daemon.rss_idle_1k_jobs', value: Number(rss.toFixed(1)), unit: 'MB', budget: 80 },
+  ];
+}
