@@ -84,7 +84,7 @@ async function rssOfDaemon(jobs: number): Promise<number> {
 
 export async function run(): Promise<Metric[]> {
   const seconds = Number(process.env.BENCH_DAEMON_SECONDS ?? 30);
-  const idle = await lateness(5, 10);
+  const idle = await lateness(1, 10);
   const loaded = await lateness(1000, seconds);
   const rss = await rssOfDaemon(1000);
   return [

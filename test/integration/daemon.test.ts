@@ -110,6 +110,13 @@ ${mail('          subject: "PERMANENT {{ name }} exit={{ exit_code }}"\n')}     
       prefix: cronstable.test
       host: 127.0.0.1
       port: "${ports.udp}"
+  - name: metrics-stderr
+    command: echo "exit 0 but stderr" >&2
+    schedule: "*/2 * * * * * *"
+    statsd:
+      prefix: cronstable.stderr
+      host: 127.0.0.1
+      port: "${ports.udp}"
   - name: disabled
     enabled: false
     command: touch disabled-ran
@@ -243,6 +250,16 @@ describe('the daemon on a full-featured config', () => {
     expect(stop).toMatch(
       /^cronstable\.test\.stop:1\|g\ncronstable\.test\.success:1\|g\ncronstable\.test\.duration:\d+\|ms\|@0\.1\n$/,
     );
+  });
+
+  it('reports the final verdict in the statsd success gauge (stderr output fails the run)', () => {
+    const stop = sinks.udp.datagrams.find((d) => d.startsWith('cronstable.stderr.stop:1|g\n'))!;
+    expect(stop).toContain('cronstable.stderr.success:0|g\n');
+  });
+
+  it('never logs secret values', () => {
+    expect(err + out).not.toContain('s3cret-pw');
+    expect(err + out).not.toContain('publickey');
   });
 
   it('never runs a disabled job, and runs @reboot once', () => {

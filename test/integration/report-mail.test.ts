@@ -8,7 +8,7 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { type MailConfig, sendMailReport } from '../../src/report/mail.ts';
-import { RecordingLogger, reportContext } from '../../src/report/testkit.ts';
+import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 interface Received {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { dispatchReports } from '../../src/report/index.ts';
 import { type SentryConfig, sendSentryReport } from '../../src/report/sentry.ts';
-import { RecordingLogger, reportContext } from '../../src/report/testkit.ts';
+import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 
 interface Req {
   method: string;

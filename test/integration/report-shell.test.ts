@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runShellReporter, SHELL_REPORTER_MAX_CHARS } from '../../src/report/shell.ts';
-import { RecordingLogger, reportContext } from '../../src/report/testkit.ts';
+import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const DUMP_ENV = 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env))';

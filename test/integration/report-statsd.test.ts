@@ -4,7 +4,7 @@ import { lookup } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statsdStart, statsdStop } from '../../src/report/statsd.ts';
-import { RecordingLogger } from '../../src/report/testkit.ts';
+import { RecordingLogger } from '../helpers/report-kit.ts';
 
 const sockets: Socket[] = [];
 afterEach(() => {

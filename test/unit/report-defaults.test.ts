@@ -8,7 +8,7 @@ import {
   DEFAULT_WEBHOOK_BODY,
 } from '../../src/report/defaults.ts';
 import { renderTemplate, templateVars } from '../../src/report/template.ts';
-import { reportContext } from '../../src/report/testkit.ts';
+import { reportContext } from '../helpers/report-kit.ts';
 import type { ReportContext } from '../../src/report/types.ts';
 
 const render = (src: string, ctx: ReportContext) => renderTemplate(src, templateVars(ctx));

@@ -13,7 +13,7 @@ import {
   truncateCodePoints,
 } from '../../src/report/shell.ts';
 import { startDatagram, stopDatagram } from '../../src/report/statsd.ts';
-import { reportContext } from '../../src/report/testkit.ts';
+import { reportContext } from '../helpers/report-kit.ts';
 import { maskUrl, webhookHeaders } from '../../src/report/webhook.ts';
 import { writeTree } from '../helpers/tmp.ts';
 

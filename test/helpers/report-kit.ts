@@ -1,6 +1,6 @@
 // Small helpers for tests of reporting and of its callers: a recording logger and a
 // report context with sensible values. Not used by the daemon itself.
-import type { ReportContext, ReportLogger } from './types.ts';
+import type { ReportContext, ReportLogger } from '../../src/report/types.ts';
 
 export interface LogEntry {
   level: 'debug' | 'info' | 'warning' | 'error';

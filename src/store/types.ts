@@ -1,0 +1,120 @@
+// The durable store's contract (spec 03 §2-§6, §13): what the scheduler, the job API and the
+// admin CLI call. Every method is async: SQLite runs off the main thread, and a call that
+// times out rejects with StoreUnavailableError (its outcome is UNKNOWN, never "absent").
+import { CronstableError } from '../util/errors.ts';
+
+/** The store could not answer in time, or failed: callers apply `onStoreUnavailable`. */
+export class StoreUnavailableError extends CronstableError {
+  constructor(message: string) {
+    super('store-unavailable', message);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A caller fault with an HTTP-style status (400, 403, 404, 409, 410, 413). */
+export class StoreRequestError extends CronstableError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super('store-request', message);
+    this.name = 'StoreRequestError';
+  }
+}
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export interface StoredRecord {
+  /** Commit order within the store (autoincrement). */
+  id: number;
+  stream: string;
+  /** Epoch seconds (float) when written. */
+  writtenAt: number;
+  writer: string;
+  data: Json;
+}
+
+export interface Lease {
+  name: string;
+  holder: string;
+  fence: number;
+  /** Epoch seconds; 0 = released. */
+  expiresAt: number;
+}
+
+export interface KvEntry {
+  key: string;
+  value: Json;
+  updatedAt: number;
+}
+
+export interface ArtifactInfo {
+  name: string;
+  sha256: string;
+  size: number;
+  at: number;
+}
+
+export type Topology = 'single-node' | 'shared';
+
+export interface StoreOptions {
+  /** Directory holding `cronstable.db` and `cronstable.lock` (created if missing). */
+  path: string;
+  /** Namespace of every row (`state.deploymentId`, default `default`). */
+  namespace: string;
+  topology: 'auto' | Topology;
+  /** Per-call timeout, ms (spec: 10 s). */
+  opTimeoutMs?: number;
+  /** Token bucket over non-lease ops; 0 = unlimited. */
+  maxOpsPerSecond?: number;
+  /** Run SQLite on the calling thread (tests, admin CLI); default: worker-thread lanes. */
+  inline?: boolean;
+  /** Identity written into records (`<host>#<proc>`). */
+  writer?: string;
+  /** Wall clock (epoch ms); default Date.now. */
+  now?: () => number;
+}
+
+/** The store as the daemon, the job API and the admin CLI see it. */
+export interface Store {
+  readonly path: string;
+  readonly namespace: string;
+  readonly topology: Topology;
+
+  // Record streams (append-only; newest = highest id).
+  append(stream: string, data: Json, opts?: { keep?: number }): Promise<StoredRecord>;
+  list(stream: string, opts?: { newestFirst?: boolean; limit?: number }): Promise<StoredRecord[]>;
+  newest(stream: string): Promise<StoredRecord | null>;
+  /** Max of a field over a stream: numbers numerically, strings lexicographically; null if none. */
+  maxField(stream: string, field: string): Promise<Json>;
+  streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]>;
+  deleteStream(stream: string): Promise<number>;
+
+  // KV, cursors, idempotency (documents; scope = the doc namespace suffix).
+  kvGet(scope: string, key: string): Promise<KvEntry | null>;
+  kvSet(scope: string, key: string, value: Json): Promise<KvEntry>;
+  kvDelete(scope: string, key: string): Promise<boolean>;
+  kvList(scope: string): Promise<KvEntry[]>;
+  cursorGet(scope: string, name: string): Promise<KvEntry | null>;
+  /** Moves forward only (numbers/strings; 409 on incomparable types) unless `force`. */
+  cursorAdvance(scope: string, name: string, value: Json, force: boolean): Promise<{ value: Json; advanced: boolean }>;
+  /** Create-if-absent (or expired); ttlSeconds 0 = permanent. */
+  idempotencyClaim(scope: string, key: string, ttlSeconds: number): Promise<{ fresh: boolean; claimedAt: number }>;
+  idempotencyRelease(scope: string, key: string): Promise<boolean>;
+
+  // Artifacts (content-addressed blobs + an `artifacts/<scope>` record per put).
+  artifactPut(scope: string, name: string, bytes: Uint8Array, meta?: Json): Promise<{ sha256: string; size: number }>;
+  /** null = never published; 'gone' = the record exists but its blob was swept. */
+  artifactGet(scope: string, name: string): Promise<{ sha256: string; size: number; bytes: Uint8Array } | null | 'gone'>;
+  artifactList(scope: string): Promise<ArtifactInfo[]>;
+
+  // Leases (lease lane: never throttled; fences only grow).
+  leaseAcquire(name: string, holder: string, ttlSeconds: number): Promise<Lease | null>;
+  leaseRenew(lease: Lease, ttlSeconds: number): Promise<Lease | null>;
+  leaseRelease(lease: Lease): Promise<void>;
+  leaseRead(name: string): Promise<Lease | null>;
+  /** One pass over `<base>#0..permits-1`: the lowest free slot wins (semaphore). */
+  semaphoreAcquire(base: string, permits: number, holder: string, ttlSeconds: number): Promise<{ lease: Lease; slot: number } | null>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,70 @@
+// Reload on file change, a broken reload keeping the old config, and the second-signal stop.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { Daemon } from '../../src/daemon/daemon.ts';
+import { type LogRecord, setSink } from '../../src/util/log.ts';
+import { waitFor } from '../helpers/sinks.ts';
+import { writeTree } from '../helpers/tmp.ts';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+const job = (name: string, file: string) =>
+  `  - name: ${name}\n    command: echo ${name} >> ${file}\n    schedule: "* * * * * * *"\n    captureStderr: false\n`;
+
+describe('daemon lifecycle', () => {
+  it('reloads when a config file changes, and keeps the old config when the new one is broken', async () => {
+    const dir = writeTree({});
+    const conf = join(dir, 'jobs.yaml');
+    writeFileSync(conf, `jobs:\n${job('first', join(dir, 'first.log'))}`);
+    const logs: string[] = [];
+    setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
+    const daemon = new Daemon(loadConfig(conf), { configPath: conf, reloadPollMs: 200 });
+    daemon.start();
+    try {
+      await waitFor(() => existsSync(join(dir, 'first.log')), 5_000, 'the first job');
+      writeFileSync(conf, `jobs:\n${job('second', join(dir, 'second.log'))}`);
+      await waitFor(() => existsSync(join(dir, 'second.log')), 5_000, 'the reloaded job');
+      expect(logs).toContain('INFO Reloading configuration (a configuration file changed)');
+      writeFileSync(conf, 'jobs:\n  - name: broken\n    schedule: "* * * * *"\n');
+      await waitFor(
+        () =>
+          logs.some((l) => l.includes('Error in configuration file(s), so not updating any of the config.')),
+        5_000,
+        'the reload error',
+      );
+      expect(logs.filter((l) => l.includes('Error in configuration file(s)'))).toHaveLength(1);
+      const before = readFileSync(join(dir, 'second.log'), 'utf8').length;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(readFileSync(join(dir, 'second.log'), 'utf8').length).toBeGreaterThan(before);
+      expect(daemon.scheduler.jobNames()).toEqual(['second']);
+    } finally {
+      await daemon.stop(1000);
+      setSink(null);
+    }
+  });
+
+  it('stops at once on a second signal, killing running jobs', async () => {
+    const dir = writeTree({
+      'jobs.yaml': 'jobs:\n  - name: long\n    command: sleep 60\n    schedule: "@reboot"\n',
+    });
+    const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await waitFor(() => err.includes('Job long spawned'), 10_000, 'the job to start');
+    child.kill('SIGTERM');
+    await waitFor(() => err.includes('waiting up to 60 s for 1 running job(s)'), 5_000, 'graceful stop');
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    expect(await exit).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(err).toContain('Received SIGTERM again: stopping every running job now');
+    expect(err).toContain('Job long exit code -15');
+  });
+});
