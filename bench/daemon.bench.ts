@@ -42,7 +42,11 @@ async function lateness(jobs: number, seconds: number): Promise<{ p99: number; f
   const scheduler = new Scheduler({
     clock: new RealClock(),
     log: new Logger('cronstable'),
-    injectEnv: (_job, run) => ({ CRONSTABLE_SCHEDULED_AT: String(run.scheduledAt ?? '') }),
+    hooks: {
+      beforeLaunch: async (_job, run) => ({
+        env: { CRONSTABLE_SCHEDULED_AT: String(run.scheduledAt ?? '') },
+      }),
+    },
     launch: (spec, opts) => {
       const handle = launch(spec, opts);
       const scheduledAt = Number(opts.injectedEnv?.CRONSTABLE_SCHEDULED_AT);

@@ -1,5 +1,4 @@
 // `cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]`: print upcoming fire instants.
-import { parseArgs } from 'node:util';
 import { formatUtcInstant } from '../schedule/civil.ts';
 import {
   isKnownTimezone,
@@ -55,7 +54,7 @@ export async function runNext(
     io.err(`cronstable next: ${message}`);
     return 2;
   };
-  let parsed: ReturnType<typeof parseNextArgs>;
+  let parsed: NextArgs;
   try {
     parsed = parseNextArgs(argv);
   } catch (e) {
@@ -105,17 +104,44 @@ export async function runNext(
   return 0;
 }
 
-function parseNextArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      tz: { type: 'string' },
-      after: { type: 'string' },
-      n: { type: 'string', short: 'n' },
-      'hash-key': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+interface NextArgs {
+  values: { tz?: string; after?: string; n?: string; 'hash-key'?: string; help?: boolean };
+  positionals: string[];
+}
+
+const VALUE_OPTIONS: Record<string, 'tz' | 'after' | 'n' | 'hash-key'> = {
+  '--tz': 'tz',
+  '--after': 'after',
+  '-n': 'n',
+  '--hash-key': 'hash-key',
+};
+
+/** `--opt value`, `--opt=value`, `-nVALUE`, `-h`/`--help`, `--` ends options. Throws on unknown options. */
+function parseNextArgs(argv: string[]): NextArgs {
+  const values: NextArgs['values'] = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-h' || arg === '--help') {
+      values.help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const key = VALUE_OPTIONS[name];
+    if (key !== undefined) {
+      const value = name === arg ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) throw new Error(`option '${name}' needs a value`);
+      values[key] = value;
+    } else if (arg.startsWith('-n') && arg.length > 2) {
+      values.n = arg.slice(2);
+    } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
+      throw new Error(`unknown option '${arg}'`);
+    } else positionals.push(arg);
+  }
+  return { values, positionals };
 }

@@ -65,7 +65,7 @@ function unevenSteps(s: CronSchedule): ScheduleFinding[] {
         out.push({
           code: 'uneven-step',
           level: 'note',
-          message: `'${item}' in the ${label} field restarts at day 1 each month, so the gap across a month end is not ${plural(n, 'day')}`,
+          message: `'${item}' in the ${label} field restarts at day 1 each month, so the interval across a month end varies`,
         });
         continue;
       }

@@ -205,8 +205,10 @@ export function nextFire(s: CronSchedule, frame: Frame, afterMs: number): number
 }
 
 /**
- * Last fire strictly before `beforeMs`: the largest instant u < beforeMs that nextFire returns from just before u
- * (same DST policy as nextFire), or null (search floor 1970).
+ * Last fire strictly before `beforeMs` (mirror of nextFire, same DST policy), or null (search floor 1970).
+ * Away from offset transitions that is the latest civil match whose instant is before `beforeMs`. Near one
+ * (a gap can collapse matches, a repeated hour fires once) the fire chain is replayed forward from a point
+ * before the transition, so the answer is exactly an instant nextFire would have produced.
  */
 export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): number | null {
   if (frame.kind === 'utc') {
@@ -214,29 +216,28 @@ export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): numbe
     return m < 0 ? null : m * 1000;
   }
   const z = frameZone(frame);
-  // A civil label can resolve to an instant before `beforeMs` even when it reads later than beforeMs's own
-  // label (first leg of a repeated hour), so start from the largest offset around.
-  const hiOff = Math.max(
-    z.offset(beforeMs - 2 * DAY_MS),
-    z.offset(beforeMs),
-    z.offset(beforeMs + 2 * DAY_MS),
-  );
+  // A label can resolve to an instant before `beforeMs` even when it reads later than beforeMs's own label
+  // (first leg of a repeated hour), so the scan starts from the largest offset around.
+  const hiOff = Math.max(z.offset(beforeMs - 2 * DAY_MS), z.offset(beforeMs), z.offset(beforeMs + 2 * DAY_MS));
   let cursor = Math.ceil((beforeMs + hiOff) / 1000);
-  let best: number | null = null;
-  let bestFloor = 0;
+  let u: number;
   for (;;) {
     const m = prevCivil(s, cursor);
-    if (m < 0) return best;
-    // Later candidates have smaller labels; a label can only beat `best` while it reads after best + min offset.
-    if (best !== null && m * 1000 <= bestFloor) return best;
-    const u = z.resolve(m * 1000);
-    if (u < beforeMs && (best === null || u > best) && nextFire(s, frame, u - 1) === u) {
-      best = u;
-      bestFloor = u + Math.min(z.offset(u - 2 * DAY_MS), z.offset(u), z.offset(u + 2 * DAY_MS));
-    }
+    if (m < 0) return null;
+    u = z.resolve(m * 1000);
+    if (u < beforeMs) break;
     cursor = m - 1;
   }
+  const t = z.lastTransition(u - TRANSITION_REACH_MS, Math.min(beforeMs, u + TRANSITION_REACH_MS));
+  if (t === null) return u;
+  const start = Math.min(u - 1, t.at - Math.abs(t.delta) - 3_600_000);
+  let last: number | null = null;
+  for (let f = nextFire(s, frame, start); f !== null && f < beforeMs; f = nextFire(s, frame, f)) last = f;
+  return last ?? prevFire(s, frame, start + 1);
 }
+
+/** Farther than any DST gap or fold (the largest, Samoa 2011, skipped a whole day) plus the ±1 day probe. */
+const TRANSITION_REACH_MS = 2 * DAY_MS + 3_600_000;
 
 /** Whether the instant's civil time (sub-second ignored) matches every field and the day rule. */
 export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boolean {

@@ -48,12 +48,7 @@ export class ZoneInfo {
   /** UTC offset (local minus UTC, ms) in effect at instant ms. */
   offset(ms: number): number {
     if (ms >= this.segStart && ms < this.segEnd) return this.segOff;
-    const idx = Math.floor(ms / CHUNK_MS);
-    let chunk = this.chunks.get(idx);
-    if (chunk === undefined) {
-      chunk = this.buildChunk(idx);
-      this.chunks.set(idx, chunk);
-    }
+    const chunk = this.chunk(Math.floor(ms / CHUNK_MS));
     const { starts, offs } = chunk;
     let i = starts.length - 1;
     while (starts[i]! > ms) i--;
@@ -151,6 +146,37 @@ export class ZoneInfo {
       from = at;
     }
     return { starts, offs, end };
+  }
+
+  /** Chunk idx, built on first use. */
+  private chunk(idx: number): Chunk {
+    let chunk = this.chunks.get(idx);
+    if (chunk === undefined) {
+      chunk = this.buildChunk(idx);
+      this.chunks.set(idx, chunk);
+    }
+    return chunk;
+  }
+
+  /**
+   * The latest offset transition in (a, b] as { at, delta } (delta = offset after - offset before), or null.
+   * Windows are meant to be a few days long; transitions are at least a week apart.
+   */
+  lastTransition(a: number, b: number): { at: number; delta: number } | null {
+    if (this.fixed !== null) return null;
+    for (let idx = Math.floor(b / CHUNK_MS); idx * CHUNK_MS + CHUNK_MS > a; idx--) {
+      const { starts, offs } = this.chunk(idx);
+      for (let i = starts.length - 1; i >= 1; i--) {
+        const at = starts[i]!;
+        if (at > a && at <= b) return { at, delta: offs[i]! - offs[i - 1]! };
+      }
+      const at = starts[0]!;
+      if (at > a && at <= b) {
+        const before = this.offset(at - 1);
+        if (before !== offs[0]!) return { at, delta: offs[0]! - before };
+      }
+    }
+    return null;
   }
 
   /**

@@ -3,7 +3,7 @@
 import type { OutputLine } from '../exec/types.ts';
 
 export type RunOutcome = 'success' | 'failure' | 'cancelled' | 'unknown';
-export type RunTrigger = 'schedule' | 'retry' | 'manual' | 'reboot';
+export type RunTrigger = 'schedule' | 'retry' | 'manual' | 'reboot' | 'catchup';
 
 export interface RunRecord {
   id: string;

@@ -26,6 +26,8 @@ export class RetryLadder {
   nextRetryAt: number | null = null;
   scheduledDelay: number | null = null;
   cancelTimer: (() => void) | null = null;
+  /** Told when a ladder that armed at least one retry ends (durable retry records). */
+  onSettle: ((reason: SettleReason) => void) | null = null;
 
   constructor(readonly policy: RetryPolicy) {}
 
@@ -51,5 +53,6 @@ export class RetryLadder {
     if (this.cancelled) return;
     this.cancelled = true;
     this.settled = reason;
+    if (this.count > 0) this.onSettle?.(reason);
   }
 }

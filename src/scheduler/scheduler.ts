@@ -28,16 +28,43 @@ export interface SchedulerDeps {
     stop(target: StatsdTarget, job: string, data: { success: boolean; durationMs: number }): void;
   };
   gate?: ClusterGate;
-  /** Daemon-injected run variables (the job API of the state issue). */
-  injectEnv?: (
-    job: JobConfig,
-    run: { id: string; attempt: number; scheduledAt: number | null },
-  ) => Record<string, string>;
+  /** Store-backed features (job API identity, ledger, durable retries, @reboot markers). */
+  hooks?: SchedulerHooks;
   /** Extra options for every launch (output sinks, drain bound). */
   launchOptions?: Partial<LaunchOptions>;
   /** Called for every recorded run and every slot outcome (ledger, metrics, dashboard). */
   onRun?: (run: RunRecord) => void;
   onSlot?: (slot: SlotRecord) => void;
+}
+
+/** What a launch may carry: injected variables, and what to release when the run ends. */
+export interface RunGrant {
+  env?: Record<string, string>;
+  release?: () => void | Promise<void>;
+}
+
+export interface LaunchContext {
+  id: string;
+  attempt: number;
+  scheduledAt: number | null;
+  trigger: RunTrigger;
+}
+
+/** Extension points for the durable-state features (spec 03 §8); every hook is optional. */
+export interface SchedulerHooks {
+  /** Before any launch: mint the job-API identity, claim a cluster slot; `skip` prevents the launch. */
+  beforeLaunch?(job: JobConfig, run: LaunchContext): Promise<RunGrant | { skip: string }>;
+  /** onlyIfLastSucceeded for scheduled and @reboot fires: the latest real outcome, or 'blocked'. */
+  lastOutcome?(
+    job: JobConfig,
+    memory: 'success' | 'failure' | null,
+  ): Promise<'success' | 'failure' | null | 'blocked'>;
+  /** @reboot: whether this boot still owes the job its run. */
+  rebootAllowed?(job: JobConfig): Promise<boolean>;
+  /** Every recorded run (ledger, archived output). */
+  runRecorded?(job: JobConfig, run: RunRecord, result: RunResult): void;
+  retryArmed?(job: JobConfig, attempt: number, notBefore: number): void;
+  retrySettled?(job: JobConfig, reason: string, attempt: number): void;
 }
 
 interface RunInstance {
@@ -50,6 +77,9 @@ interface RunInstance {
   slot: SlotRecord | null;
   cancelReason: CancelReason | null;
   statsdStarted: boolean;
+  grant: RunGrant;
+  /** Settles once the run's completion handling (record, reports, retry) is done. */
+  reaped: Promise<void>;
 }
 
 class JobRuntime {
@@ -62,6 +92,7 @@ class JobRuntime {
   lastOutcome: 'success' | 'failure' | null = null;
   removed = false;
   reapChain: Promise<void> = Promise.resolve();
+  backfillChain: Promise<void> = Promise.resolve();
   readonly history = new JobHistory();
   constructor(
     public config: JobConfig,
@@ -284,16 +315,38 @@ export class Scheduler {
       this.slot(rt, scheduledAt, 'skipped:gate', decision.reason);
       return;
     }
-    if (job.onlyIfLastSucceeded && rt.lastOutcome === 'failure') {
-      this.deps.log.info(`Job ${job.name} skipped: onlyIfLastSucceeded is set and its last run failed`);
-      this.slot(rt, scheduledAt, 'skipped:only-if-last-succeeded');
+    if (job.onlyIfLastSucceeded) {
+      const hooks = this.deps.hooks;
+      const last = hooks?.lastOutcome ? await hooks.lastOutcome(job, rt.lastOutcome) : rt.lastOutcome;
+      if (last === 'failure' || last === 'blocked') {
+        const why =
+          last === 'failure' ? 'its last run failed' : 'its last outcome cannot be read from the store';
+        this.deps.log.info(`Job ${job.name} skipped: onlyIfLastSucceeded is set and ${why}`);
+        this.slot(rt, scheduledAt, 'skipped:only-if-last-succeeded');
+        return;
+      }
+    }
+    if (
+      trigger === 'reboot' &&
+      this.deps.hooks?.rebootAllowed &&
+      !(await this.deps.hooks.rebootAllowed(job))
+    ) {
+      this.deps.log.info(`Job ${job.name}: @reboot already ran during this boot; not running it again`);
       return;
     }
     // Reset before the concurrency check (reference quirk kept, spec 02 §2.2 step 2).
     rt.ladder?.cancel('superseded');
-    rt.ladder = job.onFailure.retry.maximumRetries !== 0 ? new RetryLadder(job.onFailure.retry) : null;
+    rt.ladder = this.newLadder(job);
     const slot = this.slot(rt, scheduledAt, 'running');
     await this.launchRun(rt, { trigger, scheduledAt, ladder: rt.ladder, slot });
+  }
+
+  private newLadder(job: JobConfig): RetryLadder | null {
+    if (job.onFailure.retry.maximumRetries === 0) return null;
+    const ladder = new RetryLadder(job.onFailure.retry);
+    const hooks = this.deps.hooks;
+    if (hooks?.retrySettled) ladder.onSettle = (reason) => hooks.retrySettled!(job, reason, ladder.count);
+    return ladder;
   }
 
   /** The concurrency gate and the launch itself, shared by every entry point. */
@@ -306,13 +359,25 @@ export class Scheduler {
       slot: SlotRecord | null;
     },
   ): Promise<'started' | 'skipped'> {
+    return (await this.launchInstance(rt, opts)) ? 'started' : 'skipped';
+  }
+
+  private async launchInstance(
+    rt: JobRuntime,
+    opts: {
+      trigger: RunTrigger;
+      scheduledAt: number | null;
+      ladder: RetryLadder | null;
+      slot: SlotRecord | null;
+    },
+  ): Promise<RunInstance | null> {
     const job = rt.config;
     const log = this.deps.log;
     if (rt.running.length > 0) {
       log.warning(`Job ${job.name}: still running and concurrencyPolicy is ${job.concurrencyPolicy}`);
       if (job.concurrencyPolicy === 'Forbid') {
         this.settleSlot(opts.slot, 'skipped:overlap');
-        return 'skipped';
+        return null;
       }
       if (job.concurrencyPolicy === 'Replace') {
         for (const old of [...rt.running]) {
@@ -323,19 +388,30 @@ export class Scheduler {
     }
     if (this.stopping) {
       this.settleSlot(opts.slot, 'skipped:gate', 'daemon is shutting down');
-      return 'skipped';
+      return null;
     }
-    log.info(`Starting job ${job.name}`);
     const id = newRunId();
     const attempt = opts.ladder?.count ?? 0;
-    const injectedEnv = this.deps.injectEnv?.(job, {
-      id,
-      attempt,
-      scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt,
-    });
+    let grant: RunGrant = {};
+    if (this.deps.hooks?.beforeLaunch) {
+      const context = {
+        id,
+        attempt,
+        scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt,
+        trigger: opts.trigger,
+      };
+      const answer = await this.deps.hooks.beforeLaunch(job, context);
+      if ('skip' in answer) {
+        log.warning(`Job ${job.name} skipped: ${answer.skip}`);
+        this.settleSlot(opts.slot, 'skipped:gate', answer.skip);
+        return null;
+      }
+      grant = answer;
+    }
+    log.info(`Starting job ${job.name}`);
     const handle = this.deps.launch(launchSpecOf(job), {
       ...this.deps.launchOptions,
-      injectedEnv,
+      injectedEnv: grant.env,
       onWarning: (m) => log.warning(m),
       onInfo: (m) => log.info(m),
       now: () => this.deps.clock.now(),
@@ -350,6 +426,8 @@ export class Scheduler {
       slot: opts.slot,
       cancelReason: null,
       statsdStarted: false,
+      grant,
+      reaped: Promise.resolve(),
     };
     if (opts.slot) opts.slot.runId = id;
     rt.running.push(inst);
@@ -358,17 +436,18 @@ export class Scheduler {
       this.deps.statsd.start(job.statsd, job.name);
       inst.statsdStarted = true;
     }
-    handle.done.then(
+    inst.reaped = handle.done.then(
       (result) => {
         rt.reapChain = rt.reapChain
           .then(() => this.reap(rt, inst, result))
           .catch((e: unknown) => {
             log.error(`Job ${job.name}: error while handling its completion: ${(e as Error)?.stack ?? e}`);
           });
+        return rt.reapChain;
       },
       (e: unknown) => log.error(`Job ${job.name}: run failed unexpectedly: ${(e as Error)?.stack ?? e}`),
     );
-    return 'started';
+    return inst;
   }
 
   private record(
@@ -396,6 +475,7 @@ export class Scheduler {
     };
     rt.history.addRun(run);
     this.deps.onRun?.(run);
+    this.deps.hooks?.runRecorded?.(rt.config, run, result);
     return run;
   }
 
@@ -404,6 +484,11 @@ export class Scheduler {
     const job = rt.config;
     const log = this.deps.log;
     rt.running = rt.running.filter((r) => r !== inst);
+    try {
+      await inst.grant.release?.();
+    } catch (e) {
+      log.warning(`Job ${job.name}: releasing its run resources failed: ${(e as Error)?.message ?? e}`);
+    }
     const reason = inst.cancelReason;
     const verdict = reason === 'replaced' || reason === 'cancelled' ? null : result.failReason;
     if (inst.statsdStarted && job.statsd && this.deps.statsd)
@@ -462,6 +547,7 @@ export class Scheduler {
     const clock = this.deps.clock;
     ladder.scheduledDelay = delay;
     ladder.nextRetryAt = clock.now() + delay * 1000;
+    this.deps.hooks?.retryArmed?.(rt.config, ladder.count, ladder.nextRetryAt);
     this.deps.log.info(
       `Cron job ${rt.config.name} scheduled to be retried (#${ladder.count}) in ${delay.toFixed(1)} seconds`,
     );
@@ -491,6 +577,8 @@ export class Scheduler {
       this.deps.log.info(`Cron job ${rt.config.name}: retry not run here (${decision.reason})`);
       return;
     }
+    // Record before run: a crash right after never launches the same retry twice.
+    this.deps.hooks?.retrySettled?.(rt.config, 'launched', ladder.count);
     await this.launchRun(rt, { trigger: 'retry', scheduledAt: rt.lastScheduledAt, ladder, slot: null });
   }
 
@@ -522,6 +610,79 @@ export class Scheduler {
     } catch (e) {
       this.deps.log.error(`Problem reporting job ${job.name} ${what}: ${(e as Error)?.message ?? e}`);
     }
+  }
+
+  /** Resolves when no instance of the job runs here (or after `maxWaitMs`, returning false). */
+  async whenIdle(name: string, maxWaitMs: number): Promise<boolean> {
+    const rt = this.jobs.get(name);
+    const started = this.deps.clock.monotonic();
+    while (rt && rt.running.length > 0) {
+      if (this.deps.clock.monotonic() - started >= maxWaitMs) return false;
+      await Promise.race([
+        ...rt.running.map((r) => r.reaped),
+        new Promise<void>((resolve) => this.deps.clock.setTimer(resolve, 1000)),
+      ]);
+    }
+    return true;
+  }
+
+  /**
+   * A catch-up run of a missed slot (spec 03 §8.2): no retry ladder, no onlyIfLastSucceeded.
+   * Resolves once the run is fully handled, with its outcome (null when not launched).
+   */
+  runBackfill(name: string, scheduledAt: number): Promise<'success' | 'failure' | 'cancelled' | null> {
+    const rt = this.jobs.get(name);
+    if (!rt) return Promise.resolve(null);
+    // One backfill at a time per job, in call order.
+    const run = rt.backfillChain.then(() => this.backfillOnce(rt, name, scheduledAt));
+    rt.backfillChain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async backfillOnce(
+    rt: JobRuntime,
+    name: string,
+    scheduledAt: number,
+  ): Promise<'success' | 'failure' | 'cancelled' | null> {
+    if (!rt.config.enabled || this.stopping) return null;
+    await this.whenIdle(name, rt.config.concurrencyPolicy === 'Forbid' ? Number.POSITIVE_INFINITY : 30_000);
+    if (this.stopping || this.jobs.get(name) !== rt) return null;
+    const slot = this.slot(rt, scheduledAt, 'running', 'catch-up');
+    const inst = await this.launchInstance(rt, { trigger: 'catchup', scheduledAt, ladder: null, slot });
+    if (!inst) return null;
+    await inst.reaped;
+    const last = rt.history.lastRun();
+    return last && last.id === inst.id ? (last.outcome as 'success' | 'failure' | 'cancelled') : null;
+  }
+
+  /** Re-arms a durable retry found at start (spec 03 §8.6): attempt N at `notBefore`. */
+  rearmRetry(name: string, attempt: number, notBefore: number): boolean {
+    const rt = this.jobs.get(name);
+    if (!rt || !rt.config.enabled || this.stopping) return false;
+    const ladder = this.newLadder(rt.config);
+    if (!ladder) return false;
+    ladder.count = attempt;
+    rt.ladder?.cancel('superseded');
+    rt.ladder = ladder;
+    const clock = this.deps.clock;
+    ladder.nextRetryAt = notBefore;
+    ladder.scheduledDelay = Math.max(0, (notBefore - clock.now()) / 1000);
+    this.deps.log.info(
+      `Cron job ${name}: re-arming durable retry #${attempt} (due ${new Date(notBefore).toISOString()})`,
+    );
+    const timer = clock.setTimer(
+      () => {
+        ladder.cancelTimer = null;
+        ladder.nextRetryAt = null;
+        void this.runRetry(rt, ladder);
+      },
+      Math.max(0, notBefore - clock.now()),
+    );
+    ladder.cancelTimer = () => clock.clearTimer(timer);
+    return true;
   }
 
   /** Manual start (spec 02 §2.1): not gated by leadership or onlyIfLastSucceeded. */

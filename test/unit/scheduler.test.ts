@@ -308,3 +308,102 @@ describe('the schedule loop (fake clock)', () => {
     expect(t.launcher.of('long')).toHaveLength(1);
   });
 });
+
+describe('store hooks and durable entry points (fake clock)', () => {
+  function hooked(
+    yaml: string,
+    startIso: string,
+    hooks: ConstructorParameters<typeof Scheduler>[0]['hooks'],
+  ) {
+    const start = Date.parse(startIso);
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    setSink(() => {});
+    const scheduler = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      report: async () => {},
+      hooks,
+    });
+    scheduler.load(jobs(`jobs:\n${yaml}`, start));
+    scheduler.start();
+    return { clock, launcher, scheduler };
+  }
+  const retry =
+    '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 5\n        maximumDelay: 5\n        backoffMultiplier: 1\n';
+
+  it('passes the grant env to the launch, releases it at the end, and honours a skip', async () => {
+    const released: string[] = [];
+    const t = hooked(job('a', '* * * * *') + job('b', '* * * * *'), '2026-01-07T12:00:00Z', {
+      beforeLaunch: async (j, run) =>
+        j.name === 'b'
+          ? { skip: 'its cluster concurrency slot is held elsewhere' }
+          : { env: { CRONSTABLE_RUN_ID: run.id }, release: () => void released.push(run.id) },
+    });
+    await t.clock.advance(MIN);
+    const a = t.launcher.of('a')[0]!;
+    expect(a.opts.injectedEnv?.CRONSTABLE_RUN_ID).toMatch(/^[0-9a-f]{32}$/);
+    expect(released).toEqual([a.opts.injectedEnv!.CRONSTABLE_RUN_ID]);
+    expect(t.launcher.of('b')).toHaveLength(0);
+    expect(t.scheduler.history('b')!.recentSlots()[0]!.outcome).toBe('skipped:gate');
+  });
+
+  it('reports armed and settled retries, settling "launched" before each retry runs', async () => {
+    const events: string[] = [];
+    const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z', {
+      retryArmed: (_j, attempt, notBefore) =>
+        events.push(`armed ${attempt} ${new Date(notBefore).toISOString()}`),
+      retrySettled: (_j, reason, attempt) => events.push(`settled ${reason} ${attempt}`),
+    });
+    t.launcher.behave('r', { exitCode: 1 });
+    await t.clock.advance(2 * MIN);
+    expect(events).toEqual([
+      'armed 1 2026-01-07T13:00:05.000Z',
+      'settled launched 1',
+      'armed 2 2026-01-07T13:00:10.000Z',
+      'settled launched 2',
+      'settled exhausted 2',
+    ]);
+  });
+
+  it('blocks a fire when the store says the last outcome was a failure or cannot be read', async () => {
+    let answer: 'failure' | 'blocked' | null = 'failure';
+    const t = hooked(job('dep', '* * * * *', '    onlyIfLastSucceeded: true\n'), '2026-01-07T12:00:00Z', {
+      lastOutcome: async () => answer,
+    });
+    await t.clock.advance(MIN);
+    answer = 'blocked';
+    await t.clock.advance(MIN);
+    answer = null;
+    await t.clock.advance(MIN);
+    expect(t.launcher.times('dep')).toEqual(['2026-01-07T12:03:00.000Z']);
+  });
+
+  it('skips an @reboot run the boot marker says already happened', async () => {
+    const t = hooked(job('boot', '@reboot') + job('boot2', '@reboot'), '2026-01-07T12:00:00Z', {
+      rebootAllowed: async (j) => j.name === 'boot2',
+    });
+    await t.clock.advance(1000);
+    expect(t.launcher.of('boot')).toHaveLength(0);
+    expect(t.launcher.of('boot2')).toHaveLength(1);
+  });
+
+  it('runs backfills one at a time without a retry ladder, and re-arms a durable retry', async () => {
+    const t = hooked(job('bf', '0 0 1 1 *', retry), '2026-01-07T12:00:00Z', {});
+    t.launcher.behave('bf', (n) => ({ durationMs: 2000, exitCode: n === 0 ? 1 : 0 }));
+    const first = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:00:00Z'));
+    const second = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:30:00Z'));
+    for (let i = 0; i < 10; i++) await t.clock.advance(1000);
+    expect(await first).toBe('failure');
+    expect(await second).toBe('success');
+    const starts = t.launcher.of('bf').map((l) => l.at);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(2000);
+    expect(t.scheduler.status()[0]!.retry).toBeNull();
+    expect(t.scheduler.rearmRetry('bf', 1, t.clock.now() + 3000)).toBe(true);
+    await t.clock.advance(3000);
+    expect(t.launcher.of('bf')).toHaveLength(3);
+    expect(t.launcher.of('bf')[2]!.at).toBe(Date.parse('2026-01-07T12:00:13Z'));
+    expect(t.launcher.of('bf').map((l) => l.opts.injectedEnv)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,10 @@
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const entry = new URL('./entry.ts', import.meta.url);
+const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const code = `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(entry.href)}));`;
+const t = Date.now();
+const w = new Worker(code, { eval: true, workerData: { a: 3 } });
+w.on('message', (m) => { console.log('msg', m, Date.now() - t, 'ms'); void w.terminate(); });
+w.on('error', (e) => console.log('err', String(e)));
