@@ -29,10 +29,8 @@ export async function resolveRunSecrets(
   for (const spec of specs) {
     let value: string | null = null;
     let reason = 'no source is set';
-    if (spec.value !== null && spec.value !== undefined) {
-      value = spec.value;
-      reason = 'value is empty';
-    } else if (spec.fromFile) {
+    if (spec.value) value = spec.value;
+    else if (spec.fromFile) {
       try {
         const buf = await readFile(spec.fromFile);
         if (looksBinary(buf)) reason = `file ${spec.fromFile} is not text`;

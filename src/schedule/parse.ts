@@ -176,7 +176,7 @@ class Schedule implements CronSchedule {
     return this.extra?.resolved ?? this.source;
   }
   get hasSeconds(): boolean {
-    return this.extra !== null && this.extra.hasSeconds;
+    return this.extra?.hasSeconds === true;
   }
   get months(): number {
     return this.monthsAndDays & 0xffff;

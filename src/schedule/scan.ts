@@ -6,6 +6,23 @@ import { FIELDS, Kind } from './fields.ts';
 /** Result masks of the last successful scanField call (values 0-29 / 30-59 for second and minute). */
 export const scanned = { lo: 0, hi: 0 };
 
+/** Index just after the digits read by the last readNumber call. */
+let pos = 0;
+
+/** Reads 1-4 decimal digits at text[i, end): the value, or -1 when there are none or too many. Sets `pos`. */
+function readNumber(text: string, i: number, end: number): number {
+  let v = 0;
+  let j = i;
+  while (j < end) {
+    const c = text.charCodeAt(j);
+    if (c < 48 || c > 57) break;
+    v = v * 10 + (c - 48);
+    j++;
+  }
+  pos = j;
+  return j === i || j - i > 4 ? -1 : v;
+}
+
 /** Bits a..b of a 32-bit mask (0 <= a <= b <= 31). */
 function rangeBits(a: number, b: number): number {
   return (-1 << a) & (b === 31 ? -1 : (1 << (b + 1)) - 1);
@@ -23,7 +40,7 @@ export function scanField(text: string, start: number, end: number, kind: Kind):
   let hi = 0;
   let i = start;
   for (;;) {
-    let c = text.charCodeAt(i);
+    const c = text.charCodeAt(i);
     let a: number;
     let b: number;
     let bare = false;
@@ -32,42 +49,25 @@ export function scanField(text: string, start: number, end: number, kind: Kind):
       b = f.end;
       i++;
     } else if (c >= 48 && c <= 57) {
-      a = 0;
-      let digits = 0;
-      while (i < end && (c = text.charCodeAt(i)) >= 48 && c <= 57) {
-        a = a * 10 + (c - 48);
-        i++;
-        if (++digits > 4) return false;
-      }
-      if (i < end && c === 45 /* - */) {
-        i++;
-        b = 0;
-        digits = 0;
-        while (i < end && (c = text.charCodeAt(i)) >= 48 && c <= 57) {
-          b = b * 10 + (c - 48);
-          i++;
-          if (++digits > 4) return false;
-        }
-        if (digits === 0 || b > f.hi) return false;
+      a = readNumber(text, i, end);
+      i = pos;
+      if (a < f.lo || a > f.hi) return false;
+      if (i < end && text.charCodeAt(i) === 45 /* - */) {
+        b = readNumber(text, i + 1, end);
+        i = pos;
+        if (b < 0 || b > f.hi) return false;
         if (kind === Kind.DayOfWeek && b === 0) b = 7;
         if (a > b) return false;
       } else {
         b = a;
         bare = true;
       }
-      if (a < f.lo || a > f.hi) return false;
     } else return false;
     let step = 1;
     if (i < end && text.charCodeAt(i) === 47 /* / */) {
-      i++;
-      step = 0;
-      let digits = 0;
-      while (i < end && (c = text.charCodeAt(i)) >= 48 && c <= 57) {
-        step = step * 10 + (c - 48);
-        i++;
-        if (++digits > 4) return false;
-      }
-      if (digits === 0 || step < 1 || step > f.hi) return false;
+      step = readNumber(text, i + 1, end);
+      i = pos;
+      if (step < 1 || step > f.hi) return false;
       if (bare) {
         if (a > f.end) return false;
         b = f.end;

@@ -218,7 +218,11 @@ export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): numbe
   const z = frameZone(frame);
   // A label can resolve to an instant before `beforeMs` even when it reads later than beforeMs's own label
   // (first leg of a repeated hour), so the scan starts from the largest offset around.
-  const hiOff = Math.max(z.offset(beforeMs - 2 * DAY_MS), z.offset(beforeMs), z.offset(beforeMs + 2 * DAY_MS));
+  const hiOff = Math.max(
+    z.offset(beforeMs - 2 * DAY_MS),
+    z.offset(beforeMs),
+    z.offset(beforeMs + 2 * DAY_MS),
+  );
   let cursor = Math.ceil((beforeMs + hiOff) / 1000);
   let u: number;
   for (;;) {

@@ -694,16 +694,19 @@ export class Scheduler {
     return this.launchRun(rt, { trigger: 'manual', scheduledAt: null, ladder, slot: null });
   }
 
-  /** User cancel of every running instance of a job; false when none was running. */
-  async cancelJob(name: string): Promise<'cancelled' | 'not-running' | 'unknown'> {
+  /** Cancels every running instance of a job: a user cancel, or a cluster Replace from another node. */
+  async cancelJob(
+    name: string,
+    reason: 'cancelled' | 'replaced' = 'cancelled',
+  ): Promise<'cancelled' | 'not-running' | 'unknown'> {
     const rt = this.jobs.get(name);
     if (!rt) return 'unknown';
     if (rt.running.length === 0) return 'not-running';
-    this.deps.log.info(`Job ${name} was cancelled via the web UI`);
+    if (reason === 'cancelled') this.deps.log.info(`Job ${name} was cancelled via the web UI`);
     await Promise.all(
       rt.running.map((inst) => {
-        inst.cancelReason = 'cancelled';
-        return inst.handle.cancel('cancelled');
+        inst.cancelReason = reason;
+        return inst.handle.cancel(reason);
       }),
     );
     return 'cancelled';

@@ -26,18 +26,30 @@ describe('cronstable next', () => {
   });
 
   it('--after takes an instant with Z or an offset; no offset means UTC', async () => {
-    expect((await run(['@daily', '--after', '2026-01-01T00:00:00+01:00'])).out).toEqual(['2026-01-01T00:00:00Z']);
+    expect((await run(['@daily', '--after', '2026-01-01T00:00:00+01:00'])).out).toEqual([
+      '2026-01-01T00:00:00Z',
+    ]);
     expect((await run(['@daily', '--after', '2026-01-01T00:00:00Z'])).out).toEqual(['2026-01-02T00:00:00Z']);
     expect((await run(['@daily', '--after', '2026-01-01T00:00:00'])).out).toEqual(['2026-01-02T00:00:00Z']);
     expect((await run(['@hourly', '--after', '2026-01-01T10:30'])).out).toEqual(['2026-01-01T11:00:00Z']);
     expect((await run(['@hourly', '--after=2026-01-01'])).out).toEqual(['2026-01-01T01:00:00Z']);
-    expect((await run(['* * * * * * *', '--after', '2026-01-01T10:30:00.250Z'])).out).toEqual(['2026-01-01T10:30:01Z']);
+    expect((await run(['* * * * * * *', '--after', '2026-01-01T10:30:00.250Z'])).out).toEqual([
+      '2026-01-01T10:30:01Z',
+    ]);
   });
 
   it('--tz evaluates in the zone; the DST gap fires at the shifted time', async () => {
     const r = await run(['30 2 * * *', '--tz', 'America/New_York', '--after', '2026-03-08T06:00:00Z']);
     expect(r).toEqual({ code: 0, out: ['2026-03-08T07:30:00Z'], err: [] });
-    const three = await run(['30 2 * * *', '--tz', 'America/New_York', '--after', '2026-03-07T06:00:00Z', '-n', '3']);
+    const three = await run([
+      '30 2 * * *',
+      '--tz',
+      'America/New_York',
+      '--after',
+      '2026-03-07T06:00:00Z',
+      '-n',
+      '3',
+    ]);
     expect(three.out).toEqual(['2026-03-07T07:30:00Z', '2026-03-08T07:30:00Z', '2026-03-09T06:30:00Z']);
   });
 
@@ -58,7 +70,9 @@ describe('cronstable next', () => {
     for (const flag of ['--help', '-h']) {
       const r = await run([flag]);
       expect(r.code).toBe(0);
-      expect(r.out.join('\n')).toContain('usage: cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]');
+      expect(r.out.join('\n')).toContain(
+        'usage: cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]',
+      );
       expect(r.err).toEqual([]);
     }
   });
@@ -86,9 +100,18 @@ describe('cronstable next', () => {
       ['* * * * *', '--after', '2026-02-30T00:00:00Z'],
       "cronstable next: invalid --after value '2026-02-30T00:00:00Z': expected an ISO-8601 instant such as 2026-03-08T06:00:00Z",
     ],
-    [['* * * * *', '-n', '0'], "cronstable next: invalid -n value '0': expected a whole number from 1 to 100000"],
-    [['* * * * *', '-n', 'x'], "cronstable next: invalid -n value 'x': expected a whole number from 1 to 100000"],
-    [['* * * * *', '-n', '-3'], "cronstable next: invalid -n value '-3': expected a whole number from 1 to 100000"],
+    [
+      ['* * * * *', '-n', '0'],
+      "cronstable next: invalid -n value '0': expected a whole number from 1 to 100000",
+    ],
+    [
+      ['* * * * *', '-n', 'x'],
+      "cronstable next: invalid -n value 'x': expected a whole number from 1 to 100000",
+    ],
+    [
+      ['* * * * *', '-n', '-3'],
+      "cronstable next: invalid -n value '-3': expected a whole number from 1 to 100000",
+    ],
     [[], 'cronstable next: missing schedule expression (see --help)'],
     [
       ['0', '0', '*', '*', '*'],
@@ -122,12 +145,17 @@ describe('parseInstant', () => {
   ])('%s', (text, ms) => {
     expect(parseInstant(text)).toBe(ms);
   });
-  it.each(['', 'now', '2026-13-01', '2026-03-08T24:00:00Z', '2026-03-08T06:60Z', '2026-03-08T06:00:00+25:00', '08/03/2026'])(
-    'rejects %j',
-    (text) => {
-      expect(parseInstant(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'now',
+    '2026-13-01',
+    '2026-03-08T24:00:00Z',
+    '2026-03-08T06:60Z',
+    '2026-03-08T06:00:00+25:00',
+    '08/03/2026',
+  ])('rejects %j', (text) => {
+    expect(parseInstant(text)).toBeNull();
+  });
 });
 
 describe('option syntax', () => {

@@ -24,22 +24,25 @@ describe('MinHeap', () => {
 
   it('matches a stable sort for random pushes and pops', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(-1)), { maxLength: 300 }), (ops) => {
-        const h = new MinHeap<number>();
-        const model: { key: number; seq: number }[] = [];
-        let seq = 0;
-        for (const op of ops) {
-          if (op < 0) {
-            model.sort((a, b) => a.key - b.key || a.seq - b.seq);
-            expect(h.pop()).toBe(model.shift()?.seq);
-          } else {
-            h.push(op, seq);
-            model.push({ key: op, seq });
-            seq++;
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant(-1)), { maxLength: 300 }),
+        (ops) => {
+          const h = new MinHeap<number>();
+          const model: { key: number; seq: number }[] = [];
+          let seq = 0;
+          for (const op of ops) {
+            if (op < 0) {
+              model.sort((a, b) => a.key - b.key || a.seq - b.seq);
+              expect(h.pop()).toBe(model.shift()?.seq);
+            } else {
+              h.push(op, seq);
+              model.push({ key: op, seq });
+              seq++;
+            }
+            expect(h.size).toBe(model.length);
           }
-          expect(h.size).toBe(model.length);
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

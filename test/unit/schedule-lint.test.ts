@@ -1,6 +1,12 @@
 // Load-time schedule lints: spec 01 §6.1 (codes, levels, triggers, order) and dead schedules (§6.3).
 import { describe, expect, it } from 'vitest';
-import { type Frame, lintSchedule, parseCron, resolveFrame, type ScheduleFinding } from '../../src/schedule/index.ts';
+import {
+  type Frame,
+  lintSchedule,
+  parseCron,
+  resolveFrame,
+  type ScheduleFinding,
+} from '../../src/schedule/index.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
 const UTC: Frame = resolveFrame({});
@@ -12,12 +18,17 @@ const codes = (expr: string, frame: Frame = UTC, hashKey = 'job'): string[] =>
   lint(expr, frame, hashKey).map((f) => f.code);
 
 describe('clean schedules', () => {
-  it.each(['*/5 * * * *', '0 0 * * *', '30 4 * * mon-fri', '0 0 L * *', '0 0 1 1 *', '*/15 * * * *', '0 */6 * * *'])(
-    '%s has no findings',
-    (expr) => {
-      expect(lint(expr)).toEqual([]);
-    },
-  );
+  it.each([
+    '*/5 * * * *',
+    '0 0 * * *',
+    '30 4 * * mon-fri',
+    '0 0 L * *',
+    '0 0 1 1 *',
+    '*/15 * * * *',
+    '0 */6 * * *',
+  ])('%s has no findings', (expr) => {
+    expect(lint(expr)).toEqual([]);
+  });
 });
 
 describe('hashed-slot', () => {
@@ -80,17 +91,46 @@ describe('day-fields-both-restricted', () => {
 
 describe('uneven-step', () => {
   it.each([
-    ['*/7 * * * *', "'*/7' in the minute field: 60 is not a multiple of 7, so the interval that wraps around is only 4 minutes"],
-    ['*/8 * * * *', "'*/8' in the minute field: 60 is not a multiple of 8, so the interval that wraps around is only 4 minutes"],
-    ['*/45 * * * *', "'*/45' in the minute field: 60 is not a multiple of 45, so the interval that wraps around is only 15 minutes"],
-    ['*/59 * * * *', "'*/59' in the minute field: 60 is not a multiple of 59, so the interval that wraps around is only 1 minute"],
-    ['0 */5 * * *', "'*/5' in the hour field: 24 is not a multiple of 5, so the interval that wraps around is only 4 hours"],
-    ['0 0 * */5 *', "'*/5' in the month field: 12 is not a multiple of 5, so the interval that wraps around is only 2 months"],
-    ['0 0 * * */4', "'*/4' in the day-of-week field: 7 is not a multiple of 4, so the interval that wraps around is only 3 days"],
-    ['*/7 * * * * * *', "'*/7' in the second field: 60 is not a multiple of 7, so the interval that wraps around is only 4 seconds"],
-    ['H/7 * * * *', "'H/7' in the minute field: 60 is not a multiple of 7, so the interval that wraps around is only 4 minutes"],
+    [
+      '*/7 * * * *',
+      "'*/7' in the minute field: 60 is not a multiple of 7, so the interval that wraps around is only 4 minutes",
+    ],
+    [
+      '*/8 * * * *',
+      "'*/8' in the minute field: 60 is not a multiple of 8, so the interval that wraps around is only 4 minutes",
+    ],
+    [
+      '*/45 * * * *',
+      "'*/45' in the minute field: 60 is not a multiple of 45, so the interval that wraps around is only 15 minutes",
+    ],
+    [
+      '*/59 * * * *',
+      "'*/59' in the minute field: 60 is not a multiple of 59, so the interval that wraps around is only 1 minute",
+    ],
+    [
+      '0 */5 * * *',
+      "'*/5' in the hour field: 24 is not a multiple of 5, so the interval that wraps around is only 4 hours",
+    ],
+    [
+      '0 0 * */5 *',
+      "'*/5' in the month field: 12 is not a multiple of 5, so the interval that wraps around is only 2 months",
+    ],
+    [
+      '0 0 * * */4',
+      "'*/4' in the day-of-week field: 7 is not a multiple of 4, so the interval that wraps around is only 3 days",
+    ],
+    [
+      '*/7 * * * * * *',
+      "'*/7' in the second field: 60 is not a multiple of 7, so the interval that wraps around is only 4 seconds",
+    ],
+    [
+      'H/7 * * * *',
+      "'H/7' in the minute field: 60 is not a multiple of 7, so the interval that wraps around is only 4 minutes",
+    ],
   ])('%s is a warning', (expr, message) => {
-    expect(lint(expr).filter((f) => f.code === 'uneven-step')).toEqual([{ code: 'uneven-step', level: 'warning', message }]);
+    expect(lint(expr).filter((f) => f.code === 'uneven-step')).toEqual([
+      { code: 'uneven-step', level: 'warning', message },
+    ]);
   });
 
   it('day-of-month steps are a note', () => {
@@ -98,18 +138,26 @@ describe('uneven-step', () => {
       {
         code: 'uneven-step',
         level: 'note',
-        message: "'*/2' in the day-of-month field restarts at day 1 each month, so the interval across a month end varies",
+        message:
+          "'*/2' in the day-of-month field restarts at day 1 each month, so the interval across a month end varies",
       },
     ]);
     expect(codes('0 0 H/10 * *')).toEqual(['hashed-slot', 'uneven-step']);
   });
 
-  it.each(['*/1 * * * *', '*/15 * * * *', '*/30 * * * *', '0 */6 * * *', '0 */8 * * *', '0 0 * */3 *', '5/7 * * * *', '0-59/7 * * * *', '0 0 * * */7'])(
-    '%s is not flagged',
-    (expr) => {
-      expect(codes(expr)).not.toContain('uneven-step');
-    },
-  );
+  it.each([
+    '*/1 * * * *',
+    '*/15 * * * *',
+    '*/30 * * * *',
+    '0 */6 * * *',
+    '0 */8 * * *',
+    '0 0 * */3 *',
+    '5/7 * * * *',
+    '0-59/7 * * * *',
+    '0 0 * * */7',
+  ])('%s is not flagged', (expr) => {
+    expect(codes(expr)).not.toContain('uneven-step');
+  });
 
   it('one finding per offending item, in column order', () => {
     expect(lint('*/7,*/11 */5 * * *').map((f) => f.message.split(':')[0])).toEqual([
@@ -154,7 +202,8 @@ describe('skipped-months and leap-day-only', () => {
       {
         code: 'leap-day-only',
         level: 'note',
-        message: 'in February the day-of-month field only matches the 29th, so February runs happen in leap years only',
+        message:
+          'in February the day-of-month field only matches the 29th, so February runs happen in leap years only',
       },
     ]);
     expect(codes('0 0 L-28 2 *')).toEqual(['leap-day-only']);
@@ -208,10 +257,9 @@ describe('DST notes', () => {
   });
 
   it('Europe/Berlin and a 30-minute zone', () => {
-    expect(lint('30 2 * * *', resolveFrame({ timezone: 'Europe/Berlin' })).map((f) => f.message.slice(0, 30))).toEqual([
-      'on 2026-03-29 the wall time 02',
-      'on 2026-10-25 the wall time 02',
-    ]);
+    expect(
+      lint('30 2 * * *', resolveFrame({ timezone: 'Europe/Berlin' })).map((f) => f.message.slice(0, 30)),
+    ).toEqual(['on 2026-03-29 the wall time 02', 'on 2026-10-25 the wall time 02']);
     const lh = lint('15 2 * * *', resolveFrame({ timezone: 'Australia/Lord_Howe' }));
     expect(lh).toHaveLength(1);
     expect(lh[0]!.message).toBe(
@@ -230,10 +278,20 @@ describe('DST notes', () => {
 
 describe('order of findings', () => {
   it('hashed-slot, day-fields-both-restricted, uneven-step, skipped-months', () => {
-    expect(codes('H */7 31 * 5')).toEqual(['hashed-slot', 'day-fields-both-restricted', 'uneven-step', 'skipped-months']);
+    expect(codes('H */7 31 * 5')).toEqual([
+      'hashed-slot',
+      'day-fields-both-restricted',
+      'uneven-step',
+      'skipped-months',
+    ]);
   });
   it('hashed-slot, never-fires, day-fields-both-restricted, uneven-step', () => {
-    expect(codes('H */7 31 2 5')).toEqual(['hashed-slot', 'never-fires', 'day-fields-both-restricted', 'uneven-step']);
+    expect(codes('H */7 31 2 5')).toEqual([
+      'hashed-slot',
+      'never-fires',
+      'day-fields-both-restricted',
+      'uneven-step',
+    ]);
   });
   it('uneven-step before DST notes', () => {
     expect(codes('*/7 2 * * *', NY)).toEqual(['uneven-step', 'dst-skipped-time']);

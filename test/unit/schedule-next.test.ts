@@ -165,16 +165,16 @@ describe('§5.8 DST semantics (America/New_York unless noted)', () => {
     ]);
     // 02:30 collapses into the shifted 02:00 and is not fired separately
     expect(
-      occurrences(parseCron('0,30 2 * * *'), NY, t('2026-03-07T12:00:00Z'), { untilMs: t('2026-03-09T12:00:00Z') }).map(
-        iso,
-      ),
+      occurrences(parseCron('0,30 2 * * *'), NY, t('2026-03-07T12:00:00Z'), {
+        untilMs: t('2026-03-09T12:00:00Z'),
+      }).map(iso),
     ).toEqual(['2026-03-08T07:00:00.000Z', '2026-03-09T06:00:00.000Z', '2026-03-09T06:30:00.000Z']);
   });
   it('a repeated wall time fires on the first occurrence only', () => {
     expect(
-      occurrences(parseCron('30 1 * * *'), NY, t('2026-10-31T12:00:00Z'), { untilMs: t('2026-11-02T12:00:00Z') }).map(
-        iso,
-      ),
+      occurrences(parseCron('30 1 * * *'), NY, t('2026-10-31T12:00:00Z'), {
+        untilMs: t('2026-11-02T12:00:00Z'),
+      }).map(iso),
     ).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z']);
   });
   it("a frequent schedule skips the repeated hour's second leg", () => {
@@ -257,7 +257,14 @@ describe('prevFire', () => {
       ['2026-04-04T00:00:00Z', '2026-04-06T00:00:00Z'],
       ['2026-10-03T00:00:00Z', '2026-10-05T00:00:00Z'],
     ];
-    for (const expr of ['*/7 * * * *', '0 2 * * *', '30 1,2 * * *', '0,30 2 * * *', '15,40 2 * * *', '*/20 * * * * * *']) {
+    for (const expr of [
+      '*/7 * * * *',
+      '0 2 * * *',
+      '30 1,2 * * *',
+      '0,30 2 * * *',
+      '15,40 2 * * *',
+      '*/20 * * * * * *',
+    ]) {
       const s = parseCron(expr);
       for (const frame of [UTC, NY, BERLIN, LORD_HOWE]) {
         for (const [from, to] of windows) {
@@ -304,18 +311,16 @@ describe('occurrences', () => {
       '2026-01-07T12:00:00.000Z',
       '2026-01-07T18:00:00.000Z',
     ]);
-    expect(occurrences(s, UTC, t('2026-01-07T00:00:00Z'), { untilMs: t('2026-01-07T12:00:00Z') }).map(iso)).toEqual([
-      '2026-01-07T06:00:00.000Z',
-      '2026-01-07T12:00:00.000Z',
-    ]);
+    expect(
+      occurrences(s, UTC, t('2026-01-07T00:00:00Z'), { untilMs: t('2026-01-07T12:00:00Z') }).map(iso),
+    ).toEqual(['2026-01-07T06:00:00.000Z', '2026-01-07T12:00:00.000Z']);
     expect(occurrences(s, UTC, t('2026-01-07T00:00:00Z'), { limit: 0 })).toEqual([]);
     expect(occurrences(s, UTC, t('2026-01-07T00:00:00Z'), {})).toHaveLength(1000);
   });
   it('ends at 2099 and for dead schedules', () => {
-    expect(occurrences(parseCron('0 0 1 1 *'), UTC, t('2097-06-01T00:00:00Z'), { limit: 10 }).map(iso)).toEqual([
-      '2098-01-01T00:00:00.000Z',
-      '2099-01-01T00:00:00.000Z',
-    ]);
+    expect(
+      occurrences(parseCron('0 0 1 1 *'), UTC, t('2097-06-01T00:00:00Z'), { limit: 10 }).map(iso),
+    ).toEqual(['2098-01-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']);
     expect(occurrences(parseCron('0 0 30 2 *'), UTC, 0, { limit: 10 })).toEqual([]);
   });
   it('matches repeated nextFire away from DST edges', () => {
@@ -334,7 +339,10 @@ describe('frames and zones', () => {
     expect(resolveFrame({})).toEqual({ kind: 'utc' });
     expect(resolveFrame({ utc: true })).toEqual({ kind: 'utc' });
     expect(resolveFrame({ timezone: null, utc: true })).toEqual({ kind: 'utc' });
-    expect(resolveFrame({ timezone: 'Europe/Berlin', utc: false })).toEqual({ kind: 'zone', zone: 'Europe/Berlin' });
+    expect(resolveFrame({ timezone: 'Europe/Berlin', utc: false })).toEqual({
+      kind: 'zone',
+      zone: 'Europe/Berlin',
+    });
     const local = resolveFrame({ utc: false });
     expect(local.kind).toBe('local');
     expect(frameName(local)).toBe(new Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -347,15 +355,34 @@ describe('frames and zones', () => {
     expect(frameName(NY)).toBe('America/New_York');
   });
   it('isKnownTimezone needs the exact tz database spelling', () => {
-    for (const z of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Calcutta', 'US/Eastern', 'Etc/GMT+5', 'Europe/Kyiv']) {
+    for (const z of [
+      'UTC',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Asia/Calcutta',
+      'US/Eastern',
+      'Etc/GMT+5',
+      'Europe/Kyiv',
+    ]) {
       expect(isKnownTimezone(z)).toBe(true);
     }
-    for (const z of ['america/new_york', 'utc', 'AMERICA/NEW_YORK', 'Mars/Olympus', '', 'UTC ', '+05:00', 'Z']) {
+    for (const z of [
+      'america/new_york',
+      'utc',
+      'AMERICA/NEW_YORK',
+      'Mars/Olympus',
+      '',
+      'UTC ',
+      '+05:00',
+      'Z',
+    ]) {
       expect(isKnownTimezone(z)).toBe(false);
     }
   });
   it('a local frame is DST-aware like its zone', () => {
     const local: Frame = { kind: 'local', zone: 'America/New_York' };
-    expect(nextFire(parseCron('30 2 * * *'), local, t('2026-03-08T06:00:00Z'))).toBe(t('2026-03-08T07:30:00Z'));
+    expect(nextFire(parseCron('30 2 * * *'), local, t('2026-03-08T06:00:00Z'))).toBe(
+      t('2026-03-08T07:30:00Z'),
+    );
   });
 });

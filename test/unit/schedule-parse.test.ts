@@ -94,7 +94,7 @@ describe('§8 reject list', () => {
     ['', 'expected 5 to 7 whitespace-separated cron fields (or a supported @-nickname), got 0'],
     ['* * * *', 'got 4'],
     ['* * * * * * * *', 'got 8'],
-    ['0 0 1 1 2027', "value 2027 out of range 0-7 in the day-of-week field"],
+    ['0 0 1 1 2027', 'value 2027 out of range 0-7 in the day-of-week field'],
     ['0 0 1 1 * 1969', 'value 1969 out of range 1970-2099 in the year field'],
     ['0 0 1 1 * 2100', 'value 2100 out of range 1970-2099 in the year field'],
     ['0 0 * * L', "'L' alone is not valid in the day-of-week field; write L<d>"],
@@ -363,9 +363,9 @@ describe('§5.1 nicknames and object form', () => {
 
   it('renders objects as in §5.1', () => {
     expect(renderScheduleObject({ minute: '*/5' })).toBe('*/5 * * * *');
-    expect(renderScheduleObject({ minute: '0', hour: '0', dayOfMonth: '1', month: '1', year: '2026/2' })).toBe(
-      '0 0 1 1 * 2026/2',
-    );
+    expect(
+      renderScheduleObject({ minute: '0', hour: '0', dayOfMonth: '1', month: '1', year: '2026/2' }),
+    ).toBe('0 0 1 1 * 2026/2');
     expect(renderScheduleObject({ second: '*/5' })).toBe('*/5 * * * * * *');
     expect(renderScheduleObject({ minute: '0', hour: '6', dayOfWeek: 'mon-fri' })).toBe('0 6 * * mon-fri');
     expect(renderScheduleObject({ second: '', minute: '30' })).toBe(' 30 * * * * *');
@@ -425,7 +425,11 @@ describe('§5.5 H', () => {
     const v = new HashSeed('minute', 'job');
     expect(parseCron('H(10-19) * * * *', { hashKey: 'job' }).resolved).toBe(`${10 + v.mod(10)} * * * *`);
     const start = v.mod(20);
-    expect(sets(parseCron('H/20 * * * *', { hashKey: 'job' })).minute).toEqual([start, start + 20, start + 40]);
+    expect(sets(parseCron('H/20 * * * *', { hashKey: 'job' })).minute).toEqual([
+      start,
+      start + 20,
+      start + 40,
+    ]);
     const s2 = 30 + v.mod(10);
     expect(sets(parseCron('H(30-59)/10 * * * *', { hashKey: 'job' })).minute).toEqual([s2, s2 + 10, s2 + 20]);
     const d = new HashSeed('day-of-month', 'job');
@@ -488,7 +492,9 @@ describe('§5.9 semantic equality', () => {
     expect(same(a, b)).toBe(false);
   });
   it('H equals its resolved minute', () => {
-    expect(semanticKey(parseCron('H * * * *', { hashKey: 'refresh-cache' }))).toBe(semanticKey(parseCron('29 * * * *')));
+    expect(semanticKey(parseCron('H * * * *', { hashKey: 'refresh-cache' }))).toBe(
+      semanticKey(parseCron('29 * * * *')),
+    );
   });
 });
 
@@ -537,8 +543,12 @@ describe('sha256', () => {
     expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
       '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
     );
-    expect(sha256Hex('a'.repeat(1000))).toBe('41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3');
+    expect(sha256Hex('a'.repeat(1000))).toBe(
+      '41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3',
+    );
     expect(sha256Hex('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
-    expect(sha256Hex('minute\nжоб-1')).toBe('7f9f54413a8f96e60905c0b2bf8cfe33ade63f1566fa2ffbb2a4740b301c767c');
+    expect(sha256Hex('minute\nжоб-1')).toBe(
+      '7f9f54413a8f96e60905c0b2bf8cfe33ade63f1566fa2ffbb2a4740b301c767c',
+    );
   });
 });

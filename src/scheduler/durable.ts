@@ -1,0 +1,434 @@
+// Scheduler features backed by the store (spec 03 §8): the run ledger, archived output,
+// onlyIfLastSucceeded from the ledger, @reboot once per OS boot, durable retries, missed-run
+// catch-up, job-API run identities and cluster concurrency slots, under onStoreUnavailable.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { jobDigest } from '../cluster/jobset.ts';
+import type { JobConfig } from '../config/types.ts';
+import { redactLines } from '../exec/redact.ts';
+import type { RunResult } from '../exec/types.ts';
+import { nextFire } from '../schedule/index.ts';
+import type { Json, Lease, Store } from '../store/types.ts';
+import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Logger } from '../util/log.ts';
+import type { RunRecord } from './history.ts';
+import type { LaunchContext, RunGrant, Scheduler, SchedulerHooks } from './scheduler.ts';
+
+/** The job-API side the scheduler needs: a per-run identity and its environment. */
+export interface RunRegistry {
+  register(run: {
+    runId: string;
+    jobName: string;
+    attempt: number;
+    scheduledAt: string | null;
+    defaultScope: string;
+    allowedScopes: string[];
+    secrets: readonly JobConfig['secrets'][number][];
+  }): Promise<{ token: string; env: Record<string, string>; secretValues: string[] }>;
+  unregister(token: string): Promise<void>;
+}
+
+export interface DurableOptions {
+  store: Store;
+  registry: RunRegistry | null;
+  clock: Clock;
+  log: Logger;
+  host: string;
+  onStoreUnavailable: 'degrade' | 'fail-closed';
+  maxRunsPerJob: number;
+  slotTtlSeconds: number;
+  /** Linux boot id (null where unknown: @reboot then runs on every daemon start). */
+  bootId?: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const MAX_CATCHUP = 100;
+const RETRY_DEFER_MS = 30_000;
+
+export function linuxBootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** crc32 (IEEE), for the deterministic catch-up jitter every node computes alike. */
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of new TextEncoder().encode(text)) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * The catch-up plan of spec 03 §8.2 (pure): the missed instants after the watermark up to
+ * `now`, one for run-once (the latest), at most 100 for run-all.
+ */
+export function missedSlots(
+  job: JobConfig,
+  watermarkMs: number,
+  nowMs: number,
+): { slots: number[]; dropped: number } {
+  if (!job.cron || job.onMissed === 'skip') return { slots: [], dropped: 0 };
+  const all: number[] = [];
+  let at = nextFire(job.cron, job.frame, watermarkMs);
+  while (at !== null && at <= nowMs && all.length <= 100_000) {
+    all.push(at);
+    at = nextFire(job.cron, job.frame, at);
+  }
+  if (job.onMissed === 'run-once') return { slots: all.slice(-1), dropped: 0 };
+  return { slots: all.slice(0, MAX_CATCHUP), dropped: Math.max(0, all.length - MAX_CATCHUP) };
+}
+
+export class DurableFeatures implements SchedulerHooks {
+  private readonly proc = randomBytes(8).toString('hex');
+  private readonly bootId: string | null;
+  private readonly secretValues = new Map<string, string[]>();
+  private scheduler: Scheduler | null = null;
+
+  constructor(private readonly o: DurableOptions) {
+    this.bootId = o.bootId === undefined ? linuxBootId() : o.bootId;
+  }
+
+  private get holder(): string {
+    return `${this.o.host}#${this.proc}`;
+  }
+
+  private storeFailed(what: string, e: unknown): void {
+    this.o.log.warning(`state: ${what} failed: ${(e as Error)?.message ?? e}`);
+  }
+
+  /** Background durable write: never blocks a launch, failures are logged. */
+  private write(what: string, fn: () => Promise<unknown>): void {
+    fn().catch((e) => this.storeFailed(what, e));
+  }
+
+  async beforeLaunch(job: JobConfig, run: LaunchContext): Promise<RunGrant | { skip: string }> {
+    const releases: (() => Promise<void> | void)[] = [];
+    let env: Record<string, string> | undefined;
+    if (job.concurrencyScope === 'cluster' && job.concurrencyPolicy !== 'Allow') {
+      const slot = await this.claimSlot(job);
+      if ('skip' in slot) return slot;
+      if (slot.release) releases.push(slot.release);
+    }
+    if (this.o.registry) {
+      try {
+        const reg = await this.o.registry.register({
+          runId: run.id,
+          jobName: job.name,
+          attempt: run.attempt,
+          scheduledAt: iso(run.scheduledAt),
+          defaultScope: job.name,
+          allowedScopes: job.stateAllowedScopes,
+          secrets: job.secrets,
+        });
+        env = reg.env;
+        this.secretValues.set(run.id, reg.secretValues);
+        releases.push(async () => {
+          await this.o.registry!.unregister(reg.token);
+        });
+      } catch (e) {
+        this.storeFailed(`registering job ${job.name} with the job API`, e);
+      }
+    }
+    return {
+      env,
+      release: async () => {
+        for (const r of releases.reverse()) await r();
+      },
+    };
+  }
+
+  /** The `slots/<job>` lease for concurrencyScope: cluster (spec 02 §10.2). */
+  private async claimSlot(job: JobConfig): Promise<{ release?: () => Promise<void> } | { skip: string }> {
+    const name = `slots/${job.name}`;
+    const ttl = this.o.slotTtlSeconds;
+    const store = this.o.store;
+    let lease: Lease | null;
+    try {
+      lease = await store.leaseAcquire(name, this.holder, ttl);
+      if (!lease && job.concurrencyPolicy === 'Replace') lease = await this.takeOverSlot(job, name);
+    } catch (e) {
+      if (this.o.onStoreUnavailable === 'fail-closed')
+        return {
+          skip: `its cluster concurrency slot cannot be claimed (state store unavailable: ${(e as Error).message})`,
+        };
+      this.o.log.warning(`Job ${job.name}: state store unavailable; enforcing concurrency on this node only`);
+      return {};
+    }
+    if (!lease) {
+      const holder = (await store.leaseRead(name).catch(() => null))?.holder ?? 'another node';
+      return {
+        skip: `its cluster concurrency slot is held by ${holder.split('#')[0]} (concurrencyPolicy ${job.concurrencyPolicy})`,
+      };
+    }
+    let current: Lease = lease;
+    const clock = this.o.clock;
+    let timer: TimerHandle | null = null;
+    const renew = () => {
+      timer = clock.setTimer(
+        async () => {
+          try {
+            const cancel = await store.newest(name);
+            const data = cancel?.data as { kind?: string; fence?: number } | undefined;
+            if (data?.kind === 'cancel' && data.fence === current.fence) {
+              this.o.log.info(
+                `Job ${job.name}: another node replaces it (cluster Replace); cancelling the local run`,
+              );
+              await this.scheduler?.cancelJob(job.name, 'replaced');
+            }
+            const next = await store.leaseRenew(current, ttl);
+            if (next) current = next;
+            else
+              this.o.log.warning(
+                `Job ${job.name}: lost its cluster concurrency slot; it keeps running (at-least-once)`,
+              );
+          } catch (e) {
+            this.storeFailed(`renewing the concurrency slot of ${job.name}`, e);
+          }
+          renew();
+        },
+        Math.max(1000, (ttl * 1000) / 3),
+      );
+    };
+    renew();
+    return {
+      release: async () => {
+        if (timer) clock.clearTimer(timer);
+        await store
+          .leaseRelease(current)
+          .catch((e) => this.storeFailed(`releasing the slot of ${job.name}`, e));
+      },
+    };
+  }
+
+  /** Replace across the fleet: ask the holder to yield, then wait for the slot (bounded). */
+  private async takeOverSlot(job: JobConfig, name: string): Promise<Lease | null> {
+    const store = this.o.store;
+    const held = await store.leaseRead(name);
+    if (!held) return store.leaseAcquire(name, this.holder, this.o.slotTtlSeconds);
+    await store.append(
+      name,
+      { kind: 'cancel', fence: held.fence, by: this.o.host, at: this.o.clock.now() / 1000 },
+      { keep: 8 },
+    );
+    const deadline = this.o.clock.now() + 2 * this.o.slotTtlSeconds * 1000;
+    const step = Math.max(1000, (this.o.slotTtlSeconds * 1000) / 6);
+    while (this.o.clock.now() < deadline) {
+      await new Promise<void>((resolve) => this.o.clock.setTimer(resolve, step));
+      const lease = await store.leaseAcquire(name, this.holder, this.o.slotTtlSeconds);
+      if (lease) return lease;
+    }
+    return null;
+  }
+
+  async lastOutcome(
+    job: JobConfig,
+    memory: 'success' | 'failure' | null,
+  ): Promise<'success' | 'failure' | null | 'blocked'> {
+    try {
+      const rows = await this.o.store.list(`runs/${job.name}`, { newestFirst: true, limit: 50 });
+      let best: { at: string; outcome: 'success' | 'failure' } | null = null;
+      for (const r of rows) {
+        const d = r.data as { outcome?: string; finished_at?: string };
+        if (
+          (d.outcome === 'success' || d.outcome === 'failure') &&
+          d.finished_at &&
+          (!best || d.finished_at > best.at)
+        )
+          best = { at: d.finished_at, outcome: d.outcome };
+      }
+      // The in-memory outcome is newer than anything the ledger can hold for this process.
+      return memory ?? best?.outcome ?? null;
+    } catch (e) {
+      this.storeFailed(`reading the run ledger of ${job.name}`, e);
+      return this.o.onStoreUnavailable === 'fail-closed' ? 'blocked' : memory;
+    }
+  }
+
+  async rebootAllowed(job: JobConfig): Promise<boolean> {
+    if (!this.bootId) return true;
+    const stream = `reboot/${job.name}`;
+    const digest = jobDigest(job);
+    try {
+      const rows = await this.o.store.list(stream, { newestFirst: true, limit: 32 });
+      const seen = rows.some((r) => {
+        const d = r.data as { host?: string; bootId?: string; jobDigest?: string };
+        return d.host === this.o.host && d.bootId === this.bootId && d.jobDigest === digest;
+      });
+      if (seen) return false;
+      await this.o.store.append(
+        stream,
+        { host: this.o.host, bootId: this.bootId, jobDigest: digest, at: iso(this.o.clock.now()) },
+        { keep: 32 },
+      );
+      return true;
+    } catch (e) {
+      this.storeFailed(`the @reboot marker of ${job.name}`, e);
+      return this.o.onStoreUnavailable !== 'fail-closed';
+    }
+  }
+
+  runRecorded(job: JobConfig, run: RunRecord, result: RunResult): void {
+    const record: Json = {
+      outcome: run.outcome,
+      exit_code: run.exitCode,
+      started_at: iso(run.startedAt),
+      finished_at: iso(run.finishedAt),
+      duration: run.durationSeconds,
+      fail_reason: run.failReason,
+      resources: null,
+      run_id: run.id,
+      trigger: run.trigger,
+      attempt: run.attempt,
+      scheduled_at: iso(run.scheduledAt),
+    };
+    const keep = this.o.maxRunsPerJob;
+    const secrets = this.secretValues.get(run.id) ?? [];
+    this.secretValues.delete(run.id);
+    this.write(`appending the run of ${job.name} to the ledger`, async () => {
+      await this.o.store.append(`runs/${job.name}`, record, { keep });
+      if (!job.archiveOutput || job.saveLimit === 0) return;
+      const raw = result.ring.map((l) => l.line.replace(/\n$/, ''));
+      const redacted = job.redactArchivedSecrets
+        ? redactLines(raw, secrets)
+        : { lines: raw, redacted: false };
+      await this.o.store.append(
+        `logs/${job.name}`,
+        {
+          finished_at: iso(run.finishedAt),
+          outcome: run.outcome,
+          exit_code: run.exitCode,
+          redacted: redacted.redacted,
+          dropped_lines: Math.max(0, result.publishedLines - result.ring.length),
+          lines: result.ring.map((l, i) => ({ stream: l.stream, line: redacted.lines[i] ?? '' })),
+        },
+        { keep },
+      );
+    });
+  }
+
+  retryArmed(job: JobConfig, attempt: number, notBefore: number): void {
+    this.write(`recording the retry of ${job.name}`, () =>
+      this.o.store.append(
+        `retries/${job.name}`,
+        {
+          kind: 'pending',
+          attempt,
+          notBefore: iso(notBefore),
+          jobDigest: jobDigest(job),
+          host: this.o.host,
+          at: iso(this.o.clock.now()),
+        },
+        { keep: 8 },
+      ),
+    );
+  }
+
+  retrySettled(job: JobConfig, reason: string, attempt: number): void {
+    this.write(`settling the retry of ${job.name}`, () =>
+      this.o.store.append(
+        `retries/${job.name}`,
+        { kind: 'settled', reason, attempt, host: this.o.host, at: iso(this.o.clock.now()) },
+        { keep: 8 },
+      ),
+    );
+  }
+
+  /** At start: re-arm this host's pending retries, then run the catch-up of every job. */
+  async start(scheduler: Scheduler, jobs: readonly JobConfig[]): Promise<void> {
+    this.scheduler = scheduler;
+    const anchor = this.o.clock.now();
+    for (const job of jobs) {
+      if (!job.enabled) continue;
+      await this.rearm(scheduler, job).catch((e) =>
+        this.storeFailed(`re-arming the retry of ${job.name}`, e),
+      );
+    }
+    for (const job of jobs) {
+      if (job.enabled && job.cron && job.onMissed !== 'skip') void this.catchUp(scheduler, job, anchor);
+    }
+  }
+
+  private async rearm(scheduler: Scheduler, job: JobConfig): Promise<void> {
+    const newest = await this.o.store.newest(`retries/${job.name}`);
+    const d = newest?.data as
+      | {
+          kind?: string;
+          attempt?: number;
+          notBefore?: string;
+          jobDigest?: string;
+          host?: string;
+          at?: string;
+        }
+      | undefined;
+    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore)
+      return;
+    const settle = (reason: string) => this.retrySettled(job, reason, d.attempt!);
+    if (d.jobDigest !== jobDigest(job)) return settle('config-changed');
+    const max = job.onFailure.retry.maximumRetries;
+    if (max !== -1 && d.attempt > max) return settle('exhausted');
+    const notBefore = Date.parse(d.notBefore);
+    const deadline = job.startingDeadlineSeconds;
+    if (deadline !== null && this.o.clock.now() - notBefore > deadline * 1000)
+      return settle('deadline-passed');
+    const lastRun = await this.o.store.maxField(`runs/${job.name}`, 'finished_at');
+    if (typeof lastRun === 'string' && d.at && lastRun > d.at) return settle('superseded-by-run');
+    if (job.reboot && job.onFailure.retry.maximumRetries !== -1) return settle('superseded');
+    scheduler.rearmRetry(job.name, d.attempt, notBefore);
+  }
+
+  private async catchUp(scheduler: Scheduler, job: JobConfig, anchor: number): Promise<void> {
+    const store = this.o.store;
+    try {
+      let watermark = await store.maxField(`runs/${job.name}`, 'finished_at');
+      const checkpoint = (await store.newest(`catchup/${job.name}`))?.data as
+        | { kind?: string; watermark?: string }
+        | undefined;
+      if (
+        checkpoint?.kind === 'open' &&
+        checkpoint.watermark &&
+        (typeof watermark !== 'string' || checkpoint.watermark < watermark)
+      )
+        watermark = checkpoint.watermark;
+      if (typeof watermark !== 'string') return;
+      let from = Date.parse(watermark);
+      if (job.startingDeadlineSeconds !== null)
+        from = Math.max(from, anchor - job.startingDeadlineSeconds * 1000);
+      const { slots, dropped } = missedSlots(job, from, anchor);
+      if (dropped > 0)
+        this.o.log.warning(
+          `Job ${job.name}: ${dropped} more missed run(s) than the catch-up cap of ${MAX_CATCHUP} are dropped`,
+        );
+      if (slots.length === 0) return;
+      this.o.log.info(
+        `Job ${job.name}: catching up ${slots.length} missed run(s) (onMissed: ${job.onMissed})`,
+      );
+      await store.append(
+        `catchup/${job.name}`,
+        { kind: 'open', watermark: iso(from), at: iso(this.o.clock.now()) },
+        { keep: 8 },
+      );
+      const jitter = job.catchupJitterSeconds;
+      if (jitter > 0) {
+        const offset = crc32(job.name) % (jitter * 1000);
+        await new Promise<void>((resolve) => this.o.clock.setTimer(resolve, offset));
+      }
+      for (const at of slots) {
+        if (scheduler.shuttingDown || scheduler.job(job.name) === undefined) return;
+        await scheduler.runBackfill(job.name, at);
+      }
+      await store.append(
+        `catchup/${job.name}`,
+        { kind: 'close', watermark: iso(anchor), at: iso(this.o.clock.now()) },
+        { keep: 8 },
+      );
+    } catch (e) {
+      this.storeFailed(`the catch-up of ${job.name}`, e);
+      this.o.clock.setTimer(() => void this.catchUp(scheduler, job, anchor), RETRY_DEFER_MS);
+    }
+  }
+}

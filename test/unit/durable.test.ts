@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { crc32, missedSlots } from '../../src/scheduler/durable.ts';
+import { writeTree } from '../helpers/tmp.ts';
+
+function job(schedule: string, extra = '') {
+  const dir = writeTree({
+    'c.yaml': `jobs:\n  - name: j\n    command: x\n    schedule: "${schedule}"\n${extra}`,
+  });
+  return loadConfig(join(dir, 'c.yaml'), { nowMs: 0 }).jobs[0]!;
+}
+
+describe('catch-up planning (spec 03 §8.2)', () => {
+  const w = Date.parse('2026-01-07T10:00:00Z');
+  const now = Date.parse('2026-01-07T14:30:00Z');
+
+  it('owes nothing under skip, the latest slot under run-once, every slot under run-all', () => {
+    expect(missedSlots(job('0 * * * *'), w, now).slots).toEqual([]);
+    expect(
+      missedSlots(job('0 * * * *', '    onMissed: run-once\n'), w, now).slots.map((s) =>
+        new Date(s).toISOString(),
+      ),
+    ).toEqual(['2026-01-07T14:00:00.000Z']);
+    expect(
+      missedSlots(job('0 * * * *', '    onMissed: run-all\n'), w, now).slots.map((s) =>
+        new Date(s).toISOString(),
+      ),
+    ).toEqual([
+      '2026-01-07T11:00:00.000Z',
+      '2026-01-07T12:00:00.000Z',
+      '2026-01-07T13:00:00.000Z',
+      '2026-01-07T14:00:00.000Z',
+    ]);
+  });
+
+  it('caps run-all at 100 and reports the dropped rest', () => {
+    const plan = missedSlots(job('* * * * *', '    onMissed: run-all\n'), w, now);
+    expect(plan.slots).toHaveLength(100);
+    expect(plan.dropped).toBe(270 - 100);
+  });
+
+  it('steps the schedule in the job timezone across DST', () => {
+    const spring = missedSlots(
+      job('30 2 * * *', '    onMissed: run-all\n    timezone: America/New_York\n'),
+      Date.parse('2026-03-07T00:00:00Z'),
+      Date.parse('2026-03-09T12:00:00Z'),
+    );
+    expect(spring.slots.map((s) => new Date(s).toISOString())).toEqual([
+      '2026-03-07T07:30:00.000Z',
+      '2026-03-08T07:30:00.000Z',
+      '2026-03-09T06:30:00.000Z',
+    ]);
+  });
+
+  it('computes the standard crc32 used for the deterministic jitter', () => {
+    expect(crc32('123456789')).toBe(0xcbf43926);
+    expect(crc32('')).toBe(0);
+  });
+});
