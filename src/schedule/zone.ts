@@ -60,16 +60,7 @@ export class ZoneInfo {
 
   /** Offset straight from Intl (second precision). */
   private intlOffset(ms: number): number {
-    this.fmt ??= new Intl.DateTimeFormat('en-US', {
-      timeZone: this.name,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    this.fmt ??= civilFormatter(this.name);
     let y = 0;
     let mo = 0;
     let d = 0;
@@ -255,12 +246,34 @@ export function frameZone(frame: Frame): ZoneInfo {
   return frame.kind === 'utc' ? UTC_INFO : zoneInfo(frame.zone);
 }
 
+let formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The Intl formatter that reads an instant's wall clock in a zone (throws RangeError for an unknown zone). */
+function civilFormatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
 let knownZones = new Map<string, boolean>();
 let zoneFrames = new Map<string, Frame>();
 
 /** Drops every cached zone offset, name check and frame (benchmarks use it to measure a cold start). */
 export function clearZoneCache(): void {
   zoneInfos = new Map();
+  formatters = new Map();
   knownZones = new Map();
   zoneFrames = new Map();
 }
@@ -274,7 +287,7 @@ export function isKnownTimezone(name: string): boolean {
   if (known !== undefined) return known;
   known = false;
   try {
-    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    const canonical = civilFormatter(name).resolvedOptions().timeZone;
     // Listed names are accepted as spelled; a zone newer than our list must match Intl's own spelling.
     if (isListedZoneName(name)) known = true;
     else if (!isListedZoneNameIgnoringCase(name)) known = canonical === name;

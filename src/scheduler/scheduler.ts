@@ -2,7 +2,7 @@
 // then fire -> gates -> concurrency -> exec -> outcome -> retry/report/record.
 import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../config/types.ts';
-import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
+import type { CancelReason, LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../exec/types.ts';
 import type { ReportContext, ReportHook, StatsdTarget } from '../report/types.ts';
 import { frameName, MinHeap, matchesInstant, nextFire, semanticKey } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -412,6 +412,7 @@ export class Scheduler {
     const handle = this.deps.launch(launchSpecOf(job), {
       ...this.deps.launchOptions,
       injectedEnv: grant.env,
+      onLine: (line) => this.publishLine(job.name, id, line),
       onWarning: (m) => log.warning(m),
       onInfo: (m) => log.info(m),
       now: () => this.deps.clock.now(),
@@ -610,6 +611,47 @@ export class Scheduler {
     } catch (e) {
       this.deps.log.error(`Problem reporting job ${job.name} ${what}: ${(e as Error)?.message ?? e}`);
     }
+  }
+
+  private readonly outputSubscribers = new Map<string, Set<(line: OutputLine & { runId: string }) => void>>();
+
+  private publishLine(job: string, runId: string, line: OutputLine): void {
+    const subs = this.outputSubscribers.get(job);
+    if (!subs) return;
+    for (const fn of subs) {
+      try {
+        fn({ ...line, runId });
+      } catch {
+        // A broken subscriber (a closed HTTP stream) must never disturb the run.
+      }
+    }
+  }
+
+  /** Live output of a job's runs as lines arrive (dashboard log tail); returns the unsubscribe. */
+  subscribeOutput(job: string, fn: (line: OutputLine & { runId: string }) => void): () => void {
+    let subs = this.outputSubscribers.get(job);
+    if (!subs) {
+      subs = new Set();
+      this.outputSubscribers.set(job, subs);
+    }
+    subs.add(fn);
+    return () => {
+      subs.delete(fn);
+      if (subs.size === 0) this.outputSubscribers.delete(job);
+    };
+  }
+
+  /** The runs of a job in progress on this node, with their live output so far. */
+  running(job: string): { runId: string; pid: number | null; startedAt: number; trigger: RunTrigger; lines: OutputLine[] }[] {
+    const rt = this.jobs.get(job);
+    if (!rt) return [];
+    return rt.running.map((r) => ({
+      runId: r.id,
+      pid: r.handle.pid,
+      startedAt: r.handle.startedAt,
+      trigger: r.trigger,
+      lines: r.handle.liveOutput().lines,
+    }));
   }
 
   /** Resolves when no instance of the job runs here (or after `maxWaitMs`, returning false). */

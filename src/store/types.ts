@@ -22,6 +22,14 @@ export class StoreRequestError extends CronstableError {
   }
 }
 
+/** The store is held by an exclusive admin operation (restore/migrate): refuse to open. */
+export class StoreLockedError extends CronstableError {
+  constructor(message: string) {
+    super('store-locked', message);
+    this.name = 'StoreLockedError';
+  }
+}
+
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export interface StoredRecord {
@@ -73,6 +81,14 @@ export interface StoreOptions {
   writer?: string;
   /** Wall clock (epoch ms); default Date.now. */
   now?: () => number;
+  /**
+   * Script a lane worker thread starts on (the bundle itself in production; main.ts routes
+   * `workerData.task === 'cronstable:store-lane'` to runStoreLane). Default: the bundle when
+   * running bundled, src/store/lane-entry.ts (through tsx) when running from sources.
+   */
+  workerEntry?: string | URL;
+  /** Non-fatal findings (worker fallback, topology mismatch, newer schema): the caller logs them. */
+  onWarning?: (message: string) => void;
 }
 
 /** The store as the daemon, the job API and the admin CLI see it. */
@@ -116,5 +132,21 @@ export interface Store {
   /** One pass over `<base>#0..permits-1`: the lowest free slot wins (semaphore). */
   semaphoreAcquire(base: string, permits: number, holder: string, ttlSeconds: number): Promise<{ lease: Lease; slot: number } | null>;
 
+  /** Operation counters for /metrics (spec 03 §10); optional so test doubles may omit it. */
+  stats?(): StoreStats;
+
   close(): Promise<void>;
+}
+
+export interface StoreStats {
+  backend: string;
+  /** Calls per op name. */
+  ops: Record<string, number>;
+  /** Failed calls (timeouts included) per op name. */
+  errors: Record<string, number>;
+  /** Seconds spent per op name, call to answer. */
+  seconds: Record<string, number>;
+  throttledOps: number;
+  throttleWaitSeconds: number;
+  timeouts: number;
 }

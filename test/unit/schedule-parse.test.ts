@@ -552,3 +552,20 @@ describe('sha256', () => {
     );
   });
 });
+
+describe('parses are independent', () => {
+  it('nothing leaks from one parse into the next', () => {
+    parseCron('0 0 1 1 * 2030');
+    expect(parseCron('0 0 1 1 *').years).toBeNull();
+    parseCron('0 0 L * L5');
+    const plain = parseCron('0 0 1 * 5');
+    expect(plain.domForms).toBeNull();
+    expect(plain.dowForms).toBeNull();
+    parseCron('*/2 * * * * * *');
+    expect(sets(parseCron('* * * * *')).second).toEqual([0]);
+    parseCron('H H * * *', { hashKey: 'a' });
+    expect(parseCron('5 5 * * *').resolved).toBe('5 5 * * *');
+    expect(() => parseCron('0 0 5#3 * *')).toThrow();
+    expect(sets(parseCron('0 0 5 * *')).dom).toEqual([5]);
+  });
+});

@@ -1,0 +1,99 @@
+// Artifacts (spec 03 §6.5): content-addressed blobs plus an `artifacts/<scope>` record per put,
+// written in ONE transaction (no window with an unreferenced blob). Versions accumulate; get
+// and list read the newest record per name. A record whose blob was swept reads as 'gone'.
+import { createHash } from 'node:crypto';
+import { type ArtifactInfo, type Json, StoreRequestError } from '../types.ts';
+import { assertPortable, type Ctx, parseBody, requireName, SCHEMA_VERSION } from './common.ts';
+import { insertRecord } from './records.ts';
+
+export const artifactStream = (scope: string) => `artifacts/${scope}`;
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Stores (or re-touches) a blob; the caller owns the transaction. */
+export function putBlob(c: Ctx, sha256: string, bytes: Uint8Array): void {
+  c.db
+    .prepare(
+      `INSERT INTO blobs (ns, sha256, size, data, touched_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (ns, sha256) DO UPDATE SET touched_at = max(touched_at, excluded.touched_at)`,
+    )
+    .run(c.ns, sha256, bytes.byteLength, bytes, c.now);
+}
+
+export function artifactPut(
+  c: Ctx,
+  scope: string,
+  name: string,
+  bytes: Uint8Array,
+  meta?: Json,
+): { sha256: string; size: number } {
+  requireName(name, 'name');
+  if (!(bytes instanceof Uint8Array)) throw new StoreRequestError(400, 'artifact payload must be bytes');
+  if (meta !== undefined) assertPortable(meta, 'meta');
+  const sha256 = sha256Hex(bytes);
+  const size = bytes.byteLength;
+  const data: { [k: string]: Json } = { name, sha256, size, at: c.now };
+  if (meta !== undefined) data.meta = meta;
+  c.db.transaction(() => {
+    putBlob(c, sha256, bytes);
+    insertRecord(c, artifactStream(scope), data);
+  });
+  return { sha256, size };
+}
+
+interface ArtifactRecord {
+  name: string;
+  sha256: string;
+  size: number;
+  at: number;
+}
+
+function asArtifact(data: string): ArtifactRecord | null {
+  const body = parseBody(data);
+  if (!body.ok) return null;
+  const v = body.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const { name, sha256, size, at } = v;
+  if (typeof name !== 'string' || typeof sha256 !== 'string' || typeof size !== 'number') return null;
+  return { name, sha256, size, at: typeof at === 'number' ? at : 0 };
+}
+
+export function artifactGet(
+  c: Ctx,
+  scope: string,
+  name: string,
+): { sha256: string; size: number; bytes: Uint8Array } | null | 'gone' {
+  requireName(name, 'name');
+  const rows = c.db
+    .prepare(
+      `SELECT data FROM records WHERE ns = ? AND stream = ? AND schema_version = ?
+         AND json_extract(data, '$.name') = ? ORDER BY id DESC`,
+    )
+    .all<{ data: string }>(c.ns, artifactStream(scope), SCHEMA_VERSION, name);
+  let rec: ArtifactRecord | null = null;
+  for (const row of rows) {
+    rec = asArtifact(row.data);
+    if (rec) break;
+  }
+  if (!rec) return null;
+  const blob = c.db
+    .prepare('SELECT data FROM blobs WHERE ns = ? AND sha256 = ?')
+    .get<{ data: Uint8Array }>(c.ns, rec.sha256);
+  if (!blob) return 'gone';
+  return { sha256: rec.sha256, size: blob.data.byteLength, bytes: blob.data };
+}
+
+/** Newest version per name, sorted by name. */
+export function artifactList(c: Ctx, scope: string): ArtifactInfo[] {
+  const rows = c.db
+    .prepare('SELECT data FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id DESC')
+    .all<{ data: string }>(c.ns, artifactStream(scope), SCHEMA_VERSION);
+  const newest = new Map<string, ArtifactInfo>();
+  for (const row of rows) {
+    const rec = asArtifact(row.data);
+    if (rec && !newest.has(rec.name)) newest.set(rec.name, rec);
+  }
+  return [...newest.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
