@@ -7,6 +7,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   config: () => import('./config.bench.ts'),
   cli: () => import('./cli.bench.ts'),
   daemon: () => import('./daemon.bench.ts'),
+  state: () => import('./state.bench.ts'),
+  jobapi: () => import('./jobapi.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -45,3 +45,10 @@ CREATE TABLE `store_meta` (
 	`value` text NOT NULL,
 	PRIMARY KEY(`ns`, `key`)
 );
+--> statement-breakpoint
+CREATE TABLE `stream_counts` (
+	`ns` text NOT NULL,
+	`stream` text NOT NULL,
+	`v1_records` integer NOT NULL,
+	PRIMARY KEY(`ns`, `stream`)
+);

@@ -8,6 +8,9 @@ async function version(): Promise<string> {
   return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 }
 
+/** Verbs a job calls from inside a run (they talk to the daemon's loopback job API). */
+const JOB_VERBS = new Set(['state', 'cursor', 'idempotent', 'lock', 'artifact', 'secret', 'xcom']);
+
 const io = {
   out: (text: string) => process.stdout.write(text),
   err: (text: string) => process.stderr.write(text),
@@ -26,17 +29,31 @@ async function main(argv: string[]): Promise<number> {
       nowMs: () => Date.now(),
     });
   }
+  if (JOB_VERBS.has(argv[0] ?? '')) {
+    const { dispatchJobVerb } = await import('./cli/jobverbs.ts');
+    const code = await dispatchJobVerb(argv);
+    // null: a state-admin action (`state check|gc|backup|restore|migrate`), handled below.
+    if (code !== null) return code;
+  }
   const { runDaemonCommand } = await import('./cli/daemon.ts');
   return runDaemonCommand(argv, io);
 }
 
-/** A worker thread started by the daemon to load its configuration off the main heap. */
+/** Worker threads the daemon starts from its own entry: the config loader and the store lanes. */
 async function workerMain(): Promise<boolean> {
   const { isMainThread, parentPort, workerData } = await import('node:worker_threads');
-  if (isMainThread || !parentPort || workerData?.task !== 'cronstable:load-config') return false;
-  const { runConfigWorker } = await import('./config/isolated.ts');
-  runConfigWorker(workerData, (reply) => parentPort.postMessage(reply));
-  return true;
+  if (isMainThread || !parentPort) return false;
+  if (workerData?.task === 'cronstable:load-config') {
+    const { runConfigWorker } = await import('./config/isolated.ts');
+    runConfigWorker(workerData, (reply) => parentPort.postMessage(reply));
+    return true;
+  }
+  if (workerData?.task === 'cronstable:store-lane') {
+    const { runStoreLane } = await import('./store/lane.ts');
+    runStoreLane(workerData, parentPort);
+    return true;
+  }
+  return false;
 }
 
 const argv = process.argv.slice(2);

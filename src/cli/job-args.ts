@@ -34,7 +34,11 @@ export interface CommandSpec {
 export type OptionValue = string | number | bigint | boolean;
 
 export type ParseResult =
-  | { kind: 'ok'; options: Record<string, OptionValue | undefined>; positionals: Record<string, string | undefined> }
+  | {
+      kind: 'ok';
+      options: Record<string, OptionValue | undefined>;
+      positionals: Record<string, string | undefined>;
+    }
   | { kind: 'help' }
   | { kind: 'error'; message: string };
 
@@ -85,7 +89,9 @@ export function helpText(spec: CommandSpec): string {
   lines.push('', 'options:', `  ${'-h, --help'.padEnd(22)}show this help message and exit`);
   for (const o of spec.options) {
     const label = o.flags.map((f) => (o.type === 'flag' ? f : `${f} ${metavarOf(o)}`)).join(', ');
-    lines.push(label.length >= 22 ? `  ${label}\n  ${''.padEnd(22)}${o.help}` : `  ${label.padEnd(22)}${o.help}`);
+    lines.push(
+      label.length >= 22 ? `  ${label}\n  ${''.padEnd(22)}${o.help}` : `  ${label.padEnd(22)}${o.help}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -112,7 +118,9 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParseR
   const options: Record<string, OptionValue | undefined> = {};
   const seen: OptionSpec[] = [];
   const rest: string[] = [];
-  const longFlags = spec.options.flatMap((o) => o.flags.filter((f) => f.startsWith('--')).map((f) => ({ f, o })));
+  const longFlags = spec.options.flatMap((o) =>
+    o.flags.filter((f) => f.startsWith('--')).map((f) => ({ f, o })),
+  );
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!looksLikeOption(arg)) {
@@ -150,7 +158,10 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParseR
     }
     if (opt.type === 'flag') {
       if (inline !== undefined)
-        return { kind: 'error', message: `argument ${optionLabel(opt)}: ignored explicit argument '${inline}'` };
+        return {
+          kind: 'error',
+          message: `argument ${optionLabel(opt)}: ignored explicit argument '${inline}'`,
+        };
       options[opt.dest] = true;
     } else {
       let raw = inline;

@@ -3,7 +3,15 @@ import type { CommandSpec, OptionSpec } from './job-args.ts';
 
 export type JobVerb = 'state' | 'cursor' | 'idempotent' | 'lock' | 'artifact' | 'secret' | 'xcom';
 
-export const JOB_VERBS: readonly JobVerb[] = ['state', 'cursor', 'idempotent', 'lock', 'artifact', 'secret', 'xcom'];
+export const JOB_VERBS: readonly JobVerb[] = [
+  'state',
+  'cursor',
+  'idempotent',
+  'lock',
+  'artifact',
+  'secret',
+  'xcom',
+];
 
 const SCOPE: OptionSpec[] = [
   {
@@ -13,11 +21,21 @@ const SCOPE: OptionSpec[] = [
     metavar: 'SCOPE',
     help: "state scope (default: the job's own scope)",
   },
-  { flags: ['--global'], dest: 'global', type: 'flag', help: 'use the global scope (same as --scope global)' },
+  {
+    flags: ['--global'],
+    dest: 'global',
+    type: 'flag',
+    help: 'use the global scope (same as --scope global)',
+  },
 ];
 const SCOPE_GROUP = [['scope', 'global']];
 
-function scoped(prog: string, description: string, positionals: CommandSpec['positionals'], extra: OptionSpec[] = []) {
+function scoped(
+  prog: string,
+  description: string,
+  positionals: CommandSpec['positionals'],
+  extra: OptionSpec[] = [],
+) {
   return {
     prog,
     description,
@@ -163,7 +181,9 @@ export const JOB_COMMANDS: Record<JobVerb, Record<string, CommandSpec>> = {
       prog: 'cronstable xcom push',
       description: "Publish FILE (or stdin) as this task's XCom value KEY.",
       positionals: [{ name: 'FILE', help: 'file to publish (default or - : stdin)', optional: true }],
-      options: [{ flags: ['--key'], dest: 'key', type: 'string', metavar: 'K', help: 'XCom key', required: true }],
+      options: [
+        { flags: ['--key'], dest: 'key', type: 'string', metavar: 'K', help: 'XCom key', required: true },
+      ],
     },
     pull: {
       prog: 'cronstable xcom pull',

@@ -4,9 +4,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describeFailure, JobApiClient, type JobApiResponse, NotInJobError } from '../jobapi/client.ts';
 import { formatValue, parseCursorValue } from '../jobapi/pyjson.ts';
-import { scanLexemes } from '../jobapi/values.ts';
+import { compareCodePoints, scanLexemes } from '../jobapi/values.ts';
 import { helpText, type OptionValue, parseCommand, usageLine } from './job-args.ts';
-import { runUnderLock } from './job-lockrun.ts';
+import { SignalRelay, signalExitCode } from './job-lockrun.ts';
 import { JOB_COMMANDS, JOB_VERBS, type JobVerb, verbHelp } from './job-specs.ts';
 
 export type { JobVerb } from './job-specs.ts';
@@ -82,7 +82,8 @@ async function call(
 
 /** The JSON body of a 200 reply; 404 → `notFound` (exit 4) when given; anything else → exit 1. */
 function expect(res: JobApiResponse, notFound?: string): Record<string, unknown> {
-  if (res.status === 404 && notFound !== undefined && res.json !== undefined) throw new Fail(EXIT.notFound, notFound);
+  if (res.status === 404 && notFound !== undefined && res.json !== undefined)
+    throw new Fail(EXIT.notFound, notFound);
   if (res.status < 200 || res.status >= 300) throw new Fail(EXIT.error, describeFailure(res));
   if (res.json === null || typeof res.json !== 'object')
     throw new Fail(EXIT.error, `unexpected reply from the state endpoint (HTTP ${res.status})`);
@@ -210,16 +211,24 @@ const ACTIONS: Record<JobVerb, Record<string, Action>> = {
       const command = ctx.command ?? [];
       if (command.length === 0)
         throw new Fail(EXIT.error, 'no command given (usage: cronstable lock run NAME [flags] -- CMD...)');
-      const token = await acquireLock(ctx);
-      const outcome = await runUnderLock(command, ctx.io.env);
+      const relay = new SignalRelay().install();
+      let token: string | null = null;
       try {
-        const res = await ctx.client().post('/v1/lock/release', { token });
-        if (res.status !== 200) ctx.io.err(`cronstable lock: warning: release failed: ${describeFailure(res)}\n`);
-      } catch (e) {
-        ctx.io.err(`cronstable lock: warning: release failed: ${(e as Error).message}\n`);
+        try {
+          token = await acquireLock(ctx, relay.signal);
+        } catch (e) {
+          // Interrupted while acquiring: the daemon drops a lease won for a vanished client.
+          if (relay.received) return signalExitCode(relay.received);
+          throw e;
+        }
+        if (relay.received) return signalExitCode(relay.received);
+        const outcome = await relay.run(command, ctx.io.env);
+        if ('error' in outcome) throw new Fail(EXIT.error, outcome.error);
+        return outcome.code;
+      } finally {
+        if (token !== null) await releaseQuietly(ctx, token);
+        relay.uninstall();
       }
-      if ('error' in outcome) throw new Fail(EXIT.error, outcome.error);
-      return outcome.code;
     },
     async release(ctx) {
       expect(await call(ctx, 'POST', '/v1/lock/release', { json: { token: ctx.args.TOKEN! } }));
@@ -274,7 +283,10 @@ const ACTIONS: Record<JobVerb, Record<string, Action>> = {
       const scope = xcomScope(ctx);
       const taskKey = ctx.io.env.CRONSTABLE_DAG_TASKKEY;
       if (!taskKey)
-        throw new Fail(EXIT.error, 'not running inside a cronstable DAG task: CRONSTABLE_DAG_TASKKEY is not set');
+        throw new Fail(
+          EXIT.error,
+          'not running inside a cronstable DAG task: CRONSTABLE_DAG_TASKKEY is not set',
+        );
       const bytes = await readInput(ctx, ctx.args.FILE);
       const name = `${taskKey}/${String(ctx.options.key)}`;
       expect(await call(ctx, 'POST', '/v1/artifact/put', { query: { name, scope }, body: bytes }));
@@ -294,7 +306,9 @@ const ACTIONS: Record<JobVerb, Record<string, Action>> = {
     async list(ctx) {
       const scope = xcomScope(ctx);
       const body = expect(await call(ctx, 'GET', '/v1/artifact/list', { query: { scope } }));
-      const names = ((body.artifacts as { name: string }[] | undefined) ?? []).map((a) => a.name).sort();
+      const names = ((body.artifacts as { name: string }[] | undefined) ?? [])
+        .map((a) => a.name)
+        .sort(compareCodePoints);
       printLines(ctx, names);
       return EXIT.ok;
     },
@@ -307,7 +321,25 @@ function xcomScope(ctx: Ctx): string {
   return scope;
 }
 
-async function acquireLock(ctx: Ctx): Promise<string> {
+/** Releases after `lock run`; one retry covers a keep-alive connection closed while the command ran. */
+async function releaseQuietly(ctx: Ctx, token: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await ctx.client().post('/v1/lock/release', { token });
+      if (res.status !== 200)
+        ctx.io.err(`cronstable lock: warning: release failed: ${describeFailure(res)}\n`);
+      return;
+    } catch (e) {
+      if (attempt === 0) continue;
+      ctx.io.err(
+        `cronstable lock: warning: release failed (the daemon releases it at run end): ${(e as Error).message}\n`,
+      );
+      return;
+    }
+  }
+}
+
+async function acquireLock(ctx: Ctx, signal?: AbortSignal): Promise<string> {
   const name = ctx.args.NAME!;
   const wait = ctx.options.wait === true;
   const timeout = typeof ctx.options.timeout === 'number' ? ctx.options.timeout : 0;
@@ -320,7 +352,7 @@ async function acquireLock(ctx: Ctx): Promise<string> {
   };
   if (ctx.options.ttl !== undefined) json.ttl = ctx.options.ttl;
   const budget = wait && Number.isFinite(timeout) && timeout > 0 ? timeout : 0;
-  const res = await call(ctx, 'POST', '/v1/lock/acquire', { json, timeoutMs: (budget + 30) * 1000 });
+  const res = await call(ctx, 'POST', '/v1/lock/acquire', { json, timeoutMs: (budget + 30) * 1000, signal });
   const body = expect(res);
   if (body.acquired !== true || typeof body.token !== 'string')
     throw new Fail(EXIT.notAcquired, `lock not acquired: ${name}`);
@@ -401,4 +433,28 @@ export async function runJobVerb(verb: JobVerb, argv: string[], io: JobVerbIo): 
   } finally {
     (client as JobApiClient | null)?.close();
   }
+}
+
+async function readProcessStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The dispatcher's entry: runs `argv` (the whole command line after the program name) when
+ * it is a job verb — `cursor|idempotent|lock|artifact|secret|xcom ...`, or `state` with a job
+ * action (get/set/delete/keys) — with the process streams and environment; null otherwise
+ * (`state check|gc|backup|restore|migrate|migrate-schema`, bare `state`, `state --help` go to
+ * the admin CLI).
+ */
+export async function dispatchJobVerb(argv: string[]): Promise<number | null> {
+  const [verb, ...rest] = argv;
+  if (!isJobVerb(verb) || (verb === 'state' && !isJobStateAction(rest))) return null;
+  return runJobVerb(verb, rest, {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+    env: process.env,
+    stdin: readProcessStdin,
+  });
 }

@@ -13,6 +13,8 @@ import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { applyLoggingSection } from '../util/logconfig.ts';
 import { filesSignature } from './signature.ts';
+import { installCliShim } from './shim.ts';
+import { type StateServices, startStateServices } from './state.ts';
 
 export interface DaemonOptions {
   configPath: string;
@@ -41,6 +43,9 @@ export class Daemon {
   private appliedLogging: string | null = null;
   private jobSet = '';
   private reloading = false;
+  private readonly clock: Clock;
+  state: StateServices | null = null;
+  private shim: { remove(): void } | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -49,8 +54,9 @@ export class Daemon {
     this.config = config;
     this.signature = filesSignature(config.files);
     const reportLog = this.log;
+    this.clock = opts.clock ?? new RealClock();
     this.scheduler = new Scheduler({
-      clock: opts.clock ?? new RealClock(),
+      clock: this.clock,
       log: this.log,
       launch,
       report: (hook, job, ctx) =>
@@ -80,11 +86,28 @@ export class Daemon {
     }
   }
 
-  start(): void {
+  async start(): Promise<void> {
     process.env.HOSTNAME ??= hostname();
     this.applyConfig(this.config);
+    this.shim = installCliShim();
+    if (this.config.state) {
+      try {
+        this.state = await startStateServices(this.config.state, {
+          clock: this.clock,
+          log: this.log,
+          host: process.env.HOSTNAME ?? hostname(),
+          workerEntry: this.opts.workerEntry,
+        });
+        this.scheduler.useHooks(this.state.durable);
+      } catch (e) {
+        this.log.error(
+          `state: could not open the store at ${this.config.state.path}: ${(e as Error)?.message ?? e}; running without durable state`,
+        );
+      }
+    }
     this.scheduler.load(this.config.jobs);
     this.scheduler.start();
+    if (this.state) void this.state.durable.start(this.scheduler, this.config.jobs);
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
     this.pollTimer = setInterval(() => {
@@ -112,6 +135,8 @@ export class Daemon {
     this.reloading = false;
     if (this.stopping) return;
     this.log.info(`Reloading configuration (${why})`);
+    if (JSON.stringify(next.state) !== JSON.stringify(this.config.state))
+      this.log.warning('state: the state section changed; restart the daemon to apply it (the running store is kept)');
     this.config = next;
     this.signature = filesSignature(next.files);
     this.applyConfig(next);
@@ -126,6 +151,8 @@ export class Daemon {
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
       await this.scheduler.stop(graceMs);
+      await this.state?.stop().catch((e) => this.log.warning(`state: closing the store failed: ${(e as Error)?.message ?? e}`));
+      this.shim?.remove();
       this.log.info('Shutdown complete');
     })();
     return this.stopping;
@@ -148,7 +175,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     return 1;
   }
   const daemon = new Daemon(config, opts);
-  daemon.start();
+  await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;
     const onStop = (signal: NodeJS.Signals) => {

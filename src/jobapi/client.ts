@@ -39,6 +39,8 @@ export interface RequestOptions {
   /** A JSON body given as text, sent verbatim (exact numbers survive). */
   rawJson?: string;
   timeoutMs?: number;
+  /** Aborts the request (rejects with JobApiTransportError 'request aborted'). */
+  signal?: AbortSignal;
 }
 
 export interface JobApiClientOptions {
@@ -82,7 +84,10 @@ export class JobApiClient {
   }
 
   request(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<JobApiResponse> {
-    const target = new URL(path.replace(/^\/+/, ''), this.url.href.endsWith('/') ? this.url : `${this.url.href}/`);
+    const target = new URL(
+      path.replace(/^\/+/, ''),
+      this.url.href.endsWith('/') ? this.url : `${this.url.href}/`,
+    );
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) target.searchParams.set(k, v);
     let payload: Uint8Array | undefined;
     const headers: Record<string, string | number> = {
@@ -115,7 +120,9 @@ export class JobApiClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.once('error', (e) => reject(new JobApiTransportError(`reading the reply failed: ${e.message}`)));
+          res.once('error', (e) =>
+            reject(new JobApiTransportError(`reading the reply failed: ${e.message}`)),
+          );
           res.once('end', () => {
             clearTimeout(timer);
             const bytes = Buffer.concat(chunks);
@@ -134,6 +141,10 @@ export class JobApiClient {
       const timer = setTimeout(() => {
         req.destroy(new JobApiTransportError(`no reply within ${timeoutMs / 1000} s`));
       }, timeoutMs);
+      const onAbort = () => req.destroy(new JobApiTransportError('request aborted'));
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+      req.once('close', () => opts.signal?.removeEventListener('abort', onAbort));
       req.once('error', (e) => {
         clearTimeout(timer);
         reject(

@@ -178,7 +178,9 @@ export class LockManager {
     try {
       await store.leaseRelease(lease);
     } catch (e) {
-      this.log.warning(`lock ${what}: release failed (the lease frees after its TTL): ${(e as Error).message}`);
+      this.log.warning(
+        `lock ${what}: release failed (the lease frees after its TTL): ${(e as Error).message}`,
+      );
     }
   }
 

@@ -11,6 +11,7 @@ import { pyJsonDumps } from './pyjson.ts';
 import {
   ApiError,
   checkValueSize,
+  compareCodePoints,
   optionalBool,
   optionalNumber,
   parseJsonObject,
@@ -59,6 +60,8 @@ export interface DagTaskIdentity {
 }
 
 export interface RunRegistration {
+  /** The scheduler's run id (also the ledger id); minted here when absent. */
+  runId?: string;
   jobName: string;
   attempt: number;
   scheduledAt: string | null;
@@ -114,7 +117,7 @@ const PLAIN_REASON: Record<number, string> = {
 };
 
 function sortedByKey<T>(items: T[], key: (t: T) => string): T[] {
-  return items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return items.sort((a, b) => compareCodePoints(key(a), key(b)));
 }
 
 export class JobApiServer {
@@ -165,6 +168,11 @@ export class JobApiServer {
   /** Live lock holds (tests, metrics). */
   get holdCount(): number {
     return this.locks.size;
+  }
+
+  /** Lock acquires of one run currently waiting between passes (tests, diagnostics). */
+  blockedAcquires(token: string): number {
+    return this.runs.get(digest(token))?.wakers.size ?? 0;
   }
 
   /** Swaps the backend (state reload, or a backend that started late); null → 503. */
@@ -225,7 +233,7 @@ export class JobApiServer {
     if (this.stopping) throw new Error('job API server is stopped');
     const url = this.url;
     const token = randomBytes(32).toString('hex');
-    const runId = randomBytes(16).toString('hex');
+    const runId = run.runId ?? randomBytes(16).toString('hex');
     const defaultScope = run.defaultScope || run.dag?.xcomScope || run.jobName;
     const ctx: RunContext = {
       token,
@@ -305,7 +313,11 @@ export class JobApiServer {
   }
 
   /** Reads the whole body; 413 (after draining the rest) when it exceeds `cap`. */
-  private readBody(req: IncomingMessage, cap: number | null, what: (size: number) => string): Promise<Buffer> {
+  private readBody(
+    req: IncomingMessage,
+    cap: number | null,
+    what: (size: number) => string,
+  ): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const declared = Number(req.headers['content-length']);
       if (cap !== null && Number.isFinite(declared) && declared > cap) {
@@ -392,7 +404,8 @@ export class JobApiServer {
     if (e instanceof ApiError || e instanceof StoreRequestError)
       return { status: e.status, json: { error: e.message } };
     const message = (e as Error)?.message ?? String(e);
-    if (!(e instanceof StoreUnavailableError)) this.log.warning(`job API ${path}: unexpected error: ${message}`);
+    if (!(e instanceof StoreUnavailableError))
+      this.log.warning(`job API ${path}: unexpected error: ${message}`);
     return { status: 503, json: { error: `state backend unavailable: ${message}` } };
   }
 
@@ -487,15 +500,13 @@ export class JobApiServer {
       const name = requireParam(query, 'name');
       const scope = resolveScope(run, query.get('scope'));
       const max = this.maxArtifactBytes;
-      const bytes = await this.readBody(
-        req,
-        max > 0 ? max : this.bodyCap,
-        (size) =>
-          max > 0
-            ? `artifact of ${size} bytes is over the maxArtifactBytes limit of ${max}`
-            : `request body of ${size} bytes exceeds the transport limit`,
+      const bytes = await this.readBody(req, max > 0 ? max : this.bodyCap, (size) =>
+        max > 0
+          ? `artifact of ${size} bytes is over the maxArtifactBytes limit of ${max}`
+          : `request body of ${size} bytes exceeds the transport limit`,
       );
-      const res = await this.store().artifactPut(scope, name, new Uint8Array(bytes));
+      const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const res = await this.store().artifactPut(scope, name, view);
       return ok({ sha256: res.sha256, size: res.size });
     });
     get('/v1/artifact/get', async ({ run, query }) => {
@@ -517,7 +528,8 @@ export class JobApiServer {
       const newest = new Map<string, { name: string; sha256: string; size: number; at: number }>();
       for (const a of list) {
         const seen = newest.get(a.name);
-        if (!seen || a.at >= seen.at) newest.set(a.name, { name: a.name, sha256: a.sha256, size: a.size, at: a.at });
+        if (!seen || a.at >= seen.at)
+          newest.set(a.name, { name: a.name, sha256: a.sha256, size: a.size, at: a.at });
       }
       return ok({ scope, artifacts: sortedByKey([...newest.values()], (a) => a.name) });
     });
@@ -542,7 +554,7 @@ export class JobApiServer {
       if (value === undefined) throw new ApiError(404, `secret not staged: ${name}`);
       return ok({ value });
     });
-    get('/v1/secret/list', async ({ run }) => ok({ names: [...run.secrets.keys()].sort() }));
+    get('/v1/secret/list', async ({ run }) => ok({ names: [...run.secrets.keys()].sort(compareCodePoints) }));
     return r;
   }
 }

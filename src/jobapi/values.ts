@@ -2,6 +2,19 @@
 // portability rule, value size, required fields and scope resolution.
 import type { Json } from '../store/types.ts';
 
+/** Orders strings by Unicode code point (Python's `sorted`), not by UTF-16 unit. */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = [...a];
+  const y = [...b];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
 /** A caller fault answered as JSON `{"error": message}` with `status`. */
 export class ApiError extends Error {
   constructor(
@@ -95,6 +108,7 @@ const NOT_PORTABLE = 'value is not portable:';
  */
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.trim() === '') throw new ApiError(400, 'request body must be a JSON object');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,4 +1,5 @@
 // Proleptic Gregorian calendar arithmetic on whole days since 1970-01-01 (no Date objects).
+import { pad2 } from './english.ts';
 
 export const DAY_S = 86_400;
 export const DAY_MS = 86_400_000;
@@ -64,8 +65,6 @@ export function daysInMonth(y: number, m: number): number {
 export function weekdayOfDays(days: number): number {
   return (((days + 4) % 7) + 7) % 7;
 }
-
-const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
 
 /** `YYYY-MM-DD` of a day number. */
 export function formatCivilDate(days: number): string {

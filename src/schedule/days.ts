@@ -5,7 +5,8 @@ import type { CronSchedule } from './parse.ts';
 /** FULL[e] = bits 1..e */
 const FULL = new Int32Array(32);
 for (let e = 1; e < 32; e++) FULL[e] = FULL[e - 1]! | (1 << e);
-const ALL_DOM = FULL[31]!;
+/** Days 1-31. */
+export const ALL_DOM = FULL[31]!;
 const ALL_DOW = 0x7f;
 
 /**

@@ -1,34 +1,13 @@
 // Short plain-English description of a schedule (best effort; used by the dashboard and duplicate grouping).
 import { bitList, bitList60 } from './bits.ts';
 import { domMatchesAll, dowMatchesAll } from './days.ts';
+import { DAY_LONG, joinAnd, MONTH_LONG, pad2 } from './english.ts';
 import { yearList } from './fields.ts';
 import type { CronSchedule, DayOfMonthForms, DayOfWeekForms } from './parse.ts';
 
-const DAY_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_LONG = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const NO_DOM_FORMS: DayOfMonthForms = { lastOffsets: 0, lastWeekday: false, nearestWeekday: 0 };
 const NO_DOW_FORMS: DayOfWeekForms = { lastDow: 0, nth: [] };
 const ORDINAL = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
-
-const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
-
-function joinAnd(parts: string[], word = 'and'): string {
-  if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1]}`;
-}
 
 /** Runs of consecutive values rendered with `name`, e.g. [1,2,3,5] -> "Monday through Wednesday and Friday". */
 function runs(values: number[], name: (v: number) => string, through = ' through '): string {
@@ -83,11 +62,18 @@ function describeTime(s: CronSchedule): string {
       return mins[0] === 0 && secSuffix === '' ? 'every hour' : `every hour at minute ${mins[0]}${secSuffix}`;
     return `every hour at minutes ${runs(mins, String, '-')}${secSuffix}`;
   }
+  if (mins.length === 1 && secs.length > 1 && hours.length * secs.length <= 6) {
+    const clocks = hours.flatMap((h) => secs.map((sec) => `${pad2(h)}:${pad2(mins[0]!)}:${pad2(sec)}`));
+    return `at ${joinAnd(clocks)}`;
+  }
   if (mins.length === 1 && secs.length === 1) {
     const clock = (h: number): string => `${pad2(h)}:${pad2(mins[0]!)}${secs[0] ? `:${pad2(secs[0])}` : ''}`;
     if (hours.length <= 6) return `at ${joinAnd(hours.map(clock))}`;
     if (hourStep !== null) {
       return `every ${hourStep.step} hours at minute ${mins[0]}${hourStep.start ? ` from ${clock(hourStep.start)}` : ''}`;
+    }
+    if (hours[hours.length - 1]! - hours[0]! === hours.length - 1) {
+      return `every hour from ${clock(hours[0]!)} to ${clock(hours[hours.length - 1]!)}`;
     }
     return `at minute ${mins[0]} past hours ${runs(hours, String, '-')}`;
   }
@@ -124,7 +110,11 @@ function domParts(s: CronSchedule): string[] {
   for (const w of bitList(dom.nearestWeekday)) parts.push(`the weekday nearest the ${ordinalDay(w)}`);
   if (dom.lastWeekday) parts.push('the last weekday');
   for (const n of bitList(dom.lastOffsets)) {
-    parts.push(n === 0 ? 'the last day' : `${n} day${n === 1 ? '' : 's'} before the last day`);
+    parts.push(
+      n === 0
+        ? 'the last day'
+        : `the ${n === 1 ? 'second' : n === 2 ? 'third' : ordinalDay(n + 1)}-to-last day`,
+    );
   }
   return parts;
 }
@@ -144,6 +134,8 @@ function describeDays(s: CronSchedule): string {
   const dowAll = dowMatchesAll(s);
   if (domAll && dowAll) return '';
   const ofMonth = (p: string[]): string => `${joinAnd(p, 'or')} of the month`;
+  if (dowAll && s.domForms === null && monthsNamed(s))
+    return `on the ${runs(bitList(s.domPlain), ordinalDay, '-')} of ${monthNames(s)}`;
   if (dowAll) return `on ${ofMonth(domParts(s))}`;
   const dow = dowParts(s);
   if (dow.length === 0) return 'on no day (the weekday field matches nothing)';
@@ -152,10 +144,17 @@ function describeDays(s: CronSchedule): string {
   return `on ${ofMonth(domParts(s))} when it is ${dowText.startsWith('the ') ? '' : 'a '}${dowText}`;
 }
 
+const monthNames = (s: CronSchedule): string => runs(bitList(s.months), (m) => MONTH_LONG[m - 1]!);
+
+/** Plain days of a few named months read best as "the 1st of January": then the months go with the days. */
+function monthsNamed(s: CronSchedule): boolean {
+  const months = bitList(s.months).length;
+  return months <= 3 && !domMatchesAll(s) && dowMatchesAll(s) && s.domForms === null;
+}
+
 function describeMonths(s: CronSchedule): string {
-  const months = bitList(s.months);
-  if (months.length === 12) return '';
-  return `in ${runs(months, (m) => MONTH_LONG[m - 1]!)}`;
+  if ((s.months & 0x1ffe) === 0x1ffe || monthsNamed(s)) return '';
+  return `in ${monthNames(s)}`;
 }
 
 function describeYears(s: CronSchedule): string {

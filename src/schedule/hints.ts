@@ -1,7 +1,7 @@
 // Dialect hints appended to engine errors when the raw fields look like another cron dialect (spec 01 §5.4).
+import { DAY_LONG } from './english.ts';
 import { Kind } from './fields.ts';
 
-const DAY_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const W_ITEM = /^(?:l|\d+)w$/;
 const QUARTZ_LAST = /^(\d+)l$/;
 

@@ -1,10 +1,12 @@
 // Load-time schedule lints (spec 01 §6.1). Never fatal; the loader logs them and keeps them on the job.
 import { bitList, bitList60, lowest60, popcount } from './bits.ts';
 import { DAY_MS, DAY_S, formatCivilDate, formatClock } from './civil.ts';
+import { ALL_DOM, domMatchesAll, dowMatchesAll } from './days.ts';
+import { joinAnd, MONTH_LONG, plural } from './english.ts';
 import { FIELDS, Kind, yearList } from './fields.ts';
 import type { CronSchedule } from './parse.ts';
 import { matchesInstant, nextCivil, nextFire } from './search.ts';
-import { type Frame, frameZone } from './zone.ts';
+import { type Frame, frameZone, type ZoneInfo } from './zone.ts';
 
 export interface ScheduleFinding {
   code: string;
@@ -12,22 +14,6 @@ export interface ScheduleFinding {
   message: string;
 }
 
-const FULL_DOM = 0xfffffffe | 0;
-const FULL_DOW = 0x7f;
-const MONTH_LONG = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 /** Longest length of each month (February counts 29). */
 const MAX_LEN = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -42,13 +28,6 @@ const STEP_FIELDS: readonly { kind: Kind; span: number; unit: string }[] = [
 ];
 
 const STEP_ITEM = /^[*h]\/(\d+)$/;
-
-const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
-
-function joinNames(names: string[]): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
 
 function unevenSteps(s: CronSchedule): ScheduleFinding[] {
   const out: ScheduleFinding[] = [];
@@ -85,8 +64,8 @@ function unevenSteps(s: CronSchedule): ScheduleFinding[] {
 function dayReach(s: CronSchedule): { d: number | null; o: number | null } | null {
   const forms = s.domForms;
   if (forms !== null && ((forms.lastOffsets & 1) !== 0 || forms.lastWeekday)) return null; // bare L / LW
-  if ((s.domPlain & FULL_DOM) === FULL_DOM) return null;
-  const days = (s.domPlain | (forms?.nearestWeekday ?? 0)) & FULL_DOM;
+  if (domMatchesAll(s)) return null;
+  const days = (s.domPlain | (forms?.nearestWeekday ?? 0)) & ALL_DOM;
   const d = days === 0 ? null : 31 - Math.clz32(days & -days);
   const offs = (forms?.lastOffsets ?? 0) & ~1;
   const o = offs === 0 ? null : 31 - Math.clz32(offs & -offs);
@@ -107,7 +86,7 @@ function monthFindings(s: CronSchedule): ScheduleFinding[] {
     out.push({
       code: 'skipped-months',
       level: 'warning',
-      message: `the day-of-month field never matches in ${joinNames(skipped.map((m) => MONTH_LONG[m - 1]!))}, so those months are skipped`,
+      message: `the day-of-month field never matches in ${joinAnd(skipped.map((m) => MONTH_LONG[m - 1]!))}, so those months are skipped`,
     });
   }
   if ((s.months & (1 << 2)) !== 0 && reachable(r, 29) && !reachable(r, 28)) {
@@ -156,7 +135,7 @@ function dstFindings(s: CronSchedule, frame: Frame, nowMs: number): ScheduleFind
 function firstDstMatch(
   s: CronSchedule,
   frame: Frame & { zone: string },
-  z: ReturnType<typeof frameZone>,
+  z: ZoneInfo,
   candidateDays: number[],
   hours: number[],
   minutes: number[],
@@ -217,7 +196,7 @@ export function lintSchedule(s: CronSchedule, frame: Frame, nowMs: number): Sche
   }
   const dead = nextFire(s, frame, nowMs) === null;
   if (dead) out.push(neverFires(s));
-  if ((s.domPlain & FULL_DOM) !== FULL_DOM && (s.dowPlain & FULL_DOW) !== FULL_DOW) {
+  if (!domMatchesAll(s) && !dowMatchesAll(s)) {
     out.push({
       code: 'day-fields-both-restricted',
       level: 'warning',

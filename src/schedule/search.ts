@@ -232,16 +232,19 @@ export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): numbe
     if (u < beforeMs) break;
     cursor = m - 1;
   }
-  const t = z.lastTransition(u - TRANSITION_REACH_MS, Math.min(beforeMs, u + TRANSITION_REACH_MS));
-  if (t === null) return u;
-  const start = Math.min(u - 1, t.at - Math.abs(t.delta) - 3_600_000);
+  // Only a gap just before u can make u a collapsed match or hide a later fire with an earlier label (its
+  // labels resolve into [transition, transition + gap)); a repeated hour only drops labels, which the scan
+  // above already skips. Then the fire chain is replayed from before the transition.
+  const t = z.lastTransition(u - TRANSITION_REACH_MS, u);
+  if (t === null || u - t.at > Math.abs(t.delta) + 3_600_000) return u;
+  const start = t.at - Math.abs(t.delta) - 3_600_000;
   let last: number | null = null;
   for (let f = nextFire(s, frame, start); f !== null && f < beforeMs; f = nextFire(s, frame, f)) last = f;
   return last ?? prevFire(s, frame, start + 1);
 }
 
-/** Farther than any DST gap or fold (the largest, Samoa 2011, skipped a whole day) plus the ±1 day probe. */
-const TRANSITION_REACH_MS = 2 * DAY_MS + 3_600_000;
+/** Farther than any DST gap (the largest, Samoa 2011, skipped a whole day) plus a margin. */
+const TRANSITION_REACH_MS = DAY_MS + 2 * 3_600_000;
 
 /** Whether the instant's civil time (sub-second ignored) matches every field and the day rule. */
 export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boolean {

@@ -107,7 +107,7 @@ export class ZoneInfo {
   /** First instant in (lo, hi] whose offset differs from `before` (offset(hi) must differ). */
   private firstChange(lo: number, hi: number, before: number): number {
     while (hi - lo > HALF_HOUR_MS) {
-      const mid = lo + Math.floor((hi - lo) / (2 * HALF_HOUR_MS)) * HALF_HOUR_MS;
+      const mid = lo + Math.max(1, Math.floor((hi - lo) / (2 * HALF_HOUR_MS))) * HALF_HOUR_MS;
       if (this.intlOffset(mid) === before) lo = mid;
       else hi = mid;
     }
@@ -285,6 +285,7 @@ export function clearZoneCache(): void {
 export function isKnownTimezone(name: string): boolean {
   let known = knownZones.get(name);
   if (known !== undefined) return known;
+  if (UTC_ALIASES.has(name) && isListedZoneName(name)) return true; // no Intl needed for UTC itself
   known = false;
   try {
     const canonical = civilFormatter(name).resolvedOptions().timeZone;
@@ -311,7 +312,7 @@ export function resolveFrame(opts: { timezone?: string | null; utc?: boolean }):
   if (tz !== undefined && tz !== null) {
     let frame = zoneFrames.get(tz);
     if (frame === undefined) {
-      if (!isKnownTimezone(tz)) throw new ScheduleError(`unknown timezone: ${tz}`);
+      if (!isKnownTimezone(tz)) throw new ScheduleError(`unknown timezone: ${tz}`, 'unknown-timezone');
       frame = Object.freeze({ kind: 'zone', zone: tz });
       zoneFrames.set(tz, frame);
     }

@@ -85,12 +85,15 @@ export function missedSlots(
 
 export class DurableFeatures implements SchedulerHooks {
   private readonly proc = randomBytes(8).toString('hex');
+  /** Records from before this instant belong to an earlier daemon process. */
+  private readonly startedAt: string;
   private readonly bootId: string | null;
   private readonly secretValues = new Map<string, string[]>();
   private scheduler: Scheduler | null = null;
 
   constructor(private readonly o: DurableOptions) {
     this.bootId = o.bootId === undefined ? linuxBootId() : o.bootId;
+    this.startedAt = new Date(o.clock.now()).toISOString();
   }
 
   private get holder(): string {
@@ -321,6 +324,7 @@ export class DurableFeatures implements SchedulerHooks {
           notBefore: iso(notBefore),
           jobDigest: jobDigest(job),
           host: this.o.host,
+          bootId: this.bootId,
           at: iso(this.o.clock.now()),
         },
         { keep: 8 },
@@ -356,17 +360,11 @@ export class DurableFeatures implements SchedulerHooks {
   private async rearm(scheduler: Scheduler, job: JobConfig): Promise<void> {
     const newest = await this.o.store.newest(`retries/${job.name}`);
     const d = newest?.data as
-      | {
-          kind?: string;
-          attempt?: number;
-          notBefore?: string;
-          jobDigest?: string;
-          host?: string;
-          at?: string;
-        }
+      | { kind?: string; attempt?: number; notBefore?: string; jobDigest?: string; host?: string; at?: string; bootId?: string | null }
       | undefined;
-    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore)
-      return;
+    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore) return;
+    // A retry this process armed itself is already live.
+    if (!d.at || d.at >= this.startedAt) return;
     const settle = (reason: string) => this.retrySettled(job, reason, d.attempt!);
     if (d.jobDigest !== jobDigest(job)) return settle('config-changed');
     const max = job.onFailure.retry.maximumRetries;
@@ -377,7 +375,8 @@ export class DurableFeatures implements SchedulerHooks {
       return settle('deadline-passed');
     const lastRun = await this.o.store.maxField(`runs/${job.name}`, 'finished_at');
     if (typeof lastRun === 'string' && d.at && lastRun > d.at) return settle('superseded-by-run');
-    if (job.reboot && job.onFailure.retry.maximumRetries !== -1) return settle('superseded');
+    // An @reboot job's ladder belongs to the boot that started it.
+    if (job.reboot && d.bootId !== this.bootId) return settle('superseded');
     scheduler.rearmRetry(job.name, d.attempt, notBefore);
   }
 

@@ -161,6 +161,11 @@ export class Scheduler {
     this.gate = deps.gate ?? RUN_HERE;
   }
 
+  /** Installs the store-backed hooks (before start; the store opens after the scheduler exists). */
+  useHooks(hooks: SchedulerHooks | undefined): void {
+    this.deps.hooks = hooks;
+  }
+
   get shuttingDown(): boolean {
     return this.stopping;
   }

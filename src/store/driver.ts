@@ -60,9 +60,13 @@ interface RawDriver {
 export function isBusyError(e: unknown): boolean {
   const err = e as { code?: unknown; errcode?: unknown; message?: unknown } | null;
   if (!err) return false;
-  if (typeof err.code === 'string' && (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED')))
+  if (
+    typeof err.code === 'string' &&
+    (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED'))
+  )
     return true;
-  if (typeof err.errcode === 'number' && ((err.errcode & 0xff) === 5 || (err.errcode & 0xff) === 6)) return true;
+  if (typeof err.errcode === 'number' && ((err.errcode & 0xff) === 5 || (err.errcode & 0xff) === 6))
+    return true;
   return typeof err.message === 'string' && /database (table )?is (locked|busy)/.test(err.message);
 }
 
@@ -165,10 +169,7 @@ interface BetterDatabase {
   backup(dest: string): Promise<unknown>;
   close(): void;
 }
-type BetterConstructor = new (
-  file: string,
-  opts: { timeout: number; readonly?: boolean },
-) => BetterDatabase;
+type BetterConstructor = new (file: string, opts: { timeout: number; readonly?: boolean }) => BetterDatabase;
 
 /** better-sqlite3 binds Buffers, not bare Uint8Arrays. */
 function bindBetter(params: SqlValue[]): unknown[] {
@@ -178,7 +179,8 @@ function bindBetter(params: SqlValue[]): unknown[] {
       const copy = params.slice() as unknown[];
       for (let j = i; j < copy.length; j++) {
         const q = copy[j];
-        if (q instanceof Uint8Array && !Buffer.isBuffer(q)) copy[j] = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+        if (q instanceof Uint8Array && !Buffer.isBuffer(q))
+          copy[j] = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
       }
       return copy;
     }

@@ -18,7 +18,12 @@ export function migrate(db: Database, migrations: EmbeddedMigration[] = MIGRATIO
     db.exec(
       'CREATE TABLE IF NOT EXISTS store_migrations (tag TEXT PRIMARY KEY NOT NULL, sha256 TEXT NOT NULL, applied_at REAL NOT NULL)',
     );
-    const done = new Set(db.prepare('SELECT tag FROM store_migrations').all<{ tag: string }>().map((r) => r.tag));
+    const done = new Set(
+      db
+        .prepare('SELECT tag FROM store_migrations')
+        .all<{ tag: string }>()
+        .map((r) => r.tag),
+    );
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.tag)) continue;

@@ -10,7 +10,7 @@ export interface EmbeddedMigration {
 export const MIGRATIONS: EmbeddedMigration[] = [
   {
     tag: '0000_init',
-    sha256: '3e7bdb399f4d3d570c9af6f5740f834441f7c8f0aebbaab7803a43d587897f89',
+    sha256: '30fece1b64b2c0427905bb969586086aacce90c4d676ac6973ed4e0f55ec2c2a',
     sql: `CREATE TABLE \`blobs\` (
 	\`ns\` text NOT NULL,
 	\`sha256\` text NOT NULL,
@@ -58,6 +58,31 @@ CREATE TABLE \`store_meta\` (
 	\`value\` text NOT NULL,
 	PRIMARY KEY(\`ns\`, \`key\`)
 );
+--> statement-breakpoint
+CREATE TABLE \`stream_counts\` (
+	\`ns\` text NOT NULL,
+	\`stream\` text NOT NULL,
+	\`v1_records\` integer NOT NULL,
+	PRIMARY KEY(\`ns\`, \`stream\`)
+);
+`,
+  },
+  {
+    tag: '0001_stream_counts',
+    sha256: '6922ba1fda928b66a4e0209a255068c0d3c1f7fc77735a524945f2f6c54881f8',
+    sql: `-- Custom SQL migration: triggers keeping stream_counts (v1 records per stream) exact, so
+-- pruning a stream to its newest N after an append needs no O(N) index scan.
+INSERT INTO \`stream_counts\` (\`ns\`, \`stream\`, \`v1_records\`)
+  SELECT \`ns\`, \`stream\`, count(*) FROM \`records\` WHERE \`schema_version\` = 'v1' GROUP BY \`ns\`, \`stream\`;
+--> statement-breakpoint
+CREATE TRIGGER \`records_count_insert\` AFTER INSERT ON \`records\` WHEN NEW.\`schema_version\` = 'v1' BEGIN
+  INSERT INTO \`stream_counts\` (\`ns\`, \`stream\`, \`v1_records\`) VALUES (NEW.\`ns\`, NEW.\`stream\`, 1)
+    ON CONFLICT (\`ns\`, \`stream\`) DO UPDATE SET \`v1_records\` = \`v1_records\` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER \`records_count_delete\` AFTER DELETE ON \`records\` WHEN OLD.\`schema_version\` = 'v1' BEGIN
+  UPDATE \`stream_counts\` SET \`v1_records\` = \`v1_records\` - 1 WHERE \`ns\` = OLD.\`ns\` AND \`stream\` = OLD.\`stream\`;
+END;
 `,
   },
 ];

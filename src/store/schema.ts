@@ -37,6 +37,20 @@ export const records = sqliteTable(
   (t) => [index('records_ns_stream_id').on(t.ns, t.stream, t.id)],
 );
 
+/**
+ * Number of v1 records per stream, kept by triggers on `records` (drizzle/0001_stream_counts.sql)
+ * so that prune-to-keep after an append costs O(log n) instead of an O(keep) index scan.
+ */
+export const streamCounts = sqliteTable(
+  'stream_counts',
+  {
+    ns: text('ns').notNull(),
+    stream: text('stream').notNull(),
+    v1Records: integer('v1_records').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ns, t.stream] })],
+);
+
 /** Mutable documents: `kv/<scope>`, `cursor/<scope>`, `idem/<scope>`, `dagrun/<dag>`. */
 export const documents = sqliteTable(
   'documents',

@@ -4,7 +4,18 @@ import type { Database } from './driver.ts';
 import type { Topology } from './types.ts';
 
 /** Filesystems several hosts mount at once: SQLite must use a rollback journal there. */
-const SHARED_FS = new Set(['nfs', 'nfs4', 'cifs', 'smb', 'smb3', 'smbfs', 'lustre', 'glusterfs', 'ceph', 'fuse.sshfs']);
+const SHARED_FS = new Set([
+  'nfs',
+  'nfs4',
+  'cifs',
+  'smb',
+  'smb3',
+  'smbfs',
+  'lustre',
+  'glusterfs',
+  'ceph',
+  'fuse.sshfs',
+]);
 
 export interface MountProbe {
   /** Filesystem type of the mount holding the path; null when undecidable. */
@@ -40,14 +51,16 @@ export function probeMount(realPath: string, mountinfo?: string): MountProbe {
     const point = unescapeMount(left[4] ?? '');
     const fsType = right[0] ?? '';
     if (!point || !fsType) continue;
-    const inside = point === '/' || realPath === point || realPath.startsWith(point.endsWith('/') ? point : `${point}/`);
+    const inside =
+      point === '/' || realPath === point || realPath.startsWith(point.endsWith('/') ? point : `${point}/`);
     // Later lines of the same mount point shadow earlier ones (over-mounts).
     if (inside && (!best || point.length >= best.point.length))
       best = { point, fsType, opts: `${left[5] ?? ''},${right[2] ?? ''}` };
   }
   if (!best) return { fsType: null, mountPoint: null, locksHostLocal: false, topology: 'single-node' };
   const opts = best.opts.split(',');
-  const locksHostLocal = opts.includes('nolock') || opts.includes('local_lock=flock') || opts.includes('local_lock=all');
+  const locksHostLocal =
+    opts.includes('nolock') || opts.includes('local_lock=flock') || opts.includes('local_lock=all');
   return {
     fsType: best.fsType,
     mountPoint: best.point,
@@ -88,7 +101,9 @@ export function applyPragmas(db: Database, topology: Topology, busyTimeoutMs: nu
 
 /** Changing the journal mode needs a moment of exclusive access: retry briefly on BUSY. */
 function setJournalMode(db: Database, wanted: string): string {
-  const current = (db.prepare('PRAGMA journal_mode').get<{ journal_mode: string }>()?.journal_mode ?? '').toLowerCase();
+  const current = (
+    db.prepare('PRAGMA journal_mode').get<{ journal_mode: string }>()?.journal_mode ?? ''
+  ).toLowerCase();
   if (current === wanted) return current;
   const deadline = Date.now() + 5000;
   for (;;) {

@@ -113,15 +113,32 @@ export interface Store {
   kvList(scope: string): Promise<KvEntry[]>;
   cursorGet(scope: string, name: string): Promise<KvEntry | null>;
   /** Moves forward only (numbers/strings; 409 on incomparable types) unless `force`. */
-  cursorAdvance(scope: string, name: string, value: Json, force: boolean): Promise<{ value: Json; advanced: boolean }>;
+  cursorAdvance(
+    scope: string,
+    name: string,
+    value: Json,
+    force: boolean,
+  ): Promise<{ value: Json; advanced: boolean }>;
   /** Create-if-absent (or expired); ttlSeconds 0 = permanent. */
-  idempotencyClaim(scope: string, key: string, ttlSeconds: number): Promise<{ fresh: boolean; claimedAt: number }>;
+  idempotencyClaim(
+    scope: string,
+    key: string,
+    ttlSeconds: number,
+  ): Promise<{ fresh: boolean; claimedAt: number }>;
   idempotencyRelease(scope: string, key: string): Promise<boolean>;
 
   // Artifacts (content-addressed blobs + an `artifacts/<scope>` record per put).
-  artifactPut(scope: string, name: string, bytes: Uint8Array, meta?: Json): Promise<{ sha256: string; size: number }>;
+  artifactPut(
+    scope: string,
+    name: string,
+    bytes: Uint8Array,
+    meta?: Json,
+  ): Promise<{ sha256: string; size: number }>;
   /** null = never published; 'gone' = the record exists but its blob was swept. */
-  artifactGet(scope: string, name: string): Promise<{ sha256: string; size: number; bytes: Uint8Array } | null | 'gone'>;
+  artifactGet(
+    scope: string,
+    name: string,
+  ): Promise<{ sha256: string; size: number; bytes: Uint8Array } | null | 'gone'>;
   artifactList(scope: string): Promise<ArtifactInfo[]>;
 
   // Leases (lease lane: never throttled; fences only grow).
@@ -130,7 +147,12 @@ export interface Store {
   leaseRelease(lease: Lease): Promise<void>;
   leaseRead(name: string): Promise<Lease | null>;
   /** One pass over `<base>#0..permits-1`: the lowest free slot wins (semaphore). */
-  semaphoreAcquire(base: string, permits: number, holder: string, ttlSeconds: number): Promise<{ lease: Lease; slot: number } | null>;
+  semaphoreAcquire(
+    base: string,
+    permits: number,
+    holder: string,
+    ttlSeconds: number,
+  ): Promise<{ lease: Lease; slot: number } | null>;
 
   /** Operation counters for /metrics (spec 03 §10); optional so test doubles may omit it. */
   stats?(): StoreStats;

@@ -5,6 +5,7 @@ import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import type { Scheduler } from '../scheduler/scheduler.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
+import type { Metrics } from './metrics.ts';
 
 export interface WebContext {
   version: string;
@@ -24,5 +25,83 @@ export interface WebContext {
   onRun(fn: (run: RunRecord) => void): () => void;
   onSlot(fn: (slot: SlotRecord) => void): () => void;
   /** The cluster view; single-node until the cluster issue. */
-  cluster(): { enabled: boolean; nodeName: string; leader: string | null; peers: unknown[] };
+  cluster(): ClusterView;
+  /**
+   * The daemon-owned Prometheus registry (spec 06 §1.4: counters survive server restarts).
+   * When absent the server makes a private one for its own lifetime.
+   */
+  metrics?: Metrics;
+  /** Outcome of the last config parse, for `cronstable_config_last_reload_*` (absent before the first). */
+  configReload?(): { successful: boolean; atMs: number | null } | null;
+  /** The DAG engine's HTTP surface; absent until DAGs exist (every DAG route then answers 404). */
+  dags?: DagWebApi;
+}
+
+/** The cluster view (spec 05 §12.1); single-node until the cluster issue. */
+export interface ClusterView {
+  enabled: boolean;
+  nodeName: string;
+  leader: string | null;
+  peers: unknown[];
+  /** `gossip` / `filesystem` / `etcd` / `kubernetes` when a backend runs. */
+  backend?: string;
+  distribution?: 'single-leader' | 'spread';
+  /** Extra `/cluster` fields of a running backend (spec 05 §12.1), merged into the response as is. */
+  details?: Record<string, unknown>;
+}
+
+/** A DAG route's answer: a JSON body, or an error status with its message (spec 04 §9). */
+export type DagAnswer =
+  | { ok: true; body: unknown }
+  | { ok: false; status: 400 | 404 | 409 | 500; error: string };
+
+/** What the DAG routes delegate to (spec 04 §9, spec 06 §5.13). */
+export interface DagWebApi {
+  list(): Promise<unknown[]>;
+  runs(dag: string, limit: number): Promise<DagAnswer>;
+  run(dag: string, runKey: string): Promise<DagAnswer>;
+  xcom(dag: string, runKey: string): Promise<DagAnswer>;
+  trigger(dag: string): Promise<DagAnswer>;
+  /** `body` is the parsed JSON request body (already checked to be an object). */
+  backfill(dag: string, body: Record<string, unknown>): Promise<DagAnswer>;
+  decide(dag: string, runKey: string, task: string, body: Record<string, unknown>): Promise<DagAnswer>;
+  /** Live output of a running task instance here; null when unknown DAG, 'idle' when nothing runs. */
+  taskOutput?(
+    dag: string,
+    runKey: string,
+    task: string,
+  ):
+    | { lines: { stream: 'stdout' | 'stderr'; line: string }[]; follow(fn: LiveLineSink): () => void }
+    | 'idle'
+    | null;
+}
+
+export type LiveLineSink = (event: { stream: 'stdout' | 'stderr'; line: string } | 'end') => void;
+
+/**
+ * A fan-out for the scheduler's single `onRun`/`onSlot` callbacks, so the daemon can hand
+ * `WebContext.onRun`/`onSlot` to several listeners (metrics, status cache, log streams):
+ *   const runs = new Listeners<RunRecord>();  new Scheduler({ ..., onRun: runs.emit });
+ *   ctx.onRun = runs.subscribe;
+ */
+export class Listeners<T> {
+  private readonly fns = new Set<(value: T) => void>();
+  readonly subscribe = (fn: (value: T) => void): (() => void) => {
+    this.fns.add(fn);
+    return () => {
+      this.fns.delete(fn);
+    };
+  };
+  readonly emit = (value: T): void => {
+    for (const fn of [...this.fns]) {
+      try {
+        fn(value);
+      } catch {
+        // A broken listener must never disturb the scheduler.
+      }
+    }
+  };
+  get size(): number {
+    return this.fns.size;
+  }
 }

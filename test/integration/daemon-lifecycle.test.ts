@@ -21,7 +21,7 @@ describe('daemon lifecycle', () => {
     const logs: string[] = [];
     setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
     const daemon = new Daemon(loadConfig(conf), { configPath: conf, reloadPollMs: 200 });
-    daemon.start();
+    await daemon.start();
     try {
       await waitFor(() => existsSync(join(dir, 'first.log')), 5_000, 'the first job');
       writeFileSync(conf, `jobs:\n${job('second', join(dir, 'second.log'))}`);

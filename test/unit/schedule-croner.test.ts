@@ -205,10 +205,10 @@ describe('nextFire agrees with croner 10 on the shared subset', () => {
         fc.integer({ min: START_MIN, max: START_MAX }),
         (e, z, t) => check(e, z, t, tally),
       ),
-      { numRuns: 2500, seed: 20260107 },
+      { numRuns: 2000, seed: 20260107 },
     );
-    expect(tally.compared).toBeGreaterThan(2300);
-    expect(tally.gapSkips + tally.foldSkips + tally.cronerOverflow).toBeLessThan(200);
+    expect(tally.compared).toBeGreaterThan(1850);
+    expect(tally.gapSkips + tally.foldSkips + tally.cronerOverflow).toBeLessThan(150);
   });
 
   it('start instants within hours of a DST transition', () => {
@@ -235,11 +235,11 @@ describe('nextFire agrees with croner 10 on the shared subset', () => {
         fc.integer({ min: -4 * 3_600_000, max: 4 * 3_600_000 }),
         (e, c, d) => check(e, c.zone, c.at + d, tally),
       ),
-      { numRuns: 1500, seed: 8032026 },
+      { numRuns: 1200, seed: 8032026 },
     );
     // The exclusions really happen here, and most cases are still compared.
-    expect(tally.gapSkips).toBeGreaterThan(5);
+    expect(tally.gapSkips).toBeGreaterThan(2);
     expect(tally.foldSkips).toBeGreaterThan(10);
-    expect(tally.compared).toBeGreaterThan(1000);
+    expect(tally.compared).toBeGreaterThan(800);
   });
 });

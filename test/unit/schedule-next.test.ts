@@ -1,10 +1,12 @@
 // Next/previous fire search, DST resolution and iteration: spec 01 §5.7, §5.8 and the §8 vector table.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { shiftToWeekday } from '../../src/schedule/days.ts';
 import {
+  clearScheduleCaches,
   type Frame,
   frameName,
   isKnownTimezone,
+  lintSchedule,
   matchesInstant,
   nextFire,
   occurrences,
@@ -348,6 +350,16 @@ describe('frames and zones', () => {
     expect(frameName(local)).toBe(new Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(() => resolveFrame({ timezone: 'Mars/Olympus' })).toThrow(ScheduleError);
     expect(() => resolveFrame({ timezone: 'Mars/Olympus' })).toThrow('unknown timezone: Mars/Olympus');
+    try {
+      resolveFrame({ timezone: 'Mars/Olympus' });
+    } catch (e) {
+      expect((e as ScheduleError).code).toBe('unknown-timezone');
+    }
+    try {
+      parseCron('bad');
+    } catch (e) {
+      expect((e as ScheduleError).code).toBe('invalid-schedule');
+    }
   });
   it('frameName', () => {
     expect(frameName({ kind: 'utc' })).toBe('UTC');
@@ -384,5 +396,48 @@ describe('frames and zones', () => {
     expect(nextFire(parseCron('30 2 * * *'), local, t('2026-03-08T06:00:00Z'))).toBe(
       t('2026-03-08T07:30:00Z'),
     );
+  });
+});
+
+describe('Intl use', () => {
+  it('the UTC frame never touches Intl', () => {
+    const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    const ctor = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      clearScheduleCaches();
+      const frame = resolveFrame({ utc: true });
+      const s = parseCron('30 2 * * *');
+      const at = t('2026-03-08T06:00:00Z');
+      expect(nextFire(s, frame, at)).toBe(t('2026-03-08T02:30:00Z') + 86_400_000);
+      expect(prevFire(s, frame, at)).toBe(t('2026-03-08T02:30:00Z'));
+      expect(occurrences(s, frame, at, { limit: 3 })).toHaveLength(3);
+      expect(matchesInstant(s, frame, t('2026-03-08T02:30:00Z'))).toBe(true);
+      expect(lintSchedule(s, frame, at)).toEqual([]);
+      expect(nextFire(s, resolveFrame({ timezone: 'UTC' }), at)).toBe(t('2026-03-09T02:30:00Z'));
+      expect(ctor).not.toHaveBeenCalled();
+      expect(parts).not.toHaveBeenCalled();
+    } finally {
+      ctor.mockRestore();
+      parts.mockRestore();
+    }
+  });
+
+  it('zone offsets are cached: repeated searches in a zone make no new Intl calls', () => {
+    clearScheduleCaches();
+    const s = parseCron('*/5 * * * *');
+    const frame = resolveFrame({ timezone: 'Europe/Berlin' });
+    const from = t('2026-03-28T12:00:00Z');
+    const first = occurrences(s, frame, from, { limit: 500 });
+    const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      expect(occurrences(s, frame, from, { limit: 500 })).toEqual(first);
+      for (const u of first) expect(nextFire(s, frame, u - 1)).toBe(u);
+      expect(parts).not.toHaveBeenCalled();
+      // control: a zone not seen yet does go to Intl
+      nextFire(s, resolveFrame({ timezone: 'Asia/Tokyo' }), from);
+      expect(parts).toHaveBeenCalled();
+    } finally {
+      parts.mockRestore();
+    }
   });
 });

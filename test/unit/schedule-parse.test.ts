@@ -527,9 +527,20 @@ describe('describeSchedule', () => {
     ['0 0 * * L5', 'at 00:00 on the last Friday of the month'],
     ['0 0 * * 5#3', 'at 00:00 on the third Friday of the month'],
     ['0 0 13 * 5', 'at 00:00 on the 13th of the month when it is a Friday'],
-    ['0 0 1 1 *', 'at 00:00 on the 1st of the month in January'],
+    ['0 0 1 1 *', 'at 00:00 on the 1st of January'],
+    ['0 0 1,15 * *', 'at 00:00 on the 1st and 15th of the month'],
+    [
+      '0 0,12 1 */2 *',
+      'at 00:00 and 12:00 on the 1st of the month in January, March, May, July, September and November',
+    ],
+    ['0 0 L-3 * *', 'at 00:00 on the 4th-to-last day of the month'],
+    ['0 8-18 * * *', 'every hour from 08:00 to 18:00'],
+    ['15-45/10 30 12 * * * *', 'at 12:30:15, 12:30:25, 12:30:35 and 12:30:45'],
+    ['0 12 * * mon#1,L5', 'at 12:00 on the last Friday or the first Monday of the month'],
+    ['0 0 15W * fri', 'at 00:00 on the weekday nearest the 15th of the month when it is a Friday'],
+    ['0 0 * * l3-1', 'at 00:00 on no day (the weekday field matches nothing)'],
     ['0 9,17 * * *', 'at 09:00 and 17:00'],
-    ['0 0 1 1 * 2026/2', 'at 00:00 on the 1st of the month in January every 2 years from 2026'],
+    ['0 0 1 1 * 2026/2', 'at 00:00 on the 1st of January every 2 years from 2026'],
     ['*/15 9-17 * * *', 'every 15 minutes between 09:00 and 17:59'],
   ])('%s -> %s', (text, description) => {
     expect(describeSchedule(parseCron(text))).toBe(description);

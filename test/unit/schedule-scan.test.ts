@@ -22,7 +22,11 @@ const token = fc.oneof(
   fc.constantFrom('*', '-', '/', ',', '0', '00', '007', '99999'),
 );
 const fieldText = fc.array(token, { minLength: 1, maxLength: 7 }).map((xs) => xs.join(''));
-const num = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 64 }));
+const num = fc.oneof(
+  fc.integer({ min: 0, max: 12 }),
+  fc.integer({ min: 0, max: 31 }),
+  fc.integer({ min: 0, max: 64 }),
+);
 const itemText = fc
   .tuple(
     fc.oneof(fc.constant('*'), num.map(String)),

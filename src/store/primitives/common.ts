@@ -62,7 +62,8 @@ function portabilityProblem(value: unknown, depth: number): string | null {
         return null;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return 'only plain objects, arrays and scalars are JSON';
+      if (proto !== Object.prototype && proto !== null)
+        return 'only plain objects, arrays and scalars are JSON';
       for (const item of Object.values(value)) {
         const p = portabilityProblem(item, depth + 1);
         if (p) return p;

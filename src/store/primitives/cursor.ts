@@ -2,7 +2,7 @@
 // transaction, fleet-wide. Forward only (numbers numerically, strings by code point), 409 on
 // incomparable types, `force` is the only way back; concurrent advances converge to the max.
 import { type Json, type KvEntry, StoreRequestError } from '../types.ts';
-import { assertPortable, compareJson, type Ctx, requireName } from './common.ts';
+import { assertPortable, type Ctx, compareJson, requireName } from './common.ts';
 import { field, readDoc, readDocStrict, writeDoc } from './documents.ts';
 
 const docNs = (scope: string) => `cursor/${scope}`;

@@ -28,7 +28,9 @@ function interpret(row: DocRow | undefined): DocRead {
 export function readDoc(c: Ctx, docNs: string, key: string): DocRead {
   return interpret(
     c.db
-      .prepare('SELECT key, schema_version, data, updated_at FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?')
+      .prepare(
+        'SELECT key, schema_version, data, updated_at FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?',
+      )
       .get<DocRow>(c.ns, docNs, key),
   );
 }
@@ -52,7 +54,10 @@ export function writeDoc(c: Ctx, docNs: string, key: string, body: Json): void {
 }
 
 export function deleteDoc(c: Ctx, docNs: string, key: string): boolean {
-  return c.db.prepare('DELETE FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?').run(c.ns, docNs, key).changes > 0;
+  return (
+    c.db.prepare('DELETE FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?').run(c.ns, docNs, key)
+      .changes > 0
+  );
 }
 
 /** Every readable document of a doc namespace, sorted by key (unreadable ones skipped). */

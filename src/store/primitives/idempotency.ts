@@ -19,7 +19,8 @@ export function idempotencyClaim(
       const expiresAt = field(current.body, 'expiresAt');
       const claimedAt = field(current.body, 'claimedAt');
       const live = typeof expiresAt !== 'number' || expiresAt > c.now;
-      if (live) return { fresh: false, claimedAt: typeof claimedAt === 'number' ? claimedAt : current.updatedAt };
+      if (live)
+        return { fresh: false, claimedAt: typeof claimedAt === 'number' ? claimedAt : current.updatedAt };
     }
     writeDoc(
       c,

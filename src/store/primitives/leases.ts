@@ -10,7 +10,12 @@ interface LeaseRowOut {
   expires_at: number;
 }
 
-const toLease = (r: LeaseRowOut): Lease => ({ name: r.name, holder: r.holder, fence: r.fence, expiresAt: r.expires_at });
+const toLease = (r: LeaseRowOut): Lease => ({
+  name: r.name,
+  holder: r.holder,
+  fence: r.fence,
+  expiresAt: r.expires_at,
+});
 
 function readRow(c: Ctx, name: string): LeaseRowOut | undefined {
   return c.db
@@ -63,7 +68,9 @@ export function leaseRenew(c: Ctx, lease: Lease, ttlSeconds: number): Lease | nu
 
 export function leaseRelease(c: Ctx, lease: Lease): void {
   c.db
-    .prepare('UPDATE leases SET expires_at = 0, updated_at = ? WHERE ns = ? AND name = ? AND holder = ? AND fence = ?')
+    .prepare(
+      'UPDATE leases SET expires_at = 0, updated_at = ? WHERE ns = ? AND name = ? AND holder = ? AND fence = ?',
+    )
     .run(c.now, c.ns, lease.name, lease.holder, lease.fence);
 }
 

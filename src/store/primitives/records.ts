@@ -1,8 +1,16 @@
 // Record streams (spec 03 §2, §13.2): append-only JSON records ordered by commit id.
 // Rows of an unknown schema_version (a newer peer) are skipped by ordinary reads, fail strict
 // reads, are never pruned and never rewritten.
-import { type Json, StoreRequestError, type StoredRecord } from '../types.ts';
-import { compareJson, type Ctx, parseBody, prefixUpperBound, requireName, SCHEMA_VERSION, strictFailure } from './common.ts';
+import { type Json, type StoredRecord, StoreRequestError } from '../types.ts';
+import {
+  type Ctx,
+  compareStrings,
+  parseBody,
+  prefixUpperBound,
+  requireName,
+  SCHEMA_VERSION,
+  strictFailure,
+} from './common.ts';
 
 interface RecordRowOut {
   id: number;
@@ -36,26 +44,41 @@ export function insertRecord(c: Ctx, stream: string, data: Json): StoredRecord {
   const text = JSON.stringify(data);
   if (text === undefined) throw new StoreRequestError(400, 'record data must be JSON');
   const r = c.db
-    .prepare('INSERT INTO records (ns, stream, schema_version, written_at, writer, data) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO records (ns, stream, schema_version, written_at, writer, data) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .run(c.ns, stream, SCHEMA_VERSION, c.now, c.writer, text);
-  return { id: r.lastInsertRowid, stream, writtenAt: c.now, writer: c.writer, data: JSON.parse(text) as Json };
+  return {
+    id: r.lastInsertRowid,
+    stream,
+    writtenAt: c.now,
+    writer: c.writer,
+    data: JSON.parse(text) as Json,
+  };
 }
 
 /**
  * Keeps the newest `keep` (v1) records of a stream; `keep <= 0` deletes every v1 record.
- * Returns the number deleted.
+ * The v1 count comes from `stream_counts` (kept by triggers), so the common case (one over)
+ * deletes the single oldest row without scanning the stream. Returns the number deleted.
  */
 export function pruneStream(c: Ctx, stream: string, keep: number): number {
   if (keep <= 0)
     return c.db
       .prepare('DELETE FROM records WHERE ns = ? AND stream = ? AND schema_version = ?')
       .run(c.ns, stream, SCHEMA_VERSION).changes;
+  const count =
+    c.db
+      .prepare('SELECT v1_records AS n FROM stream_counts WHERE ns = ? AND stream = ?')
+      .get<{ n: number }>(c.ns, stream)?.n ?? 0;
+  const excess = count - Math.floor(keep);
+  if (excess <= 0) return 0;
   return c.db
     .prepare(
-      `DELETE FROM records WHERE ns = ? AND stream = ? AND schema_version = ? AND id <= (
-         SELECT id FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+      `DELETE FROM records WHERE id IN (
+         SELECT id FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id ASC LIMIT ?)`,
     )
-    .run(c.ns, stream, SCHEMA_VERSION, c.ns, stream, SCHEMA_VERSION, Math.floor(keep)).changes;
+    .run(c.ns, stream, SCHEMA_VERSION, excess).changes;
 }
 
 /**
@@ -72,7 +95,11 @@ export function append(c: Ctx, stream: string, data: Json, opts?: { keep?: numbe
   });
 }
 
-export function list(c: Ctx, stream: string, opts?: { newestFirst?: boolean; limit?: number }): StoredRecord[] {
+export function list(
+  c: Ctx,
+  stream: string,
+  opts?: { newestFirst?: boolean; limit?: number },
+): StoredRecord[] {
   const order = opts?.newestFirst ? 'DESC' : 'ASC';
   const limit = opts?.limit !== undefined && opts.limit >= 0 ? Math.floor(opts.limit) : -1;
   if (limit === 0) return [];
@@ -81,10 +108,12 @@ export function list(c: Ctx, stream: string, opts?: { newestFirst?: boolean; lim
   const page = limit < 0 ? -1 : Math.max(limit, 64);
   let after: number | null = null;
   for (;;) {
-    const cursor = after === null ? '' : order === 'ASC' ? 'AND id > ?' : 'AND id < ?';
-    const params = after === null ? [c.ns, stream, page] : [c.ns, stream, after, page];
-    const rows = c.db
-      .prepare(`SELECT ${COLS} FROM records WHERE ns = ? AND stream = ? ${cursor} ORDER BY id ${order} LIMIT ?`)
+    const cursor: string = after === null ? '' : order === 'ASC' ? 'AND id > ?' : 'AND id < ?';
+    const params: (string | number)[] = after === null ? [c.ns, stream, page] : [c.ns, stream, after, page];
+    const rows: RecordRowOut[] = c.db
+      .prepare(
+        `SELECT ${COLS} FROM records WHERE ns = ? AND stream = ? ${cursor} ORDER BY id ${order} LIMIT ?`,
+      )
       .all<RecordRowOut>(...params);
     for (const r of toRecords(rows)) {
       out.push(r);
@@ -111,30 +140,54 @@ export function newest(c: Ctx, stream: string): StoredRecord | null {
  */
 export function maxField(c: Ctx, stream: string, field: string): Json {
   requireName(field, 'field');
-  const rows = c.db
-    .prepare('SELECT schema_version, data FROM records WHERE ns = ? AND stream = ? ORDER BY id DESC')
-    .all<{ schema_version: string; data: string }>(c.ns, stream);
-  let best: { number: number | null; string: string | null } = { number: null, string: null };
+  const values = field.includes('"') ? fieldValuesParsed(c, stream, field) : fieldValuesSql(c, stream, field);
+  let bestNumber: number | null = null;
+  let bestString: string | null = null;
   let newestKind: 'number' | 'string' | null = null;
-  for (const row of rows) {
-    if (row.schema_version !== SCHEMA_VERSION)
-      throw strictFailure(`stream ${stream} holds a record of unknown schema version '${row.schema_version}'`);
+  for (const v of values) {
+    if (typeof v === 'number') {
+      newestKind ??= 'number';
+      if (bestNumber === null || v > bestNumber) bestNumber = v;
+    } else if (typeof v === 'string') {
+      newestKind ??= 'string';
+      if (bestString === null || compareStrings(v, bestString) > 0) bestString = v;
+    }
+  }
+  return newestKind === 'number' ? bestNumber : newestKind === 'string' ? bestString : null;
+}
+
+/** The field's scalar values, newest first, extracted by SQLite (no JSON parse per record). */
+function fieldValuesSql(c: Ctx, stream: string, field: string): unknown[] {
+  const path = `$."${field}"`;
+  const rows = c.db
+    .prepare(
+      `SELECT schema_version AS sv, json_valid(data) AS ok,
+         CASE WHEN json_valid(data) THEN json_type(data, ?) END AS t,
+         CASE WHEN json_valid(data) THEN json_extract(data, ?) END AS v
+       FROM records WHERE ns = ? AND stream = ? ORDER BY id DESC`,
+    )
+    .all<{ sv: string; ok: number; t: string | null; v: unknown }>(path, path, c.ns, stream);
+  return rows.map((row) => {
+    if (row.sv !== SCHEMA_VERSION)
+      throw strictFailure(`stream ${stream} holds a record of unknown schema version '${row.sv}'`);
+    if (!row.ok) throw strictFailure(`stream ${stream} holds an unreadable record`);
+    return row.t === 'integer' || row.t === 'real' || row.t === 'text' ? row.v : undefined;
+  });
+}
+
+/** Same, parsing each record (field names SQLite's JSON paths cannot quote). */
+function fieldValuesParsed(c: Ctx, stream: string, field: string): unknown[] {
+  const rows = c.db
+    .prepare('SELECT schema_version AS sv, data FROM records WHERE ns = ? AND stream = ? ORDER BY id DESC')
+    .all<{ sv: string; data: string }>(c.ns, stream);
+  return rows.map((row) => {
+    if (row.sv !== SCHEMA_VERSION)
+      throw strictFailure(`stream ${stream} holds a record of unknown schema version '${row.sv}'`);
     const body = parseBody(row.data);
     if (!body.ok) throw strictFailure(`stream ${stream} holds an unreadable record`);
     const data = body.value;
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) continue;
-    const v = data[field];
-    if (typeof v === 'number') {
-      newestKind ??= 'number';
-      if (best.number === null || v > best.number) best = { ...best, number: v };
-    } else if (typeof v === 'string') {
-      newestKind ??= 'string';
-      if (best.string === null || (compareJson(v, best.string) ?? 0) > 0) best = { ...best, string: v };
-    }
-  }
-  if (newestKind === 'number') return best.number;
-  if (newestKind === 'string') return best.string;
-  return null;
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? data[field] : undefined;
+  });
 }
 
 export interface StreamInfo {
@@ -157,5 +210,11 @@ export function streams(c: Ctx, prefix: string): StreamInfo[] {
 
 /** Deletes a whole stream (every row, any schema version); returns the number of rows. */
 export function deleteStream(c: Ctx, stream: string): number {
-  return c.db.prepare('DELETE FROM records WHERE ns = ? AND stream = ?').run(c.ns, stream).changes;
+  return c.db.transaction(() => {
+    const n = c.db.prepare('DELETE FROM records WHERE ns = ? AND stream = ?').run(c.ns, stream).changes;
+    c.db
+      .prepare('DELETE FROM stream_counts WHERE ns = ? AND stream = ? AND v1_records <= 0')
+      .run(c.ns, stream);
+    return n;
+  });
 }

@@ -1,0 +1,27 @@
+import './.tmp-prof.mts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './src/config/load.ts';
+import { Scheduler } from './src/scheduler/scheduler.ts';
+import { Logger, setLogLevel, LEVELS } from './src/util/log.ts';
+import { Listeners } from './src/web/context.ts';
+import { Metrics } from './src/web/metrics.ts';
+import { generateJobFile } from './bench/config.bench.ts';
+setLogLevel(LEVELS.ERROR);
+const dir = mkdtempSync(join(tmpdir(), 'x-')); const file = join(dir, 'j.yaml'); writeFileSync(file, generateJobFile(3000));
+const cfg = loadConfig(file);
+const clock = { now: () => Date.now(), monotonic: () => performance.now(), setTimer: () => ({ id: 1 }), clearTimer() {} };
+const s = new Scheduler({ clock, log: new Logger('x'), launch: () => { throw 1; }, report: async () => {} } as any);
+s.load(cfg.jobs); s.start();
+const l = new Listeners<any>();
+const ctx: any = { version: 'b', hostname: 'b', clock, config: () => cfg, jobSetId: () => 'x', scheduler: s, store: null, onRun: l.subscribe, onSlot: l.subscribe, cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }) };
+const m = new Metrics({ version: 'b' }); m.attach(ctx);
+for (let i = 0; i < 3; i++) { const t0 = performance.now(); await m.exposition(undefined); console.log('scrape', (performance.now() - t0).toFixed(1)); }
+await (globalThis as any).__startProf();
+for (let i = 0; i < 3; i++) await m.exposition(undefined);
+await (globalThis as any).__stopProf();
+const { monitorEventLoopDelay } = await import('node:perf_hooks');
+const h = monitorEventLoopDelay({ resolution: 1 }); h.enable();
+for (let i = 0; i < 3; i++) await m.exposition(undefined);
+h.disable(); console.log('max loop delay ms', (h.max / 1e6).toFixed(1), 'p99', (h.percentile(99) / 1e6).toFixed(1));

@@ -1,0 +1,34 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { loadConfig } from './src/config/load.ts';
+import { Scheduler } from './src/scheduler/scheduler.ts';
+import { Logger, setLogLevel, LEVELS } from './src/util/log.ts';
+import { Listeners } from './src/web/context.ts';
+import { startWebServer } from './src/web/server.ts';
+import { generateJobFile } from './bench/config.bench.ts';
+setLogLevel(LEVELS.ERROR);
+const dir = mkdtempSync(join(tmpdir(), 'x-')); const file = join(dir, 'j.yaml'); writeFileSync(file, generateJobFile(Number(process.env.JOBS ?? 3000)) + 'web:\n  listen:\n    - http://127.0.0.1:0\n');
+const cfg = loadConfig(file);
+const clock = { now: () => Date.now(), monotonic: () => performance.now(), setTimer: () => ({ id: 1 }), clearTimer() {} };
+const s = new Scheduler({ clock, log: new Logger('x'), launch: () => { throw 1; }, report: async () => {} } as any);
+s.load(cfg.jobs); s.start();
+const l = new Listeners<any>();
+const ctx: any = { version: 'b', hostname: 'b', clock, config: () => cfg, jobSetId: () => 'x', scheduler: s, store: null, onRun: l.subscribe, onSlot: l.subscribe, cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }) };
+const srv = await startWebServer(ctx, cfg.web!, new Logger('x'));
+const port = Number(new URL(srv.urls[0]!).port);
+const { LOAD_SCRIPT: script } = await import('./bench/web.bench.ts');
+for (const clients of [50, 50, 10, 1]) {
+  const w = new Worker(script, { eval: true, workerData: { port, clients, requests: 200, warmup: 50, path: process.env.P ?? '/status' } });
+  const t0 = performance.now(); const e0 = performance.eventLoopUtilization();
+  const m: any = await new Promise((r) => w.once('message', r));
+  const elu = performance.eventLoopUtilization(e0);
+  if (m.error) throw new Error(m.error);
+  const v = m.samples.sort((a: number, b: number) => a - b);
+  const q = (p: number) => v[Math.floor(v.length * p)].toFixed(1);
+  console.log(clients, 'p50', q(0.5), 'p90', q(0.9), 'p99', q(0.99), 'max', v.at(-1).toFixed(1), 'wall', (performance.now() - t0).toFixed(0), 'ELU', elu.utilization.toFixed(2));
+  await w.terminate();
+}
+await srv.stop();
+process.exit(0);

@@ -1,0 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './src/config/load.ts';
+import { generateJobFile } from './bench/config.bench.ts';
+const dir = mkdtempSync(join(tmpdir(), 'x-')); const file = join(dir, 'j.yaml'); writeFileSync(file, generateJobFile(3000));
+const cfg = loadConfig(file);
+const j = cfg.jobs[5] as any;
+console.log(Object.getPrototypeOf(j) === Object.prototype, Object.keys(j).length, Object.getOwnPropertyDescriptor(j, 'name'));
+let t0 = performance.now(); for (let k = 0; k < 100; k++) for (const c of cfg.jobs) { (c as any).name; (c as any).enabled; } console.log('loop', (performance.now() - t0) / 100);
+const copy = cfg.jobs.map((c) => ({ ...c }));
+t0 = performance.now(); for (let k = 0; k < 100; k++) for (const c of copy) { (c as any).name; (c as any).enabled; } console.log('copy loop', (performance.now() - t0) / 100);

@@ -1,0 +1,189 @@
+// web.status_p99_3k: p99 latency of GET /status with 3,000 jobs loaded, 50 concurrent keep-alive
+// clients on loopback (the load runs in a worker thread so it never shares the server's event loop).
+// web.calendar_300x14d: seconds to serve the 14-day /calendar.ics feed for 300 jobs (best of 3).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { jobSetId } from '../src/cluster/jobset.ts';
+import { loadConfig } from '../src/config/load.ts';
+import type { LoadedConfig } from '../src/config/types.ts';
+import type { RunRecord, SlotRecord } from '../src/scheduler/history.ts';
+import { Scheduler } from '../src/scheduler/scheduler.ts';
+import type { Clock, TimerHandle } from '../src/util/clock.ts';
+import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
+import { Listeners, type WebContext } from '../src/web/context.ts';
+import { startWebServer } from '../src/web/server.ts';
+import { generateJobFile } from './config.bench.ts';
+import { bestOf, type Metric } from './metric.ts';
+
+const CLIENTS = 50;
+const REQUESTS_PER_CLIENT = 200;
+const WARMUP_PER_CLIENT = 20;
+
+/** Real wall time, but timers never fire: the jobs stay idle while the server is measured. */
+class IdleClock implements Clock {
+  private n = 0;
+  now(): number {
+    return Date.now();
+  }
+  monotonic(): number {
+    return performance.now();
+  }
+  setTimer(): TimerHandle {
+    return { id: ++this.n };
+  }
+  clearTimer(): void {}
+}
+
+function context(cfg: LoadedConfig): WebContext {
+  const runs = new Listeners<RunRecord>();
+  const slots = new Listeners<SlotRecord>();
+  const clock = new IdleClock();
+  const scheduler = new Scheduler({
+    clock,
+    log: new Logger('cronstable'),
+    launch: () => {
+      throw new Error('no launches in the web benchmark');
+    },
+    report: async () => {},
+  });
+  scheduler.load(cfg.jobs);
+  scheduler.start();
+  const id = jobSetId(cfg.jobs);
+  return {
+    version: 'bench',
+    hostname: 'bench',
+    clock,
+    config: () => cfg,
+    jobSetId: () => id,
+    scheduler,
+    store: null,
+    onRun: runs.subscribe,
+    onSlot: slots.subscribe,
+    cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }),
+  };
+}
+
+// Plain JS for the worker (no loader needed): N clients, each on its own keep-alive socket.
+export const LOAD_SCRIPT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const net = require('node:net');
+const { port, clients, requests, warmup, path } = workerData;
+const REQUEST = Buffer.from('GET ' + path + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n', 'latin1');
+const HEAD_END = Buffer.from('\\r\\n\\r\\n', 'latin1');
+// One keep-alive connection per client, one request at a time; the body is counted, not kept.
+function client() {
+  return new Promise((resolve, reject) => {
+    const out = [];
+    const sock = net.connect(port, '127.0.0.1');
+    sock.setNoDelay(true);
+    let head = null;
+    let left = -1;
+    let t0 = 0;
+    let n = 0;
+    const send = () => {
+      t0 = performance.now();
+      sock.write(REQUEST);
+    };
+    sock.on('connect', send);
+    sock.on('error', reject);
+    sock.on('data', (chunk) => {
+      let at = 0;
+      while (at < chunk.length) {
+        if (left < 0) {
+          head = head ? Buffer.concat([head, chunk.subarray(at)]) : chunk.subarray(at);
+          const end = head.indexOf(HEAD_END);
+          if (end < 0) return;
+          const text = head.subarray(0, end).toString('latin1');
+          const m = /content-length: *(\\d+)/i.exec(text);
+          if (!text.startsWith('HTTP/1.1 200') || !m) return reject(new Error(text));
+          const consumed = head.length - (chunk.length - at);
+          at += end + 4 - consumed;
+          left = Number(m[1]);
+          head = null;
+        }
+        const take = Math.min(left, chunk.length - at);
+        left -= take;
+        at += take;
+        if (left > 0) return;
+        left = -1;
+        if (n >= warmup) out.push(performance.now() - t0);
+        if (++n >= warmup + requests) {
+          sock.end();
+          return resolve(out);
+        }
+        send();
+      }
+    });
+  });
+}
+Promise.all(Array.from({ length: clients }, client)).then(
+  (all) => parentPort.postMessage({ samples: all.flat() }),
+  (e) => parentPort.postMessage({ error: String(e) }),
+);
+`;
+
+function loadTest(port: number, path: string): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(LOAD_SCRIPT, {
+      eval: true,
+      workerData: { port, clients: CLIENTS, requests: REQUESTS_PER_CLIENT, warmup: WARMUP_PER_CLIENT, path },
+    });
+    w.once('message', (m: { samples?: number[]; error?: string }) => {
+      void w.terminate();
+      if (m.error) reject(new Error(m.error));
+      else resolve(m.samples!);
+    });
+    w.once('error', reject);
+  });
+}
+
+function p99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
+}
+
+async function serve<T>(jobs: number, fn: (base: string, cfg: LoadedConfig) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-'));
+  const file = join(dir, 'jobs.yaml');
+  writeFileSync(file, `${generateJobFile(jobs)}web:\n  listen:\n    - http://127.0.0.1:0\n`);
+  setLogLevel(LEVELS.ERROR);
+  const cfg = loadConfig(file);
+  const ctx = context(cfg);
+  const server = await startWebServer(ctx, cfg.web!, new Logger('cronstable'));
+  try {
+    return await fn(server.urls[0]!, cfg);
+  } finally {
+    await server.stop();
+    await ctx.scheduler.stop(0);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<Metric[]> {
+  const status = await serve(3000, async (base) => {
+    const port = Number(new URL(base).port);
+    return p99(await loadTest(port, '/status'));
+  });
+  const calendar = await serve(300, async (base) => {
+    let events = 0;
+    const seconds = await bestOf(3, async () => {
+      const res = await fetch(`${base}/calendar.ics?days=14`);
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`calendar answered ${res.status}`);
+      events = text.split('BEGIN:VEVENT').length - 1;
+    });
+    if (events === 0) throw new Error('the calendar feed has no events');
+    return seconds;
+  });
+  return [
+    { metric: 'web.status_p99_3k', value: Number((status / 1000).toFixed(4)), unit: 's', budget: 0.02 },
+    { metric: 'web.calendar_300x14d', value: Number(calendar.toFixed(4)), unit: 's' },
+  ];
+}
+
+// `npx tsx bench/web.bench.ts` runs this group alone.
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  for (const m of await run()) process.stdout.write(`${JSON.stringify(m)}\n`);
+}

@@ -1,0 +1,86 @@
+// The daemon's durable side: the store, the loopback job API and the store-backed scheduler
+// features, started together from the `state:` section (spec 03 §1, §6, §8).
+import type { StateSection } from '../config/schemas.ts';
+import { JobApiServer } from '../jobapi/server.ts';
+import { resolveRunSecrets } from '../jobapi/secrets.ts';
+import { DurableFeatures, type RunRegistry } from '../scheduler/durable.ts';
+import { openStore } from '../store/index.ts';
+import type { Store } from '../store/types.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/log.ts';
+
+export interface StateServices {
+  store: Store;
+  jobApi: JobApiServer | null;
+  durable: DurableFeatures;
+  stop(): Promise<void>;
+}
+
+export async function startStateServices(
+  state: StateSection,
+  opts: { clock: Clock; log: Logger; host: string; workerEntry?: string },
+): Promise<StateServices> {
+  const api = state.jobApi ?? {};
+  const store = await openStore({
+    path: state.path,
+    namespace: state.deploymentId || 'default',
+    topology: state.topology ?? 'auto',
+    maxOpsPerSecond: state.maxOpsPerSecond ?? 0,
+    workerEntry: opts.workerEntry,
+    writer: `${opts.host}#${process.pid}`,
+  });
+  opts.log.info(`state: store at ${store.path} (namespace ${store.namespace}, topology ${store.topology})`);
+  let jobApi: JobApiServer | null = null;
+  if (api.enabled ?? true) {
+    jobApi = await JobApiServer.start({
+      store,
+      listen: api.listen ?? undefined,
+      maxValueBytes: api.maxValueBytes ?? 1_048_576,
+      maxArtifactBytes: api.maxArtifactBytes ?? 67_108_864,
+      lockTtlSeconds: api.lockTtlSeconds ?? 30,
+      host: opts.host,
+      logger: opts.log,
+    });
+    opts.log.info(`state: job API listening on ${jobApi.url}`);
+  }
+  const server = jobApi;
+  const registry: RunRegistry | null = server
+    ? {
+        async register(run) {
+          const warnings: { name: string; reason: string }[] = [];
+          const secrets = await resolveRunSecrets(run.secrets, process.env, warnings);
+          for (const w of warnings) opts.log.warning(`Job ${run.jobName}: secret '${w.name}' is not staged: ${w.reason}`);
+          const handle = server.register({
+            runId: run.runId,
+            jobName: run.jobName,
+            attempt: run.attempt,
+            scheduledAt: run.scheduledAt,
+            defaultScope: run.defaultScope,
+            allowedScopes: run.allowedScopes,
+            secrets,
+          });
+          return { token: handle.token, env: handle.env, secretValues: Object.values(secrets) };
+        },
+        unregister: (token) => server.unregister(token),
+      }
+    : null;
+  const durable = new DurableFeatures({
+    store,
+    registry,
+    clock: opts.clock,
+    log: opts.log,
+    host: opts.host,
+    onStoreUnavailable: state.onStoreUnavailable ?? 'degrade',
+    maxRunsPerJob: state.maxRunsPerJob ?? 1000,
+    slotTtlSeconds: state.slotTtlSeconds ?? 30,
+  });
+  return {
+    store,
+    jobApi,
+    durable,
+    async stop() {
+      await jobApi?.stop();
+      await store.close();
+    },
+  };
+}

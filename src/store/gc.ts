@@ -1,0 +1,248 @@
+// `cronstable state gc` (spec 03 §9): one garbage-collection pass over a namespace.
+
+import {
+  type AdminOptions,
+  type AdminResult,
+  fail,
+  nowSeconds,
+  nsOf,
+  openAdmin,
+  plural,
+} from './admin-common.ts';
+import type { Database } from './driver.ts';
+import { SCHEMA_VERSION } from './primitives/common.ts';
+
+/** Streams kept per job name (spec 03 §9 managed prefixes). */
+export const JOB_PREFIXES = ['runs', 'logs', 'catchup', 'retries', 'reboot', 'inflight', 'slots'];
+
+export interface GcOptions {
+  dryRun: boolean;
+  /** Job names of this configuration. */
+  keepJobs: Iterable<string>;
+  /**
+   * Artifact scopes of this configuration (`global` and job names are always kept). Without
+   * it, artifact streams are not managed at all.
+   */
+  keepScopes?: Iterable<string>;
+  graceSeconds: number;
+}
+
+export interface GcResult extends AdminResult {
+  deferred: string | null;
+  removedStreams: string[];
+  removedRecords: number;
+  keptStreams: number;
+  removedBlobs: number;
+  blobSweepSkipped: string | null;
+  removedLeases: number;
+}
+
+interface ManifestFacts {
+  streams: number;
+  oldest: number | null;
+  jobs: Set<string>;
+  scopes: Set<string>;
+}
+
+/** Jobs and scopes advertised by `manifests/<host>` records newer than the cutoff. */
+function readManifests(db: Database, ns: string, cutoff: number): ManifestFacts {
+  const rows = db
+    .prepare(
+      "SELECT stream, written_at, schema_version, data FROM records WHERE ns = ? AND stream >= 'manifests/' AND stream < 'manifests0'",
+    )
+    .all<{ stream: string; written_at: number; schema_version: string; data: string }>(ns);
+  const facts: ManifestFacts = {
+    streams: new Set(rows.map((r) => r.stream)).size,
+    oldest: null,
+    jobs: new Set(),
+    scopes: new Set(),
+  };
+  for (const r of rows) {
+    if (facts.oldest === null || r.written_at < facts.oldest) facts.oldest = r.written_at;
+    if (r.written_at < cutoff || r.schema_version !== SCHEMA_VERSION) continue;
+    try {
+      const data = JSON.parse(r.data) as { jobs?: unknown; scopes?: unknown };
+      if (Array.isArray(data.jobs)) for (const j of data.jobs) if (typeof j === 'string') facts.jobs.add(j);
+      if (Array.isArray(data.scopes))
+        for (const s of data.scopes) if (typeof s === 'string') facts.scopes.add(s);
+    } catch {
+      // An unreadable manifest adds nothing.
+    }
+  }
+  return facts;
+}
+
+/**
+ * One GC pass (spec 03 §9) with this configuration's jobs/scopes as the keep-set (plus those of
+ * manifests newer than grace). Deletes each stale stream in its own small transaction, dead
+ * `dagadvance/` leases, and orphan blobs after a strict reference scan.
+ */
+export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResult> {
+  const empty = {
+    deferred: null,
+    removedStreams: [],
+    removedRecords: 0,
+    keptStreams: 0,
+    removedBlobs: 0,
+    blobSweepSkipped: null,
+    removedLeases: 0,
+  };
+  if (!(gc.graceSeconds > 0)) return { ...empty, ...fail('gc is disabled (state.gcGraceSeconds <= 0)') };
+  const ns = nsOf(opts);
+  const now = nowSeconds(opts);
+  const cutoff = now - gc.graceSeconds;
+  const verb = gc.dryRun ? 'would remove' : 'removed';
+  const { db } = await openAdmin(opts);
+  try {
+    const manifests = readManifests(db, ns, cutoff);
+    if (manifests.streams > 0 && manifests.oldest !== null && manifests.oldest > cutoff) {
+      const span = Math.max(0, Math.round(now - manifests.oldest));
+      const deferred = `manifest history spans ${span}s, less than the grace window (${gc.graceSeconds}s)`;
+      return { ...empty, ok: true, deferred, lines: [`state: gc deferred: ${deferred}`] };
+    }
+    const keepJobs = new Set([...gc.keepJobs, ...manifests.jobs]);
+    const keepScopes = gc.keepScopes
+      ? new Set(['global', ...gc.keepScopes, ...keepJobs, ...manifests.scopes])
+      : null;
+    const all = db
+      .prepare(
+        'SELECT stream, count(*) AS n, max(written_at) AS newest FROM records WHERE ns = ? GROUP BY stream ORDER BY stream',
+      )
+      .all<{ stream: string; n: number; newest: number }>(ns);
+    const remove: { stream: string; n: number }[] = [];
+    let kept = 0;
+    for (const s of all) {
+      const slash = s.stream.indexOf('/');
+      if (slash < 0) continue; // `meta` and other bare names: never touched.
+      const prefix = s.stream.slice(0, slash);
+      const subject = s.stream.slice(slash + 1);
+      let managed: boolean;
+      let keep: boolean;
+      if (JOB_PREFIXES.includes(prefix)) {
+        managed = true;
+        keep = keepJobs.has(subject);
+      } else if (prefix === 'artifacts' && keepScopes && !subject.startsWith('dagxcom/')) {
+        managed = true;
+        keep = keepScopes.has(subject);
+      } else {
+        managed = false;
+        keep = true;
+      }
+      if (!managed) continue;
+      if (keep || s.newest >= cutoff) kept++;
+      else remove.push(s);
+    }
+    let removedRecords = 0;
+    const removedStreams: string[] = [];
+    for (const s of remove) {
+      if (gc.dryRun) {
+        removedStreams.push(s.stream);
+        removedRecords += s.n;
+        continue;
+      }
+      // Re-check inside the transaction: a record appended meanwhile keeps the stream.
+      const n = db.transaction(() => {
+        const newest = db
+          .prepare('SELECT max(written_at) AS newest FROM records WHERE ns = ? AND stream = ?')
+          .get<{ newest: number | null }>(ns, s.stream)?.newest;
+        if (newest === null || newest === undefined || newest >= cutoff) return -1;
+        const deleted = db
+          .prepare('DELETE FROM records WHERE ns = ? AND stream = ?')
+          .run(ns, s.stream).changes;
+        db.prepare('DELETE FROM stream_counts WHERE ns = ? AND stream = ? AND v1_records <= 0').run(
+          ns,
+          s.stream,
+        );
+        return deleted;
+      });
+      if (n < 0) kept++;
+      else {
+        removedStreams.push(s.stream);
+        removedRecords += n;
+      }
+    }
+
+    const deadLeases = db
+      .prepare(
+        "SELECT name FROM leases WHERE ns = ? AND name >= 'dagadvance/' AND name < 'dagadvance0' AND expires_at < ? AND updated_at < ?",
+      )
+      .all<{ name: string }>(ns, cutoff, cutoff);
+    if (!gc.dryRun)
+      db.transaction(() => {
+        for (const l of deadLeases)
+          db.prepare(
+            'DELETE FROM leases WHERE ns = ? AND name = ? AND expires_at < ? AND updated_at < ?',
+          ).run(ns, l.name, cutoff, cutoff);
+      });
+
+    const sweep = sweepBlobs(db, ns, cutoff, gc.dryRun ? new Set(removedStreams) : new Set(), gc.dryRun);
+    const lines = [
+      `state: gc ${verb} ${plural(removedStreams.length, 'stream')} (${plural(removedRecords, 'record')}), ${plural(0, 'temp file')}, ${plural(0, 'quarantined record')}; kept ${plural(kept, 'stream')}`,
+      sweep.skipped
+        ? `state: gc orphan-blob sweep skipped: ${sweep.skipped}`
+        : `state: gc ${verb} ${plural(sweep.count, 'orphan blob')} (${plural(sweep.bytes, 'byte')})`,
+    ];
+    if (deadLeases.length > 0)
+      lines.push(`state: gc ${verb} ${plural(deadLeases.length, 'dead dagadvance lease')}`);
+    for (const s of removedStreams) lines.push(`  - ${s}`);
+    return {
+      ok: true,
+      lines,
+      deferred: null,
+      removedStreams,
+      removedRecords,
+      keptStreams: kept,
+      removedBlobs: sweep.count,
+      blobSweepSkipped: sweep.skipped,
+      removedLeases: deadLeases.length,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Blobs referenced by no surviving artifact record and untouched since the cutoff. The
+ * reference scan is strict: any unreadable artifact record stands the sweep down. Scan and
+ * delete share one transaction, so a put landing meanwhile cannot lose its blob.
+ */
+function sweepBlobs(
+  db: Database,
+  ns: string,
+  cutoff: number,
+  goingAway: Set<string>,
+  dryRun: boolean,
+): { count: number; bytes: number; skipped: string | null } {
+  return db.transaction(() => {
+    const rows = db
+      .prepare(
+        "SELECT stream, schema_version, data FROM records WHERE ns = ? AND stream >= 'artifacts/' AND stream < 'artifacts0'",
+      )
+      .all<{ stream: string; schema_version: string; data: string }>(ns);
+    const referenced = new Set<string>();
+    for (const r of rows) {
+      if (goingAway.has(r.stream)) continue;
+      if (r.schema_version !== SCHEMA_VERSION)
+        return { count: 0, bytes: 0, skipped: `${r.stream} holds a record of unknown schema version` };
+      let sha: unknown;
+      try {
+        sha = (JSON.parse(r.data) as { sha256?: unknown }).sha256;
+      } catch {
+        return { count: 0, bytes: 0, skipped: `${r.stream} holds an unreadable record` };
+      }
+      if (typeof sha !== 'string')
+        return { count: 0, bytes: 0, skipped: `${r.stream} holds a record without sha256` };
+      referenced.add(sha);
+    }
+    const orphans = db
+      .prepare('SELECT sha256, size FROM blobs WHERE ns = ? AND touched_at < ?')
+      .all<{ sha256: string; size: number }>(ns, cutoff)
+      .filter((b) => !referenced.has(b.sha256));
+    let bytes = 0;
+    for (const b of orphans) {
+      bytes += b.size;
+      if (!dryRun) db.prepare('DELETE FROM blobs WHERE ns = ? AND sha256 = ?').run(ns, b.sha256);
+    }
+    return { count: orphans.length, bytes, skipped: null };
+  });
+}

@@ -1,0 +1,344 @@
+// The durable store (spec 03, DESIGN.md §5): `openStore` resolves the topology, refuses to
+// open while an admin lock is held, and runs SQLite either in two worker-thread lanes (bulk
+// and lease, the default) or inline on the calling thread (admin CLI, tests).
+import { mkdir, realpath } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { assertNotAdminLocked } from './adminlock.ts';
+import { TokenBucket } from './bucket.ts';
+import { openConnection } from './connection.ts';
+import { Executor } from './executor.ts';
+import { LaneClient, WorkerStartError } from './lanes.ts';
+import { type LaneName, OPERATIONS, type OpArgs, type OpName, type OpResult } from './ops.ts';
+import { type LaneWorkerData, STORE_LANE_TASK } from './protocol.ts';
+import { probeMount, resolveTopology } from './topology.ts';
+import {
+  type ArtifactInfo,
+  type Json,
+  type KvEntry,
+  type Lease,
+  type Store,
+  type StoredRecord,
+  type StoreOptions,
+  type StoreStats,
+  StoreUnavailableError,
+  type Topology,
+} from './types.ts';
+
+export { STORE_LANE_TASK } from './protocol.ts';
+export * from './types.ts';
+
+export const DEFAULT_OP_TIMEOUT_MS = 10_000;
+/** busy_timeout of the bulk lane (and inline mode). */
+export const BULK_BUSY_TIMEOUT_MS = 5000;
+/** The lease lane waits less per attempt and retries in the app until the call's deadline. */
+export const LEASE_BUSY_TIMEOUT_MS = 100;
+
+interface Backend {
+  readonly description: string;
+  run(op: OpName, args: unknown[], nowMs: number, lane: LaneName, timeoutMs: number): Promise<unknown>;
+  timeouts(): number;
+  close(timeoutMs: number): Promise<void>;
+}
+
+class InlineBackend implements Backend {
+  constructor(
+    private readonly executor: Executor,
+    readonly description: string,
+  ) {}
+
+  run(op: OpName, args: unknown[], nowMs: number): Promise<unknown> {
+    try {
+      return Promise.resolve(this.executor.run({ op, args, nowMs }));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  timeouts(): number {
+    return 0;
+  }
+  close(): Promise<void> {
+    this.executor.db.close();
+    return Promise.resolve();
+  }
+}
+
+class LaneBackend implements Backend {
+  constructor(
+    private readonly bulk: LaneClient,
+    private readonly lease: LaneClient,
+    readonly description: string,
+  ) {}
+
+  run(op: OpName, args: unknown[], nowMs: number, lane: LaneName, timeoutMs: number): Promise<unknown> {
+    return (lane === 'lease' ? this.lease : this.bulk).call(op, args, nowMs, timeoutMs);
+  }
+  timeouts(): number {
+    return this.bulk.timeouts + this.lease.timeouts;
+  }
+  async close(timeoutMs: number): Promise<void> {
+    await Promise.all([this.bulk.close(timeoutMs), this.lease.close(timeoutMs)]);
+  }
+}
+
+class SqliteStore implements Store {
+  private closed = false;
+  private readonly counters: StoreStats;
+
+  constructor(
+    readonly path: string,
+    readonly namespace: string,
+    readonly topology: Topology,
+    private readonly backend: Backend,
+    private readonly bucket: TokenBucket | null,
+    private readonly clock: () => number,
+    private readonly timeoutMs: number,
+  ) {
+    this.counters = {
+      backend: backend.description,
+      ops: {},
+      errors: {},
+      seconds: {},
+      throttledOps: 0,
+      throttleWaitSeconds: 0,
+      timeouts: 0,
+    };
+  }
+
+  private async call<K extends OpName>(op: K, ...args: OpArgs<K>): Promise<OpResult<K>> {
+    if (this.closed) throw new StoreUnavailableError('the store is closed');
+    const lane = OPERATIONS[op].lane;
+    if (lane === 'bulk' && this.bucket) {
+      const wait = this.bucket.take();
+      if (wait) await wait;
+    }
+    const c = this.counters;
+    c.ops[op] = (c.ops[op] ?? 0) + 1;
+    const started = performance.now();
+    try {
+      return (await this.backend.run(op, args, this.clock(), lane, this.timeoutMs)) as OpResult<K>;
+    } catch (e) {
+      c.errors[op] = (c.errors[op] ?? 0) + 1;
+      throw e;
+    } finally {
+      c.seconds[op] = (c.seconds[op] ?? 0) + (performance.now() - started) / 1000;
+    }
+  }
+
+  append(stream: string, data: Json, opts?: { keep?: number }): Promise<StoredRecord> {
+    return this.call('append', stream, data, opts);
+  }
+  list(stream: string, opts?: { newestFirst?: boolean; limit?: number }): Promise<StoredRecord[]> {
+    return this.call('list', stream, opts);
+  }
+  newest(stream: string): Promise<StoredRecord | null> {
+    return this.call('newest', stream);
+  }
+  maxField(stream: string, field: string): Promise<Json> {
+    return this.call('maxField', stream, field);
+  }
+  streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]> {
+    return this.call('streams', prefix);
+  }
+  deleteStream(stream: string): Promise<number> {
+    return this.call('deleteStream', stream);
+  }
+  kvGet(scope: string, key: string): Promise<KvEntry | null> {
+    return this.call('kvGet', scope, key);
+  }
+  kvSet(scope: string, key: string, value: Json): Promise<KvEntry> {
+    return this.call('kvSet', scope, key, value);
+  }
+  kvDelete(scope: string, key: string): Promise<boolean> {
+    return this.call('kvDelete', scope, key);
+  }
+  kvList(scope: string): Promise<KvEntry[]> {
+    return this.call('kvList', scope);
+  }
+  cursorGet(scope: string, name: string): Promise<KvEntry | null> {
+    return this.call('cursorGet', scope, name);
+  }
+  cursorAdvance(
+    scope: string,
+    name: string,
+    value: Json,
+    force: boolean,
+  ): Promise<{ value: Json; advanced: boolean }> {
+    return this.call('cursorAdvance', scope, name, value, force);
+  }
+  idempotencyClaim(
+    scope: string,
+    key: string,
+    ttlSeconds: number,
+  ): Promise<{ fresh: boolean; claimedAt: number }> {
+    return this.call('idempotencyClaim', scope, key, ttlSeconds);
+  }
+  idempotencyRelease(scope: string, key: string): Promise<boolean> {
+    return this.call('idempotencyRelease', scope, key);
+  }
+  artifactPut(
+    scope: string,
+    name: string,
+    bytes: Uint8Array,
+    meta?: Json,
+  ): Promise<{ sha256: string; size: number }> {
+    return this.call('artifactPut', scope, name, bytes, meta);
+  }
+  artifactGet(
+    scope: string,
+    name: string,
+  ): Promise<{ sha256: string; size: number; bytes: Uint8Array } | null | 'gone'> {
+    return this.call('artifactGet', scope, name);
+  }
+  artifactList(scope: string): Promise<ArtifactInfo[]> {
+    return this.call('artifactList', scope);
+  }
+  leaseAcquire(name: string, holder: string, ttlSeconds: number): Promise<Lease | null> {
+    return this.call('leaseAcquire', name, holder, ttlSeconds);
+  }
+  leaseRenew(lease: Lease, ttlSeconds: number): Promise<Lease | null> {
+    return this.call('leaseRenew', lease, ttlSeconds);
+  }
+  leaseRelease(lease: Lease): Promise<void> {
+    return this.call('leaseRelease', lease);
+  }
+  leaseRead(name: string): Promise<Lease | null> {
+    return this.call('leaseRead', name);
+  }
+  semaphoreAcquire(
+    base: string,
+    permits: number,
+    holder: string,
+    ttlSeconds: number,
+  ): Promise<{ lease: Lease; slot: number } | null> {
+    return this.call('semaphoreAcquire', base, permits, holder, ttlSeconds);
+  }
+
+  /** Test hook: blocks one lane's thread for `ms` (a hung filesystem call). */
+  testStall(lane: LaneName, ms: number): Promise<void> {
+    return this.call(lane === 'lease' ? 'testStallLease' : 'testStallBulk', ms);
+  }
+
+  stats(): StoreStats {
+    const c = this.counters;
+    return {
+      ...c,
+      ops: { ...c.ops },
+      errors: { ...c.errors },
+      seconds: { ...c.seconds },
+      throttledOps: this.bucket?.throttled ?? 0,
+      throttleWaitSeconds: this.bucket?.waitSeconds ?? 0,
+      timeouts: this.backend.timeouts(),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.bucket?.flush();
+    await this.backend.close(Math.min(this.timeoutMs, 5000));
+  }
+}
+
+/** `<host>#<pid>`: the default writer identity of records. */
+export function defaultWriter(): string {
+  return `${hostname()}#${process.pid}`;
+}
+
+export interface ResolvedStorePlace {
+  dir: string;
+  topology: Topology;
+  warnings: string[];
+}
+
+/** Creates the directory, resolves `auto` topology, collects warnings (no SQLite yet). */
+export async function resolveStorePlace(
+  opts: Pick<StoreOptions, 'path' | 'topology'>,
+): Promise<ResolvedStorePlace> {
+  const dir = resolve(opts.path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const probe = probeMount(await realpath(dir));
+  const { topology, warning } = resolveTopology(opts.topology, probe);
+  const warnings = warning ? [warning] : [];
+  if (topology === 'shared') {
+    if (probe.locksHostLocal)
+      warnings.push(
+        `the store's mount ${probe.mountPoint} uses host-local locks (nolock/local_lock): SQLite cannot coordinate hosts on it; remount with real locks`,
+      );
+    warnings.push(
+      'shared topology: SQLite on a network filesystem relies on its POSIX locks; use NFSv4+ with locking enabled and the same UID on every node',
+    );
+  }
+  return { dir, topology, warnings };
+}
+
+/** Inline mode's connection (also used by the admin commands). */
+export async function openInlineExecutor(
+  dir: string,
+  topology: Topology,
+  namespace: string,
+  writer: string,
+): Promise<{ executor: Executor; description: string; journalMode: string; warnings: string[] }> {
+  const conn = await openConnection({ dir, topology, busyTimeoutMs: BULK_BUSY_TIMEOUT_MS, ns: namespace });
+  return {
+    executor: new Executor(conn.db, { ns: namespace, writer, busyRetry: false }),
+    description: `sqlite (${conn.db.version}; inline; journal ${conn.journalMode})`,
+    journalMode: conn.journalMode,
+    warnings: conn.warnings,
+  };
+}
+
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  const warn = opts.onWarning ?? (() => undefined);
+  const namespace = opts.namespace || 'default';
+  const writer = opts.writer ?? defaultWriter();
+  const timeoutMs = opts.opTimeoutMs ?? DEFAULT_OP_TIMEOUT_MS;
+  const clock = opts.now ?? Date.now;
+  const place = await resolveStorePlace(opts);
+  assertNotAdminLocked(place.dir);
+  for (const w of place.warnings) warn(w);
+  const bucket =
+    opts.maxOpsPerSecond && opts.maxOpsPerSecond > 0 ? new TokenBucket(opts.maxOpsPerSecond) : null;
+  const make = (backend: Backend) =>
+    new SqliteStore(place.dir, namespace, place.topology, backend, bucket, clock, timeoutMs);
+
+  const inline = async () => {
+    const { executor, description, warnings } = await openInlineExecutor(
+      place.dir,
+      place.topology,
+      namespace,
+      writer,
+    );
+    for (const w of warnings) warn(w);
+    return make(new InlineBackend(executor, description));
+  };
+  if (opts.inline) return inline();
+
+  const data = (lane: LaneName): LaneWorkerData => ({
+    task: STORE_LANE_TASK,
+    lane,
+    dir: place.dir,
+    topology: place.topology,
+    ns: namespace,
+    writer,
+    busyTimeoutMs: lane === 'lease' ? LEASE_BUSY_TIMEOUT_MS : BULK_BUSY_TIMEOUT_MS,
+    busyRetry: lane === 'lease',
+  });
+  const startTimeoutMs = Math.max(timeoutMs, 15_000);
+  const [bulk, lease] = await Promise.allSettled([
+    LaneClient.open(opts.workerEntry, data('bulk'), startTimeoutMs),
+    LaneClient.open(opts.workerEntry, data('lease'), startTimeoutMs),
+  ]);
+  if (bulk.status === 'fulfilled' && lease.status === 'fulfilled') {
+    const info = bulk.value.info!;
+    for (const w of info.warnings) warn(w);
+    const description = `sqlite (${info.version}; worker lanes; journal ${info.journalMode})`;
+    return make(new LaneBackend(bulk.value, lease.value, description));
+  }
+  for (const r of [bulk, lease]) if (r.status === 'fulfilled') await r.value.close(1000);
+  const failure = [bulk, lease].find((r): r is PromiseRejectedResult => r.status === 'rejected')!
+    .reason as Error;
+  if (!(failure instanceof WorkerStartError)) throw failure;
+  warn(`${failure.message}; running the store on the main thread instead`);
+  return inline();
+}

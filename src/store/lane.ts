@@ -1,0 +1,148 @@
+// The worker side of a store lane: one SQLite connection, a queue drained in group commits,
+// calls whose caller already gave up (deadline passed) skipped. Started by ./lanes.ts on the
+// bundle itself (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
+// sources, on ./lane-entry.ts.
+import type { MessagePort } from 'node:worker_threads';
+import { openConnection } from './connection.ts';
+import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
+import { isOpName, OPERATIONS } from './ops.ts';
+import {
+  type FromLane,
+  type LaneResult,
+  type LaneWorkerData,
+  serializeError,
+  type ToLane,
+} from './protocol.ts';
+import { StoreUnavailableError } from './types.ts';
+
+/** busy_timeout while a lane opens its connection (pragmas, migrations). */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+
+type Queued = OpCall & { id: number; deadlineMs: number };
+
+/** Transfers (rather than copies) a result's byte payload when it owns its whole buffer. */
+function transferables(value: unknown, out: ArrayBuffer[]): void {
+  const bytes = (value as { bytes?: unknown } | null)?.bytes;
+  if (
+    bytes instanceof Uint8Array &&
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    !out.includes(bytes.buffer)
+  )
+    out.push(bytes.buffer);
+}
+
+export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
+  const post = (m: FromLane, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  const queue: Queued[] = [];
+  let executor: Executor | null = null;
+  let scheduled = false;
+  let closing = false;
+
+  const finish = () => {
+    try {
+      executor?.db.close();
+    } catch {
+      // Closing is best effort.
+    }
+    executor = null;
+    post({ type: 'closed' });
+    // Deno's parentPort has no close(); the main side terminates the thread on 'closed' anyway.
+    (port as { close?: () => void }).close?.();
+  };
+
+  const drain = () => {
+    scheduled = false;
+    const ex = executor;
+    if (!ex) return;
+    while (queue.length > 0) {
+      const now = Date.now();
+      const expired: LaneResult[] = [];
+      let group: Queued[];
+      const first = queue[0]!;
+      if (OPERATIONS[first.op].write) {
+        let n = 0;
+        while (n < queue.length && n < MAX_BATCH && OPERATIONS[queue[n]!.op].write) n++;
+        group = queue.splice(0, n);
+      } else group = queue.splice(0, 1);
+      const live = group.filter((q) => {
+        if (q.deadlineMs >= now) return true;
+        expired.push({
+          id: q.id,
+          ok: false,
+          error: { kind: 'unavailable', message: 'expired before it ran' },
+        });
+        return false;
+      });
+      const deadline = Math.min(...live.map((q) => q.deadlineMs));
+      const outcomes = live.length > 0 ? ex.runBatch(live, deadline) : [];
+      const items: LaneResult[] = expired;
+      const transfer: ArrayBuffer[] = [];
+      outcomes.forEach((o, i) => {
+        const id = live[i]!.id;
+        if (o.ok) {
+          transferables(o.value, transfer);
+          items.push({ id, ok: true, value: o.value });
+        } else items.push({ id, ok: false, error: serializeError(o.error) });
+      });
+      post({ type: 'results', items }, transfer);
+    }
+    if (closing) finish();
+  };
+
+  port.on('message', (m: ToLane) => {
+    if (m.type === 'close') {
+      closing = true;
+      if (!scheduled) finish();
+      return;
+    }
+    if (closing) {
+      post({
+        type: 'results',
+        items: [{ id: m.id, ok: false, error: { kind: 'unavailable', message: 'store closed' } }],
+      });
+      return;
+    }
+    if (!isOpName(m.op)) {
+      const error = serializeError(new StoreUnavailableError(`unknown store operation '${m.op}'`));
+      post({ type: 'results', items: [{ id: m.id, ok: false, error }] });
+      return;
+    }
+    queue.push({ id: m.id, op: m.op, args: m.args, nowMs: m.nowMs, deadlineMs: m.deadlineMs });
+    if (!scheduled && executor) {
+      scheduled = true;
+      setImmediate(drain);
+    }
+  });
+
+  // Opening (pragmas, migrations) may wait behind other processes' first opens: it uses the
+  // bulk timeout; the lane's own applies afterwards.
+  openConnection({
+    dir: data.dir,
+    topology: data.topology,
+    busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS,
+    ns: data.ns,
+  }).then(
+    (conn) => {
+      conn.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`);
+      executor = new Executor(conn.db, { ns: data.ns, writer: data.writer, busyRetry: data.busyRetry });
+      post({
+        type: 'ready',
+        journalMode: conn.journalMode,
+        version: conn.db.version,
+        runtime: conn.db.runtime,
+        warnings: conn.warnings,
+      });
+      if (queue.length > 0 && !scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+      if (closing && !scheduled) finish();
+    },
+    (e: unknown) => {
+      post({ type: 'failed', error: serializeError(e) });
+      (port as { close?: () => void }).close?.();
+    },
+  );
+}

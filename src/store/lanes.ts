@@ -1,0 +1,221 @@
+// The main-thread side of one store lane: a worker thread owning one SQLite connection, a
+// request/response protocol with ids, a per-call timeout (StoreUnavailableError; the late
+// answer is discarded), a bounded number of outstanding calls, and a restart after a crash.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { OpName } from './ops.ts';
+import { deserializeError, type FromLane, type LaneWorkerData, type ToLane } from './protocol.ts';
+import { StoreUnavailableError } from './types.ts';
+
+/** The worker itself could not start (missing entry, loader...): the caller may run inline. */
+export class WorkerStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerStartError';
+  }
+}
+
+/** Outstanding calls per lane before new ones are refused (the queue is bounded). */
+export const MAX_PENDING = 10_000;
+
+export interface LaneInfo {
+  journalMode: string;
+  version: string;
+  runtime: string;
+  warnings: string[];
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Where a lane worker starts: an explicit entry (the daemon passes its bundle), else the
+ * bundle this module is part of, else (running from .ts sources) lane-entry.ts through tsx's
+ * loader. Node 20 does not apply `--import tsx` to a worker's own entry module, so the source
+ * case boots through a tiny eval script that registers tsx first.
+ */
+function createWorker(entry: string | URL | undefined, data: LaneWorkerData): Worker {
+  if (entry) return new Worker(entry, { workerData: data });
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL(here), { workerData: data });
+  const tsxApi = pathToFileURL(
+    createRequire(here)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const laneEntry = new URL('./lane-entry.ts', here).href;
+  const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(laneEntry)}); });`;
+  return new Worker(code, { eval: true, workerData: data });
+}
+
+export class LaneClient {
+  private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  info: LaneInfo | null = null;
+  timeouts = 0;
+
+  private constructor(
+    private readonly entry: string | URL | undefined,
+    private readonly data: LaneWorkerData,
+    private readonly startTimeoutMs: number,
+  ) {}
+
+  /** Starts the worker and waits until its connection is open (migrations applied). */
+  static async open(
+    entry: string | URL | undefined,
+    data: LaneWorkerData,
+    startTimeoutMs: number,
+  ): Promise<LaneClient> {
+    const lane = new LaneClient(entry, data, startTimeoutMs);
+    await lane.ensure();
+    return lane;
+  }
+
+  private ensure(): Promise<Worker> {
+    if (this.worker) return Promise.resolve(this.worker);
+    this.starting ??= this.spawn().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private spawn(): Promise<Worker> {
+    return new Promise<Worker>((resolve, reject) => {
+      let worker: Worker;
+      try {
+        worker = createWorker(this.entry, this.data);
+      } catch (e) {
+        reject(
+          new WorkerStartError(`cannot start the store ${this.data.lane} lane: ${(e as Error).message}`),
+        );
+        return;
+      }
+      let ready = false;
+      const timer = setTimeout(() => {
+        void worker.terminate();
+        reject(
+          new StoreUnavailableError(
+            `the store ${this.data.lane} lane did not open ${this.data.dir} within ${this.startTimeoutMs} ms`,
+          ),
+        );
+      }, this.startTimeoutMs);
+      worker.on('message', (m: FromLane) => {
+        if (m.type === 'results') {
+          for (const item of m.items) {
+            const p = this.pending.get(item.id);
+            if (!p) continue; // Timed out already: the late answer is discarded.
+            this.pending.delete(item.id);
+            clearTimeout(p.timer);
+            if (item.ok) p.resolve(item.value);
+            else p.reject(deserializeError(item.error));
+          }
+        } else if (m.type === 'ready') {
+          ready = true;
+          clearTimeout(timer);
+          this.info = {
+            journalMode: m.journalMode,
+            version: m.version,
+            runtime: m.runtime,
+            warnings: m.warnings,
+          };
+          this.worker = worker;
+          worker.unref();
+          resolve(worker);
+        } else if (m.type === 'failed') {
+          clearTimeout(timer);
+          reject(deserializeError(m.error));
+          void worker.terminate();
+        } else if (m.type === 'closed') void worker.terminate();
+      });
+      worker.on('error', (e) => {
+        if (!ready) {
+          clearTimeout(timer);
+          reject(new WorkerStartError(`the store ${this.data.lane} lane failed to start: ${e.message}`));
+        } else this.failAll(`the store ${this.data.lane} lane crashed: ${e.message}`);
+      });
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.worker = null;
+        if (!ready) {
+          clearTimeout(timer);
+          reject(
+            new WorkerStartError(`the store ${this.data.lane} lane exited with code ${code} before opening`),
+          );
+        } else if (!this.closed) this.failAll(`the store ${this.data.lane} lane exited with code ${code}`);
+      });
+    });
+  }
+
+  private failAll(message: string): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(new StoreUnavailableError(message));
+    }
+  }
+
+  get outstanding(): number {
+    return this.pending.size;
+  }
+
+  call(op: OpName, args: unknown[], nowMs: number, timeoutMs: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new StoreUnavailableError('the store is closed'));
+    if (this.pending.size >= MAX_PENDING)
+      return Promise.reject(
+        new StoreUnavailableError(`the store ${this.data.lane} lane has ${MAX_PENDING} calls queued`),
+      );
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (!this.pending.delete(id)) return;
+        this.timeouts++;
+        reject(new StoreUnavailableError(`${op} did not answer within ${timeoutMs} ms (outcome unknown)`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      const message: ToLane = { type: 'call', id, op, args, nowMs, deadlineMs: Date.now() + timeoutMs };
+      const send = (w: Worker) => {
+        try {
+          w.postMessage(message);
+        } catch (e) {
+          this.rejectOne(id, `${op}: ${(e as Error).message}`);
+        }
+      };
+      if (this.worker) send(this.worker);
+      else this.ensure().then(send, (e: Error) => this.rejectOne(id, e.message));
+    });
+  }
+
+  private rejectOne(id: number, message: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    p.reject(new StoreUnavailableError(message));
+  }
+
+  /** Lets queued calls finish, closes the connection, waits for the thread (bounded). */
+  async close(timeoutMs: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.starting) await this.starting.catch(() => undefined);
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' } satisfies ToLane);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+    });
+    const how = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    if (how === 'late') await worker.terminate();
+    this.failAll('the store is closed');
+    this.worker = null;
+  }
+}

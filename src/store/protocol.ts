@@ -1,0 +1,52 @@
+// Messages between the store's main-thread client (./lanes.ts) and a lane worker (./lane.ts).
+import type { LaneName, OpName } from './ops.ts';
+import { StoreLockedError, StoreRequestError, StoreUnavailableError, type Topology } from './types.ts';
+
+export const STORE_LANE_TASK = 'cronstable:store-lane';
+
+export interface LaneWorkerData {
+  task: typeof STORE_LANE_TASK;
+  lane: LaneName;
+  dir: string;
+  topology: Topology;
+  ns: string;
+  writer: string;
+  busyTimeoutMs: number;
+  busyRetry: boolean;
+}
+
+export type SerializedError =
+  | { kind: 'request'; status: number; message: string }
+  | { kind: 'unavailable'; message: string }
+  | { kind: 'locked'; message: string };
+
+export type ToLane =
+  | { type: 'call'; id: number; op: OpName; args: unknown[]; nowMs: number; deadlineMs: number }
+  | { type: 'close' };
+
+export type LaneResult =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: SerializedError };
+
+export type FromLane =
+  | { type: 'ready'; journalMode: string; version: string; runtime: string; warnings: string[] }
+  | { type: 'failed'; error: SerializedError }
+  | { type: 'results'; items: LaneResult[] }
+  | { type: 'closed' };
+
+export function serializeError(e: unknown): SerializedError {
+  if (e instanceof StoreRequestError) return { kind: 'request', status: e.status, message: e.message };
+  if (e instanceof StoreLockedError) return { kind: 'locked', message: e.message };
+  const code = (e as { code?: unknown })?.code;
+  const message = (e as Error)?.message ?? String(e);
+  return {
+    kind: 'unavailable',
+    message: typeof code === 'string' && code.startsWith('SQLITE') ? `${message} (${code})` : message,
+  };
+}
+
+export function deserializeError(e: SerializedError): Error {
+  if (e.kind === 'request') return new StoreRequestError(e.status, e.message);
+  if (e.kind === 'locked') return new StoreLockedError(e.message);
+  return new StoreUnavailableError(e.message);
+}

@@ -1,0 +1,61 @@
+// The Hono app (spec 06 §2): Origin gate -> auth -> web.headers placement -> routes; unknown
+// paths resolve after auth (401 before 404), a known path with the wrong method answers 405.
+import { Hono } from 'hono';
+import { authMiddleware } from './auth.ts';
+import type { WebDeps } from './deps.ts';
+import { customHeaders } from './headers.ts';
+import { metricsSettings } from './metrics.ts';
+import { type OriginPolicy, originGate } from './origin.ts';
+import { jsonError, type WebEnv } from './respond.ts';
+import { Routes } from './router.ts';
+import { calendarRoutes } from './routes/calendar.ts';
+import { coreRoutes } from './routes/core.ts';
+import { dagRoutes } from './routes/dags.ts';
+import { dashboardRoute } from './routes/dashboard.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { metricsRoute } from './routes/metrics.ts';
+import { scheduleRoutes } from './routes/schedule.ts';
+import { stateRoutes } from './routes/state.ts';
+
+export interface AppOptions {
+  /** The resolved token, or null when auth is off. */
+  token: string | null;
+  origin: OriginPolicy;
+}
+
+export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
+  const app = new Hono<WebEnv>();
+  const ui = deps.web.ui !== false;
+  const metrics = metricsSettings(deps.web);
+
+  app.use('*', originGate(opts.origin));
+  if (opts.token !== null) {
+    const publicPaths = new Set<string>();
+    if (ui) publicPaths.add('/');
+    if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
+    app.use('*', authMiddleware({ token: opts.token, publicPaths }));
+  }
+  app.use('*', customHeaders(deps.web.headers));
+
+  const routes = new Routes(app);
+  coreRoutes(routes, deps);
+  jobRoutes(routes, deps);
+  calendarRoutes(routes, deps);
+  scheduleRoutes(routes, deps);
+  dagRoutes(routes, deps);
+  stateRoutes(routes, deps);
+  metricsRoute(routes, deps);
+  if (ui) dashboardRoute(routes, deps);
+
+  app.notFound((c) => {
+    const allowed = routes.allowed(c.req.path);
+    if (allowed && !allowed.includes(c.req.method))
+      return jsonError(405, 'method not allowed', { allow: allowed.join(', ') });
+    return jsonError(404, 'not found');
+  });
+  app.onError((err, c) => {
+    deps.log.error(`web: ${c.req.method} ${c.req.path} failed: ${err?.stack ?? err}`);
+    return jsonError(500, 'internal server error');
+  });
+  return app;
+}

@@ -1,0 +1,23 @@
+// What every route module gets: the daemon context, the web section and the server's helpers.
+import type { WebSection } from '../config/schemas.ts';
+import type { Logger } from '../util/log.ts';
+import type { WebContext } from './context.ts';
+import type { Metrics } from './metrics.ts';
+import type { NodeSampler } from './node.ts';
+import type { StatusView } from './status.ts';
+
+export interface WebDeps {
+  ctx: WebContext;
+  web: WebSection;
+  log: Logger;
+  /** Null when `metrics` is disabled (the route is not registered). */
+  metrics: Metrics | null;
+  status: StatusView;
+  node: NodeSampler;
+}
+
+/** This node's display name: the cluster node name, else the host name. */
+export function nodeName(ctx: WebContext): string {
+  const c = ctx.cluster();
+  return c.nodeName || ctx.hostname;
+}

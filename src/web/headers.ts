@@ -1,0 +1,25 @@
+// Where `web.headers` go (spec 06 §2.3): every 2xx, plus the answers a handler marks (start/cancel
+// 409, schedule 400); never 401/404/other errors. `/metrics` keeps its exposition Content-Type;
+// `.ics` feeds get Content-Disposition after the operator's headers; elsewhere the operator wins.
+import type { MiddlewareHandler } from 'hono';
+import type { WebEnv } from './respond.ts';
+
+export const ICS_DISPOSITION = 'inline; filename="cronstable.ics"';
+
+export function customHeaders(headers: Record<string, string> | null | undefined): MiddlewareHandler<WebEnv> {
+  const entries = Object.entries(headers ?? {});
+  return async (c, next) => {
+    await next();
+    if (entries.length === 0) return;
+    const res = c.res;
+    if (!(res.status >= 200 && res.status < 300) && c.get('customHeaders') !== true) return;
+    const path = c.req.path;
+    const metrics = path === '/metrics';
+    for (const [k, v] of entries) {
+      if (metrics && k.toLowerCase() === 'content-type') continue;
+      res.headers.set(k, v);
+    }
+    if (path.endsWith('/calendar.ics') && res.status === 200)
+      res.headers.set('content-disposition', ICS_DISPOSITION);
+  };
+}

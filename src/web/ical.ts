@@ -1,0 +1,189 @@
+// The iCalendar feeds (spec 06 §8): one VEVENT per fire in [now, now + days), enumerated by our
+// engine in each job's own frame, so business-day forms (LW, L-3, 15W, 5#3) land on the engine's
+// dates. ical-generator serializes each event; we assemble the calendar ourselves so truncation
+// markers sit right after their job's events, the body ends with CRLF, and folding stays linear
+// (the library folds the whole text one character at a time, far too slow for 30k events).
+import { createHash } from 'node:crypto';
+import ical, {
+  ICalCalendarMethod,
+  ICalEvent,
+  ICalEventStatus,
+  ICalEventTransparency,
+  escape as icalEscape,
+} from 'ical-generator';
+import type { CronSchedule, Frame } from '../schedule/index.ts';
+import { describeSchedule, occurrences } from '../schedule/index.ts';
+import type { RunRecord } from '../scheduler/history.ts';
+import { icsUtc } from './timefmt.ts';
+
+export const DEFAULT_DAYS = 14;
+export const MAX_DAYS = 60;
+export const DEFAULT_PER_JOB = 100;
+export const MAX_PER_JOB = 1000;
+/** The dashboard's week-calendar rule (spec 06 §9.2): more than 56 fires per 7 days is background hum. */
+export const HUM_FIRES_PER_DAY = 8;
+
+const MIN_BLOCK_S = 5 * 60;
+const MAX_BLOCK_S = 24 * 3600;
+/** Yield to the event loop this often so /status probes stay fast while a big feed renders. */
+const YIELD_EVERY = 1500;
+
+export interface CalendarEntry {
+  name: string;
+  cron: CronSchedule;
+  frame: Frame;
+  /** Finished runs (for the typical duration); oldest first. */
+  runs: readonly RunRecord[];
+}
+
+export interface CalendarOptions {
+  version: string;
+  /** `cronstable` (fleet) or `cronstable: <job>` (per job). */
+  calName: string;
+  nowMs: number;
+  days: number;
+  perJob: number;
+}
+
+function uidPrefix(name: string): string {
+  return createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 12);
+}
+
+/** Average duration of the retained runs (seconds), or null without history. */
+export function averageDuration(runs: readonly RunRecord[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const r of runs.slice(-50)) {
+    if (r.durationSeconds === null) continue;
+    sum += r.durationSeconds;
+    n++;
+  }
+  return n > 0 ? sum / n : null;
+}
+
+/** Event length: the average rounded up to whole minutes, clamped to [5 min, 24 h]; 5 min by default. */
+export function blockSeconds(avg: number | null): number {
+  if (avg === null) return MIN_BLOCK_S;
+  return Math.min(MAX_BLOCK_S, Math.max(MIN_BLOCK_S, Math.ceil(avg / 60) * 60));
+}
+
+export function typicalRuntime(avg: number): string {
+  if (avg < 60) return `${Math.round(avg)}s`;
+  if (avg < 3600) return `${Math.round(avg / 60)}m`;
+  return `${(avg / 3600).toFixed(1)}h`;
+}
+
+function zoneLabel(frame: Frame): string {
+  return frame.kind === 'utc' ? 'UTC' : frame.kind === 'zone' ? frame.zone : 'local';
+}
+
+/** RFC 5545 §3.1 folding: lines over 75 octets continue on lines starting with one space (74 octets). */
+export function foldLine(line: string): string {
+  let ascii = true;
+  for (let i = 0; i < line.length; i++) {
+    if (line.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) {
+    if (line.length <= 75) return line;
+    let out = line.slice(0, 75);
+    for (let i = 75; i < line.length; i += 74) out += `\r\n ${line.slice(i, i + 74)}`;
+    return out;
+  }
+  let out = '';
+  let used = 0;
+  let budget = 75;
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (used + size > budget) {
+      out += '\r\n ';
+      used = 0;
+      budget = 74;
+    }
+    out += ch;
+    used += size;
+  }
+  return out;
+}
+
+function foldText(text: string): string {
+  const lines = text.split('\r\n');
+  for (let i = 0; i < lines.length; i++) lines[i] = foldLine(lines[i]!);
+  return lines.join('\r\n');
+}
+
+/** BEGIN:VCALENDAR .. the refresh hints, without END (serialized by ical-generator). */
+function header(opts: CalendarOptions): string {
+  const cal = ical({
+    prodId: { company: 'cronstable', product: opts.version || 'unversioned', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    scale: 'GREGORIAN',
+    name: opts.calName,
+    ttl: 3600,
+  });
+  const text = cal.toString();
+  return text.slice(0, text.lastIndexOf('END:VCALENDAR'));
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The whole feed. Entries are rendered in the order given (callers sort by name); each walks
+ * its fires strictly after `nowMs` and strictly before `nowMs + days`, at most `perJob` of them.
+ */
+export async function renderCalendar(
+  entries: readonly CalendarEntry[],
+  opts: CalendarOptions,
+): Promise<string> {
+  const parts: string[] = [header(opts)];
+  const cal = ical();
+  const stamp = new Date(opts.nowMs);
+  const end = opts.nowMs + opts.days * 86_400_000;
+  const humAbove = HUM_FIRES_PER_DAY * opts.days;
+  let sinceYield = 0;
+  for (const entry of entries) {
+    const probe = Math.max(opts.perJob, humAbove) + 1;
+    const fires = occurrences(entry.cron, entry.frame, opts.nowMs, { untilMs: end - 1, limit: probe });
+    if (fires.length === 0) continue;
+    const avg = averageDuration(entry.runs);
+    const blockMs = blockSeconds(avg) * 1000;
+    const uid = uidPrefix(entry.name);
+    let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zoneLabel(entry.frame)}`;
+    if (avg !== null) description += `\nTypical runtime: ${typicalRuntime(avg)}`;
+    const count = Math.min(fires.length, opts.perJob);
+    for (let i = 0; i < count; i++) {
+      const at = fires[i]!;
+      const ev = new ICalEvent(
+        {
+          id: `${uid}-${icsUtc(at)}@cronstable`,
+          stamp,
+          start: new Date(at),
+          end: new Date(at + blockMs),
+          summary: entry.name,
+          description,
+          status: ICalEventStatus.CONFIRMED,
+          transparency: ICalEventTransparency.TRANSPARENT,
+        },
+        cal,
+      );
+      parts.push(foldText(ev.toString()));
+      if (++sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        await tick();
+      }
+    }
+    if (fires.length > opts.perJob)
+      parts.push(
+        foldLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}:${icalEscape(entry.name, false)}`) + '\r\n',
+      );
+    if (fires.length > humAbove)
+      parts.push(
+        foldLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}:${icalEscape(entry.name, false)}`) + '\r\n',
+      );
+  }
+  parts.push('END:VCALENDAR\r\n');
+  return parts.join('');
+}

@@ -1,0 +1,738 @@
+// Prometheus metrics (spec 06 §6): a prom-client registry owned by the daemon, so counters survive
+// web-server restarts and reloads. Accumulators are fed by recorded runs (`attach(ctx)` subscribes
+// to `ctx.onRun`); "live" families are read from the scheduler at scrape time.
+import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import type { WebSection } from '../config/schemas.ts';
+import type { JobConfig } from '../config/types.ts';
+import type { RunRecord } from '../scheduler/history.ts';
+import type { JobStatus } from '../scheduler/scheduler.ts';
+import type { WebContext } from './context.ts';
+
+export const DEFAULT_DURATION_BUCKETS: readonly number[] = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
+export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
+
+const STATUSES = ['success', 'failure', 'cancelled'] as const;
+const PEER_STATUSES = [
+  'agreed',
+  'syncing',
+  'drifted',
+  'unreachable',
+  'untrusted',
+  'self',
+  'conflict',
+  'unknown',
+];
+const REPLACED = 'replaced by a newer instance';
+
+/** The `metrics:` setting of a web section: enabled, public, buckets (spec 06 §1.1). */
+export function metricsSettings(web: WebSection | null | undefined): {
+  enabled: boolean;
+  public: boolean;
+  durationBuckets: readonly number[];
+} {
+  const m = web?.metrics;
+  if (m === false) return { enabled: false, public: false, durationBuckets: DEFAULT_DURATION_BUCKETS };
+  if (m === true || m === undefined || m === null)
+    return { enabled: true, public: false, durationBuckets: DEFAULT_DURATION_BUCKETS };
+  return {
+    enabled: m.enabled ?? true,
+    public: m.public ?? false,
+    durationBuckets:
+      m.durationBuckets && m.durationBuckets.length > 0 ? m.durationBuckets : DEFAULT_DURATION_BUCKETS,
+  };
+}
+
+/** Static facts of one job, read once per loaded JobConfig (config objects are immutable). */
+interface JobFacts {
+  name: string;
+  enabled: boolean;
+  reboot: boolean;
+  schedule: string;
+  clusterPolicy: string;
+}
+
+/** One job at scrape time. */
+interface LiveJob extends JobFacts {
+  st: JobStatus | undefined;
+  last: RunRecord | undefined;
+}
+
+interface Snapshot {
+  jobs: LiveJob[];
+}
+
+const factsCache = new WeakMap<JobConfig, JobFacts>();
+
+function factsOf(job: JobConfig): JobFacts {
+  let f = factsCache.get(job);
+  if (!f) {
+    f = {
+      name: job.name,
+      enabled: job.enabled,
+      reboot: job.reboot,
+      schedule: job.scheduleText,
+      clusterPolicy: job.clusterPolicy,
+    };
+    factsCache.set(job, f);
+  }
+  return f;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type Labels = Record<string, string>;
+
+/** prom-client keeps series in insertion order; per-job accumulators must be sorted by job name. */
+function sortSeries(metric: Metric<string>, rank: (labels: Labels) => string): void {
+  const holder = metric as unknown as { hashMap?: Record<string, { labels?: Labels }> };
+  const map = holder.hashMap;
+  if (!map || typeof map !== 'object') return;
+  const entries = Object.entries(map);
+  entries.sort((a, b) => {
+    const ka = rank(a[1].labels ?? {});
+    const kb = rank(b[1].labels ?? {});
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  holder.hashMap = Object.fromEntries(entries);
+}
+
+const byJob = (l: Labels) => l.job_name ?? '';
+const byJobStatus = (l: Labels) => `${l.job_name ?? ''}\u0000${STATUSES.indexOf(l.status as 'success')}`;
+
+/** Families modelled as gauges named `<base>_info`; OpenMetrics types them `info` under the base name. */
+const INFO_FAMILIES = new Set([
+  'cronstable_info',
+  'cronstable_job_set_info',
+  'cronstable_job_info',
+  'cronstable_state_info',
+  'cronstable_cluster_info',
+  'cronstable_cluster_leader_info',
+]);
+
+/**
+ * Post-processes prom-client's text exposition (spec 06 §6.1): families without samples are
+ * dropped, `le` bounds are rendered as floats (`"1.0"`), no blank lines; for OpenMetrics, counter
+ * families are declared without `_total`, info families as `info` under their base name, and the
+ * body ends with `# EOF`. (prom-client's own OpenMetrics mode renames shared metrics in place.)
+ */
+export function tidyExposition(text: string, openMetrics = false, eof = openMetrics): string {
+  const out: string[] = [];
+  let block: string[] = [];
+  let family = '';
+  let type = '';
+  let hasSample = false;
+  const flush = () => {
+    if (hasSample && block.length > 0) {
+      if (openMetrics) {
+        let declared = family;
+        let declaredType = type;
+        if (type === 'counter' && family.endsWith('_total')) declared = family.slice(0, -'_total'.length);
+        if (INFO_FAMILIES.has(family)) {
+          declared = family.slice(0, -'_info'.length);
+          declaredType = 'info';
+        }
+        if (declared !== family || declaredType !== type) {
+          block = block.map((l) => {
+            if (l.startsWith(`# HELP ${family} `)) return `# HELP ${declared} ${l.slice(8 + family.length)}`;
+            if (l === `# TYPE ${family} ${type}`) return `# TYPE ${declared} ${declaredType}`;
+            return l;
+          });
+        }
+      }
+      out.push(...block);
+    }
+    block = [];
+    family = '';
+    type = '';
+    hasSample = false;
+  };
+  for (const line of text.split('\n')) {
+    if (line === '' || line === '# EOF') continue;
+    if (line.startsWith('# HELP ')) {
+      flush();
+      family = line.slice(7, line.indexOf(' ', 7) < 0 ? undefined : line.indexOf(' ', 7));
+    } else if (line.startsWith('# TYPE ')) type = line.slice(line.lastIndexOf(' ') + 1);
+    if (!line.startsWith('#')) {
+      hasSample = true;
+      block.push(line.replace(/([{,]le=")(-?\d+)(")/, '$1$2.0$3'));
+    } else block.push(line);
+  }
+  flush();
+  if (eof) out.push('# EOF');
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+export interface MetricsOptions {
+  version: string;
+  /** Process start (epoch ms); default now. */
+  startTimeMs?: number;
+  durationBuckets?: readonly number[];
+}
+
+export class Metrics {
+  private readonly text = new Registry();
+  private ctx: WebContext | null = null;
+  private detach: (() => void) | null = null;
+  private snapshot: Snapshot | null = null;
+  private buckets: readonly number[];
+  private knownJobs = '';
+  private readonly accJobs = new Set<string>();
+  private readonly startSeconds: number;
+
+  // Daemon
+  private readonly info: Gauge<'version'>;
+  private readonly startTime: Gauge;
+  private readonly jobSetInfo: Gauge<'job_set_id'>;
+  private readonly jobCounts: Gauge<'state'>;
+  private readonly reloadOk: Gauge;
+  private readonly reloadAt: Gauge;
+  // Per job, accumulated
+  private readonly runsTotal: Counter<'job_name' | 'status'>;
+  private readonly retriesTotal: Counter<'job_name'>;
+  private readonly permanentTotal: Counter<'job_name'>;
+  private readonly startFailuresTotal: Counter<'job_name'>;
+  private duration: Histogram<'job_name'>;
+  private readonly lastSuccess: Gauge<'job_name'>;
+  private readonly lastFailure: Gauge<'job_name'>;
+  // Per job, live
+  private readonly jobInfo: Gauge<'job_name' | 'schedule' | 'cluster_policy'>;
+  private readonly jobEnabled: Gauge<'job_name'>;
+  private readonly jobRunning: Gauge<'job_name'>;
+  private readonly nextRun: Gauge<'job_name'>;
+  private readonly lastRunAt: Gauge<'job_name'>;
+  private readonly lastRunDuration: Gauge<'job_name'>;
+  private readonly lastRunExit: Gauge<'job_name'>;
+  private readonly lastRunSuccess: Gauge<'job_name'>;
+  // Durable state
+  private readonly stateInfo: Gauge<'backend' | 'topology'>;
+  private readonly stateOps: Counter<'op'>;
+  private readonly stateOpErrors: Counter<'op'>;
+  private readonly stateOpSeconds: Counter<'op'>;
+  private readonly stateThrottled: Counter;
+  private readonly stateThrottleWait: Counter;
+  // Cluster
+  private readonly clusterEnabled: Gauge;
+  private readonly clusterInfo: Gauge<'backend' | 'node_name' | 'distribution'>;
+  private readonly clusterIsLeader: Gauge;
+  private readonly clusterLeaderInfo: Gauge<'leader'>;
+  private readonly clusterPeers: Gauge<'status'>;
+
+  private order: Metric<string>[] = [];
+
+  constructor(opts: MetricsOptions) {
+    this.buckets = [...(opts.durationBuckets ?? DEFAULT_DURATION_BUCKETS)];
+    this.startSeconds = (opts.startTimeMs ?? Date.now()) / 1000;
+    const m = this;
+    const registers: Registry[] = [];
+    this.info = new Gauge({
+      name: 'cronstable_info',
+      help: 'cronstable build information.',
+      labelNames: ['version'],
+      registers,
+    });
+    this.info.set({ version: opts.version }, 1);
+    this.startTime = new Gauge({
+      name: 'cronstable_start_time_seconds',
+      help: 'Start time of the cronstable process, in seconds since the epoch.',
+      registers,
+    });
+    this.startTime.set(this.startSeconds);
+    this.jobSetInfo = new Gauge({
+      name: 'cronstable_job_set_info',
+      help: 'Fingerprint of the loaded job set.',
+      labelNames: ['job_set_id'],
+      registers,
+      collect() {
+        this.reset();
+        if (m.ctx) this.set({ job_set_id: m.ctx.jobSetId() }, 1);
+      },
+    });
+    this.jobCounts = new Gauge({
+      name: 'cronstable_jobs',
+      help: 'Configured jobs by state.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const snap = m.snapshot;
+        if (!snap) return;
+        let enabled = 0;
+        for (const j of snap.jobs) if (j.enabled) enabled++;
+        this.set({ state: 'enabled' }, enabled);
+        this.set({ state: 'disabled' }, snap.jobs.length - enabled);
+      },
+    });
+    this.reloadOk = new Gauge({
+      name: 'cronstable_config_last_reload_successful',
+      help: 'Whether the last configuration parse succeeded.',
+      registers,
+      collect() {
+        this.reset();
+        const r = m.ctx?.configReload?.();
+        if (r) this.set(r.successful ? 1 : 0);
+        else m.clearSeries(this);
+      },
+    });
+    this.reloadAt = new Gauge({
+      name: 'cronstable_config_last_reload_success_timestamp_seconds',
+      help: 'Time of the last successful configuration parse, in seconds since the epoch.',
+      registers,
+      collect() {
+        this.reset();
+        const r = m.ctx?.configReload?.();
+        if (r && r.atMs !== null) this.set(r.atMs / 1000);
+        else m.clearSeries(this);
+      },
+    });
+    this.runsTotal = new Counter({
+      name: 'cronstable_job_runs_total',
+      help: 'Finished runs per job and outcome.',
+      labelNames: ['job_name', 'status'],
+      registers,
+    });
+    this.retriesTotal = new Counter({
+      name: 'cronstable_job_retries_total',
+      help: 'Retry attempts launched per job.',
+      labelNames: ['job_name'],
+      registers,
+    });
+    this.permanentTotal = new Counter({
+      name: 'cronstable_job_permanent_failures_total',
+      help: 'Failures with no retry left, per job.',
+      labelNames: ['job_name'],
+      registers,
+    });
+    this.startFailuresTotal = new Counter({
+      name: 'cronstable_job_start_failures_total',
+      help: 'Runs whose command could not be launched, per job.',
+      labelNames: ['job_name'],
+      registers,
+    });
+    this.duration = this.newHistogram();
+    this.lastSuccess = new Gauge({
+      name: 'cronstable_job_last_success_timestamp_seconds',
+      help: 'Time of the last successful run, in seconds since the epoch.',
+      labelNames: ['job_name'],
+      registers,
+    });
+    this.lastFailure = new Gauge({
+      name: 'cronstable_job_last_failure_timestamp_seconds',
+      help: 'Time of the last failed run, in seconds since the epoch.',
+      labelNames: ['job_name'],
+      registers,
+    });
+    const perJob = (name: string, help: string, value: (job: LiveJob) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['job_name'],
+        registers,
+        collect() {
+          this.reset();
+          const snap = m.snapshot;
+          if (!snap || !m.ctx) return;
+          for (const job of snap.jobs) {
+            const v = value(job);
+            if (v !== null) this.set({ job_name: job.name }, v);
+          }
+        },
+      });
+    this.jobInfo = new Gauge({
+      name: 'cronstable_job_info',
+      help: 'Static facts about each configured job.',
+      labelNames: ['job_name', 'schedule', 'cluster_policy'],
+      registers,
+      collect() {
+        this.reset();
+        for (const job of m.snapshot?.jobs ?? [])
+          this.set({ job_name: job.name, schedule: job.schedule, cluster_policy: job.clusterPolicy }, 1);
+      },
+    });
+    this.jobEnabled = perJob('cronstable_job_enabled', 'Whether the job is enabled.', (j) =>
+      j.enabled ? 1 : 0,
+    );
+    this.jobRunning = perJob(
+      'cronstable_job_running',
+      'Running instances of the job.',
+      (j) => j.st?.pids.length ?? 0,
+    );
+    this.nextRun = perJob(
+      'cronstable_job_next_run_timestamp_seconds',
+      'Next scheduled fire, in seconds since the epoch.',
+      (j) => (j.enabled && !j.reboot && j.st?.nextFire != null ? j.st.nextFire / 1000 : null),
+    );
+    this.lastRunAt = perJob(
+      'cronstable_job_last_run_timestamp_seconds',
+      'When the last run finished, in seconds since the epoch.',
+      (j) => (j.last ? j.last.finishedAt / 1000 : null),
+    );
+    this.lastRunDuration = perJob(
+      'cronstable_job_last_run_duration_seconds',
+      'Duration of the last run.',
+      (j) => j.last?.durationSeconds ?? null,
+    );
+    this.lastRunExit = perJob(
+      'cronstable_job_last_run_exit_code',
+      'Exit code of the last run.',
+      (j) => j.last?.exitCode ?? null,
+    );
+    this.lastRunSuccess = perJob(
+      'cronstable_job_last_run_success',
+      'Whether the last run succeeded (1) or not (0).',
+      (j) => (j.last ? (j.last.outcome === 'success' ? 1 : 0) : null),
+    );
+    this.stateInfo = new Gauge({
+      name: 'cronstable_state_info',
+      help: 'The durable state store.',
+      labelNames: ['backend', 'topology'],
+      registers,
+      collect() {
+        this.reset();
+        const store = m.ctx?.store;
+        if (!store) return;
+        const backend = m.storeStats()?.backend ?? 'sqlite';
+        this.set({ backend, topology: store.topology }, 1);
+      },
+    });
+    const opCounter = (name: string, help: string, pick: 'ops' | 'errors' | 'seconds') =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['op'],
+        registers,
+        collect() {
+          this.reset();
+          const stats = m.storeStats();
+          if (!stats) return;
+          for (const op of Object.keys(stats[pick]).sort()) this.inc({ op }, stats[pick][op] ?? 0);
+        },
+      });
+    this.stateOps = opCounter('cronstable_state_ops_total', 'Store operations by op.', 'ops');
+    this.stateOpErrors = opCounter(
+      'cronstable_state_op_errors_total',
+      'Failed store operations by op.',
+      'errors',
+    );
+    this.stateOpSeconds = opCounter(
+      'cronstable_state_op_seconds_total',
+      'Seconds spent in store operations by op.',
+      'seconds',
+    );
+    this.stateThrottled = new Counter({
+      name: 'cronstable_state_throttled_ops_total',
+      help: 'Store operations delayed by the rate limit.',
+      registers,
+      collect() {
+        this.reset();
+        const n = m.storeStats()?.throttledOps ?? 0;
+        if (n > 0) this.inc(n);
+        else m.clearSeries(this);
+      },
+    });
+    this.stateThrottleWait = new Counter({
+      name: 'cronstable_state_throttle_wait_seconds_total',
+      help: 'Seconds store operations waited for the rate limit.',
+      registers,
+      collect() {
+        this.reset();
+        const n = m.storeStats()?.throttleWaitSeconds ?? 0;
+        if (n > 0) this.inc(n);
+        else m.clearSeries(this);
+      },
+    });
+    this.clusterEnabled = new Gauge({
+      name: 'cronstable_cluster_enabled',
+      help: 'Whether a cluster leadership backend runs (1) or not (0).',
+      registers,
+      collect() {
+        this.set(m.ctx?.cluster().enabled ? 1 : 0);
+      },
+    });
+    this.clusterInfo = new Gauge({
+      name: 'cronstable_cluster_info',
+      help: 'The cluster backend of this node.',
+      labelNames: ['backend', 'node_name', 'distribution'],
+      registers,
+      collect() {
+        this.reset();
+        const c = m.ctx?.cluster();
+        if (c?.enabled)
+          this.set(
+            {
+              backend: c.backend ?? 'unknown',
+              node_name: c.nodeName,
+              distribution: c.distribution ?? 'single-leader',
+            },
+            1,
+          );
+      },
+    });
+    this.clusterIsLeader = new Gauge({
+      name: 'cronstable_cluster_is_leader',
+      help: 'Whether this node is the leader (1) or not (0).',
+      registers,
+      collect() {
+        const c = m.ctx?.cluster();
+        if (c?.enabled) this.set(c.leader !== null && c.leader === c.nodeName ? 1 : 0);
+        else m.clearSeries(this);
+      },
+    });
+    this.clusterLeaderInfo = new Gauge({
+      name: 'cronstable_cluster_leader_info',
+      help: 'The current leader, when one is known.',
+      labelNames: ['leader'],
+      registers,
+      collect() {
+        this.reset();
+        const c = m.ctx?.cluster();
+        if (c?.enabled && c.leader !== null) this.set({ leader: c.leader }, 1);
+      },
+    });
+    this.clusterPeers = new Gauge({
+      name: 'cronstable_cluster_peers',
+      help: 'Peers of this node by status.',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        this.reset();
+        const c = m.ctx?.cluster();
+        if (!c?.enabled || c.peers.length === 0) return;
+        const counts = new Map<string, number>(PEER_STATUSES.map((s) => [s, 0]));
+        for (const p of c.peers) {
+          const st = (p as { status?: unknown } | null)?.status;
+          const key = typeof st === 'string' && counts.has(st) ? st : 'unknown';
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+        for (const [status, n] of counts) this.set({ status }, n);
+      },
+    });
+    this.order = [
+      this.info,
+      this.startTime,
+      this.jobSetInfo,
+      this.jobCounts,
+      this.reloadOk,
+      this.reloadAt,
+      this.runsTotal,
+      this.retriesTotal,
+      this.permanentTotal,
+      this.startFailuresTotal,
+      this.duration,
+      this.lastSuccess,
+      this.lastFailure,
+      this.jobInfo,
+      this.jobEnabled,
+      this.jobRunning,
+      this.nextRun,
+      this.lastRunAt,
+      this.lastRunDuration,
+      this.lastRunExit,
+      this.lastRunSuccess,
+      this.stateInfo,
+      this.stateOps,
+      this.stateOpErrors,
+      this.stateOpSeconds,
+      this.stateThrottled,
+      this.stateThrottleWait,
+      this.clusterEnabled,
+      this.clusterInfo,
+      this.clusterIsLeader,
+      this.clusterLeaderInfo,
+      this.clusterPeers,
+    ] as Metric<string>[];
+    this.register();
+  }
+
+  private newHistogram(): Histogram<'job_name'> {
+    return new Histogram({
+      name: 'cronstable_job_duration_seconds',
+      help: 'Duration of finished runs.',
+      labelNames: ['job_name'],
+      buckets: [...this.buckets],
+      registers: [],
+    });
+  }
+
+  private register(): void {
+    this.text.clear();
+    for (const metric of this.order) this.text.registerMetric(metric);
+  }
+
+  /** An unlabelled gauge/counter with no sample (prom-client prints 0 otherwise). */
+  private clearSeries(metric: Metric<string>): void {
+    const holder = metric as unknown as { hashMap?: Record<string, unknown> };
+    if (holder.hashMap) holder.hashMap = {};
+  }
+
+  private storeStats() {
+    const store = this.ctx?.store;
+    if (!store?.stats) return null;
+    try {
+      return store.stats();
+    } catch {
+      return null;
+    }
+  }
+
+  get durationBuckets(): readonly number[] {
+    return this.buckets;
+  }
+
+  /**
+   * Applies `web.metrics.durationBuckets`; a different bucket list resets every job's histogram
+   * (counters are untouched, spec 06 §1.4).
+   */
+  configure(web: WebSection | null | undefined): void {
+    const next = metricsSettings(web).durationBuckets;
+    if (next.length === this.buckets.length && next.every((b, i) => b === this.buckets[i])) return;
+    this.buckets = [...next];
+    const old = this.duration;
+    this.duration = this.newHistogram();
+    this.order = this.order.map((m) => (m === old ? this.duration : m));
+    for (const name of this.accJobs) this.duration.zero({ job_name: name });
+    this.knownJobs = '';
+    this.register();
+  }
+
+  /** Feeds the accumulators from the daemon's recorded runs; returns the detach. */
+  attach(ctx: WebContext): () => void {
+    this.detach?.();
+    this.ctx = ctx;
+    this.configure(ctx.config().web);
+    const off = ctx.onRun((run) => this.observeRun(run));
+    this.detach = () => {
+      off();
+      if (this.ctx === ctx) this.ctx = null;
+      this.detach = null;
+    };
+    return this.detach;
+  }
+
+  /** One finished run (spec 06 §6.2 accumulators). */
+  observeRun(run: RunRecord): void {
+    const name = run.job;
+    this.ensureJob(name);
+    const job = this.ctx?.scheduler.job(name);
+    if (run.trigger === 'retry') this.retriesTotal.inc({ job_name: name });
+    if (run.outcome === 'unknown') return;
+    if (run.outcome === 'cancelled' && run.failReason === REPLACED) return;
+    this.runsTotal.inc({ job_name: name, status: run.outcome });
+    if (run.durationSeconds !== null) this.duration.observe({ job_name: name }, run.durationSeconds);
+    const at = run.finishedAt / 1000;
+    if (run.outcome === 'success') this.lastSuccess.set({ job_name: name }, at);
+    if (run.outcome === 'failure') {
+      this.lastFailure.set({ job_name: name }, at);
+      if (isStartFailure(run)) this.startFailuresTotal.inc({ job_name: name });
+      if (job && noRetryLeft(job, run)) this.permanentTotal.inc({ job_name: name });
+    }
+  }
+
+  /** Zero-filled series for a job seen for the first time (before its first observation). */
+  private ensureJob(name: string): void {
+    if (this.accJobs.has(name)) return;
+    for (const status of STATUSES) this.runsTotal.inc({ job_name: name, status }, 0);
+    for (const c of [this.retriesTotal, this.permanentTotal, this.startFailuresTotal])
+      c.inc({ job_name: name }, 0);
+    this.duration.zero({ job_name: name });
+    this.accJobs.add(name);
+    this.knownJobs = '';
+  }
+
+  /** Zero-fills every configured job, prunes removed ones, keeps series sorted by job name. */
+  private syncJobs(jobs: readonly LiveJob[]): void {
+    const key = jobs.map((j) => j.name).join('\u0000');
+    if (key === this.knownJobs) return;
+    const names = new Set(jobs.map((j) => j.name));
+    for (const name of this.accJobs) {
+      if (names.has(name)) continue;
+      for (const status of STATUSES) this.runsTotal.remove({ job_name: name, status });
+      for (const c of [this.retriesTotal, this.permanentTotal, this.startFailuresTotal])
+        c.remove({ job_name: name });
+      this.duration.remove({ job_name: name });
+      this.lastSuccess.remove({ job_name: name });
+      this.lastFailure.remove({ job_name: name });
+      this.accJobs.delete(name);
+    }
+    for (const name of names) this.ensureJob(name);
+    this.knownJobs = key;
+    sortSeries(this.runsTotal, byJobStatus);
+    for (const metric of [
+      this.retriesTotal,
+      this.permanentTotal,
+      this.startFailuresTotal,
+      this.duration,
+      this.lastSuccess,
+      this.lastFailure,
+    ] as Metric<string>[])
+      sortSeries(metric, byJob);
+  }
+
+  /**
+   * The exposition for a scrape: OpenMetrics when `Accept` asks for it, else the text format.
+   * Families render one at a time with a yield between them, so a scrape of thousands of jobs
+   * never holds the event loop (and /status probes) for long; scrapes are serialized.
+   */
+  exposition(accept: string | undefined): Promise<{ contentType: string; body: string }> {
+    const run = this.scrapes.then(() => this.render(accept));
+    this.scrapes = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private scrapes: Promise<void> = Promise.resolve();
+
+  private async render(accept: string | undefined): Promise<{ contentType: string; body: string }> {
+    const openMetrics = (accept ?? '').includes('application/openmetrics-text');
+    const ctx = this.ctx;
+    if (ctx) {
+      const jobs: LiveJob[] = [];
+      const configs = new Map<string, JobConfig>();
+      for (const j of ctx.config().jobs) configs.set(j.name, j);
+      for (const st of ctx.scheduler.status()) {
+        const config = configs.get(st.name) ?? ctx.scheduler.job(st.name);
+        if (!config) continue;
+        jobs.push({ ...factsOf(config), st, last: ctx.scheduler.history(st.name)?.lastRun() });
+      }
+      this.snapshot = { jobs };
+      this.syncJobs(jobs);
+    }
+    try {
+      const parts: string[] = [];
+      for (const metric of this.order) {
+        const family = tidyExposition(
+          await this.text.getSingleMetricAsString((metric as unknown as { name: string }).name),
+          openMetrics,
+          false,
+        );
+        if (family !== '') parts.push(family);
+        await yieldToLoop();
+      }
+      if (openMetrics) parts.push('# EOF\n');
+      return {
+        contentType: openMetrics ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE,
+        body: parts.join(''),
+      };
+    } finally {
+      this.snapshot = null;
+    }
+  }
+}
+
+/** A command that could not be launched: exit 127 with no process output captured at all. */
+function isStartFailure(run: RunRecord): boolean {
+  const flagged = (run as RunRecord & { startFailed?: boolean }).startFailed;
+  if (flagged !== undefined) return flagged;
+  return (
+    run.exitCode === 127 && run.stdout === null && run.stderr === null && (run.durationSeconds ?? 0) < 0.05
+  );
+}
+
+/** A failure after which no retry follows (the onPermanentFailure condition). */
+function noRetryLeft(job: JobConfig, run: RunRecord): boolean {
+  const max = job.onFailure.retry.maximumRetries;
+  if (max === 0) return true;
+  if (max < 0) return false;
+  return run.attempt >= max;
+}

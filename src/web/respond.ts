@@ -1,0 +1,49 @@
+// Response helpers: JSON with charset, text, and the project's JSON error bodies
+// (`{"error": "<message>"}` for every 4xx/5xx).
+import type { Context } from 'hono';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+export type WebEnv = {
+  Variables: {
+    /** Set by handlers whose non-2xx answer still carries `web.headers` (spec 06 §2.3). */
+    customHeaders: boolean;
+  };
+};
+
+export type Ctx = Context<WebEnv>;
+
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+  });
+}
+
+export function text(body: string | Uint8Array, status = 200, type = TEXT_TYPE): Response {
+  return new Response(body as BodyInit, { status, headers: { 'content-type': type } });
+}
+
+export function jsonError(status: number, message: string, headers?: Record<string, string>): Response {
+  return json({ error: message }, status, headers);
+}
+
+/** An error answer that still gets `web.headers` (start/cancel 409, schedule 400). */
+export function errorWithHeaders(c: Ctx, status: number, message: string): Response {
+  c.set('customHeaders', true);
+  return jsonError(status, message);
+}
+
+/** Integer query parameter: missing or unparsable -> default, out of range -> clamped (never a 400). */
+export function intParam(value: string | undefined, def: number, min: number, max: number): number {
+  if (value === undefined || !/^\s*[+-]?\d+\s*$/.test(value)) return def;
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n)) return def;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** A path parameter (decoded by Hono; `%2F` stays inside the segment). */
+export function param(c: Ctx, key: string): string {
+  return c.req.param(key) ?? '';
+}

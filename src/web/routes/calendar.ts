@@ -1,0 +1,55 @@
+// /calendar.ics and /jobs/{name}/calendar.ics (spec 06 §5.10, §8).
+import { allEntries, analyzedEntries } from '../analysis.ts';
+import type { WebDeps } from '../deps.ts';
+import { ICS_DISPOSITION } from '../headers.ts';
+import {
+  type CalendarEntry,
+  DEFAULT_DAYS,
+  DEFAULT_PER_JOB,
+  MAX_DAYS,
+  MAX_PER_JOB,
+  renderCalendar,
+} from '../ical.ts';
+import { type Ctx, intParam, param } from '../respond.ts';
+import type { Routes } from '../router.ts';
+import { jobNotFound } from './jobs.ts';
+
+const ICS_HEADERS = {
+  'content-type': 'text/calendar; charset=utf-8',
+  'content-disposition': ICS_DISPOSITION,
+};
+
+export function calendarRoutes(r: Routes, d: WebDeps): void {
+  const { ctx } = d;
+
+  const answer = async (c: Ctx, entries: CalendarEntry[], calName: string): Promise<Response> => {
+    const body = await renderCalendar(entries, {
+      version: ctx.version,
+      calName,
+      nowMs: ctx.clock.now(),
+      days: intParam(c.req.query('days'), DEFAULT_DAYS, 1, MAX_DAYS),
+      perJob: intParam(c.req.query('per_job'), DEFAULT_PER_JOB, 1, MAX_PER_JOB),
+    });
+    return new Response(body, { headers: ICS_HEADERS });
+  };
+
+  const runsOf = (name: string) => ctx.scheduler.history(name)?.recentRuns() ?? [];
+
+  r.get('/calendar.ics', (c) => {
+    const entries = analyzedEntries(ctx)
+      .entries.map((e) => ({ name: e.name, cron: e.cron, frame: e.frame, runs: runsOf(e.name) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return answer(c, entries, 'cronstable');
+  });
+
+  r.get('/jobs/:name/calendar.ics', (c) => {
+    const name = param(c, 'name');
+    const entry = allEntries(ctx).find((e) => e.name === name);
+    if (!entry) return jobNotFound(name);
+    const entries =
+      entry.enabled && !entry.reboot && entry.cron
+        ? [{ name, cron: entry.cron, frame: entry.frame, runs: runsOf(name) }]
+        : [];
+    return answer(c, entries, `cronstable: ${name}`);
+  });
+}

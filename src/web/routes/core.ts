@@ -1,0 +1,72 @@
+// /version, /status, /job-set-id, /cluster, /fleet, /node, /node/history (spec 06 §5.1-§5.9).
+import { nodeName, type WebDeps } from '../deps.ts';
+import { JSON_TYPE, json, TEXT_TYPE, text } from '../respond.ts';
+import type { Routes } from '../router.ts';
+
+/** Whether an Accept-Encoding header admits gzip (and does not give it q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  for (const part of header.split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+export function coreRoutes(r: Routes, d: WebDeps): void {
+  const { ctx } = d;
+  r.get('/version', () => text(ctx.version));
+
+  r.get('/status', (c) => {
+    const kind = c.req.header('accept') === 'application/json' ? 'json' : 'text';
+    const headers: Record<string, string> = {
+      'content-type': kind === 'json' ? JSON_TYPE : TEXT_TYPE,
+      vary: 'accept-encoding',
+    };
+    if (acceptsGzip(c.req.header('accept-encoding'))) {
+      headers['content-encoding'] = 'gzip';
+      return new Response(d.status.gzip(kind) as BodyInit, { headers });
+    }
+    return new Response(d.status.body(kind) as BodyInit, { headers });
+  });
+
+  r.get('/job-set-id', (c) => {
+    const id = ctx.jobSetId();
+    if (c.req.header('accept') === 'application/json')
+      return json({ job_set_id: id, jobs: ctx.scheduler.jobNames().length });
+    return text(id);
+  });
+
+  r.get('/cluster', () => {
+    const view = ctx.cluster();
+    if (!view.enabled) return json({ enabled: false, peers: [] });
+    const node = d.node.read();
+    return json({
+      enabled: true,
+      backend: view.backend ?? null,
+      node_name: view.nodeName,
+      job_set_id: ctx.jobSetId(),
+      distribution: view.distribution ?? 'single-leader',
+      leader: view.leader,
+      is_leader: view.leader !== null && view.leader === view.nodeName,
+      peers: view.peers,
+      ...view.details,
+      node_stats: node,
+    });
+  });
+
+  r.get('/fleet', () => json({ enabled: false, nodes: [] }));
+
+  r.get('/node', () => json({ node_name: nodeName(ctx), resources: d.node.read() }));
+
+  r.get('/node/history', () =>
+    json({
+      node_name: nodeName(ctx),
+      enabled: d.node.enabled,
+      interval: d.node.enabled ? d.node.interval : null,
+      points: d.node.enabled ? d.node.points : [],
+    }),
+  );
+}

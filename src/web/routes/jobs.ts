@@ -1,0 +1,69 @@
+// /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
+// and the start/cancel controls.
+import type { WebDeps } from '../deps.ts';
+import { jobsList, runObject, runStats, trends } from '../jobview.ts';
+import { errorWithHeaders, json, jsonError, param } from '../respond.ts';
+import type { Routes } from '../router.ts';
+import { jobLogSource, sseResponse } from '../sse.ts';
+
+export const jobNotFound = (name: string) => jsonError(404, `job '${name}' not found`);
+
+export function jobRoutes(r: Routes, d: WebDeps): void {
+  const { ctx } = d;
+
+  r.get('/jobs', () => json(jobsList(ctx)));
+
+  r.get('/jobs/:name/runs', (c) => {
+    const name = param(c, 'name');
+    const history = ctx.scheduler.history(name);
+    if (!history) return jobNotFound(name);
+    const runs = history.recentRuns().slice(-50);
+    return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
+  });
+
+  r.get('/jobs/:name/logs', (c) => {
+    const name = param(c, 'name');
+    if (!ctx.scheduler.job(name)) return jobNotFound(name);
+    return sseResponse(jobLogSource(ctx, name));
+  });
+
+  r.get('/jobs/:name/resources', (c) => {
+    const name = param(c, 'name');
+    const job = ctx.scheduler.job(name);
+    if (!job) return jobNotFound(name);
+    const m = job.monitorResources;
+    const monitored = typeof m === 'object' ? m.enabled !== false : m === true;
+    const interval = typeof m === 'object' && typeof m.interval === 'number' ? m.interval : 1;
+    // No resource sampler exists yet: the shape is served with no samples.
+    return json({ name, monitored, interval, live: [], runs: [] });
+  });
+
+  r.get('/jobs/:name/trends', (c) => {
+    const name = param(c, 'name');
+    if (!ctx.scheduler.job(name)) return jobNotFound(name);
+    return json(trends(ctx, name));
+  });
+
+  r.post('/jobs/:name/start', async (c) => {
+    const name = param(c, 'name');
+    const result = await ctx.scheduler.startJob(name);
+    d.status.invalidate();
+    if (result === 'unknown') return jobNotFound(name);
+    if (result === 'disabled') return errorWithHeaders(c, 409, `job '${name}' is disabled`);
+    return c.body(null, 200);
+  });
+
+  r.post('/jobs/:name/cancel', (c) => {
+    const name = param(c, 'name');
+    if (!ctx.scheduler.job(name)) return jobNotFound(name);
+    if (ctx.scheduler.running(name).length === 0)
+      return errorWithHeaders(c, 409, `job '${name}' is not running`);
+    // Answer once the cancellation is under way; terminate -> killTimeout -> kill runs on.
+    ctx.scheduler.cancelJob(name).then(
+      () => d.status.invalidate(),
+      (e: unknown) => d.log.error(`web: cancelling job ${name} failed: ${(e as Error)?.message ?? e}`),
+    );
+    d.status.invalidate();
+    return c.body(null, 200);
+  });
+}

@@ -1,0 +1,90 @@
+// /schedule/preview, /pressure, /duplicates, /suggest, /why (spec 06 §5.11). A 400 here still
+// carries `web.headers` (§2.3). Pressure walks every fire of every job, so it is cached briefly.
+import {
+  allEntries,
+  analyzedEntries,
+  BadRequest,
+  duplicates,
+  frameOfParam,
+  type Pressure,
+  parseInstant,
+  pressure,
+  preview,
+  suggest,
+  why,
+} from '../analysis.ts';
+import type { WebDeps } from '../deps.ts';
+import { type Ctx, errorWithHeaders, intParam, json } from '../respond.ts';
+import type { Routes } from '../router.ts';
+import { jobNotFound } from './jobs.ts';
+
+const PRESSURE_TTL_MS = 15_000;
+
+export function scheduleRoutes(r: Routes, d: WebDeps): void {
+  const { ctx } = d;
+  const cache = new Map<string, { at: number; value: Pressure }>();
+
+  const pressureFor = (hours: number, tz: string | undefined): Pressure => {
+    const frame = frameOfParam(tz);
+    const now = ctx.clock.now();
+    const key = `${hours}|${tz ?? ''}|${ctx.jobSetId()}|${ctx.config().dags.length}`;
+    const hit = cache.get(key);
+    if (hit && now - hit.at < PRESSURE_TTL_MS && now >= hit.at) return hit.value;
+    const value = pressure(analyzedEntries(ctx), now, hours, frame, tz && tz !== '' ? tz : 'UTC');
+    if (cache.size > 16) cache.clear();
+    cache.set(key, { at: now, value });
+    return value;
+  };
+
+  const badRequest = (c: Ctx, e: unknown): Response => {
+    if (e instanceof BadRequest) return errorWithHeaders(c, 400, e.message);
+    throw e;
+  };
+
+  r.get('/schedule/preview', (c) => {
+    const q = c.req.query();
+    const count = intParam(q.count ?? q.n, 12, 1, 60);
+    const result = preview({ expr: q.expr, tz: q.tz, count, seed: q.seed }, ctx.clock.now());
+    if (result.status === 400) c.set('customHeaders', true);
+    return json(result.body, result.status);
+  });
+
+  r.get('/schedule/pressure', (c) => {
+    try {
+      return json(pressureFor(intParam(c.req.query('hours'), 24, 1, 168), c.req.query('tz')));
+    } catch (e) {
+      return badRequest(c, e);
+    }
+  });
+
+  r.get('/schedule/duplicates', () => json(duplicates(analyzedEntries(ctx))));
+
+  r.get('/schedule/suggest', (c) => {
+    const period = c.req.query('period') ?? 'hourly';
+    if (period !== 'hourly' && period !== 'daily')
+      return errorWithHeaders(c, 400, `period must be 'hourly' or 'daily', got '${period}'`);
+    try {
+      return json(suggest(pressureFor(24, c.req.query('tz')), period));
+    } catch (e) {
+      return badRequest(c, e);
+    }
+  });
+
+  r.get('/schedule/why', (c) => {
+    const name = c.req.query('job');
+    const atText = c.req.query('at');
+    if (!name || !atText) return errorWithHeaders(c, 400, 'missing ?job= or ?at= query parameter');
+    const at = parseInstant(atText);
+    if (at === null) return errorWithHeaders(c, 400, `bad timestamp: ${atText}`);
+    const entry = allEntries(ctx).find((e) => e.name === name);
+    if (!entry) return jobNotFound(name);
+    const job = ctx.scheduler.job(name);
+    const dag = name.startsWith('dag:') ? ctx.config().dags.find((x) => `dag:${x.name}` === name) : undefined;
+    const notes = (job?.findings ?? dag?.findings ?? []).map((f) => ({
+      code: f.code,
+      level: f.level,
+      message: f.message,
+    }));
+    return json(why(entry, at, notes));
+  });
+}

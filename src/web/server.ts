@@ -1,0 +1,83 @@
+// The web server (spec 06): one Hono app served on every `web.listen` address.
+//
+// Daemon wiring (spec 06 §1.3-§1.4):
+//   const metrics = new Metrics({ version });      // once per process; survives server restarts
+//   metrics.attach(ctx);                           // ctx.metrics = metrics
+//   try { web = await startWebServer(ctx, cfg.web, log) }
+//   catch (e) { if (e instanceof WebConfigError) log.error(`Error in the web configuration, so not starting the web API: ${e.message}`) }
+//   ... on reload with a different web section: await web.stop(); start again.
+import type { WebSection } from '../config/schemas.ts';
+import type { Logger } from '../util/log.ts';
+import { buildApp } from './app.ts';
+import { resolveAuthToken } from './auth.ts';
+import type { WebContext } from './context.ts';
+import type { WebDeps } from './deps.ts';
+import { type BoundListener, bindListener, closeListener, parseListen } from './listen.ts';
+import { Metrics, metricsSettings } from './metrics.ts';
+import { NodeSampler } from './node.ts';
+import { originPolicy } from './origin.ts';
+import { StatusView } from './status.ts';
+
+export { WebConfigError } from './auth.ts';
+
+export interface WebServer {
+  /** The bound addresses (`http://127.0.0.1:8080`, `unix:///run/cronstable.sock`, ...). */
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the web API. Throws WebConfigError (before binding anything) when the configuration
+ * cannot be served safely, e.g. an authToken that resolves to an empty token.
+ */
+export async function startWebServer(ctx: WebContext, web: WebSection, log: Logger): Promise<WebServer> {
+  const token = resolveAuthToken(web);
+  const origin = originPolicy(web.allowedOrigins, web.headers);
+  if (!origin.enabled)
+    log.warning(
+      'web: web.headers sets Access-Control-Allow-Origin: *, so the cross-site request gate is disabled for the control API',
+    );
+  const settings = metricsSettings(web);
+  let metrics: Metrics | null = null;
+  let detachPrivate: (() => void) | null = null;
+  if (settings.enabled) {
+    if (ctx.metrics) {
+      metrics = ctx.metrics;
+      metrics.configure(web);
+    } else {
+      metrics = new Metrics({ version: ctx.version, durationBuckets: settings.durationBuckets });
+      detachPrivate = metrics.attach(ctx);
+    }
+  }
+  const status = new StatusView(ctx);
+  const node = NodeSampler.fromConfig(web);
+  const deps: WebDeps = { ctx, web, log, metrics, status, node };
+  const app = buildApp(deps, { token, origin });
+  const fetch = (req: Request, env: unknown) => app.fetch(req, env);
+
+  const listeners: BoundListener[] = [];
+  for (const text of web.listen) {
+    const addr = parseListen(text);
+    if ('error' in addr) {
+      log.warning(`web: could not listen on ${text}: ${addr.error}`);
+      continue;
+    }
+    const bound = await bindListener(fetch, addr, web, log);
+    if (bound) listeners.push(bound);
+  }
+  node.start();
+
+  let stopped: Promise<void> | null = null;
+  return {
+    urls: listeners.map((l) => l.url),
+    stop() {
+      stopped ??= (async () => {
+        node.stop();
+        status.close();
+        detachPrivate?.();
+        await Promise.all(listeners.map(closeListener));
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// Timestamp renderings of the web API: ISO-8601 with an explicit offset (Python isoformat style,
+// microseconds only when non-zero) and the iCalendar UTC basic form.
+import type { Frame } from '../schedule/index.ts';
+import { frameZone } from '../schedule/zone.ts';
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function render(localMs: number, offsetMs: number): string {
+  const d = new Date(localMs);
+  const ms = d.getUTCMilliseconds();
+  const frac = ms === 0 ? '' : `.${pad(ms, 3)}000`;
+  const off = Math.round(offsetMs / 60_000);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return (
+    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
+/** `2026-07-05T09:00:01.123000+00:00` */
+export function isoUtc(ms: number): string {
+  return render(ms, 0);
+}
+
+export function isoUtcOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : isoUtc(ms);
+}
+
+/** The instant as wall-clock time in the frame, with that moment's offset. */
+export function isoInFrame(ms: number, frame: Frame): string {
+  if (frame.kind === 'utc') return render(ms, 0);
+  const off = frameZone(frame).offset(ms);
+  return render(ms + off, off);
+}
+
+/** Wall-clock fields of an instant in a frame: [hour, minute]. */
+export function hourMinuteInFrame(ms: number, frame: Frame): [number, number] {
+  const local = frame.kind === 'utc' ? ms : ms + frameZone(frame).offset(ms);
+  const sod = Math.floor((((local % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
+  return [Math.floor(sod / 3600), Math.floor((sod % 3600) / 60)];
+}
+
+/** `20260705T120000Z` */
+export function icsUtc(ms: number): string {
+  const d = new Date(ms);
+  return (
+    `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`
+  );
+}

@@ -1,0 +1,418 @@
+// The dashboard shell: polling (spec 06 §9.1), routing, selection and keyboard, and the views.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { compileJob, nextFireOf } from '../lib/engine.ts';
+import { failureBanner, summarize } from '../lib/status.ts';
+import { filterRows, type Row, type Segment, type SortKey, sortRows, toRows } from '../lib/table.ts';
+import type { ApiCluster, ApiJob, ApiNode } from '../lib/types.ts';
+import { type Api, HttpError } from './api.ts';
+import { Drawer } from './Drawer.tsx';
+import { FailureBanner } from './FailureBanner.tsx';
+import { type Connection, Header } from './Header.tsx';
+import { HelpDialog } from './HelpDialog.tsx';
+import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
+import { JobsTable } from './JobsTable.tsx';
+import { ClusterPanel, DagPanel } from './Panels.tsx';
+import { Toasts, useToasts } from './Toasts.tsx';
+import { TokenDialog } from './TokenDialog.tsx';
+import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
+import { useTheme } from './theme.ts';
+import { WeekCalendar } from './WeekCalendar.tsx';
+
+const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'last', 'next', 'took'];
+
+export function App({ api }: { api: Api }) {
+  const now = useNow();
+  const [route, setRoute] = useRoute();
+  const [jobs, setJobs] = useState<ApiJob[] | null>(null);
+  const [fetchedAt, setFetchedAt] = useState(0);
+  const [pollFailed, setPollFailed] = useState(false);
+  const [locked, setLocked] = useState(false);
+  const [tokenDialog, setTokenDialog] = useState<{ rejected: boolean } | null>(null);
+  const [version, setVersion] = useState<string | null>(null);
+  const [jobSetId, setJobSetId] = useState<string | null>(null);
+  const [cluster, setCluster] = useState<ApiCluster | null>(null);
+  const [node, setNode] = useState<ApiNode | null>(null);
+  const [filter, setFilter] = useState('');
+  const [segment, setSegment] = useState<Segment>('all');
+  const [sortKey, setSortKey] = usePref<SortKey>('sort', 'status', SORT_KEYS);
+  const [sortDir, setSortDir] = usePref<'asc' | 'desc'>('sortDir', 'asc', ['asc', 'desc']);
+  const [refresh, setRefresh] = usePref<RefreshChoice>('refresh', '3', REFRESH_CHOICES);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const [pollNonce, setPollNonce] = useState(0);
+  const [theme, toggleTheme] = useTheme();
+  const [toasts, toast] = useToasts();
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  // Any 401 opens the token prompt and pauses polling until a token is entered.
+  useEffect(() => {
+    api.onUnauthorized = () => {
+      setLocked(true);
+      setTokenDialog((d) => d ?? { rejected: api.hasToken() });
+    };
+  }, [api]);
+
+  // Refresh tick: /jobs, then /cluster and /node.
+  useEffect(() => {
+    let stopped = false;
+    let timer = 0;
+    const tick = async (): Promise<void> => {
+      try {
+        const data = await api.json<ApiJob[]>('/jobs');
+        if (stopped) return;
+        const t = Date.now();
+        setJobs(data);
+        setFetchedAt(t);
+        setPollFailed(false);
+        setLocked(false);
+        api
+          .json<ApiCluster>('/cluster')
+          .then((c) => {
+            if (!stopped) setCluster(c);
+          })
+          .catch(() => {});
+        api
+          .json<ApiNode>('/node')
+          .then((n) => {
+            if (!stopped) setNode(n);
+          })
+          .catch(() => {});
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof HttpError && err.status === 401) return; // resumes when a token is set
+        setPollFailed(true);
+      }
+      if (!stopped && refresh !== 'paused') timer = window.setTimeout(tick, Number(refresh) * 1000);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [api, refresh, pollNonce]);
+
+  // Once (and again after a token is entered until it works): version and job-set id.
+  useEffect(() => {
+    if (version === null) {
+      api
+        .text('/version')
+        .then((v) => setVersion(v.trim()))
+        .catch(() => {});
+    }
+    if (jobSetId === null) {
+      api
+        .text('/job-set-id', 'application/json')
+        .then((body) => {
+          try {
+            const parsed = JSON.parse(body) as { job_set_id?: string };
+            setJobSetId(parsed.job_set_id ?? null);
+          } catch {
+            setJobSetId(body.trim() || null);
+          }
+        })
+        .catch(() => {});
+    }
+  }, [api, pollNonce]);
+
+  const refreshNow = useCallback(() => setPollNonce((n) => n + 1), []);
+
+  const rows = useMemo(() => (jobs === null ? [] : toRows(jobs, fetchedAt)), [jobs, fetchedAt]);
+  const shown = useMemo(
+    () => sortRows(filterRows(rows, filter, segment), sortKey, sortDir === 'desc'),
+    [rows, filter, segment, sortKey, sortDir],
+  );
+  const summary = useMemo(() => (jobs === null ? null : summarize(jobs)), [jobs]);
+  const banner = useMemo(() => (jobs === null ? null : failureBanner(jobs)), [jobs]);
+
+  useEffect(() => {
+    document.title =
+      summary && summary.failing > 0 ? `(${summary.failing} failing) cronstable` : 'cronstable';
+  }, [summary?.failing]);
+
+  // Next fire per row: the daemon's answer until it passes, then rolled forward by the engine.
+  const rolled = useRef(new Map<string, number | null>());
+  useEffect(() => rolled.current.clear(), [fetchedAt]);
+  const nextAtOf = useCallback((row: Row, t: number): number | null => {
+    const base = row.nextAt;
+    if (base === null || base > t || !row.job.enabled || row.job.running) return base;
+    const cached = rolled.current.get(row.job.name);
+    if (cached !== undefined && (cached === null || cached > t)) return cached;
+    const next = nextFireOf(compileJob(row.job), t);
+    rolled.current.set(row.job.name, next);
+    return next;
+  }, []);
+
+  const openJob = useCallback(
+    (name: string, tab: DrawerTab = 'logs') => {
+      setSelected(name);
+      setRoute({ view: route.view, drawer: { name, tab } });
+    },
+    [route.view],
+  );
+  const closeDrawer = useCallback(() => setRoute({ view: route.view, drawer: null }), [route.view]);
+
+  const post = useCallback(
+    async (name: string, verb: 'start' | 'cancel') => {
+      try {
+        const r = await api.post(`/jobs/${encodeURIComponent(name)}/${verb}`);
+        if (r.ok) toast(verb === 'start' ? `▶ started ${name}` : `■ cancelling ${name}`, 'ok');
+        else if (r.status !== 401) toast(r.text || `${verb} failed: HTTP ${r.status}`, 'bad');
+      } catch (err) {
+        if (!(err instanceof HttpError && err.status === 401)) toast(`${verb} failed: ${String(err)}`, 'bad');
+      }
+      window.setTimeout(refreshNow, 350);
+    },
+    [api, refreshNow],
+  );
+  const runJob = useCallback((name: string) => void post(name, 'start'), [post]);
+  const cancelJob = useCallback((name: string) => void post(name, 'cancel'), [post]);
+
+  // Keyboard navigation.
+  const state = useRef({ shown, selected, route, help, tokenDialog });
+  state.current = { shown, selected, route, help, tokenDialog };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const s = state.current;
+      if (s.help || s.tokenDialog) return;
+      const target = e.target as HTMLElement | null;
+      const tag = target?.tagName ?? '';
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
+      const inDrawer = target?.closest('.drawer') !== null && target?.closest('.drawer') !== undefined;
+      const move = (delta: number): void => {
+        if (s.shown.length === 0) return;
+        const i = s.selected === null ? -1 : s.shown.findIndex((r) => r.job.name === s.selected);
+        const next =
+          i < 0 ? (delta > 0 ? 0 : s.shown.length - 1) : Math.max(0, Math.min(s.shown.length - 1, i + delta));
+        const name = s.shown[next]!.job.name;
+        setSelected(name);
+        if (s.route.drawer !== null)
+          setRoute({ view: s.route.view, drawer: { name, tab: s.route.drawer.tab } });
+      };
+      const current = s.route.drawer?.name ?? s.selected;
+      switch (e.key) {
+        case '/':
+          e.preventDefault();
+          filterRef.current?.focus();
+          filterRef.current?.select();
+          break;
+        case 'j':
+          move(1);
+          break;
+        case 'k':
+          move(-1);
+          break;
+        case 'ArrowDown':
+        case 'ArrowUp':
+          if (inDrawer) return;
+          e.preventDefault();
+          move(e.key === 'ArrowDown' ? 1 : -1);
+          break;
+        case 'Enter':
+          if (tag === 'BUTTON' || tag === 'A' || s.selected === null) return;
+          openJob(s.selected, s.route.drawer?.tab ?? 'logs');
+          break;
+        case 'r':
+          if (current) runJob(current);
+          break;
+        case 'x':
+          if (current) cancelJob(current);
+          break;
+        case '?':
+          setHelp(true);
+          break;
+        case 't':
+        case 'T':
+          toggleTheme();
+          break;
+        case 'v':
+          setRoute({ view: s.route.view === 'week' ? 'jobs' : 'week', drawer: s.route.drawer });
+          break;
+        case 'g':
+          refreshNow();
+          break;
+        case '1':
+        case '2':
+        case '3':
+          if (s.route.drawer !== null) {
+            const tab = (['logs', 'history', 'schedule'] as const)[Number(e.key) - 1]!;
+            setRoute({ view: s.route.view, drawer: { name: s.route.drawer.name, tab } });
+          }
+          break;
+        case 'Escape':
+          if (s.route.drawer !== null) setRoute({ view: s.route.view, drawer: null });
+          break;
+        default:
+          return;
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [openJob, runJob, cancelJob, toggleTheme, refreshNow, setRoute]);
+
+  const interval = refresh === 'paused' ? Number.POSITIVE_INFINITY : Number(refresh) * 1000;
+  const conn: Connection = locked
+    ? 'locked'
+    : fetchedAt === 0
+      ? pollFailed
+        ? 'lost'
+        : 'connecting'
+      : pollFailed
+        ? 'lost'
+        : now - fetchedAt > Math.max(10_000, interval * 3 + 2000)
+          ? 'stale'
+          : 'live';
+
+  const drawer = route.drawer;
+  const drawerJob = drawer && jobs ? jobs.find((j) => j.name === drawer.name) : undefined;
+  const rowActions = useMemo(
+    () => ({
+      onOpen: (name: string, tab?: 'logs' | 'schedule') => openJob(name, tab ?? 'logs'),
+      onSelect: setSelected,
+      onRun: runJob,
+      onCancel: cancelJob,
+    }),
+    [openJob, runJob, cancelJob],
+  );
+
+  return (
+    <div class={`app${drawer ? ' has-drawer' : ''}`}>
+      <Header
+        version={version}
+        jobSetId={jobSetId}
+        now={now}
+        conn={refresh === 'paused' && (conn === 'stale' || conn === 'live') ? 'paused' : conn}
+        lastOk={fetchedAt}
+        summary={summary}
+        node={node}
+        theme={theme}
+        hasToken={api.hasToken()}
+        onSegment={(sg) => {
+          setSegment(sg);
+          if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+        }}
+        onToggleTheme={toggleTheme}
+        onToken={() => setTokenDialog({ rejected: false })}
+        onHelp={() => setHelp(true)}
+      />
+      <main class="main" id="main">
+        <Toolbar
+          filter={filter}
+          segment={segment}
+          view={route.view}
+          refresh={refresh}
+          inputRef={filterRef}
+          onFilter={setFilter}
+          onSegment={setSegment}
+          onView={(view) => setRoute({ view, drawer: route.drawer })}
+          onRefresh={setRefresh}
+        />
+        {banner && (
+          <FailureBanner
+            banner={banner}
+            now={now}
+            onOpen={(name) => openJob(name, 'logs')}
+            onShowFailing={() => {
+              setSegment('fail');
+              if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+            }}
+          />
+        )}
+        {jobs === null ? (
+          <LoadingCard
+            locked={locked}
+            failed={pollFailed}
+            onUnlock={() => setTokenDialog({ rejected: true })}
+          />
+        ) : route.view === 'week' ? (
+          <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : (
+          <>
+            <JobsTable
+              rows={shown}
+              total={rows.length}
+              sort={{ key: sortKey, desc: sortDir === 'desc' }}
+              onSort={(s) => {
+                setSortKey(s.key);
+                setSortDir(s.desc ? 'desc' : 'asc');
+              }}
+              selected={selected}
+              now={now}
+              nextAtOf={nextAtOf}
+              nodeName={cluster?.node_name ?? null}
+              actions={rowActions}
+              emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+            />
+            <div class="panels">
+              <ClusterPanel cluster={cluster} />
+              <DagPanel />
+            </div>
+          </>
+        )}
+      </main>
+      {drawer && (
+        <Drawer
+          name={drawer.name}
+          job={drawerJob}
+          jobs={jobs ?? []}
+          tab={drawer.tab}
+          now={now}
+          nodeName={cluster?.node_name ?? null}
+          api={api}
+          onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
+          onClose={closeDrawer}
+          onRun={runJob}
+          onCancel={cancelJob}
+        />
+      )}
+      {help && <HelpDialog onClose={() => setHelp(false)} />}
+      {tokenDialog && (
+        <TokenDialog
+          rejected={tokenDialog.rejected}
+          hasToken={api.hasToken()}
+          onSubmit={(token) => {
+            api.setToken(token);
+            setTokenDialog(null);
+            setLocked(false);
+            refreshNow();
+          }}
+          onClear={() => {
+            api.setToken(null);
+            setTokenDialog(null);
+            refreshNow();
+          }}
+          onClose={() => setTokenDialog(null)}
+        />
+      )}
+      <Toasts toasts={toasts} />
+    </div>
+  );
+}
+
+function LoadingCard({ locked, failed, onUnlock }: { locked: boolean; failed: boolean; onUnlock(): void }) {
+  return (
+    <section class="card placeholder" aria-live="polite">
+      <div class="placeholder-body">
+        <span class="placeholder-glyph" aria-hidden="true">
+          {locked ? '◆' : failed ? '⚠' : '◌'}
+        </span>
+        {locked ? (
+          <p>
+            <strong>The API needs a token.</strong> This daemon has <code>web.authToken</code> set.{' '}
+            <button type="button" class="btn btn-primary" onClick={onUnlock}>
+              Enter token
+            </button>
+          </p>
+        ) : failed ? (
+          <p>
+            <strong>No answer from the daemon.</strong> Retrying…
+          </p>
+        ) : (
+          <p>
+            <strong>Connecting to the daemon…</strong>
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}

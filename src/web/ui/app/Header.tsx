@@ -1,0 +1,177 @@
+// Top bar: wordmark, version, job-set chip (click copies), UTC clock, connection state, summary pills, and the
+// theme / token / help buttons.
+import { useState } from 'preact/hooks';
+import { formatAge, formatUtcClock } from '../lib/format.ts';
+import type { Summary } from '../lib/status.ts';
+import type { Segment } from '../lib/table.ts';
+import type { ApiNode } from '../lib/types.ts';
+import { copyText } from './hooks.ts';
+
+export type Connection = 'connecting' | 'live' | 'paused' | 'stale' | 'lost' | 'locked';
+
+const CONN_TEXT: Record<Connection, string> = {
+  connecting: 'connecting',
+  live: 'live',
+  paused: 'paused',
+  stale: 'stale',
+  lost: 'no signal',
+  locked: 'locked',
+};
+
+export interface HeaderProps {
+  version: string | null;
+  jobSetId: string | null;
+  now: number;
+  conn: Connection;
+  lastOk: number;
+  summary: Summary | null;
+  node: ApiNode | null;
+  theme: 'light' | 'dark';
+  hasToken: boolean;
+  onSegment(segment: Segment): void;
+  onToggleTheme(): void;
+  onToken(): void;
+  onHelp(): void;
+}
+
+function Meter({ label, percent }: { label: string; percent: number }) {
+  const pct = Math.max(0, Math.min(100, percent));
+  const tone = pct >= 90 ? ' meter-hot' : pct >= 70 ? ' meter-warm' : '';
+  return (
+    <span class={`meter${tone}`} title={`${label} ${pct.toFixed(1)}%`}>
+      {label} <b>{Math.round(pct)}%</b>
+      <span class="meter-bar" aria-hidden="true">
+        <span class="meter-fill" style={{ width: `${pct}%` }} />
+      </span>
+    </span>
+  );
+}
+
+/** This node's CPU and memory, from `/node`. */
+function NodeMeter({ resources }: { resources: NonNullable<ApiNode['resources']> }) {
+  return (
+    <span class="meters">
+      <Meter label="cpu" percent={resources.cpu_percent} />
+      <Meter label="mem" percent={resources.mem_percent} />
+    </span>
+  );
+}
+
+/** `v1:5f0c…` -> `5f0c…` first 12 hex. */
+export function shortJobSetId(id: string): string {
+  return id.replace(/^v\d+:/, '').slice(0, 12);
+}
+
+export function Header(p: HeaderProps) {
+  const [copied, setCopied] = useState(false);
+  const short = p.jobSetId ? shortJobSetId(p.jobSetId) : null;
+  const copy = async (): Promise<void> => {
+    if (!p.jobSetId) return;
+    if (await copyText(p.jobSetId)) {
+      setCopied(true);
+      window.setTimeout(() => setCopied(false), 1400);
+    }
+  };
+  const connTitle =
+    p.conn === 'live' || p.conn === 'stale' || p.conn === 'paused'
+      ? `last answer ${formatAge(p.now - p.lastOk)}`
+      : p.conn === 'locked'
+        ? 'the API wants a token'
+        : 'waiting for the daemon';
+  const s = p.summary;
+  return (
+    <header class="topbar">
+      <div class="brand">
+        <span class="wordmark">
+          cron<span class="wordmark-accent">stable</span>
+        </span>
+        <span class="brand-sub">{`// job scheduler${p.version ? ` v${p.version.replace(/^v/, '')}` : ''}`}</span>
+        {p.node?.node_name && (
+          <span class="nodename" title="the node serving this dashboard">
+            @{p.node.node_name}
+          </span>
+        )}
+        {short !== null && (
+          <button
+            type="button"
+            class="idchip"
+            onClick={copy}
+            title={`job set ${p.jobSetId} — click to copy`}
+            aria-label={`Job set id ${short}, copy full id`}
+            data-testid="jobset"
+          >
+            #{short}
+            <span class="idchip-note" aria-live="polite">
+              {copied ? 'copied' : ''}
+            </span>
+          </button>
+        )}
+      </div>
+      <div class="topbar-right">
+        <time class="clock" title="UTC time">
+          {formatUtcClock(p.now)} <span class="muted">UTC</span>
+        </time>
+        {p.node?.resources && <NodeMeter resources={p.node.resources} />}
+        <span class={`conn conn-${p.conn}`} title={connTitle} role="status" data-testid="conn">
+          <span class="conn-dot" aria-hidden="true" />
+          {CONN_TEXT[p.conn]}
+        </span>
+        {s !== null && (
+          <nav class="pills" aria-label="Summary">
+            <button type="button" class="pill" onClick={() => p.onSegment('all')}>
+              <b>{s.total}</b> jobs
+            </button>
+            <button type="button" class="pill pill-run" onClick={() => p.onSegment('run')}>
+              <span class="dot" aria-hidden="true" />
+              <b>{s.running}</b> running
+            </button>
+            <button
+              type="button"
+              class={`pill pill-fail${s.failing > 0 ? ' pill-hot' : ''}`}
+              onClick={() => p.onSegment('fail')}
+            >
+              <span class="dot" aria-hidden="true" />
+              <b>{s.failing}</b> failing
+            </button>
+            <button type="button" class="pill pill-ok" onClick={() => p.onSegment('ok')}>
+              <span class="dot" aria-hidden="true" />
+              <b>{s.scheduled}</b> scheduled
+            </button>
+            <button type="button" class="pill pill-off" onClick={() => p.onSegment('off')}>
+              <span class="dot" aria-hidden="true" />
+              <b>{s.disabled}</b> disabled
+            </button>
+          </nav>
+        )}
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onToggleTheme}
+          aria-label={p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+          title="Toggle light/dark (t)"
+          data-testid="theme-toggle"
+        >
+          {p.theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button
+          type="button"
+          class={`iconbtn iconbtn-text${p.hasToken ? ' is-on' : ''}`}
+          onClick={p.onToken}
+          title={p.hasToken ? 'A token is set for this tab' : 'Set an API token'}
+        >
+          <span class="dot" aria-hidden="true" />
+          token
+        </button>
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onHelp}
+          aria-label="Keyboard shortcuts"
+          title="Shortcuts (?)"
+        >
+          ?
+        </button>
+      </div>
+    </header>
+  );
+}

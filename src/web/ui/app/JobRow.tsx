@@ -1,0 +1,190 @@
+// One row of the jobs table: status, name + command, owner, schedule, last run, took, next, trend, actions.
+import { compileJob } from '../lib/engine.ts';
+import { formatAge, formatCountdown, formatDuration } from '../lib/format.ts';
+import type { Row } from '../lib/table.ts';
+import type { ApiJob } from '../lib/types.ts';
+import { Sparkline } from './Sparkline.tsx';
+import { StatusBadge, StatusChips } from './StatusBadge.tsx';
+
+export interface RowActions {
+  onOpen(name: string, tab?: 'logs' | 'schedule'): void;
+  onSelect(name: string): void;
+  onRun(name: string): void;
+  onCancel(name: string): void;
+}
+
+export interface Owner {
+  text: string;
+  kind: 'self' | 'node' | 'all' | 'none' | 'local';
+}
+
+/** Owner column: spread owner (accent when it is this node), `all nodes`, `no quorum`, or this node. */
+export function ownerOf(job: ApiJob, nodeName: string | null): Owner {
+  if ('clusterOwner' in job && job.clusterOwner !== undefined) {
+    if (job.clusterOwner === null) return { text: 'no quorum', kind: 'none' };
+    return { text: job.clusterOwner, kind: job.clusterOwner === nodeName ? 'self' : 'node' };
+  }
+  if (job.clusterPolicy === 'EveryNode') return { text: 'all nodes', kind: 'all' };
+  return { text: 'this node', kind: 'local' };
+}
+
+export function ExitBadge({ code }: { code: number | null | undefined }) {
+  if (code === null || code === undefined) return null;
+  return <span class={`exit ${code === 0 ? 'exit-ok' : 'exit-bad'}`}>exit {code}</span>;
+}
+
+function NextCell({ row, nextAt, now }: { row: Row; nextAt: number | null; now: number }) {
+  const j = row.job;
+  if (!j.enabled) return <span class="muted">—</span>;
+  if (j.running)
+    return (
+      <span class="muted" title="running now">
+        —
+      </span>
+    );
+  const c = compileJob(j);
+  if (c.reboot) return <span class="muted">@reboot</span>;
+  if (j.never_fires) {
+    return (
+      <span class="warn" title="The schedule has no future occurrence">
+        never
+      </span>
+    );
+  }
+  if (nextAt === null) return <span class="muted">—</span>;
+  const text = formatCountdown(nextAt - now, c.hasSeconds);
+  return (
+    <time
+      class={`countdown${c.hasSeconds ? ' countdown-sec' : ''}`}
+      dateTime={new Date(nextAt).toISOString()}
+    >
+      {text === 'due' ? 'due' : `in ${text}`}
+    </time>
+  );
+}
+
+export function JobRow({
+  row,
+  index,
+  selected,
+  now,
+  nextAt,
+  nodeName,
+  actions,
+}: {
+  row: Row;
+  index: number;
+  selected: boolean;
+  now: number;
+  nextAt: number | null;
+  nodeName: string | null;
+  actions: RowActions;
+}) {
+  const j = row.job;
+  const c = compileJob(j);
+  const owner = ownerOf(j, nodeName);
+  const last = j.last_run;
+  const describe = c.error ?? c.description;
+  const frameNote = c.frameLabel === 'UTC' ? '' : ` · ${c.frameLabel}`;
+  return (
+    <tr
+      class={`job${selected ? ' is-selected' : ''}${j.enabled ? '' : ' is-off'}`}
+      aria-rowindex={index + 2}
+      aria-current={selected ? 'true' : undefined}
+      data-job={j.name}
+      onClick={() => actions.onOpen(j.name)}
+    >
+      <td class="c-status">
+        <StatusBadge status={row.status} />
+        <StatusChips job={j} />
+      </td>
+      <td class="c-job">
+        <button
+          type="button"
+          class="jobname"
+          onClick={(e) => {
+            e.stopPropagation();
+            actions.onOpen(j.name);
+          }}
+          onFocus={() => actions.onSelect(j.name)}
+        >
+          {j.name}
+        </button>
+        <div class="cmd" title={j.command}>
+          {j.command}
+        </div>
+      </td>
+      <td class="c-owner">
+        <span class={`owner owner-${owner.kind}`}>
+          <span class="dot" aria-hidden="true" />
+          {owner.text}
+        </span>
+      </td>
+      <td class="c-sched">
+        <code class="sched" title={`${describe}${frameNote}`}>
+          {j.schedule}
+        </code>
+        <div class={`sched-desc${c.error ? ' bad' : ''}`} title={`${describe}${frameNote}`}>
+          {describe}
+          {frameNote}
+        </div>
+      </td>
+      <td class="c-last">
+        {last === null || row.lastAt === null ? (
+          <span class="muted">never</span>
+        ) : (
+          <span title={last.finished_at}>
+            {formatAge(now - row.lastAt)} <ExitBadge code={last.exit_code} />
+          </span>
+        )}
+      </td>
+      <td class="c-took">{last ? formatDuration(last.duration) : <span class="muted">—</span>}</td>
+      <td class="c-next">
+        <NextCell row={row} nextAt={nextAt} now={now} />
+      </td>
+      <td class="c-trend">
+        <Sparkline history={j.history} />
+      </td>
+      <td class="c-actions">
+        {j.running ? (
+          <button
+            type="button"
+            class="btn btn-stop"
+            onClick={(e) => {
+              e.stopPropagation();
+              actions.onCancel(j.name);
+            }}
+            aria-label={`Cancel ${j.name}`}
+          >
+            ■ Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            class="btn btn-run"
+            disabled={!j.enabled}
+            onClick={(e) => {
+              e.stopPropagation();
+              actions.onRun(j.name);
+            }}
+            aria-label={`Run ${j.name} now`}
+            title={j.enabled ? 'Run now (r)' : 'Disabled jobs cannot be started'}
+          >
+            ▶ Run
+          </button>
+        )}
+        <button
+          type="button"
+          class="btn"
+          onClick={(e) => {
+            e.stopPropagation();
+            actions.onOpen(j.name, 'logs');
+          }}
+          aria-label={`Logs of ${j.name}`}
+        >
+          Logs
+        </button>
+      </td>
+    </tr>
+  );
+}

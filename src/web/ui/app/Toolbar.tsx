@@ -1,0 +1,105 @@
+// Filter box (`/`), status segments, view switch (jobs / week) and the refresh interval.
+import type { Ref } from 'preact';
+import type { Segment } from '../lib/table.ts';
+
+const SEGMENTS: ReadonlyArray<[Segment, string]> = [
+  ['all', 'all'],
+  ['ok', 'ok'],
+  ['fail', 'fail'],
+  ['run', 'run'],
+  ['off', 'off'],
+];
+
+export const REFRESH_CHOICES = ['1', '2', '3', '5', '10', 'paused'] as const;
+export type RefreshChoice = (typeof REFRESH_CHOICES)[number];
+
+export interface ToolbarProps {
+  filter: string;
+  segment: Segment;
+  view: 'jobs' | 'week';
+  refresh: RefreshChoice;
+  inputRef: Ref<HTMLInputElement>;
+  onFilter(text: string): void;
+  onSegment(segment: Segment): void;
+  onView(view: 'jobs' | 'week'): void;
+  onRefresh(choice: RefreshChoice): void;
+}
+
+export function Toolbar(p: ToolbarProps) {
+  return (
+    <div class="toolbar">
+      <div class="search">
+        <label class="search-prompt" for="job-filter" aria-hidden="true">
+          $
+        </label>
+        <input
+          id="job-filter"
+          ref={p.inputRef}
+          type="search"
+          value={p.filter}
+          placeholder="filter jobs… (press /)"
+          aria-label="Filter jobs by name, command or schedule"
+          autocomplete="off"
+          spellcheck={false}
+          onInput={(e) => p.onFilter((e.currentTarget as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              if (p.filter !== '') p.onFilter('');
+              else (e.currentTarget as HTMLInputElement).blur();
+            } else if (e.key === 'Enter' || e.key === 'ArrowDown') {
+              (e.currentTarget as HTMLInputElement).blur();
+            }
+          }}
+        />
+      </div>
+      <fieldset class="segmented">
+        <legend class="sr-only">Show jobs by status</legend>
+        {SEGMENTS.map(([value, label]) => (
+          <button
+            key={value}
+            type="button"
+            class={p.segment === value ? 'is-on' : ''}
+            aria-pressed={p.segment === value}
+            onClick={() => p.onSegment(value)}
+          >
+            {label}
+          </button>
+        ))}
+      </fieldset>
+      <div class="toolbar-spacer" />
+      <fieldset class="segmented">
+        <legend class="sr-only">View</legend>
+        <button
+          type="button"
+          class={p.view === 'jobs' ? 'is-on' : ''}
+          aria-pressed={p.view === 'jobs'}
+          onClick={() => p.onView('jobs')}
+        >
+          ☰ jobs
+        </button>
+        <button
+          type="button"
+          class={p.view === 'week' ? 'is-on' : ''}
+          aria-pressed={p.view === 'week'}
+          onClick={() => p.onView('week')}
+          data-testid="week-button"
+        >
+          ◫ week
+        </button>
+      </fieldset>
+      <label class="select">
+        <span class="muted">refresh</span>
+        <select
+          value={p.refresh}
+          onChange={(e) => p.onRefresh((e.currentTarget as HTMLSelectElement).value as RefreshChoice)}
+        >
+          {REFRESH_CHOICES.map((c) => (
+            <option key={c} value={c}>
+              {c === 'paused' ? 'paused' : `${c}s`}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

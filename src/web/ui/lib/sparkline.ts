@@ -1,0 +1,63 @@
+// Trend sparkline of a job's recent runs: one bar per history entry, height = duration, colour = outcome.
+import { formatDuration } from './format.ts';
+import type { ApiHistoryEntry, Outcome } from './types.ts';
+
+export interface SparkBar {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  outcome: Outcome;
+}
+
+export interface Sparkline {
+  bars: SparkBar[];
+  /** accessible summary, e.g. "20 runs: 18 ok, 2 failed; slowest 3.10s" */
+  label: string;
+}
+
+export const SPARK_SLOTS = 20;
+
+/**
+ * Bars for the last `slots` runs (oldest left), right-aligned so the newest run is always at the right edge.
+ * Runs without a duration get a minimal bar; every bar is at least 2 px tall so outcomes stay visible.
+ */
+export function sparkline(
+  history: readonly ApiHistoryEntry[],
+  width: number,
+  height: number,
+  slots = SPARK_SLOTS,
+): Sparkline {
+  const runs = history.slice(-slots);
+  const pitch = width / slots;
+  const barWidth = Math.max(1, pitch - 1);
+  let max = 0;
+  for (const r of runs) if (r.duration !== null && r.duration > max) max = r.duration;
+  const minH = 2;
+  const bars = runs.map((r, i) => {
+    const d = r.duration ?? 0;
+    const h = max > 0 ? Math.max(minH, Math.round((d / max) * height * 100) / 100) : minH;
+    return {
+      x: Math.round((width - (runs.length - i) * pitch) * 100) / 100,
+      y: Math.round((height - h) * 100) / 100,
+      width: barWidth,
+      height: h,
+      outcome: r.outcome,
+    };
+  });
+  return { bars, label: sparkLabel(runs, max) };
+}
+
+function sparkLabel(runs: readonly ApiHistoryEntry[], max: number): string {
+  if (runs.length === 0) return 'no runs yet';
+  const count = (o: Outcome): number => runs.filter((r) => r.outcome === o).length;
+  const parts = [`${count('success')} ok`];
+  const failed = count('failure');
+  const cancelled = count('cancelled');
+  const unknown = count('unknown');
+  if (failed) parts.push(`${failed} failed`);
+  if (cancelled) parts.push(`${cancelled} cancelled`);
+  if (unknown) parts.push(`${unknown} interrupted`);
+  const slowest = max > 0 ? `; slowest ${formatDuration(max)}` : '';
+  return `${runs.length} run${runs.length === 1 ? '' : 's'}: ${parts.join(', ')}${slowest}`;
+}

@@ -1,0 +1,282 @@
+// The dashboard end to end: the real daemon (dist/cronstable.mjs, built by `npm test`) serving a temp config with
+// a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
+const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, 'screenshots');
+const MARKER = 'cronstable-e2e-marker 4242';
+const VIEWER_ZONE = 'Europe/Berlin';
+
+const JOBS = [
+  'pulse-fast',
+  'say-hello',
+  'month-end-close',
+  'hourly-rollup',
+  'hourly-invoices',
+  'hourly-search-stats',
+  'hourly-cache-warm',
+  'retired-sync',
+  'nyc-close',
+];
+
+const CONFIG = (port: number): string => `# e2e fixture for the dashboard
+jobs:
+  - name: pulse-fast
+    command: "true"
+    schedule: "*/2 * * * * * *"
+  - name: say-hello
+    command: echo "${MARKER}"
+    schedule: "0 0 1 1 *"
+    captureStdout: true
+  - name: month-end-close
+    command: echo closing the books
+    schedule: "30 12 LW * *"
+  - name: hourly-rollup
+    command: "true"
+    schedule: "0 * * * *"
+  - name: hourly-invoices
+    command: "true"
+    schedule: "0 * * * *"
+  - name: hourly-search-stats
+    command: "true"
+    schedule: "0 * * * *"
+  - name: hourly-cache-warm
+    command: "true"
+    schedule: "0 * * * *"
+  - name: retired-sync
+    command: echo retired
+    schedule: "0 1 * * *"
+    enabled: false
+  - name: nyc-close
+    command: echo close
+    schedule: "30 2 * * *"
+    timezone: America/New_York
+web:
+  listen:
+    - http://127.0.0.1:${port}
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown = null;
+  while (Date.now() < end) {
+    try {
+      const v = await probe();
+      if (v !== null) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * The date (in the viewer's zone) of the first `30 12 LW * *` fire on or after today: the week grid starts at
+ * today's local midnight, so a fire earlier today is still drawn (dimmed). 12:30 UTC is the same date in Berlin.
+ */
+function firstLastWeekdayFrom(now: number): string {
+  const day = (t: number): string => new Intl.DateTimeFormat('en-CA', { timeZone: VIEWER_ZONE }).format(t);
+  const today = day(now);
+  for (let k = 0; k < 3; k++) {
+    const d = new Date(now);
+    const y = d.getUTCFullYear();
+    const m = d.getUTCMonth() + k;
+    let dom = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+    while ([0, 6].includes(new Date(Date.UTC(y, m, dom)).getUTCDay())) dom--;
+    const date = day(Date.UTC(y, m, dom, 12, 30));
+    if (date >= today) return date;
+  }
+  throw new Error('no last weekday found');
+}
+
+describe('dashboard (real daemon + headless Chromium)', () => {
+  let dir = '';
+  let profile = '';
+  let daemon: ChildProcess | null = null;
+  let logs = '';
+  let base = '';
+  let context: BrowserContext | null = null;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-'));
+    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
+    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon.stdout!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    daemon.stderr!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    await until(`the daemon's web API on ${base} (log:\n${logs})`, 20_000, async () => {
+      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
+      const res = await fetch(`${base}/jobs`);
+      return res.ok ? true : null;
+    });
+    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1600, height: 1000 },
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      timezoneId: VIEWER_ZONE,
+      locale: 'en-US',
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    if (daemon && daemon.exitCode === null) {
+      const exited = new Promise((r) => daemon!.once('exit', r));
+      daemon.kill('SIGTERM');
+      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  }, 30_000);
+
+  it('serves the dashboard page at / with its security headers', async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await res.text();
+    expect(html).toContain('<div id="app">');
+    expect(html).not.toContain('The dashboard is not part of this build');
+  });
+
+  it('shows every job, the per-second countdown and the summary', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('tr.job');
+    for (const name of JOBS)
+      await expect.poll(() => page.locator(`tr.job[data-job="${name}"]`).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid=job-count]').textContent())
+      .toBe(`${JOBS.length} jobs`);
+    await expect.poll(() => page.locator('[data-testid=conn]').textContent()).toContain('live');
+    const countdown = page.locator('tr.job[data-job="pulse-fast"] .countdown-sec');
+    await expect.poll(() => countdown.textContent(), { timeout: 5000 }).toMatch(/^(in [12]s|due)$/);
+    expect(await page.locator('tr.job[data-job="retired-sync"] .status').textContent()).toContain('Disabled');
+    expect(await page.locator('tr.job[data-job="month-end-close"] .sched-desc').textContent()).toContain(
+      'last weekday of the month',
+    );
+    expect(await page.locator('[data-testid=jobset]').textContent()).toMatch(/^#[0-9a-f]{12}/);
+    await page.screenshot({ path: join(SHOTS, 'overview.png') });
+  }, 30_000);
+
+  it("runs a job from its drawer and streams the job's output line", async () => {
+    await page.locator('tr.job[data-job="say-hello"] .jobname').click();
+    await page.waitForSelector('[data-testid=drawer]');
+    expect(await page.locator('#drawer-title').textContent()).toBe('say-hello');
+    expect(page.url()).toContain('#job/say-hello/logs');
+    await page.locator('[data-testid=drawer-run]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=logview]').textContent(), { timeout: 20_000 })
+      .toContain(MARKER);
+    await page.locator('[data-testid=log-search]').fill('marker');
+    await expect.poll(() => page.locator('.logsearch-count').textContent()).toBe('1 match');
+    expect(await page.locator('[data-testid=logview] mark').textContent()).toBe('marker');
+    await expect
+      .poll(() => page.locator('tr.job[data-job="say-hello"] .status').textContent(), { timeout: 10_000 })
+      .toContain('OK');
+    await page.screenshot({ path: join(SHOTS, 'drawer-logs.png') });
+  }, 40_000);
+
+  it('warns about the thundering herd of the four :00 jobs in the schedule tab', async () => {
+    await page.goto(`${base}/#job/hourly-rollup/schedule`);
+    const herd = page.locator('[data-advice=herd]');
+    await expect.poll(() => herd.textContent(), { timeout: 10_000 }).toContain('Thundering herd.');
+    const text = (await herd.textContent()) ?? '';
+    for (const peer of ['hourly-invoices', 'hourly-search-stats', 'hourly-cache-warm'])
+      expect(text).toContain(peer);
+    expect(await page.locator('[data-testid=next-fires] li').count()).toBe(6);
+    expect(await page.locator('[data-testid=ics-link]').getAttribute('href')).toBe(
+      '/jobs/hourly-rollup/calendar.ics',
+    );
+    await page.screenshot({ path: join(SHOTS, 'schedule-tab.png') });
+    await page.goto(`${base}/#job/nyc-close/schedule`);
+    await expect
+      .poll(() => page.locator('[data-advice=dst]').textContent(), { timeout: 10_000 })
+      .toContain('DST transition ahead. America/New_York shifts clocks');
+  }, 30_000);
+
+  it('draws the week calendar with the LW job on the last weekday of the month', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('tr.job');
+    await page.locator('[data-testid=week-button]').click();
+    await page.waitForSelector('[data-testid=week]');
+    const hum = page.locator('[data-testid=hum]');
+    for (const name of ['pulse-fast', 'hourly-rollup', 'hourly-cache-warm']) {
+      expect(await hum.locator(`[data-job="${name}"]`).count()).toBe(1);
+    }
+    const expected = firstLastWeekdayFrom(Date.now());
+    const chip = page.locator('.wk-chip[data-job="month-end-close"]');
+    for (let i = 0; i < 6 && (await chip.count()) === 0; i++)
+      await page.locator('[data-testid=week-next]').click();
+    expect(await chip.count()).toBe(1);
+    const day = await chip.locator('xpath=ancestor::section[@data-date][1]').getAttribute('data-date');
+    expect(day).toBe(expected);
+    expect(await chip.textContent()).toContain('month-end-close');
+    await page.screenshot({ path: join(SHOTS, 'week-calendar.png') });
+  }, 30_000);
+
+  it('toggles the dark theme', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('tr.job');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    await page.locator('[data-testid=theme-toggle]').click();
+    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
+    const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
+    expect(bg).toMatch(/^rgb\((\d|1\d),/);
+    await page.screenshot({ path: join(SHOTS, 'dark.png') });
+    await page.keyboard.press('t');
+    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('light');
+    expect(pageErrors).toEqual([]);
+  }, 20_000);
+});

@@ -1,0 +1,157 @@
+// The daemon with a `state:` section: jobs use the store through the `cronstable` CLI on their
+// PATH, and a restarted daemon continues counters, re-arms retries, catches up missed runs and
+// does not re-run @reboot jobs within the same boot.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.ts';
+import { waitFor } from '../helpers/sinks.ts';
+import { writeTree } from '../helpers/tmp.ts';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+
+const CONFIG = (state: string) => `state:
+  path: ${state}
+  topology: single-node
+  deploymentId: test-fleet
+  maxRunsPerJob: "50"
+defaults:
+  captureStdout: true
+jobs:
+  - name: counter
+    command: n=$(cronstable state get count --global 2>/dev/null || echo 0); cronstable state set count $((n+1)) --global && echo "count=$((n+1))"
+    schedule: "* * * * * * *"
+    concurrencyPolicy: Forbid
+  - name: idem
+    command: if cronstable idempotent once-only; then echo "WON"; else echo "LOST $?"; fi
+    schedule: "*/2 * * * * * *"
+  - name: env-check
+    command: echo "run=$CRONSTABLE_RUN_ID job=$CRONSTABLE_JOB_NAME attempt=$CRONSTABLE_ATTEMPT url=$CRONSTABLE_STATE_URL"
+    schedule: "@reboot"
+  - name: secret-job
+    command: echo "password=$(cronstable secret get token)"
+    schedule: "@reboot"
+    archiveOutput: true
+    secrets:
+      - name: token
+        fromEnvVar: TEST_TOKEN
+  - name: catchup
+    command: echo caught-up
+    schedule: "0 * * * *"
+    onMissed: run-once
+  - name: retrying
+    command: exit 1
+    schedule: "@reboot"
+    onFailure:
+      retry:
+        maximumRetries: 3
+        initialDelay: 3600
+        maximumDelay: 3600
+        backoffMultiplier: 1
+`;
+
+interface Run {
+  out: string;
+  err: string;
+  child: ChildProcess;
+  exit: Promise<number | null>;
+}
+
+function startDaemon(dir: string): Run {
+  const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml')], {
+    cwd: dir,
+    env: { ...process.env, TEST_TOKEN: 'tok-Zq81-secret-value' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run: Run = { out: '', err: '', child, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
+  child.stdout!.on('data', (c: Buffer) => {
+    run.out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    run.err += c.toString();
+  });
+  return run;
+}
+
+async function stop(run: Run): Promise<void> {
+  run.child.kill('SIGTERM');
+  expect(await run.exit).toBe(0);
+}
+
+const lastCount = (out: string) => Math.max(0, ...[...out.matchAll(/count=(\d+)/g)].map((m) => Number(m[1])));
+
+describe('the daemon with durable state', () => {
+  let dir: string;
+  let first: Run;
+  let second: Run;
+
+  beforeAll(async () => {
+    dir = writeTree({}, true);
+    const statePath = join(dir, 'state');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'jobs.yaml'), CONFIG(statePath));
+    // A ledger row from "three hours ago": the hourly job has missed slots since.
+    const store = await openStore({ path: statePath, namespace: 'test-fleet', topology: 'single-node', inline: true });
+    const past = new Date(Date.now() - 3 * 3600_000).toISOString();
+    await store.append('runs/catchup', { outcome: 'success', exit_code: 0, started_at: past, finished_at: past, duration: 0, fail_reason: null, resources: null });
+    await store.close();
+
+    first = startDaemon(dir);
+    await waitFor(() => lastCount(first.out) >= 3 && first.out.includes('caught-up') && first.err.includes('scheduled to be retried (#1)'), 30_000, `first daemon; stderr:\n${first.err}`);
+    await stop(first);
+    second = startDaemon(dir);
+    await waitFor(() => lastCount(second.out) > lastCount(first.out) && second.err.includes('re-arming durable retry'), 30_000, `second daemon; stderr:\n${second.err}`);
+    await stop(second);
+  }, 90_000);
+
+  afterAll(() => {
+    for (const r of [first, second]) if (r && r.child.exitCode === null) r.child.kill('SIGKILL');
+  });
+
+  it('gives jobs the run identity and the cronstable CLI', () => {
+    expect(first.out).toMatch(/run=[0-9a-f]{32} job=env-check attempt=0 url=http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('continues a durable counter across a restart', () => {
+    const a = lastCount(first.out);
+    expect(second.out).toContain(`count=${a + 1}`);
+  });
+
+  it('lets exactly one run win an idempotency claim, across restarts', () => {
+    const all = first.out + second.out;
+    expect(all.match(/WON/g)).toHaveLength(1);
+    expect(all).toContain('LOST 5');
+  });
+
+  it('catches up a missed slot once (run-once) and not again after the restart', () => {
+    expect(first.err).toContain('Job catchup: catching up 1 missed run(s) (onMissed: run-once)');
+    expect(first.out.match(/caught-up/g)).toHaveLength(1);
+    expect(second.out).not.toContain('caught-up');
+  });
+
+  it('re-arms a pending durable retry after a restart', () => {
+    expect(second.err).toMatch(/Cron job retrying: re-arming durable retry #1 \(due /);
+  });
+
+  it('runs @reboot jobs once per boot', () => {
+    expect(second.err).toContain('Job secret-job: @reboot already ran during this boot; not running it again');
+    expect(second.out).not.toContain('password=');
+  });
+
+  it('stages run-scoped secrets and scrubs them from the archived output', async () => {
+    expect(first.out).toContain('password=tok-Zq81-secret-value');
+    const store = await openStore({ path: join(dir, 'state'), namespace: 'test-fleet', topology: 'single-node', inline: true });
+    try {
+      const archived = await store.newest('logs/secret-job');
+      const data = archived!.data as { redacted: boolean; lines: { stream: string; line: string }[] };
+      expect(data.redacted).toBe(true);
+      expect(JSON.stringify(data.lines)).not.toContain('tok-Zq81-secret-value');
+      expect(data.lines[0]!.line).toContain('***REDACTED***');
+      const runs = await store.list('runs/counter');
+      expect(runs.length).toBeGreaterThanOrEqual(lastCount(second.out) - 1);
+      expect((runs[0]!.data as { outcome: string }).outcome).toBe('success');
+    } finally {
+      await store.close();
+    }
+  });
+});

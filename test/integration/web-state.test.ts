@@ -1,0 +1,93 @@
+// The read-only state inspector against a real (inline SQLite) store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebSection } from '../../src/config/schemas.ts';
+import { openStore } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/types.ts';
+import { Logger } from '../../src/util/log.ts';
+import { startWebServer, type WebServer } from '../../src/web/server.ts';
+import { writeTree } from '../helpers/tmp.ts';
+import { buildContext, job, LOOPBACK, loadWebConfig } from './web-harness.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
+type Parsed = Record<string, any>;
+
+describe('/state with a store', () => {
+  let store: Store;
+  let server: WebServer;
+  let base: string;
+  let stopScheduler: () => Promise<void>;
+  beforeAll(async () => {
+    store = await openStore({
+      path: writeTree({ 'keep.txt': '' }, true),
+      namespace: 'default',
+      topology: 'auto',
+      inline: true,
+    });
+    await store.kvSet('inventory', 'cursor-like', { secret: 'do-not-show', n: 1 });
+    await store.kvSet('inventory', 'plain', 'hello');
+    await store.append('runs/backup', { outcome: 'success', exit_code: 0 });
+    await store.append('logs/backup', { lines: [{ stream: 'stdout', line: 'private output' }] });
+    await store.artifactPut('reports', 'daily.csv', new TextEncoder().encode('a,b\n1,2\n'));
+    const { cfg } = loadWebConfig(job('backup', 'true', '0 0 1 1 *'), LOOPBACK);
+    const built = buildContext(cfg);
+    built.ctx.store = store;
+    stopScheduler = () => built.scheduler.stop(1000);
+    server = await startWebServer(built.ctx, cfg.web as WebSection, new Logger('cronstable'));
+    base = server.urls[0]!;
+  });
+  afterAll(async () => {
+    await server.stop();
+    await stopScheduler();
+    await store.close();
+  });
+
+  const get = async (path: string) => {
+    const res = await fetch(base + path);
+    return { status: res.status, body: (await res.json()) as Parsed };
+  };
+
+  it('summarises the store without values', async () => {
+    const { status, body } = await get('/state');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      enabled: true,
+      view: 'metadata',
+      namespace: 'default',
+      node: { host: 'test-host', retries: [] },
+    });
+    const streams = body.records.list.map((s: { stream: string }) => s.stream);
+    expect(streams).toEqual(expect.arrayContaining(['runs/backup', 'logs/backup']));
+    expect(JSON.stringify(body)).not.toContain('private output');
+  });
+
+  it('lists KV documents with type and size instead of the value', async () => {
+    const { status, body } = await get('/state/documents?ns=kv/inventory');
+    expect(status).toBe(200);
+    expect(body.namespace).toBe('kv/inventory');
+    const docs = Object.fromEntries(body.documents.map((d: { key: string }) => [d.key, d]));
+    expect(docs['cursor-like']).toMatchObject({ valueType: 'object', valueSize: expect.any(Number) });
+    expect(docs.plain).toMatchObject({ valueType: 'string', valueSize: 7 });
+    expect(JSON.stringify(body)).not.toContain('do-not-show');
+    expect((await get('/state/documents')).status).toBe(400);
+    expect((await get('/state/documents?ns=runs/x')).status).toBe(400);
+  });
+
+  it('serves record streams newest first, never archived output', async () => {
+    const { status, body } = await get('/state/records?stream=runs/backup&limit=0');
+    expect(status).toBe(200);
+    expect(body.records).toHaveLength(1);
+    expect(body.records[0].data).toMatchObject({ outcome: 'success' });
+    const logs = await get('/state/records?stream=logs/backup');
+    expect(logs.status).toBe(403);
+    expect(logs.body.error).toEqual(expect.any(String));
+    expect((await get('/state/records')).status).toBe(400);
+  });
+
+  it('lists artifact names and digests, not their bytes', async () => {
+    const { status, body } = await get('/state/artifacts?scope=reports');
+    expect(status).toBe(200);
+    expect(body.artifacts).toEqual([
+      { name: 'daily.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 8, at: expect.any(Number) },
+    ]);
+  });
+});

@@ -1,0 +1,96 @@
+// The per-zone offset cache (src/schedule/zone.ts) against Intl itself, including odd zones.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DAY_MS, daysFromCivil } from '../../src/schedule/civil.ts';
+import { ZoneInfo } from '../../src/schedule/zone.ts';
+
+const ODD_ZONES = [
+  'America/New_York',
+  'Europe/Berlin',
+  'Europe/Dublin', // negative DST in tzdata
+  'Australia/Lord_Howe', // 30-minute DST
+  'Antarctica/Troll', // 2-hour DST
+  'Pacific/Apia', // skipped 2011-12-30 entirely
+  'Pacific/Chatham',
+  'Asia/Kathmandu', // +05:45, changed from +05:30 in 1986
+  'Africa/Casablanca', // Ramadan suspensions
+  'Asia/Gaza',
+  'America/Sao_Paulo',
+  'America/St_Johns',
+  'Asia/Tehran',
+  'Europe/Moscow',
+  'Pacific/Kiritimati',
+  'America/Caracas',
+];
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset (ms) at an instant, straight from Intl. */
+function intlOffset(zone: string, ms: number): number {
+  const f =
+    formatters.get(zone) ??
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+  formatters.set(zone, f);
+  const p = Object.fromEntries(f.formatToParts(ms).map((x) => [x.type, Number(x.value)]));
+  const local =
+    daysFromCivil(p.year!, p.month!, p.day!) * DAY_MS +
+    p.hour! * 3_600_000 +
+    p.minute! * 60_000 +
+    p.second! * 1000;
+  return local - Math.floor(ms / 1000) * 1000;
+}
+
+describe('ZoneInfo offsets', () => {
+  const infos = new Map(ODD_ZONES.map((z) => [z, new ZoneInfo(z, null)]));
+
+  it('equal Intl at random instants 1970-2099', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ODD_ZONES),
+        fc.integer({ min: 0, max: Date.UTC(2099, 11, 31) }),
+        (zone, ms) => {
+          expect(infos.get(zone)!.offset(ms)).toBe(intlOffset(zone, ms));
+        },
+      ),
+      { numRuns: 3000, seed: 1 },
+    );
+  });
+
+  it('locate transitions to the second', () => {
+    for (const zone of ODD_ZONES) {
+      const z = infos.get(zone)!;
+      let found = 0;
+      for (let t = Date.UTC(1975, 0, 1); t < Date.UTC(2030, 0, 1); t += 5 * DAY_MS) {
+        const tr = z.lastTransition(t - 5 * DAY_MS, t);
+        if (tr === null) continue;
+        found++;
+        expect(intlOffset(zone, tr.at)).not.toBe(intlOffset(zone, tr.at - 1000));
+        expect(intlOffset(zone, tr.at) - intlOffset(zone, tr.at - 1000)).toBe(tr.delta);
+      }
+      expect(found, zone).toBeGreaterThan(0);
+    }
+  });
+
+  it('Pacific/Apia skipped 2011-12-30: the whole day is a gap', () => {
+    const z = infos.get('Pacific/Apia')!;
+    expect(z.classify(Date.UTC(2011, 11, 30, 12))).toBe('gap');
+    expect(z.classify(Date.UTC(2011, 11, 29, 12))).toBe('normal');
+    expect(z.classify(Date.UTC(2011, 11, 31, 12))).toBe('normal');
+  });
+
+  it('a UTC alias never consults Intl', () => {
+    const z = new ZoneInfo('Etc/UTC', 0);
+    expect(z.offset(0)).toBe(0);
+    expect(z.resolve(Date.UTC(2026, 2, 8, 2, 30))).toBe(Date.UTC(2026, 2, 8, 2, 30));
+    expect(z.lastTransition(0, Date.UTC(2099, 0, 1))).toBeNull();
+  });
+});
