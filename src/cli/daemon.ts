@@ -20,6 +20,10 @@ function emitWarnings(cfg: LoadedConfig): void {
 }
 
 export async function runDaemonCommand(argv: string[], io: CliIo): Promise<number> {
+  if (argv.includes('state')) {
+    const { runStateAdmin, stateAdminArgs } = await import('./stateadmin.ts');
+    if (stateAdminArgs(argv)) return runStateAdmin(argv, io);
+  }
   let values: {
     config?: string;
     'log-level'?: string;

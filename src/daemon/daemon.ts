@@ -12,8 +12,8 @@ import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { applyLoggingSection } from '../util/logconfig.ts';
-import { filesSignature } from './signature.ts';
 import { installCliShim } from './shim.ts';
+import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
 
 export interface DaemonOptions {
@@ -136,7 +136,9 @@ export class Daemon {
     if (this.stopping) return;
     this.log.info(`Reloading configuration (${why})`);
     if (JSON.stringify(next.state) !== JSON.stringify(this.config.state))
-      this.log.warning('state: the state section changed; restart the daemon to apply it (the running store is kept)');
+      this.log.warning(
+        'state: the state section changed; restart the daemon to apply it (the running store is kept)',
+      );
     this.config = next;
     this.signature = filesSignature(next.files);
     this.applyConfig(next);
@@ -151,7 +153,9 @@ export class Daemon {
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
       await this.scheduler.stop(graceMs);
-      await this.state?.stop().catch((e) => this.log.warning(`state: closing the store failed: ${(e as Error)?.message ?? e}`));
+      await this.state
+        ?.stop()
+        .catch((e) => this.log.warning(`state: closing the store failed: ${(e as Error)?.message ?? e}`));
       this.shim?.remove();
       this.log.info('Shutdown complete');
     })();

@@ -10,7 +10,8 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** The command line that starts this same program (Node bundle, tsx sources, or a Bun binary). */
 export function selfCommand(): string[] {
   const entry = process.argv[1];
-  const standalone = 'bun' in process.versions && (!entry || entry.startsWith('/$bunfs') || entry.startsWith('B:/~BUN'));
+  const standalone =
+    'bun' in process.versions && (!entry || entry.startsWith('/$bunfs') || entry.startsWith('B:/~BUN'));
   if (standalone) return [process.execPath];
   return [process.execPath, ...process.execArgv, ...(entry ? [entry] : [])];
 }

@@ -1,8 +1,8 @@
 // The daemon's durable side: the store, the loopback job API and the store-backed scheduler
 // features, started together from the `state:` section (spec 03 §1, §6, §8).
 import type { StateSection } from '../config/schemas.ts';
-import { JobApiServer } from '../jobapi/server.ts';
 import { resolveRunSecrets } from '../jobapi/secrets.ts';
+import { JobApiServer } from '../jobapi/server.ts';
 import { DurableFeatures, type RunRegistry } from '../scheduler/durable.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
@@ -49,7 +49,8 @@ export async function startStateServices(
         async register(run) {
           const warnings: { name: string; reason: string }[] = [];
           const secrets = await resolveRunSecrets(run.secrets, process.env, warnings);
-          for (const w of warnings) opts.log.warning(`Job ${run.jobName}: secret '${w.name}' is not staged: ${w.reason}`);
+          for (const w of warnings)
+            opts.log.warning(`Job ${run.jobName}: secret '${w.name}' is not staged: ${w.reason}`);
           const handle = server.register({
             runId: run.runId,
             jobName: run.jobName,

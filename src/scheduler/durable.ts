@@ -360,9 +360,18 @@ export class DurableFeatures implements SchedulerHooks {
   private async rearm(scheduler: Scheduler, job: JobConfig): Promise<void> {
     const newest = await this.o.store.newest(`retries/${job.name}`);
     const d = newest?.data as
-      | { kind?: string; attempt?: number; notBefore?: string; jobDigest?: string; host?: string; at?: string; bootId?: string | null }
+      | {
+          kind?: string;
+          attempt?: number;
+          notBefore?: string;
+          jobDigest?: string;
+          host?: string;
+          at?: string;
+          bootId?: string | null;
+        }
       | undefined;
-    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore) return;
+    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore)
+      return;
     // A retry this process armed itself is already live.
     if (!d.at || d.at >= this.startedAt) return;
     const settle = (reason: string) => this.retrySettled(job, reason, d.attempt!);

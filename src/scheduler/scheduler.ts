@@ -2,7 +2,14 @@
 // then fire -> gates -> concurrency -> exec -> outcome -> retry/report/record.
 import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../config/types.ts';
-import type { CancelReason, LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../exec/types.ts';
+import type {
+  CancelReason,
+  LaunchOptions,
+  LaunchSpec,
+  OutputLine,
+  RunHandle,
+  RunResult,
+} from '../exec/types.ts';
 import type { ReportContext, ReportHook, StatsdTarget } from '../report/types.ts';
 import { frameName, MinHeap, matchesInstant, nextFire, semanticKey } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -647,7 +654,9 @@ export class Scheduler {
   }
 
   /** The runs of a job in progress on this node, with their live output so far. */
-  running(job: string): { runId: string; pid: number | null; startedAt: number; trigger: RunTrigger; lines: OutputLine[] }[] {
+  running(
+    job: string,
+  ): { runId: string; pid: number | null; startedAt: number; trigger: RunTrigger; lines: OutputLine[] }[] {
     const rt = this.jobs.get(job);
     if (!rt) return [];
     return rt.running.map((r) => ({

@@ -188,13 +188,16 @@ export interface Pressure {
   excluded: { disabled: number; reboot: number };
 }
 
-export function pressure(
+/** Yields to the event loop when the current slice has run this long (keeps /status probes fast). */
+const SLICE_MS = 8;
+
+export async function pressure(
   analyzed: ReturnType<typeof analyzedEntries>,
   now: number,
   hours: number,
   frame: Frame,
   timezone: string,
-): Pressure {
+): Promise<Pressure> {
   const grid = Array.from({ length: 24 }, () => new Array<number>(60).fill(0));
   const byMinuteFires = new Array<number>(60).fill(0);
   const byMinuteJobs = new Array<number>(60).fill(0);
@@ -202,7 +205,13 @@ export function pressure(
   const cellJobs = new Map<number, Set<number>>();
   const until = now + hours * 3_600_000;
   let total = 0;
-  analyzed.entries.forEach((e, idx) => {
+  let slice = performance.now();
+  for (let idx = 0; idx < analyzed.entries.length; idx++) {
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+    const e = analyzed.entries[idx]!;
     const minutesSeen = new Set<number>();
     walkMinutes(e.cron, e.frame, now, until, (at, fires) => {
       const [h, m] = hourMinuteInFrame(at, frame);
@@ -220,7 +229,7 @@ export function pressure(
       set.add(idx);
     });
     for (const m of minutesSeen) byMinuteJobs[m]!++;
-  });
+  }
   let busiest = 0;
   for (let m = 1; m < 60; m++) if (byMinuteFires[m]! > byMinuteFires[busiest]!) busiest = m;
   const cells: { hour: number; minute: number; fires: number; jobs: string[] }[] = [];

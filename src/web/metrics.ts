@@ -688,12 +688,11 @@ export class Metrics {
     const ctx = this.ctx;
     if (ctx) {
       const jobs: LiveJob[] = [];
-      const configs = new Map<string, JobConfig>();
-      for (const j of ctx.config().jobs) configs.set(j.name, j);
-      for (const st of ctx.scheduler.status()) {
-        const config = configs.get(st.name) ?? ctx.scheduler.job(st.name);
-        if (!config) continue;
-        jobs.push({ ...factsOf(config), st, last: ctx.scheduler.history(st.name)?.lastRun() });
+      const status = new Map<string, JobStatus>();
+      for (const st of ctx.scheduler.status()) status.set(st.name, st);
+      for (const config of ctx.config().jobs) {
+        const st = status.get(config.name);
+        if (st) jobs.push({ ...factsOf(config), st, last: ctx.scheduler.history(st.name)?.lastRun() });
       }
       this.snapshot = { jobs };
       this.syncJobs(jobs);

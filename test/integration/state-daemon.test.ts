@@ -91,16 +91,40 @@ describe('the daemon with durable state', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'jobs.yaml'), CONFIG(statePath));
     // A ledger row from "three hours ago": the hourly job has missed slots since.
-    const store = await openStore({ path: statePath, namespace: 'test-fleet', topology: 'single-node', inline: true });
+    const store = await openStore({
+      path: statePath,
+      namespace: 'test-fleet',
+      topology: 'single-node',
+      inline: true,
+    });
     const past = new Date(Date.now() - 3 * 3600_000).toISOString();
-    await store.append('runs/catchup', { outcome: 'success', exit_code: 0, started_at: past, finished_at: past, duration: 0, fail_reason: null, resources: null });
+    await store.append('runs/catchup', {
+      outcome: 'success',
+      exit_code: 0,
+      started_at: past,
+      finished_at: past,
+      duration: 0,
+      fail_reason: null,
+      resources: null,
+    });
     await store.close();
 
     first = startDaemon(dir);
-    await waitFor(() => lastCount(first.out) >= 3 && first.out.includes('caught-up') && first.err.includes('scheduled to be retried (#1)'), 30_000, `first daemon; stderr:\n${first.err}`);
+    await waitFor(
+      () =>
+        lastCount(first.out) >= 3 &&
+        first.out.includes('caught-up') &&
+        first.err.includes('scheduled to be retried (#1)'),
+      30_000,
+      `first daemon; stderr:\n${first.err}`,
+    );
     await stop(first);
     second = startDaemon(dir);
-    await waitFor(() => lastCount(second.out) > lastCount(first.out) && second.err.includes('re-arming durable retry'), 30_000, `second daemon; stderr:\n${second.err}`);
+    await waitFor(
+      () => lastCount(second.out) > lastCount(first.out) && second.err.includes('re-arming durable retry'),
+      30_000,
+      `second daemon; stderr:\n${second.err}`,
+    );
     await stop(second);
   }, 90_000);
 
@@ -134,13 +158,20 @@ describe('the daemon with durable state', () => {
   });
 
   it('runs @reboot jobs once per boot', () => {
-    expect(second.err).toContain('Job secret-job: @reboot already ran during this boot; not running it again');
+    expect(second.err).toContain(
+      'Job secret-job: @reboot already ran during this boot; not running it again',
+    );
     expect(second.out).not.toContain('password=');
   });
 
   it('stages run-scoped secrets and scrubs them from the archived output', async () => {
     expect(first.out).toContain('password=tok-Zq81-secret-value');
-    const store = await openStore({ path: join(dir, 'state'), namespace: 'test-fleet', topology: 'single-node', inline: true });
+    const store = await openStore({
+      path: join(dir, 'state'),
+      namespace: 'test-fleet',
+      topology: 'single-node',
+      inline: true,
+    });
     try {
       const archived = await store.newest('logs/secret-job');
       const data = archived!.data as { redacted: boolean; lines: { stream: string; line: string }[] };

@@ -266,6 +266,7 @@ describe('web API without auth', () => {
   });
 
   it('serves /status as text by default and JSON only for an exact Accept', async () => {
+    await waitUntil(() => h.scheduler.running('quick').length === 0);
     const text = await (await h.get('/status')).text();
     const lines = text.split('\n');
     expect(lines.find((l) => l.startsWith('off:'))).toBe('off: disabled');

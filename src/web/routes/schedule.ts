@@ -22,9 +22,10 @@ const PRESSURE_TTL_MS = 15_000;
 
 export function scheduleRoutes(r: Routes, d: WebDeps): void {
   const { ctx } = d;
-  const cache = new Map<string, { at: number; value: Pressure }>();
+  const cache = new Map<string, { at: number; value: Promise<Pressure> }>();
 
-  const pressureFor = (hours: number, tz: string | undefined): Pressure => {
+  /** Concurrent requests for the same window share one walk; results are kept PRESSURE_TTL_MS. */
+  const pressureFor = (hours: number, tz: string | undefined): Promise<Pressure> => {
     const frame = frameOfParam(tz);
     const now = ctx.clock.now();
     const key = `${hours}|${tz ?? ''}|${ctx.jobSetId()}|${ctx.config().dags.length}`;
@@ -33,6 +34,7 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     const value = pressure(analyzedEntries(ctx), now, hours, frame, tz && tz !== '' ? tz : 'UTC');
     if (cache.size > 16) cache.clear();
     cache.set(key, { at: now, value });
+    value.catch(() => cache.delete(key));
     return value;
   };
 
@@ -49,9 +51,9 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     return json(result.body, result.status);
   });
 
-  r.get('/schedule/pressure', (c) => {
+  r.get('/schedule/pressure', async (c) => {
     try {
-      return json(pressureFor(intParam(c.req.query('hours'), 24, 1, 168), c.req.query('tz')));
+      return json(await pressureFor(intParam(c.req.query('hours'), 24, 1, 168), c.req.query('tz')));
     } catch (e) {
       return badRequest(c, e);
     }
@@ -59,12 +61,12 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
 
   r.get('/schedule/duplicates', () => json(duplicates(analyzedEntries(ctx))));
 
-  r.get('/schedule/suggest', (c) => {
+  r.get('/schedule/suggest', async (c) => {
     const period = c.req.query('period') ?? 'hourly';
     if (period !== 'hourly' && period !== 'daily')
       return errorWithHeaders(c, 400, `period must be 'hourly' or 'daily', got '${period}'`);
     try {
-      return json(suggest(pressureFor(24, c.req.query('tz')), period));
+      return json(suggest(await pressureFor(24, c.req.query('tz')), period));
     } catch (e) {
       return badRequest(c, e);
     }
