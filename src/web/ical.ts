@@ -73,6 +73,14 @@ export function typicalRuntime(avg: number): string {
   return `${(avg / 3600).toFixed(1)}h`;
 }
 
+/** `PT1H30M`, `PT2H`, `PT5M` (RFC 5545 dur-time; blocks are whole minutes). */
+export function icsDuration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `PT${h > 0 ? `${h}H` : ''}${m > 0 || h === 0 ? `${m}M` : ''}`;
+}
+
 function zoneLabel(frame: Frame): string {
   return frame.kind === 'utc' ? 'UTC' : frame.kind === 'zone' ? frame.zone : 'local';
 }
@@ -149,7 +157,7 @@ export async function renderCalendar(
     const fires = occurrences(entry.cron, entry.frame, opts.nowMs, { untilMs: end - 1, limit: probe });
     if (fires.length === 0) continue;
     const avg = averageDuration(entry.runs);
-    const blockMs = blockSeconds(avg) * 1000;
+    const duration = `DURATION:${icsDuration(blockSeconds(avg))}\r\n`;
     const uid = uidPrefix(entry.name);
     let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zoneLabel(entry.frame)}`;
     if (avg !== null) description += `\nTypical runtime: ${typicalRuntime(avg)}`;
@@ -161,7 +169,6 @@ export async function renderCalendar(
           id: `${uid}-${icsUtc(at)}@cronstable`,
           stamp,
           start: new Date(at),
-          end: new Date(at + blockMs),
           summary: entry.name,
           description,
           status: ICalEventStatus.CONFIRMED,
@@ -169,7 +176,11 @@ export async function renderCalendar(
         },
         cal,
       );
-      parts.push(foldText(ev.toString()));
+      // The event length goes out as DURATION (spec 06 §8), which ical-generator cannot emit:
+      // it is placed right after DTSTART.
+      const text = ev.toString();
+      const dtstart = text.indexOf('\r\n', text.indexOf('\r\nDTSTART') + 2) + 2;
+      parts.push(foldText(text.slice(0, dtstart) + duration + text.slice(dtstart)));
       if (++sinceYield >= YIELD_EVERY) {
         sinceYield = 0;
         await tick();

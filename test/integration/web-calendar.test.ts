@@ -69,6 +69,8 @@ describe('calendar feeds', () => {
     ).toBe(true);
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(text).toContain('\r\nDURATION:PT5M\r\n');
+    expect(text).not.toContain('DTEND');
     for (const line of text.split('\r\n')) expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
     for (const want of [
       'CALSCALE:GREGORIAN',

@@ -3,8 +3,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { WebSection } from '../../src/config/schemas.ts';
+import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
+import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';
-import { blockSeconds, foldLine, typicalRuntime } from '../../src/web/ical.ts';
+import { blockSeconds, foldLine, icsDuration, renderCalendar, typicalRuntime } from '../../src/web/ical.ts';
 import { parseListen } from '../../src/web/listen.ts';
 import { metricsSettings, tidyExposition } from '../../src/web/metrics.ts';
 import { originPolicy, sameOrigin } from '../../src/web/origin.ts';
@@ -128,6 +130,55 @@ describe('iCalendar helpers', () => {
     expect(typicalRuntime(12.4)).toBe('12s');
     expect(typicalRuntime(150)).toBe('3m');
     expect(typicalRuntime(5400)).toBe('1.5h');
+    expect(icsDuration(300)).toBe('PT5M');
+    expect(icsDuration(3600)).toBe('PT1H');
+    expect(icsDuration(5400)).toBe('PT1H30M');
+    expect(icsDuration(86_400)).toBe('PT24H');
+  });
+
+  it('renders the worked example of spec 06 §8, plus a typical runtime from history', async () => {
+    const run = (durationSeconds: number): RunRecord => ({
+      id: 'r',
+      job: 'nightly-close',
+      trigger: 'schedule',
+      attempt: 0,
+      scheduledAt: null,
+      outcome: 'success',
+      exitCode: 0,
+      startedAt: 0,
+      finishedAt: 0,
+      durationSeconds,
+      failReason: null,
+      stdout: null,
+      stderr: null,
+      lines: [],
+    });
+    const entry = {
+      name: 'nightly-close',
+      cron: parseCron('0 2 * * *'),
+      frame: resolveFrame({ timezone: 'Europe/London' }),
+    };
+    const opts = {
+      version: '0.9.0',
+      calName: 'cronstable',
+      nowMs: Date.parse('2026-07-05T12:00:00Z'),
+      days: 1,
+      perJob: 100,
+    };
+    const text = await renderCalendar([{ ...entry, runs: [] }], opts);
+    expect(text).toContain(
+      ['PRODID:-//cronstable//0.9.0//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'].join('\r\n'),
+    );
+    expect(text).toMatch(
+      /BEGIN:VEVENT\r\nUID:[0-9a-f]{12}-20260706T010000Z@cronstable\r\n(SEQUENCE:0\r\n)?DTSTAMP:20260705T120000Z\r\nDTSTART:20260706T010000Z\r\nDURATION:PT5M\r\n/,
+    );
+    expect(text).not.toContain('DTEND');
+    expect(text).toContain('DESCRIPTION:Schedule: 0 2 * * *\\nat 02:00\\nTimezone: Europe/London\r\n');
+    expect(text).toContain('STATUS:CONFIRMED\r\n');
+    expect(text).toContain('TRANSP:TRANSPARENT\r\n');
+    const withHistory = await renderCalendar([{ ...entry, runs: [run(290), run(340)] }], opts);
+    expect(withHistory).toContain('DURATION:PT6M\r\n');
+    expect(withHistory.replace(/\r\n /g, '')).toContain('\\nTypical runtime: 5m\r\n');
   });
 });
 
