@@ -9,6 +9,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   daemon: () => import('./daemon.bench.ts'),
   state: () => import('./state.bench.ts'),
   jobapi: () => import('./jobapi.bench.ts'),
+  web: () => import('./web.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -8,10 +8,12 @@ import type { JobConfig, LoadedConfig } from '../config/types.ts';
 import { launch } from '../exec/index.ts';
 import { dispatchReports, statsdStart, statsdStop } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
+import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { applyLoggingSection } from '../util/logconfig.ts';
+import { Listeners, type WebContext } from '../web/context.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
@@ -46,6 +48,12 @@ export class Daemon {
   private readonly clock: Clock;
   state: StateServices | null = null;
   private shim: { remove(): void } | null = null;
+  private readonly runs = new Listeners<RunRecord>();
+  private readonly slots = new Listeners<SlotRecord>();
+  private web: { stop(): Promise<void> } | null = null;
+  private webKey: string | null = null;
+  private metrics: import('../web/metrics.ts').Metrics | null = null;
+  private lastReload: { successful: boolean; atMs: number | null } | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -61,6 +69,8 @@ export class Daemon {
       launch,
       report: (hook, job, ctx) =>
         dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: reportLog }),
+      onRun: this.runs.emit,
+      onSlot: this.slots.emit,
       statsd: {
         start: (target, job) => void statsdStart({ ...target, job }, this.log),
         stop: (target, job, data) => void statsdStop({ ...target, job }, data, this.log),
@@ -108,6 +118,7 @@ export class Daemon {
     this.scheduler.load(this.config.jobs);
     this.scheduler.start();
     if (this.state) void this.state.durable.start(this.scheduler, this.config.jobs);
+    await this.applyWeb();
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
     this.pollTimer = setInterval(() => {
@@ -130,6 +141,7 @@ export class Daemon {
       // Remember the broken files' signature so the same error is not logged every poll.
       this.signature = filesSignature(this.config.files);
       this.log.error(`Error in configuration file(s), so not updating any of the config.:\n${e.message}`);
+      this.lastReload = { successful: false, atMs: this.clock.now() };
       return;
     }
     this.reloading = false;
@@ -143,6 +155,8 @@ export class Daemon {
     this.signature = filesSignature(next.files);
     this.applyConfig(next);
     this.scheduler.load(next.jobs);
+    this.lastReload = { successful: true, atMs: this.clock.now() };
+    await this.applyWeb();
   }
 
   stop(graceMs = this.opts.shutdownGraceMs ?? 60_000): Promise<void> {
@@ -153,6 +167,9 @@ export class Daemon {
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
       await this.scheduler.stop(graceMs);
+      await this.web
+        ?.stop()
+        .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
       await this.state
         ?.stop()
         .catch((e) => this.log.warning(`state: closing the store failed: ${(e as Error)?.message ?? e}`));
@@ -162,9 +179,70 @@ export class Daemon {
     return this.stopping;
   }
 
+  /** The web API's view of this daemon. */
+  private webContext(): WebContext {
+    return {
+      version: daemonVersion(),
+      hostname: process.env.HOSTNAME ?? hostname(),
+      clock: this.clock,
+      config: () => this.config,
+      jobSetId: () => this.jobSet,
+      scheduler: this.scheduler,
+      store: this.state?.store ?? null,
+      onRun: this.runs.subscribe,
+      onSlot: this.slots.subscribe,
+      cluster: () => ({
+        enabled: false,
+        nodeName: process.env.HOSTNAME ?? hostname(),
+        leader: null,
+        peers: [],
+      }),
+      metrics: this.metrics ?? undefined,
+      configReload: () => this.lastReload,
+    };
+  }
+
+  /**
+   * Starts the web API when a `web:` section is present and restarts it when that section
+   * changed on reload (spec 06 §1.4). A bad token config leaves the web API down while
+   * everything else keeps running; the next reload tries again.
+   */
+  private async applyWeb(): Promise<void> {
+    const web = this.config.web;
+    const key = web ? JSON.stringify([web, this.config.mcp]) : null;
+    if (key === this.webKey && this.web) return;
+    if (this.web) {
+      await this.web
+        .stop()
+        .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
+      this.web = null;
+    }
+    this.webKey = key;
+    if (!web || web.listen.length === 0) return;
+    const { startWebServer, WebConfigError } = await import('../web/server.ts');
+    if (!this.metrics) {
+      const { Metrics } = await import('../web/metrics.ts');
+      this.metrics = new Metrics({ version: daemonVersion(), startTimeMs: this.clock.now() });
+      this.metrics.attach(this.webContext());
+    }
+    this.metrics.configure(web);
+    try {
+      this.web = await startWebServer(this.webContext(), web, this.log);
+    } catch (e) {
+      if (!(e instanceof WebConfigError)) throw e;
+      this.webKey = null;
+      this.log.error(`Error in the web configuration, so not starting the web API: ${e.message}`);
+    }
+  }
+
   kill(): Promise<void> {
     return this.scheduler.killAll('shutdown');
   }
+}
+
+declare const __CRONSTABLE_VERSION__: string | undefined;
+function daemonVersion(): string {
+  return typeof __CRONSTABLE_VERSION__ === 'string' ? __CRONSTABLE_VERSION__ : '0.0.0-dev';
 }
 
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */

@@ -18,6 +18,8 @@ export interface RunRecord {
   finishedAt: number;
   durationSeconds: number | null;
   failReason: string | null;
+  /** The process could not be started (exit code 127 without a process). */
+  startFailed: boolean;
   stdout: string | null;
   stderr: string | null;
   /** Most recent captured lines (live tail), kept in memory only. */

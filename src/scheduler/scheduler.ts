@@ -482,6 +482,7 @@ export class Scheduler {
       finishedAt: this.deps.clock.now(),
       durationSeconds: result.durationSeconds,
       failReason,
+      startFailed: result.startFailed,
       stdout: result.stdout,
       stderr: result.stderr,
       lines: result.ring,

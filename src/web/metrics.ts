@@ -7,22 +7,22 @@ import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';
 import type { WebContext } from './context.ts';
+import {
+  byJob,
+  byJobStatus,
+  clearSeries,
+  OPENMETRICS_CONTENT_TYPE,
+  sortSeries,
+  TEXT_CONTENT_TYPE,
+  tidyExposition,
+} from './exposition.ts';
+import { stateAndClusterFamilies } from './metrics-families.ts';
+
+export { OPENMETRICS_CONTENT_TYPE, TEXT_CONTENT_TYPE, tidyExposition } from './exposition.ts';
 
 export const DEFAULT_DURATION_BUCKETS: readonly number[] = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
-export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
 
 const STATUSES = ['success', 'failure', 'cancelled'] as const;
-const PEER_STATUSES = [
-  'agreed',
-  'syncing',
-  'drifted',
-  'unreachable',
-  'untrusted',
-  'self',
-  'conflict',
-  'unknown',
-];
 const REPLACED = 'replaced by a newer instance';
 
 /** The `metrics:` setting of a web section: enabled, public, buckets (spec 06 §1.1). */
@@ -81,88 +81,6 @@ function factsOf(job: JobConfig): JobFacts {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Labels = Record<string, string>;
-
-/** prom-client keeps series in insertion order; per-job accumulators must be sorted by job name. */
-function sortSeries(metric: Metric<string>, rank: (labels: Labels) => string): void {
-  const holder = metric as unknown as { hashMap?: Record<string, { labels?: Labels }> };
-  const map = holder.hashMap;
-  if (!map || typeof map !== 'object') return;
-  const entries = Object.entries(map);
-  entries.sort((a, b) => {
-    const ka = rank(a[1].labels ?? {});
-    const kb = rank(b[1].labels ?? {});
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  });
-  holder.hashMap = Object.fromEntries(entries);
-}
-
-const byJob = (l: Labels) => l.job_name ?? '';
-const byJobStatus = (l: Labels) => `${l.job_name ?? ''}\u0000${STATUSES.indexOf(l.status as 'success')}`;
-
-/** Families modelled as gauges named `<base>_info`; OpenMetrics types them `info` under the base name. */
-const INFO_FAMILIES = new Set([
-  'cronstable_info',
-  'cronstable_job_set_info',
-  'cronstable_job_info',
-  'cronstable_state_info',
-  'cronstable_cluster_info',
-  'cronstable_cluster_leader_info',
-]);
-
-/**
- * Post-processes prom-client's text exposition (spec 06 §6.1): families without samples are
- * dropped, `le` bounds are rendered as floats (`"1.0"`), no blank lines; for OpenMetrics, counter
- * families are declared without `_total`, info families as `info` under their base name, and the
- * body ends with `# EOF`. (prom-client's own OpenMetrics mode renames shared metrics in place.)
- */
-export function tidyExposition(text: string, openMetrics = false, eof = openMetrics): string {
-  const out: string[] = [];
-  let block: string[] = [];
-  let family = '';
-  let type = '';
-  let hasSample = false;
-  const flush = () => {
-    if (hasSample && block.length > 0) {
-      if (openMetrics) {
-        let declared = family;
-        let declaredType = type;
-        if (type === 'counter' && family.endsWith('_total')) declared = family.slice(0, -'_total'.length);
-        if (INFO_FAMILIES.has(family)) {
-          declared = family.slice(0, -'_info'.length);
-          declaredType = 'info';
-        }
-        if (declared !== family || declaredType !== type) {
-          block = block.map((l) => {
-            if (l.startsWith(`# HELP ${family} `)) return `# HELP ${declared} ${l.slice(8 + family.length)}`;
-            if (l === `# TYPE ${family} ${type}`) return `# TYPE ${declared} ${declaredType}`;
-            return l;
-          });
-        }
-      }
-      out.push(...block);
-    }
-    block = [];
-    family = '';
-    type = '';
-    hasSample = false;
-  };
-  for (const line of text.split('\n')) {
-    if (line === '' || line === '# EOF') continue;
-    if (line.startsWith('# HELP ')) {
-      flush();
-      family = line.slice(7, line.indexOf(' ', 7) < 0 ? undefined : line.indexOf(' ', 7));
-    } else if (line.startsWith('# TYPE ')) type = line.slice(line.lastIndexOf(' ') + 1);
-    if (!line.startsWith('#')) {
-      hasSample = true;
-      block.push(line.replace(/([{,]le=")(-?\d+)(")/, '$1$2.0$3'));
-    } else block.push(line);
-  }
-  flush();
-  if (eof) out.push('# EOF');
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
-}
-
 export interface MetricsOptions {
   version: string;
   /** Process start (epoch ms); default now. */
@@ -204,19 +122,6 @@ export class Metrics {
   private readonly lastRunDuration: Gauge<'job_name'>;
   private readonly lastRunExit: Gauge<'job_name'>;
   private readonly lastRunSuccess: Gauge<'job_name'>;
-  // Durable state
-  private readonly stateInfo: Gauge<'backend' | 'topology'>;
-  private readonly stateOps: Counter<'op'>;
-  private readonly stateOpErrors: Counter<'op'>;
-  private readonly stateOpSeconds: Counter<'op'>;
-  private readonly stateThrottled: Counter;
-  private readonly stateThrottleWait: Counter;
-  // Cluster
-  private readonly clusterEnabled: Gauge;
-  private readonly clusterInfo: Gauge<'backend' | 'node_name' | 'distribution'>;
-  private readonly clusterIsLeader: Gauge;
-  private readonly clusterLeaderInfo: Gauge<'leader'>;
-  private readonly clusterPeers: Gauge<'status'>;
 
   private order: Metric<string>[] = [];
 
@@ -270,7 +175,7 @@ export class Metrics {
         this.reset();
         const r = m.ctx?.configReload?.();
         if (r) this.set(r.successful ? 1 : 0);
-        else m.clearSeries(this);
+        else clearSeries(this);
       },
     });
     this.reloadAt = new Gauge({
@@ -281,7 +186,7 @@ export class Metrics {
         this.reset();
         const r = m.ctx?.configReload?.();
         if (r && r.atMs !== null) this.set(r.atMs / 1000);
-        else m.clearSeries(this);
+        else clearSeries(this);
       },
     });
     this.runsTotal = new Counter({
@@ -381,131 +286,7 @@ export class Metrics {
       'Whether the last run succeeded (1) or not (0).',
       (j) => (j.last ? (j.last.outcome === 'success' ? 1 : 0) : null),
     );
-    this.stateInfo = new Gauge({
-      name: 'cronstable_state_info',
-      help: 'The durable state store.',
-      labelNames: ['backend', 'topology'],
-      registers,
-      collect() {
-        this.reset();
-        const store = m.ctx?.store;
-        if (!store) return;
-        const backend = m.storeStats()?.backend ?? 'sqlite';
-        this.set({ backend, topology: store.topology }, 1);
-      },
-    });
-    const opCounter = (name: string, help: string, pick: 'ops' | 'errors' | 'seconds') =>
-      new Counter({
-        name,
-        help,
-        labelNames: ['op'],
-        registers,
-        collect() {
-          this.reset();
-          const stats = m.storeStats();
-          if (!stats) return;
-          for (const op of Object.keys(stats[pick]).sort()) this.inc({ op }, stats[pick][op] ?? 0);
-        },
-      });
-    this.stateOps = opCounter('cronstable_state_ops_total', 'Store operations by op.', 'ops');
-    this.stateOpErrors = opCounter(
-      'cronstable_state_op_errors_total',
-      'Failed store operations by op.',
-      'errors',
-    );
-    this.stateOpSeconds = opCounter(
-      'cronstable_state_op_seconds_total',
-      'Seconds spent in store operations by op.',
-      'seconds',
-    );
-    this.stateThrottled = new Counter({
-      name: 'cronstable_state_throttled_ops_total',
-      help: 'Store operations delayed by the rate limit.',
-      registers,
-      collect() {
-        this.reset();
-        const n = m.storeStats()?.throttledOps ?? 0;
-        if (n > 0) this.inc(n);
-        else m.clearSeries(this);
-      },
-    });
-    this.stateThrottleWait = new Counter({
-      name: 'cronstable_state_throttle_wait_seconds_total',
-      help: 'Seconds store operations waited for the rate limit.',
-      registers,
-      collect() {
-        this.reset();
-        const n = m.storeStats()?.throttleWaitSeconds ?? 0;
-        if (n > 0) this.inc(n);
-        else m.clearSeries(this);
-      },
-    });
-    this.clusterEnabled = new Gauge({
-      name: 'cronstable_cluster_enabled',
-      help: 'Whether a cluster leadership backend runs (1) or not (0).',
-      registers,
-      collect() {
-        this.set(m.ctx?.cluster().enabled ? 1 : 0);
-      },
-    });
-    this.clusterInfo = new Gauge({
-      name: 'cronstable_cluster_info',
-      help: 'The cluster backend of this node.',
-      labelNames: ['backend', 'node_name', 'distribution'],
-      registers,
-      collect() {
-        this.reset();
-        const c = m.ctx?.cluster();
-        if (c?.enabled)
-          this.set(
-            {
-              backend: c.backend ?? 'unknown',
-              node_name: c.nodeName,
-              distribution: c.distribution ?? 'single-leader',
-            },
-            1,
-          );
-      },
-    });
-    this.clusterIsLeader = new Gauge({
-      name: 'cronstable_cluster_is_leader',
-      help: 'Whether this node is the leader (1) or not (0).',
-      registers,
-      collect() {
-        const c = m.ctx?.cluster();
-        if (c?.enabled) this.set(c.leader !== null && c.leader === c.nodeName ? 1 : 0);
-        else m.clearSeries(this);
-      },
-    });
-    this.clusterLeaderInfo = new Gauge({
-      name: 'cronstable_cluster_leader_info',
-      help: 'The current leader, when one is known.',
-      labelNames: ['leader'],
-      registers,
-      collect() {
-        this.reset();
-        const c = m.ctx?.cluster();
-        if (c?.enabled && c.leader !== null) this.set({ leader: c.leader }, 1);
-      },
-    });
-    this.clusterPeers = new Gauge({
-      name: 'cronstable_cluster_peers',
-      help: 'Peers of this node by status.',
-      labelNames: ['status'],
-      registers,
-      collect() {
-        this.reset();
-        const c = m.ctx?.cluster();
-        if (!c?.enabled || c.peers.length === 0) return;
-        const counts = new Map<string, number>(PEER_STATUSES.map((s) => [s, 0]));
-        for (const p of c.peers) {
-          const st = (p as { status?: unknown } | null)?.status;
-          const key = typeof st === 'string' && counts.has(st) ? st : 'unknown';
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
-        for (const [status, n] of counts) this.set({ status }, n);
-      },
-    });
+    const tail = stateAndClusterFamilies(() => m.ctx);
     this.order = [
       this.info,
       this.startTime,
@@ -528,17 +309,7 @@ export class Metrics {
       this.lastRunDuration,
       this.lastRunExit,
       this.lastRunSuccess,
-      this.stateInfo,
-      this.stateOps,
-      this.stateOpErrors,
-      this.stateOpSeconds,
-      this.stateThrottled,
-      this.stateThrottleWait,
-      this.clusterEnabled,
-      this.clusterInfo,
-      this.clusterIsLeader,
-      this.clusterLeaderInfo,
-      this.clusterPeers,
+      ...tail,
     ] as Metric<string>[];
     this.register();
   }
@@ -556,22 +327,6 @@ export class Metrics {
   private register(): void {
     this.text.clear();
     for (const metric of this.order) this.text.registerMetric(metric);
-  }
-
-  /** An unlabelled gauge/counter with no sample (prom-client prints 0 otherwise). */
-  private clearSeries(metric: Metric<string>): void {
-    const holder = metric as unknown as { hashMap?: Record<string, unknown> };
-    if (holder.hashMap) holder.hashMap = {};
-  }
-
-  private storeStats() {
-    const store = this.ctx?.store;
-    if (!store?.stats) return null;
-    try {
-      return store.stats();
-    } catch {
-      return null;
-    }
   }
 
   get durationBuckets(): readonly number[] {

@@ -1,11 +1,16 @@
 // The web server (spec 06): one Hono app served on every `web.listen` address.
 //
 // Daemon wiring (spec 06 §1.3-§1.4):
-//   const metrics = new Metrics({ version });      // once per process; survives server restarts
-//   metrics.attach(ctx);                           // ctx.metrics = metrics
-//   try { web = await startWebServer(ctx, cfg.web, log) }
-//   catch (e) { if (e instanceof WebConfigError) log.error(`Error in the web configuration, so not starting the web API: ${e.message}`) }
-//   ... on reload with a different web section: await web.stop(); start again.
+//   const runs = new Listeners<RunRecord>(), slots = new Listeners<SlotRecord>();
+//   new Scheduler({ ..., onRun: runs.emit, onSlot: slots.emit });       // fan-out of the single callbacks
+//   const ctx: WebContext = { ..., onRun: runs.subscribe, onSlot: slots.subscribe, metrics };
+//   const metrics = new Metrics({ version, durationBuckets });          // once per process
+//   metrics.attach(ctx);                                                // counters survive server restarts
+//   try { web = await startWebServer(ctx, cfg.web, log) }               // after the cluster manager
+//   catch (e) { if (!(e instanceof WebConfigError)) throw e;
+//     log.error(`Error in the web configuration, so not starting the web API: ${e.message}`) }
+//   reload: web section changed (or mcp) -> await web.stop(), start again; WebConfigError -> retry next reload.
+//   shutdown: stop the web server after running jobs have finished.
 import type { WebSection } from '../config/schemas.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';

@@ -149,6 +149,7 @@ describe('iCalendar helpers', () => {
       finishedAt: 0,
       durationSeconds,
       failReason: null,
+      startFailed: false,
       stdout: null,
       stderr: null,
       lines: [],
