@@ -1,8 +1,8 @@
 // A small validator language over strict-YAML nodes. Every scalar arrives as text; each
 // validator types it, and every failure is an issue with file, line, column and key path.
 // Validated maps remember where each key stood, so later semantic checks can point at it.
-import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
 import type { ConfigIssue, SourcePos } from './errors.ts';
+import type { YNode } from './strict-yaml.ts';
 import { nodePos, type YamlSource } from './yaml.ts';
 
 export const FAIL: unique symbol = Symbol('invalid');
@@ -16,7 +16,7 @@ export interface ParseCtx {
 export interface Schema<T> {
   /** What the validator wants, for messages ("an integer", "a mapping"). */
   readonly expected: string;
-  parse(node: Node | null, path: string, ctx: ParseCtx): T | Fail;
+  parse(node: YNode | null, path: string, ctx: ParseCtx): T | Fail;
 }
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
@@ -43,7 +43,7 @@ export function setLocation(value: object, loc: Located): void {
 /** Issues that only say "this value has the wrong shape" (a union tries the next alternative). */
 const shapeMismatches = new WeakSet<ConfigIssue>();
 
-function fail(ctx: ParseCtx, node: Node | null, path: string, message: string, shape = false): Fail {
+function fail(ctx: ParseCtx, node: YNode | null, path: string, message: string, shape = false): Fail {
   const p = nodePos(ctx.src, node);
   const issue: ConfigIssue = { file: p.file, line: p.line, col: p.col, path: path || undefined, message };
   if (shape) shapeMismatches.add(issue);
@@ -51,15 +51,14 @@ function fail(ctx: ParseCtx, node: Node | null, path: string, message: string, s
   return FAIL;
 }
 
-function scalarText(node: Node | null): string | undefined {
+function scalarText(node: YNode | null): string | undefined {
   if (node === null || node === undefined) return '';
-  if (isScalar(node)) return String((node as Scalar).value ?? '');
-  return undefined;
+  return node.kind === 'scalar' ? node.value : undefined;
 }
 
-function found(node: Node | null): string {
-  if (isMap(node)) return 'a mapping';
-  if (isSeq(node)) return 'a list';
+function found(node: YNode | null): string {
+  if (node?.kind === 'map') return 'a mapping';
+  if (node?.kind === 'seq') return 'a list';
   const text = scalarText(node) ?? '';
   return text === '' ? 'an empty value' : `'${text.length > 60 ? `${text.slice(0, 57)}...` : text}'`;
 }
@@ -150,12 +149,12 @@ export function seq<T>(item: Schema<T>): Schema<T[]> {
     expected: `a list of ${item.expected}`,
     parse(node, path, ctx) {
       if (scalarText(node) === '') return [];
-      if (!isSeq(node))
+      if (node?.kind !== 'seq')
         return fail(ctx, node, path, `expected a list of ${item.expected}, found ${found(node)}`, true);
       const out: T[] = [];
       let ok = true;
       node.items.forEach((child, i) => {
-        const v = item.parse(child as Node | null, `${path}[${i}]`, ctx);
+        const v = item.parse(child, `${path}[${i}]`, ctx);
         if (v === FAIL) ok = false;
         else out.push(v);
       });
@@ -183,13 +182,14 @@ export function map<S extends Shape, R extends keyof S & string = never>(
   return {
     expected: 'a mapping',
     parse(node, path, ctx) {
-      if (!isMap(node)) return fail(ctx, node, path, `expected a mapping, found ${found(node)}`, true);
+      if (node?.kind !== 'map')
+        return fail(ctx, node, path, `expected a mapping, found ${found(node)}`, true);
       const out: Record<string, unknown> = {};
       const keys: Record<string, SourcePos> = {};
       let ok = true;
-      for (const pair of (node as YAMLMap).items) {
-        const keyNode = pair.key as Node | null;
-        const key = scalarText(keyNode) ?? '';
+      for (const pair of node.items) {
+        const keyNode = pair.key;
+        const key = keyNode.value;
         const sub = childPath(path, key);
         keys[key] = nodePos(ctx.src, keyNode);
         const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
@@ -201,7 +201,7 @@ export function map<S extends Shape, R extends keyof S & string = never>(
           ok = false;
           continue;
         }
-        const v = schema.parse(pair.value as Node | null, sub, ctx);
+        const v = schema.parse(pair.value, sub, ctx);
         if (v === FAIL) ok = false;
         else out[key] = v;
       }
@@ -222,14 +222,15 @@ export function record<T>(value: Schema<T>): Schema<Record<string, T>> {
   return {
     expected: `a mapping of ${value.expected}`,
     parse(node, path, ctx) {
-      if (!isMap(node)) return fail(ctx, node, path, `expected a mapping, found ${found(node)}`, true);
+      if (node?.kind !== 'map')
+        return fail(ctx, node, path, `expected a mapping, found ${found(node)}`, true);
       const out: Record<string, T> = {};
       const keys: Record<string, SourcePos> = {};
       let ok = true;
-      for (const pair of (node as YAMLMap).items) {
-        const key = scalarText(pair.key as Node | null) ?? '';
-        keys[key] = nodePos(ctx.src, pair.key as Node | null);
-        const v = value.parse(pair.value as Node | null, childPath(path, key), ctx);
+      for (const pair of node.items) {
+        const key = pair.key.value;
+        keys[key] = nodePos(ctx.src, pair.key);
+        const v = value.parse(pair.value, childPath(path, key), ctx);
         if (v === FAIL) ok = false;
         else out[key] = v;
       }
@@ -244,14 +245,13 @@ export type Plain = string | Plain[] | { [k: string]: Plain };
 
 /** Any structure, kept as text/lists/maps (for free-form sections such as `logging.handlers`). */
 export function anyValue(): Schema<Plain> {
-  const convert = (node: Node | null): Plain => {
-    if (isMap(node)) {
+  const convert = (node: YNode | null): Plain => {
+    if (node?.kind === 'map') {
       const out: Record<string, Plain> = {};
-      for (const pair of node.items)
-        out[scalarText(pair.key as Node | null) ?? ''] = convert(pair.value as Node | null);
+      for (const pair of node.items) out[pair.key.value] = convert(pair.value);
       return out;
     }
-    if (isSeq(node)) return node.items.map((i) => convert(i as Node | null));
+    if (node?.kind === 'seq') return node.items.map(convert);
     return scalarText(node) ?? '';
   };
   return { expected: 'any value', parse: (node) => convert(node) };

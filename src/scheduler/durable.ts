@@ -153,7 +153,7 @@ export class DurableFeatures implements SchedulerHooks {
     let lease: Lease | null;
     try {
       lease = await store.leaseAcquire(name, this.holder, ttl);
-      if (!lease && job.concurrencyPolicy === 'Replace') lease = await this.takeOverSlot(job, name);
+      if (!lease && job.concurrencyPolicy === 'Replace') lease = await this.takeOverSlot(name);
     } catch (e) {
       if (this.o.onStoreUnavailable === 'fail-closed')
         return {
@@ -209,7 +209,7 @@ export class DurableFeatures implements SchedulerHooks {
   }
 
   /** Replace across the fleet: ask the holder to yield, then wait for the slot (bounded). */
-  private async takeOverSlot(job: JobConfig, name: string): Promise<Lease | null> {
+  private async takeOverSlot(name: string): Promise<Lease | null> {
     const store = this.o.store;
     const held = await store.leaseRead(name);
     if (!held) return store.leaseAcquire(name, this.holder, this.o.slotTtlSeconds);
@@ -370,7 +370,7 @@ export class DurableFeatures implements SchedulerHooks {
           bootId?: string | null;
         }
       | undefined;
-    if (!d || d.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore)
+    if (d?.kind !== 'pending' || d.host !== this.o.host || typeof d.attempt !== 'number' || !d.notBefore)
       return;
     // A retry this process armed itself is already live.
     if (!d.at || d.at >= this.startedAt) return;

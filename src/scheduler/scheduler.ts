@@ -718,7 +718,7 @@ export class Scheduler {
   /** Re-arms a durable retry found at start (spec 03 §8.6): attempt N at `notBefore`. */
   rearmRetry(name: string, attempt: number, notBefore: number): boolean {
     const rt = this.jobs.get(name);
-    if (!rt || !rt.config.enabled || this.stopping) return false;
+    if (!rt?.config.enabled || this.stopping) return false;
     const ladder = this.newLadder(rt.config);
     if (!ladder) return false;
     ladder.count = attempt;

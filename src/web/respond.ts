@@ -2,6 +2,9 @@
 // (`{"error": "<message>"}` for every 4xx/5xx).
 import type { Context } from 'hono';
 
+/** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
+type ResponseBody = ConstructorParameters<typeof Response>[0];
+
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
@@ -22,7 +25,7 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 export function text(body: string | Uint8Array, status = 200, type = TEXT_TYPE): Response {
-  return new Response(body as BodyInit, { status, headers: { 'content-type': type } });
+  return new Response(body as ResponseBody, { status, headers: { 'content-type': type } });
 }
 
 export function jsonError(status: number, message: string, headers?: Record<string, string>): Response {

@@ -272,6 +272,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
     await page.locator('[data-testid=theme-toggle]').click();
     await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.evaluate('document.activeElement && document.activeElement.blur()');
     const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toMatch(/^rgb\((\d|1\d),/);
     await page.screenshot({ path: join(SHOTS, 'dark.png') });

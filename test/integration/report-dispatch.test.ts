@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import type { ReportBlock } from '../../src/config/types.ts';
 import { dispatchReports } from '../../src/report/index.ts';
-import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import type { ReportLogger } from '../../src/report/types.ts';
+import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const open: Server[] = [];

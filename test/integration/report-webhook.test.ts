@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { dispatchReports } from '../../src/report/index.ts';
-import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { sendWebhookReport, type WebhookConfig } from '../../src/report/webhook.ts';
+import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 
 interface Req {
   method: string;

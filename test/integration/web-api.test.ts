@@ -101,7 +101,10 @@ describe('web API with an auth token (real HTTP, real scheduler)', () => {
     for (const [method, path, status] of ROUTES) {
       const res = await (method === 'GET' ? h.get(path, { token: TOKEN }) : h.post(path, { token: TOKEN }));
       expect(res.status, `${method} ${path}`).toBe(status);
-      if (status >= 400) expect((await res.json()).error, `${method} ${path}`).toEqual(expect.any(String));
+      if (status >= 400)
+        expect(((await res.json()) as { error: unknown }).error, `${method} ${path}`).toEqual(
+          expect.any(String),
+        );
       else await res.arrayBuffer();
     }
     // The scheme is case-insensitive.

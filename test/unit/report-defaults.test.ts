@@ -8,8 +8,8 @@ import {
   DEFAULT_WEBHOOK_BODY,
 } from '../../src/report/defaults.ts';
 import { renderTemplate, templateVars } from '../../src/report/template.ts';
-import { reportContext } from '../helpers/report-kit.ts';
 import type { ReportContext } from '../../src/report/types.ts';
+import { reportContext } from '../helpers/report-kit.ts';
 
 const render = (src: string, ctx: ReportContext) => renderTemplate(src, templateVars(ctx));
 

@@ -13,8 +13,8 @@ import {
   truncateCodePoints,
 } from '../../src/report/shell.ts';
 import { startDatagram, stopDatagram } from '../../src/report/statsd.ts';
-import { reportContext } from '../helpers/report-kit.ts';
 import { maskUrl, webhookHeaders } from '../../src/report/webhook.ts';
+import { reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const src = (value: string | null, fromFile: string | null, fromEnvVar: string | null) => ({

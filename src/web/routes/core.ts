@@ -3,6 +3,9 @@ import { nodeName, type WebDeps } from '../deps.ts';
 import { JSON_TYPE, json, TEXT_TYPE, text } from '../respond.ts';
 import type { Routes } from '../router.ts';
 
+/** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
+type ResponseBody = ConstructorParameters<typeof Response>[0];
+
 /** Whether an Accept-Encoding header admits gzip (and does not give it q=0). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
@@ -27,9 +30,9 @@ export function coreRoutes(r: Routes, d: WebDeps): void {
     };
     if (acceptsGzip(c.req.header('accept-encoding'))) {
       headers['content-encoding'] = 'gzip';
-      return new Response(d.status.gzip(kind) as BodyInit, { headers });
+      return new Response(d.status.gzip(kind) as ResponseBody, { headers });
     }
-    return new Response(d.status.body(kind) as BodyInit, { headers });
+    return new Response(d.status.body(kind) as ResponseBody, { headers });
   });
 
   r.get('/job-set-id', (c) => {

@@ -1,6 +1,6 @@
 // GET / (spec 06 §5.12): the dashboard page with its security headers (web.headers go on top).
 // The page comes from src/web/ui/page.ts (the UI's module); while it does not exist a placeholder
-// is served. The template import lets esbuild bundle whatever `../ui/*.ts` holds at build time.
+// is served, and also when the built assets are missing.
 import type { WebDeps } from '../deps.ts';
 import { placeholderHtml } from '../placeholder.ts';
 import type { Routes } from '../router.ts';
@@ -21,14 +21,23 @@ let page: Promise<() => string | Promise<string>> | null = null;
 
 function loadPage(version: string): Promise<() => string | Promise<string>> {
   page ??= (async () => {
-    const name = 'page';
+    const html = placeholderHtml(version);
     try {
-      const mod = (await import(`../ui/${name}.ts`)) as PageModule;
-      if (typeof mod.dashboardHtml === 'function') return mod.dashboardHtml;
+      const mod = (await import('../ui/page.ts')) as PageModule;
+      const render = mod.dashboardHtml;
+      if (typeof render === 'function') {
+        // Assets missing (a source checkout that was never built): the placeholder says so.
+        return async () => {
+          try {
+            return await render();
+          } catch {
+            return html;
+          }
+        };
+      }
     } catch {
       // no dashboard in this build
     }
-    const html = placeholderHtml(version);
     return () => html;
   })();
   return page;
