@@ -82,8 +82,8 @@ export const MESSAGES = {
   afterDocumentEnd: "content after the document end marker ('...') is not allowed: one document per file",
   markerLine: "a document marker ('---' or '...') must be alone on its line",
   collectionOnMarkerLine: "a mapping or list cannot start on the '---' line; start it on the next line",
-  mapIndent: 'bad indentation: this line is indented more than the mapping keys above it',
-  seqIndent: 'bad indentation: this line is indented more than the list items above it',
+  mapIndent: 'bad indentation: this line does not line up with the mapping keys above it',
+  seqIndent: 'bad indentation: this line does not line up with the list items above it',
   unexpectedLine: 'unexpected content: this line does not fit the structure above it (check its indentation)',
   expectedKey: "expected a mapping key ('key: value') at this indentation",
   seqAtMapIndent:
@@ -222,6 +222,11 @@ class Parser {
   private wsOrEolAt(i: number): boolean {
     const c = this.s.charCodeAt(i);
     return c === SP || c === TAB || this.eolAt(i);
+  }
+  /** What may follow a ':' that ends a key (like `yaml`, a lone CR counts as a separator here). */
+  private keySepAt(i: number): boolean {
+    const c = this.s.charCodeAt(i);
+    return c === SP || c === TAB || c === LF || c === CR || i >= this.n;
   }
   private skipWs(i: number): number {
     const s = this.s;
@@ -472,7 +477,7 @@ class Parser {
         const close = this.findQuoteEnd(p, ONE_LINE);
         if (close < 0) this.hard(p, MESSAGES.multilineKey);
         const after = this.skipWs(close + 1);
-        if (s.charCodeAt(after) !== COLON || !this.wsOrEolAt(after + 1)) this.hard(p, MESSAGES.expectedKey);
+        if (s.charCodeAt(after) !== COLON || !this.keySepAt(after + 1)) this.hard(p, MESSAGES.expectedKey);
         const key = this.quotedScalar(p, close);
         this.pos = after + 1;
         return key;
@@ -657,7 +662,7 @@ class Parser {
       }
       if (c === COLON) {
         const d = s.charCodeAt(i + 1);
-        if (d === SP || d === TAB || this.eolAt(i + 1)) {
+        if (d === SP || d === TAB || d === LF || d === CR || i + 1 >= n) {
           this.scanStop = STOP_COLON;
           break;
         }
@@ -704,7 +709,7 @@ class Parser {
       }
       if (sp <= parentIndent || c === HASH || (sp === 0 && this.isDocMarker(q))) break;
       this.scanPlainLine(i);
-      if (this.scanStop === STOP_COLON) this.hard(this.scanAt, MESSAGES.multilineColon);
+      if (this.scanStop === STOP_COLON) this.hard(i, MESSAGES.multilineColon);
       value += breaks === 0 ? ' ' : '\n'.repeat(breaks);
       value += s.slice(i, this.scanEnd);
       breaks = 0;
@@ -771,7 +776,7 @@ class Parser {
     const close = this.findQuoteEnd(p, parentIndent);
     if (close < 0) this.hard(p, MESSAGES.missingQuote(s[p]!));
     const after = this.skipWs(close + 1);
-    if (s.charCodeAt(after) === COLON && this.wsOrEolAt(after + 1)) {
+    if (s.charCodeAt(after) === COLON && this.keySepAt(after + 1)) {
       if (!(flags & COLLECTIONS))
         this.hard(p, parentIndent < 0 ? MESSAGES.collectionOnMarkerLine : MESSAGES.nestedMapInline);
       if (s.lastIndexOf('\n', close) >= p) this.hard(p, MESSAGES.multilineKey);
@@ -880,6 +885,7 @@ class Parser {
     let indent = explicit > 0 ? base + explicit : -1;
     const lines: number[] = [];
     let maxLeadingBlank = 0;
+    let maxLeadingBlankAt = 0;
     let firstContentLine = -1;
     let q = bodyStart;
     let end = bodyStart; // where the scalar's text ends (start of the line that ends it)
@@ -892,7 +898,10 @@ class Parser {
       const contentEnd = eol > k && s.charCodeAt(eol - 1) === CR ? eol - 1 : eol;
       const blank = k >= contentEnd;
       if (blank) {
-        if (indent < 0 && sp > maxLeadingBlank) maxLeadingBlank = sp;
+        if (indent < 0 && sp > maxLeadingBlank) {
+          maxLeadingBlank = sp;
+          maxLeadingBlankAt = k;
+        }
       } else {
         if (indent < 0) {
           if (sp <= parentIndent) {
@@ -901,7 +910,7 @@ class Parser {
           }
           if (sp === 0 && this.isDocMarker(q)) break;
           indent = sp;
-          if (maxLeadingBlank > indent) this.hard(q + maxLeadingBlank, MESSAGES.blockLeadingIndent);
+          if (maxLeadingBlank > indent) this.hard(maxLeadingBlankAt, MESSAGES.blockLeadingIndent);
         }
         if (sp < indent) {
           if (s.charCodeAt(k) === TAB) this.hard(k, MESSAGES.tabIndent);
@@ -934,8 +943,11 @@ class Parser {
       if (lines[4 * l + 2]! < lines[4 * l + 3]!) break;
       chompStart = l;
     }
+    // (Like `yaml`: without `keep`, trailing empty lines not indented past the first text line go.)
+    const firstIndent = lines[4 * firstContentLine + 1]!;
+    const moreIndented = chomp === 43 || firstIndent < trim ? trim : firstIndent;
     for (let l = count - 1; l >= chompStart; l--) {
-      if (lines[4 * l + 1]! > trim) {
+      if (lines[4 * l + 1]! > moreIndented) {
         chompStart = l + 1;
         break;
       }
