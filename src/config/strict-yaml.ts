@@ -213,11 +213,11 @@ class Parser {
   private code(i: number): number {
     return this.s.charCodeAt(i); // NaN past the end
   }
-  /** A line break (LF, CRLF, or a CR at the very end) or the end of input starts at i. */
+  /** A line break (LF or CRLF; like `yaml`, a lone CR is text) or the end of input starts at i. */
   private eolAt(i: number): boolean {
     if (i >= this.n) return true;
     const c = this.s.charCodeAt(i);
-    return c === LF || (c === CR && (i + 1 >= this.n || this.s.charCodeAt(i + 1) === LF));
+    return c === LF || (c === CR && this.s.charCodeAt(i + 1) === LF);
   }
   private wsOrEolAt(i: number): boolean {
     const c = this.s.charCodeAt(i);
@@ -245,9 +245,9 @@ class Parser {
     const s = this.s;
     const c = s.charCodeAt(lineStart);
     if (c !== DASH && c !== DOT) return false;
-    return (
-      s.charCodeAt(lineStart + 1) === c && s.charCodeAt(lineStart + 2) === c && this.wsOrEolAt(lineStart + 3)
-    );
+    if (s.charCodeAt(lineStart + 1) !== c || s.charCodeAt(lineStart + 2) !== c) return false;
+    const d = s.charCodeAt(lineStart + 3);
+    return d === SP || d === TAB || d === LF || d === CR || lineStart + 3 >= this.n;
   }
   /** Finishes a line after a value: only whitespace and a comment may follow. */
   private finishLine(i: number, offsetForErrors = i): void {
@@ -292,6 +292,7 @@ class Parser {
       this.ls = q;
       this.ind = i - q;
       if (i === q && this.isDocMarker(q)) return c === DASH ? DOC_START : DOC_END;
+      if (c === COLON && this.keySepAt(i + 1)) this.hard(i, MESSAGES.emptyKey);
       return CONTENT;
     }
     this.pos = n;
@@ -326,7 +327,10 @@ class Parser {
     if (kind === DOC_END) {
       this.finishLine(this.pos + 3);
       const after = this.peekLine();
-      if (after !== END) this.hard(this.pos + this.ind, MESSAGES.afterDocumentEnd);
+      if (after !== END) {
+        const at = this.pos + this.ind;
+        this.hard(at, this.ind === 0 && s.charCodeAt(at) === PERCENT ? MESSAGES.directive : MESSAGES.afterDocumentEnd);
+      }
     } else if (kind === DOC_START) {
       this.hard(this.pos, MESSAGES.secondDocument);
     } else if (kind === CONTENT) {
@@ -353,7 +357,7 @@ class Parser {
     const at = this.ls + ind;
     if (
       ind > parentIndent ||
-      (flags & SAME_INDENT_SEQ && ind === parentIndent && this.code(at) === DASH && this.wsOrEolAt(at + 1))
+      (flags & SAME_INDENT_SEQ && ind === parentIndent && this.code(at) === DASH && this.keySepAt(at + 1))
     ) {
       this.pos = at;
       return this.parseNode(parentIndent, ind, COLLECTIONS);
@@ -368,7 +372,7 @@ class Parser {
     const c = s.charCodeAt(p);
     switch (c) {
       case DASH:
-        if (this.wsOrEolAt(p + 1)) {
+        if (this.keySepAt(p + 1)) {
           if (!(flags & COLLECTIONS))
             this.hard(p, parentIndent < 0 ? MESSAGES.collectionOnMarkerLine : MESSAGES.seqInline);
           if (flags & TAB_BEFORE) this.hard(p, MESSAGES.tabIndent);
@@ -376,7 +380,7 @@ class Parser {
         }
         break;
       case QMARK:
-        if (this.wsOrEolAt(p + 1)) this.hard(p, MESSAGES.complexKey);
+        if (this.keySepAt(p + 1)) this.hard(p, MESSAGES.complexKey);
         break;
       case LBRACKET:
       case LBRACE:
@@ -397,7 +401,7 @@ class Parser {
       case SQUOTE:
         return this.parseQuotedNode(parentIndent, col, flags);
       case COLON:
-        if (this.wsOrEolAt(p + 1)) this.hard(p, MESSAGES.emptyKey);
+        if (this.keySepAt(p + 1)) this.hard(p, MESSAGES.emptyKey);
         break;
       case COMMA:
       case PERCENT:
@@ -482,7 +486,7 @@ class Parser {
         this.pos = after + 1;
         return key;
       }
-      if (this.wsOrEolAt(p + 1)) {
+      if (this.keySepAt(p + 1)) {
         if (c === DASH) this.hard(p, MESSAGES.seqAtMapIndent);
         if (c === QMARK) this.hard(p, MESSAGES.complexKey);
         if (c === COLON) this.hard(p, MESSAGES.emptyKey);
@@ -536,7 +540,7 @@ class Parser {
       if (this.peekLine() !== CONTENT || this.ind < col) return seq;
       if (this.ind > col) this.hard(this.ls + this.ind, MESSAGES.seqIndent);
       const at = this.ls + col;
-      if (s.charCodeAt(at) !== DASH || !this.wsOrEolAt(at + 1)) return seq;
+      if (s.charCodeAt(at) !== DASH || !this.keySepAt(at + 1)) return seq;
       this.pos = at;
     }
   }
@@ -619,7 +623,7 @@ class Parser {
     }
     if (depth > 0) throw new Stop(); // unterminated: the flow error already explains it
     const after = this.skipWs(i);
-    if (s.charCodeAt(after) === COLON && this.wsOrEolAt(after + 1)) throw new Stop(); // a flow key
+    if (s.charCodeAt(after) === COLON && this.keySepAt(after + 1)) throw new Stop(); // a flow key
     this.finishLine(i);
     return emptyScalar(p);
   }
@@ -649,7 +653,7 @@ class Parser {
         i++;
         continue;
       }
-      if (c === CR && (i + 1 >= n || s.charCodeAt(i + 1) === LF)) {
+      if (c === CR && s.charCodeAt(i + 1) === LF) {
         this.scanStop = STOP_EOL;
         break;
       }
@@ -709,7 +713,7 @@ class Parser {
       }
       if (sp <= parentIndent || c === HASH || (sp === 0 && this.isDocMarker(q))) break;
       this.scanPlainLine(i);
-      if (this.scanStop === STOP_COLON) this.hard(i, MESSAGES.multilineColon);
+      if (this.scanStop === STOP_COLON) this.hard(i, this.scanAt === i ? MESSAGES.emptyKey : MESSAGES.multilineColon);
       value += breaks === 0 ? ' ' : '\n'.repeat(breaks);
       value += s.slice(i, this.scanEnd);
       breaks = 0;

@@ -14,6 +14,7 @@ import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { applyLoggingSection } from '../util/logconfig.ts';
 import { Listeners, type WebContext } from '../web/context.ts';
+import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
@@ -24,6 +25,8 @@ export interface DaemonOptions {
   workerEntry?: string;
   /** How often config files are checked for changes, ms. */
   reloadPollMs?: number;
+  /** Automatic store GC timing (default: first pass after 10 min, then daily). */
+  gc?: { firstDelayMs?: number; intervalMs?: number; command?: string[] };
   /** How long running jobs may take to finish on SIGTERM before they are killed, ms. */
   shutdownGraceMs?: number;
   clock?: Clock;
@@ -48,6 +51,7 @@ export class Daemon {
   private readonly clock: Clock;
   state: StateServices | null = null;
   private shim: { remove(): void } | null = null;
+  private gc: GcSchedule | null = null;
   private readonly runs = new Listeners<RunRecord>();
   private readonly slots = new Listeners<SlotRecord>();
   private web: { stop(): Promise<void> } | null = null;
@@ -109,6 +113,8 @@ export class Daemon {
           workerEntry: this.opts.workerEntry,
         });
         this.scheduler.useHooks(this.state.durable);
+        if ((this.config.state.gcGraceSeconds ?? 604_800) > 0)
+          this.gc = scheduleStateGc(this.opts.configPath, this.log, this.opts.gc);
       } catch (e) {
         this.log.error(
           `state: could not open the store at ${this.config.state.path}: ${(e as Error)?.message ?? e}; running without durable state`,
@@ -166,6 +172,7 @@ export class Daemon {
       this.log.info(
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
+      this.gc?.stop();
       await this.scheduler.stop(graceMs);
       await this.web
         ?.stop()

@@ -68,3 +68,27 @@ describe('daemon lifecycle', () => {
     expect(err).toContain('Job long exit code -15');
   });
 });
+
+describe('automatic store gc', () => {
+  it('runs `state gc` in a child process on its schedule', async () => {
+    const dir = writeTree({});
+    const conf = join(dir, 'jobs.yaml');
+    writeFileSync(
+      conf,
+      `state:\n  path: ${join(dir, 'state')}\n  topology: single-node\njobs:\n  - name: a\n    command: "true"\n    schedule: "0 0 1 1 *"\n`,
+    );
+    const logs: string[] = [];
+    setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
+    const daemon = new Daemon(loadConfig(conf), {
+      configPath: conf,
+      gc: { firstDelayMs: 100, intervalMs: 60_000, command: [process.execPath, BUNDLE] },
+    });
+    await daemon.start();
+    try {
+      await waitFor(() => logs.some((l) => l.startsWith('INFO state gc: state: gc')), 20_000, 'a gc pass');
+    } finally {
+      await daemon.stop(1000);
+      setSink(null);
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { writeTree } from '../helpers/tmp.ts';
 
 function job(schedule: string, extra = '') {
   const dir = writeTree({
-    'c.yaml': `jobs:\n  - name: j\n    command: x\n    schedule: "${schedule}"\n${extra}`,
+    'c.yaml': `state:\n  path: /tmp/unused\njobs:\n  - name: j\n    command: x\n    schedule: "${schedule}"\n${extra}`,
   });
   return loadConfig(join(dir, 'c.yaml'), { nowMs: 0 }).jobs[0]!;
 }
@@ -56,5 +56,53 @@ describe('catch-up planning (spec 03 §8.2)', () => {
   it('computes the standard crc32 used for the deterministic jitter', () => {
     expect(crc32('123456789')).toBe(0xcbf43926);
     expect(crc32('')).toBe(0);
+  });
+});
+
+import { DurableFeatures } from '../../src/scheduler/durable.ts';
+import { openStore } from '../../src/store/index.ts';
+import { FakeClock } from '../../src/util/clock.ts';
+import { Logger, setSink } from '../../src/util/log.ts';
+
+describe('onStoreUnavailable (spec 03 §8.9) with a store that cannot answer', () => {
+  async function features(policy: 'degrade' | 'fail-closed') {
+    const store = await openStore({
+      path: writeTree({}),
+      namespace: 'x',
+      topology: 'single-node',
+      inline: true,
+    });
+    await store.close();
+    setSink(() => {});
+    return new DurableFeatures({
+      store,
+      registry: null,
+      clock: new FakeClock(Date.parse('2026-01-07T12:00:00Z')),
+      log: new Logger('cronstable'),
+      host: 'node-a',
+      onStoreUnavailable: policy,
+      maxRunsPerJob: 10,
+      slotTtlSeconds: 30,
+      bootId: 'boot-1',
+    });
+  }
+  const cluster = () => job('* * * * *', '    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n');
+  const run = { id: 'r1', attempt: 0, scheduledAt: null, trigger: 'schedule' as const };
+
+  it('degrade: decides from memory, runs @reboot, launches with node-local enforcement', async () => {
+    const f = await features('degrade');
+    expect(await f.lastOutcome(job('* * * * *'), 'failure')).toBe('failure');
+    expect(await f.lastOutcome(job('* * * * *'), null)).toBeNull();
+    expect(await f.rebootAllowed(job('@reboot'))).toBe(true);
+    const grant = await f.beforeLaunch(cluster(), run);
+    expect('skip' in grant).toBe(false);
+  });
+
+  it('fail-closed: blocks onlyIfLastSucceeded, skips @reboot and cluster-slot launches', async () => {
+    const f = await features('fail-closed');
+    expect(await f.lastOutcome(job('* * * * *'), null)).toBe('blocked');
+    expect(await f.rebootAllowed(job('@reboot'))).toBe(false);
+    const grant = await f.beforeLaunch(cluster(), run);
+    expect(grant).toEqual({ skip: expect.stringContaining('cannot be claimed (state store unavailable') });
   });
 });

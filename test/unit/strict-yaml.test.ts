@@ -59,7 +59,8 @@ function toJS(node: YNode | null): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'seq') return node.items.map(toJS);
   const out: Record<string, unknown> = {};
-  for (const pair of node.items) out[pair.key.value] = toJS(pair.value);
+  for (const pair of node.items)
+    Object.defineProperty(out, pair.key.value, { value: toJS(pair.value), enumerable: true, writable: true });
   return out;
 }
 
@@ -94,7 +95,19 @@ function comparePositions(mine: YNode | null, theirs: YamlNode | null, shift = 0
 /** Constructs `yaml` accepts that this dialect rejects on purpose (see the report in strict-yaml.ts). */
 const DELIBERATE: string[] = [MESSAGES.complexKey, MESSAGES.directive, MESSAGES.emptyKey];
 
-type Verdict = 'both-ok' | 'both-error' | 'deliberate';
+type Verdict = 'both-ok' | 'both-error' | 'deliberate' | 'yaml-bug';
+
+/**
+ * `yaml` rejects a comment line between `key:` and a plain value on the following lines
+ * (`a:\n#c\n  5\nb: 1` → MULTILINE_IMPLICIT_KEY), which YAML 1.2 allows and which this parser
+ * accepts. Such a text counts as agreed when `yaml` reads it the same way once the comment-only
+ * lines are removed.
+ */
+function yamlCommentBug(text: string, theirs: OracleResult, root: YNode | null): boolean {
+  if (theirs.ok || !theirs.errors.some((e) => e.code === 'MULTILINE_IMPLICIT_KEY')) return false;
+  const stripped = oracle(text.replace(/^\uFEFF/, '').replace(/^[ \t]*#.*(\r?\n|$)/gm, ''));
+  return stripped.ok && JSON.stringify(stripped.value) === JSON.stringify(toJS(root));
+}
 
 /** Compares one text with the oracle; throws with a readable diff on any disagreement. */
 function differential(text: string): Verdict {
@@ -105,8 +118,10 @@ function differential(text: string): Verdict {
   const mine = parseStrict(text);
   const label = JSON.stringify(text);
   if (!theirs.ok) {
-    if (mine.errors.length === 0)
+    if (mine.errors.length === 0) {
+      if (yamlCommentBug(text, theirs, mine.root)) return 'yaml-bug';
       throw new Error(`accepted what yaml rejects (${JSON.stringify(theirs.errors)}): ${label}`);
+    }
     return 'both-error';
   }
   if (mine.errors.length > 0) {
@@ -502,7 +517,7 @@ function renderDoc(tree: Tree, seed: number): string {
 
 describe('strict YAML parser: differential property tests against yaml', () => {
   it('parses generated documents exactly like yaml (values and positions)', () => {
-    const verdicts: Record<Verdict, number> = { 'both-ok': 0, 'both-error': 0, deliberate: 0 };
+    const verdicts: Record<Verdict, number> = { 'both-ok': 0, 'both-error': 0, deliberate: 0, 'yaml-bug': 0 };
     fc.assert(
       fc.property(docTreeArb, fc.integer(), (tree, seed) => {
         verdicts[differential(renderDoc(tree, seed))]++;
@@ -515,7 +530,7 @@ describe('strict YAML parser: differential property tests against yaml', () => {
 
   const MUTATIONS = [' ', '  ', '\n', '\t', ':', ': ', '- ', '-', '#', ' #', '"', "'", '|', '>', '\\', 'x', '[', '&a ', '*a', '!t ', '---\n', '...', '? ', '%', '\r\n'];
   it('never accepts what yaml rejects, and agrees wherever both accept (mutated documents)', () => {
-    const verdicts: Record<Verdict, number> = { 'both-ok': 0, 'both-error': 0, deliberate: 0 };
+    const verdicts: Record<Verdict, number> = { 'both-ok': 0, 'both-error': 0, deliberate: 0, 'yaml-bug': 0 };
     fc.assert(
       fc.property(
         docTreeArb,
