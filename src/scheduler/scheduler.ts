@@ -74,6 +74,14 @@ export interface SchedulerHooks {
   retrySettled?(job: JobConfig, reason: string, attempt: number): void;
 }
 
+/** One launch through the concurrency gate: which entry point, for which slot, on which ladder. */
+interface LaunchRequest {
+  trigger: RunTrigger;
+  scheduledAt: number | null;
+  ladder: RetryLadder | null;
+  slot: SlotRecord | null;
+}
+
 interface RunInstance {
   id: string;
   handle: RunHandle;
@@ -361,28 +369,12 @@ export class Scheduler {
     return ladder;
   }
 
-  /** The concurrency gate and the launch itself, shared by every entry point. */
-  private async launchRun(
-    rt: JobRuntime,
-    opts: {
-      trigger: RunTrigger;
-      scheduledAt: number | null;
-      ladder: RetryLadder | null;
-      slot: SlotRecord | null;
-    },
-  ): Promise<'started' | 'skipped'> {
+  private async launchRun(rt: JobRuntime, opts: LaunchRequest): Promise<'started' | 'skipped'> {
     return (await this.launchInstance(rt, opts)) ? 'started' : 'skipped';
   }
 
-  private async launchInstance(
-    rt: JobRuntime,
-    opts: {
-      trigger: RunTrigger;
-      scheduledAt: number | null;
-      ladder: RetryLadder | null;
-      slot: SlotRecord | null;
-    },
-  ): Promise<RunInstance | null> {
+  /** The concurrency gate and the launch itself, shared by every entry point. */
+  private async launchInstance(rt: JobRuntime, opts: LaunchRequest): Promise<RunInstance | null> {
     const job = rt.config;
     const log = this.deps.log;
     if (rt.running.length > 0) {
