@@ -1,9 +1,23 @@
 // A single-pass parser for the strict YAML dialect of spec 01 §1.6. Block mappings and lists,
 // plain, quoted and block scalars, comments, one optional `---`/`...` document: everything else
 // (flow collections, anchors, aliases, tags, complex keys, directives, duplicate keys) is an error.
-// Every scalar is text. Node offsets equal what the `yaml` package reports as `range[0]`, so
-// `file:line:col` positions did not move when this replaced it (test/unit/strict-yaml.test.ts
-// checks both against `yaml` as an oracle).
+// Every scalar is text. Values and node offsets equal what the `yaml` package (failsafe schema)
+// gives for the same text, so `file:line:col` positions did not move when this replaced it;
+// test/unit/strict-yaml.test.ts checks that against `yaml`, which is kept as a test oracle only.
+//
+// Accepted by `yaml`, rejected here on purpose (none can occur in a valid config):
+// - `? key` complex keys and `%YAML`/`%TAG` directives (spec: strict dialect);
+// - an empty plain key (`: value`, or a line starting with ':'), which `yaml` reads as the key '';
+//   no schema has an empty key;
+// - `yaml` bugs not reproduced: an unterminated quoted value that `yaml` calls closed because the
+//   line (or input) it was cut at ends in an escaped quote (`a: 'x''`); a tab in the indentation
+//   of a block scalar line, which `yaml` sometimes turns into content ('\t') and then reads the
+//   rest of the line as a new top-level key.
+// Rejected by `yaml`, accepted here (valid YAML 1.2): a BOM followed by indentation or '- ', and
+// a comment line between `key:` and its plain value on a following line. More generally, a
+// comment line never changes how a plain value continues here (`yaml` sometimes lets the value
+// continue onto a line that is not indented enough, e.g. `u:\n#c\n x\ny` → 'x y'; an error here).
+// An empty document, including one that is only `---`, has a null root (`yaml`: '').
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'empty';
 
@@ -52,9 +66,6 @@ export class LineIndex {
     const starts = this.starts;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   }
-  get lineCount(): number {
-    return this.starts.length;
-  }
   pos(offset: number): { line: number; col: number } {
     const starts = this.starts;
     let lo = 0;
@@ -76,11 +87,11 @@ export const MESSAGES = {
   tag: (tag: string) => `tags (${tag}) are not allowed; every value is text until the schema types it`,
   duplicateKey: 'duplicate key in one mapping',
   tabIndent: 'tabs are not allowed as indentation; indent with spaces',
+  blockTabIndent: 'tabs are not allowed as indentation, also in a block scalar (| or >); indent with spaces',
   complexKey: 'complex mapping keys (`? key`) are not allowed; write `key: value`',
   directive: 'directives (`%...`) are not allowed',
   secondDocument: "a second document ('---') is not allowed: one document per file",
   afterDocumentEnd: "content after the document end marker ('...') is not allowed: one document per file",
-  markerLine: "a document marker ('---' or '...') must be alone on its line",
   collectionOnMarkerLine: "a mapping or list cannot start on the '---' line; start it on the next line",
   mapIndent: 'bad indentation: this line does not line up with the mapping keys above it',
   seqIndent: 'bad indentation: this line does not line up with the list items above it',
@@ -188,6 +199,10 @@ class Parser {
   private ls = 0;
   /** Indentation (spaces) of the line found by peekLine. */
   private ind = 0;
+  /** Where a tab follows that indentation on the line found by peekLine (-1: none). */
+  private tab = -1;
+  /** Where the content of the line found by peekLine starts (after spaces and tabs). */
+  private content = 0;
   // scanPlainLine() results
   private scanEnd = 0;
   private scanStop = STOP_EOL;
@@ -250,7 +265,7 @@ class Parser {
     return d === SP || d === TAB || d === LF || d === CR || lineStart + 3 >= this.n;
   }
   /** Finishes a line after a value: only whitespace and a comment may follow. */
-  private finishLine(i: number, offsetForErrors = i): void {
+  private finishLine(i: number): void {
     const j = this.skipWs(i);
     if (this.eolAt(j)) {
       this.pos = this.nextLineStart(j);
@@ -261,7 +276,7 @@ class Parser {
       this.pos = this.nextLineStart(j);
       return;
     }
-    this.hard(Math.max(j, offsetForErrors), MESSAGES.textAfterValue);
+    this.hard(j, MESSAGES.textAfterValue);
   }
 
   /**
@@ -280,24 +295,31 @@ class Parser {
         q = this.nextLineStart(i);
         continue;
       }
+      let j = i;
       if (c === TAB) {
-        const j = this.skipWs(i);
+        j = this.skipWs(i);
         if (this.eolAt(j) || s.charCodeAt(j) === HASH) {
           q = this.nextLineStart(j);
           continue;
         }
-        this.hard(i, MESSAGES.tabIndent);
+        // Spaces then a tab may separate a scalar from its indentation; a tab alone never indents.
+        if (i === q) this.hard(i, MESSAGES.tabIndent);
       }
       this.pos = q;
       this.ls = q;
       this.ind = i - q;
+      this.tab = j === i ? -1 : i;
+      this.content = j;
       if (i === q && this.isDocMarker(q)) return c === DASH ? DOC_START : DOC_END;
-      if (c === COLON && this.keySepAt(i + 1)) this.hard(i, MESSAGES.emptyKey);
+      const d = s.charCodeAt(j);
+      if (d === COLON && this.keySepAt(j + 1)) this.hard(j, MESSAGES.emptyKey);
       return CONTENT;
     }
     this.pos = n;
     this.ls = n;
     this.ind = 0;
+    this.tab = -1;
+    this.content = n;
     return END;
   }
 
@@ -329,7 +351,10 @@ class Parser {
       const after = this.peekLine();
       if (after !== END) {
         const at = this.pos + this.ind;
-        this.hard(at, this.ind === 0 && s.charCodeAt(at) === PERCENT ? MESSAGES.directive : MESSAGES.afterDocumentEnd);
+        this.hard(
+          at,
+          this.ind === 0 && s.charCodeAt(at) === PERCENT ? MESSAGES.directive : MESSAGES.afterDocumentEnd,
+        );
       }
     } else if (kind === DOC_START) {
       this.hard(this.pos, MESSAGES.secondDocument);
@@ -354,13 +379,17 @@ class Parser {
   private parseBlockNode(parentIndent: number, flags: number): YNode | null {
     if (this.peekLine() !== CONTENT) return null;
     const ind = this.ind;
-    const at = this.ls + ind;
+    const at = this.content;
     if (
       ind > parentIndent ||
-      (flags & SAME_INDENT_SEQ && ind === parentIndent && this.code(at) === DASH && this.keySepAt(at + 1))
+      (flags & SAME_INDENT_SEQ &&
+        ind === parentIndent &&
+        this.tab < 0 &&
+        this.code(at) === DASH &&
+        this.keySepAt(at + 1))
     ) {
       this.pos = at;
-      return this.parseNode(parentIndent, ind, COLLECTIONS);
+      return this.parseNode(parentIndent, ind, this.tab < 0 ? COLLECTIONS : COLLECTIONS | TAB_BEFORE);
     }
     return null;
   }
@@ -445,6 +474,7 @@ class Parser {
       items.push({ key, value: this.parseMapValue(col) });
       if (this.peekLine() !== CONTENT || this.ind < col) return map;
       if (this.ind > col) this.hard(this.ls + this.ind, MESSAGES.mapIndent);
+      if (this.tab >= 0) this.hard(this.tab, MESSAGES.tabIndent);
       this.pos = this.ls + col;
       key = this.parseKey();
     }
@@ -456,13 +486,32 @@ class Parser {
     const colon = this.pos;
     const p = this.skipWs(colon);
     if (this.eolAt(p) || s.charCodeAt(p) === HASH) {
-      this.pos = this.nextLineStart(p);
-      return this.parseBlockNode(mapCol, SAME_INDENT_SEQ) ?? emptyScalar(p);
+      const next = this.nextLineStart(p);
+      this.pos = next;
+      const node = this.parseBlockNode(mapCol, SAME_INDENT_SEQ);
+      if (node !== null) return node;
+      this.checkTabAfterEmptyValue(next, mapCol);
+      return emptyScalar(p);
     }
     this.pos = p;
     let flags = SAME_INDENT_SEQ;
     for (let i = colon; i < p; i++) if (s.charCodeAt(i) === TAB) flags |= TAB_BEFORE;
     return this.parseNode(mapCol, p - this.ls, flags);
+  }
+
+  /**
+   * Like `yaml` (and stricter than YAML 1.2): right after a key with an empty value, a blank line
+   * whose tab sits where the value's indentation would be is tab indentation when the next key
+   * of the same mapping (or the unterminated end of the input) follows.
+   */
+  private checkTabAfterEmptyValue(lineStart: number, mapCol: number): void {
+    const s = this.s;
+    let i = lineStart;
+    while (s.charCodeAt(i) === SP) i++;
+    if (i - lineStart > mapCol || s.charCodeAt(i) !== TAB) return;
+    const j = this.skipWs(i);
+    if (this.eolAt(j) && (j >= this.n || (this.pos < this.n && this.ind === mapCol)))
+      this.hard(i, MESSAGES.tabIndent);
   }
 
   /** A mapping key at the cursor; leaves the cursor after its ':'. */
@@ -539,6 +588,7 @@ class Parser {
       }
       if (this.peekLine() !== CONTENT || this.ind < col) return seq;
       if (this.ind > col) this.hard(this.ls + this.ind, MESSAGES.seqIndent);
+      if (this.tab >= 0) this.hard(this.tab, MESSAGES.tabIndent);
       const at = this.ls + col;
       if (s.charCodeAt(at) !== DASH || !this.keySepAt(at + 1)) return seq;
       this.pos = at;
@@ -552,8 +602,9 @@ class Parser {
     const s = this.s;
     let i = p + 1;
     for (;;) {
+      if (i >= this.n) return i;
       const c = s.charCodeAt(i);
-      if (c !== c || c === SP || c === TAB || c === LF || c === CR) return i;
+      if (c === SP || c === TAB || c === LF || c === CR) return i;
       if (c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE) {
         if (s.charCodeAt(p) !== BANG) return i; // anchors and aliases end at flow indicators
       }
@@ -663,6 +714,7 @@ class Parser {
           this.scanStop = STOP_COMMENT;
           break;
         }
+        if (b === CR) this.hard(i, MESSAGES.commentSpace); // as `yaml` reads a lone CR before '#'
       }
       if (c === COLON) {
         const d = s.charCodeAt(i + 1);
@@ -713,7 +765,8 @@ class Parser {
       }
       if (sp <= parentIndent || c === HASH || (sp === 0 && this.isDocMarker(q))) break;
       this.scanPlainLine(i);
-      if (this.scanStop === STOP_COLON) this.hard(i, this.scanAt === i ? MESSAGES.emptyKey : MESSAGES.multilineColon);
+      if (this.scanStop === STOP_COLON)
+        this.hard(i, this.scanAt === i ? MESSAGES.emptyKey : MESSAGES.multilineColon);
       value += breaks === 0 ? ' ' : '\n'.repeat(breaks);
       value += s.slice(i, this.scanEnd);
       breaks = 0;
@@ -885,7 +938,7 @@ class Parser {
     const bodyStart = this.nextLineStart(j);
 
     // The lines of the scalar: [line start, indentation, content start, content end (no CR)].
-    const base = parentIndent < 0 ? 0 : parentIndent;
+    const base = Math.max(parentIndent, 0);
     let indent = explicit > 0 ? base + explicit : -1;
     const lines: number[] = [];
     let maxLeadingBlank = 0;
@@ -909,7 +962,7 @@ class Parser {
       } else {
         if (indent < 0) {
           if (sp <= parentIndent) {
-            if (s.charCodeAt(k) === TAB) this.hard(k, MESSAGES.tabIndent);
+            if (s.charCodeAt(k) === TAB) this.hard(k, MESSAGES.blockTabIndent);
             break;
           }
           if (sp === 0 && this.isDocMarker(q)) break;
@@ -917,7 +970,7 @@ class Parser {
           if (maxLeadingBlank > indent) this.hard(maxLeadingBlankAt, MESSAGES.blockLeadingIndent);
         }
         if (sp < indent) {
-          if (s.charCodeAt(k) === TAB) this.hard(k, MESSAGES.tabIndent);
+          if (s.charCodeAt(k) === TAB) this.hard(k, MESSAGES.blockTabIndent);
           break;
         }
         if (sp === 0 && this.isDocMarker(q)) break;
@@ -936,7 +989,9 @@ class Parser {
       if (chomp === 43 && end > bodyStart) {
         let breaks = 0;
         for (let x = bodyStart; x < end; x++) if (s.charCodeAt(x) === LF) breaks++;
-        value = '\n'.repeat(Math.max(1, breaks));
+        // Like `yaml`: a lone last line of spaces counts when it reaches the content indentation.
+        if (breaks === 0) breaks = end - bodyStart >= (explicit > 0 ? indent : parentIndent + 1) ? 1 : 0;
+        value = '\n'.repeat(breaks);
       }
       return { kind: 'scalar', value, offset: start, style };
     }
