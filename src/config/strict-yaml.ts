@@ -500,17 +500,33 @@ class Parser {
   }
 
   /**
-   * Like `yaml` (and stricter than YAML 1.2): right after a key with an empty value, a blank line
-   * whose tab sits where the value's indentation would be is tab indentation when the next key
-   * of the same mapping (or the unterminated end of the input) follows.
+   * Like `yaml` (and stricter than YAML 1.2): right after a key with an empty value (and any
+   * comment lines indented past the key), a blank line whose tab sits where the value's
+   * indentation would be is tab indentation when the next key of the same mapping (or the
+   * unterminated end of the input) follows; so is such a line ending the input unterminated.
    */
   private checkTabAfterEmptyValue(lineStart: number, mapCol: number): void {
     const s = this.s;
     let i = lineStart;
+    for (;;) {
+      while (s.charCodeAt(i) === SP) i++;
+      // Comment lines indented past the key still belong to the (empty) value.
+      if (s.charCodeAt(i) !== HASH || i - lineStart <= mapCol) break;
+      lineStart = this.nextLineStart(i);
+      i = lineStart;
+    }
+    if (i - lineStart <= mapCol && s.charCodeAt(i) === TAB) {
+      const j = this.skipWs(i);
+      if (this.eolAt(j) && (j >= this.n || (this.pos < this.n && this.ind === mapCol)))
+        this.hard(i, MESSAGES.tabIndent);
+    }
+    if (this.pos < this.n) return;
+    // Nothing but blank and comment lines up to the end: an unterminated last line of that kind.
+    const last = s.lastIndexOf('\n') + 1;
+    if (last <= lineStart) return;
+    i = last;
     while (s.charCodeAt(i) === SP) i++;
-    if (i - lineStart > mapCol || s.charCodeAt(i) !== TAB) return;
-    const j = this.skipWs(i);
-    if (this.eolAt(j) && (j >= this.n || (this.pos < this.n && this.ind === mapCol)))
+    if (i - last <= mapCol && s.charCodeAt(i) === TAB && this.skipWs(i) >= this.n)
       this.hard(i, MESSAGES.tabIndent);
   }
 
