@@ -17,7 +17,9 @@
 // a comment line between `key:` and its plain value on a following line. More generally, a
 // comment line never changes how a plain value continues here (`yaml` sometimes lets the value
 // continue onto a line that is not indented enough, e.g. `u:\n#c\n x\ny` → 'x y'; an error here).
-// An empty document, including one that is only `---`, has a null root (`yaml`: '').
+// Like `yaml` (stricter than YAML 1.2): a tab-only line where an empty value's indentation would
+// be is tab indentation (checkTabAfterEmptyValue). An empty document, including one that is only
+// `---`, has a null root (`yaml`: '').
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal' | 'folded' | 'empty';
 
@@ -130,6 +132,7 @@ const PERCENT = 37;
 const AMP = 38;
 const SQUOTE = 39;
 const STAR = 42;
+const PLUS = 43;
 const COMMA = 44;
 const DASH = 45;
 const DOT = 46;
@@ -335,8 +338,10 @@ class Parser {
     if (kind === DOC_START) {
       const after = this.skipWs(this.pos + 3);
       if (this.eolAt(after) || s.charCodeAt(after) === HASH) {
-        this.pos = this.nextLineStart(after);
+        const next = this.nextLineStart(after);
+        this.pos = next;
         root = this.parseBlockNode(-1, 0);
+        if (root === null) this.checkUnterminatedTab(next, -1);
       } else {
         this.pos = after;
         root = this.parseNode(-1, after - this.ls, 0);
@@ -502,11 +507,11 @@ class Parser {
   /**
    * Like `yaml` (and stricter than YAML 1.2): right after a key with an empty value (and any
    * comment lines indented past the key), a blank line whose tab sits where the value's
-   * indentation would be is tab indentation when the next key of the same mapping (or the
-   * unterminated end of the input) follows; so is such a line ending the input unterminated.
+   * indentation would be is tab indentation when the next key of the same mapping follows.
    */
   private checkTabAfterEmptyValue(lineStart: number, mapCol: number): void {
     const s = this.s;
+    const from = lineStart;
     let i = lineStart;
     for (;;) {
       while (s.charCodeAt(i) === SP) i++;
@@ -517,16 +522,24 @@ class Parser {
     }
     if (i - lineStart <= mapCol && s.charCodeAt(i) === TAB) {
       const j = this.skipWs(i);
-      if (this.eolAt(j) && (j >= this.n || (this.pos < this.n && this.ind === mapCol)))
-        this.hard(i, MESSAGES.tabIndent);
+      if (this.eolAt(j) && this.pos < this.n && this.ind === mapCol) this.hard(i, MESSAGES.tabIndent);
     }
+    this.checkUnterminatedTab(from, mapCol);
+  }
+
+  /**
+   * Like `yaml`: when an empty node (`key:`, `-`, `---`) is followed by nothing but blank and
+   * comment lines, an unterminated last line whose tab sits where the node's indentation would
+   * be is tab indentation.
+   */
+  private checkUnterminatedTab(from: number, parentIndent: number): void {
     if (this.pos < this.n) return;
-    // Nothing but blank and comment lines up to the end: an unterminated last line of that kind.
+    const s = this.s;
     const last = s.lastIndexOf('\n') + 1;
-    if (last <= lineStart) return;
-    i = last;
+    if (last < from) return;
+    let i = last;
     while (s.charCodeAt(i) === SP) i++;
-    if (i - last <= mapCol && s.charCodeAt(i) === TAB && this.skipWs(i) >= this.n)
+    if (i - last <= Math.max(parentIndent, 0) && s.charCodeAt(i) === TAB && this.skipWs(i) >= this.n)
       this.hard(i, MESSAGES.tabIndent);
   }
 
@@ -594,8 +607,11 @@ class Parser {
       const dash = this.pos;
       const p = this.skipWs(dash + 1);
       if (this.eolAt(p) || s.charCodeAt(p) === HASH) {
-        this.pos = this.nextLineStart(p);
-        items.push(this.parseBlockNode(col, 0) ?? emptyScalar(p));
+        const next = this.nextLineStart(p);
+        this.pos = next;
+        const node = this.parseBlockNode(col, 0);
+        if (node === null) this.checkUnterminatedTab(next, col);
+        items.push(node ?? emptyScalar(p));
       } else {
         this.pos = p;
         let flags = COLLECTIONS;
@@ -937,12 +953,12 @@ class Parser {
     const n = this.n;
     const start = this.pos;
     const folded = s.charCodeAt(start) === GT;
-    let chomp = 0; // 0 clip, 45 '-' strip, 43 '+' keep
+    let chomp = 0; // 0 clip, DASH strip, PLUS keep
     let explicit = 0;
     let i = start + 1;
     for (;;) {
       const c = s.charCodeAt(i);
-      if (chomp === 0 && (c === DASH || c === 43)) chomp = c;
+      if (chomp === 0 && (c === DASH || c === PLUS)) chomp = c;
       else if (explicit === 0 && c >= 49 && c <= 57) explicit = c - 48;
       else break;
       i++;
@@ -970,6 +986,15 @@ class Parser {
       const eol = lineEnd === -1 ? n : lineEnd;
       const contentEnd = eol > k && s.charCodeAt(eol - 1) === CR ? eol - 1 : eol;
       const blank = k >= contentEnd;
+      // Like `yaml`: a last line of spaces and a lone CR that is not indented past the text is no
+      // empty line of the scalar but stray text after it.
+      if (blank && lineEnd === -1 && k < n) {
+        const first = firstContentLine < 0 ? -1 : lines[4 * firstContentLine + 1]!;
+        const keep = chomp === PLUS;
+        const stray =
+          first < 0 ? sp <= parentIndent || (!keep && q !== bodyStart) : keep ? sp < first : sp <= first;
+        if (stray) this.hard(q, MESSAGES.unexpectedLine);
+      }
       if (blank) {
         if (indent < 0 && sp > maxLeadingBlank) {
           maxLeadingBlank = sp;
@@ -1002,7 +1027,7 @@ class Parser {
     if (firstContentLine < 0) {
       // Only empty lines: `keep` keeps their line breaks.
       let value = '';
-      if (chomp === 43 && end > bodyStart) {
+      if (chomp === PLUS && end > bodyStart) {
         let breaks = 0;
         for (let x = bodyStart; x < end; x++) if (s.charCodeAt(x) === LF) breaks++;
         // Like `yaml`: a lone last line of spaces counts when it reaches the content indentation.
@@ -1020,7 +1045,7 @@ class Parser {
     }
     // (Like `yaml`: without `keep`, trailing empty lines not indented past the first text line go.)
     const firstIndent = lines[4 * firstContentLine + 1]!;
-    const moreIndented = chomp === 43 || firstIndent < trim ? trim : firstIndent;
+    const moreIndented = chomp === PLUS ? trim : Math.max(trim, firstIndent);
     for (let l = count - 1; l >= chompStart; l--) {
       if (lines[4 * l + 1]! > moreIndented) {
         chompStart = l + 1;
@@ -1058,7 +1083,7 @@ class Parser {
         prevMore = false;
       }
     }
-    if (chomp === 43) {
+    if (chomp === PLUS) {
       // Every line break after the content is kept.
       let breaks = 0;
       for (let x = lines[4 * (chompStart - 1)]!; x < end; x++) if (s.charCodeAt(x) === LF) breaks++;

@@ -345,8 +345,8 @@ describe('strict YAML parser: golden values', () => {
     ],
     [
       'whitespace-only lines with tabs between entries',
-      'a:\n  b: 1\n \t\n  c: 2\n',
-      { a: { b: '1', c: '2' } },
+      'a:\n  b: 1\n \t\n  c: 2\n\t\nd: 3\n',
+      { a: { b: '1', c: '2' }, d: '3' },
     ],
     ['top-level map indented', '  a: 1\n  b: 2\n', { a: '1', b: '2' }],
   ];
@@ -379,6 +379,8 @@ describe('strict YAML parser: golden errors', () => {
     ['duplicate key, quoted', "a: 1\n'a': 2\n", 5, MESSAGES.duplicateKey],
     ['tab indentation', 'a:\n\tb: c\n', 3, MESSAGES.tabIndent],
     ['tab before a compact map', '-\ta: b\n', 2, MESSAGES.tabIndent],
+    ['tab-only line where an empty value would be indented', 'a:\n\t\nb: 1\n', 3, MESSAGES.tabIndent],
+    ['unterminated tab-only last line after an empty item', '-\n\t', 2, MESSAGES.tabIndent],
     ['complex key', '? a\n: b\n', 0, MESSAGES.complexKey],
     ['complex key as a value', 'a: ? x\n', 3, MESSAGES.complexKey],
     ['directive', '%YAML 1.2\n---\na: 1\n', 0, MESSAGES.directive],
