@@ -1,5 +1,5 @@
 // Built-in job defaults (spec 01 §3, spec 02 §1 and §9, spec 03 §1.3): step 1 of the merge.
-import type { ReportBlock } from './schemas.ts';
+import type { ReportBlock } from './file-schema.ts';
 import type { JobOptions } from './types.ts';
 
 function emptySecret() {

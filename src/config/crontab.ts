@@ -2,8 +2,8 @@
 import { basename } from 'node:path';
 import { isKnownTimezone, parseCron } from '../schedule/index.ts';
 import type { ConfigIssue, SourcePos } from './errors.ts';
-import { setLocation } from './schema.ts';
-import type { RawJob } from './schemas.ts';
+import type { RawJob } from './file-schema.ts';
+import { setLocation } from './validators.ts';
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
 const NICKNAMES = [

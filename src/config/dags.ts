@@ -1,12 +1,12 @@
 // DAG validation (spec 04 §2): keys, task graph, expand rules, launch names.
 import { builtinJobOptions } from './builtins.ts';
 import type { SourcePos } from './errors.ts';
+import type { RawDag } from './file-schema.ts';
 import { type BuildContext, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { mergeConfig } from './merge.ts';
-import { locationOf } from './schema.ts';
-import type { RawDag } from './schemas.ts';
-import type { DagConfig, DagTaskConfig, LaunchOptions } from './types.ts';
+import type { CommandSettings, DagConfig, DagTaskConfig } from './types.ts';
+import { locationOf } from './validators.ts';
 
 const TASK_DEFAULTS = {
   type: 'task' as const,
@@ -40,12 +40,12 @@ const LAUNCH_KEYS = [
   'monitorResources',
   'secrets',
   'stateAllowedScopes',
-] as const satisfies readonly (keyof LaunchOptions)[];
+] as const satisfies readonly (keyof CommandSettings)[];
 
 /** Tasks start from the built-in job defaults (never from `defaults:`), launch keys only. */
-function launchDefaults(): LaunchOptions {
+function launchDefaults(): CommandSettings {
   const all = builtinJobOptions();
-  return Object.fromEntries(LAUNCH_KEYS.map((k) => [k, all[k]])) as unknown as LaunchOptions;
+  return Object.fromEntries(LAUNCH_KEYS.map((k) => [k, all[k]])) as unknown as CommandSettings;
 }
 
 /** Kahn's algorithm over the deduplicated edges; returns the ids left in a cycle, sorted. */

@@ -13,10 +13,10 @@ import {
 } from '../schedule/index.ts';
 import { EnvFileError, loadEnvFile, overlayEnvironment } from './envfile.ts';
 import type { ConfigIssue } from './errors.ts';
+import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import type { Locator } from './locate.ts';
-import type { ScheduleObject } from './schemas.ts';
-import type { EnvVar, JobOptions, LaunchOptions, LoadWarning, RunAs } from './types.ts';
+import type { CommandSettings, EnvVar, JobOptions, LoadWarning, RunAs } from './types.ts';
 
 export interface BuildContext {
   cwd: string;
@@ -93,7 +93,7 @@ export function checkStreamPrefix(prefix: string): string | null {
 /** Secrets, env_file and user/group: the launch settings jobs and DAG tasks share. */
 export function checkLaunch(
   owner: string,
-  opts: LaunchOptions,
+  opts: CommandSettings,
   loc: Locator,
   ctx: BuildContext,
   secretPrefix: string,

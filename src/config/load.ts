@@ -8,15 +8,15 @@ import { lowerCrontab } from './crontab.ts';
 import { buildDag } from './dags.ts';
 import { osMessage } from './envfile.ts';
 import { ConfigError, type ConfigIssue, issueAt, type SourcePos } from './errors.ts';
+import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { mergeConfig } from './merge.ts';
-import { keyPos, locationOf, validateRoot } from './schema.ts';
-import { fileSchema, type RawDag, type RawFile, type RawJob } from './schemas.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
+import { keyPos, locationOf, validateRoot } from './validators.ts';
 import { parseStrictYaml } from './yaml.ts';
 
 export interface LoadOptions {

@@ -1,7 +1,7 @@
 // Points a semantic error at the key that caused it, looking through every map that
 // contributed to a merged value (the job itself first, then the defaults it inherited).
 import { type ConfigIssue, issueAt, type SourcePos } from './errors.ts';
-import { locationOf } from './schema.ts';
+import { locationOf } from './validators.ts';
 
 export class Locator {
   constructor(

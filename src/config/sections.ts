@@ -1,8 +1,8 @@
 // Load-time rules of the singleton sections: state (spec 03 §1), cluster (spec 05 §2),
 // web (spec 06 §1) and logging (spec 01 §1.9).
 import type { ConfigIssue, SourcePos } from './errors.ts';
+import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
-import type { ClusterSection, LoggingSection, StateSection, WebSection } from './schemas.ts';
 import type { LoadWarning } from './types.ts';
 
 type Problem = (keys: string[], message: string) => void;

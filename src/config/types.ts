@@ -10,7 +10,7 @@ import type {
   SecretSource,
   StateSection,
   WebSection,
-} from './schemas.ts';
+} from './file-schema.ts';
 
 export type { ReportBlock, SecretSource };
 
@@ -47,7 +47,7 @@ export interface JobSecret {
 }
 
 /** Options shared by jobs and DAG tasks (everything that shapes one process run). */
-export interface LaunchOptions {
+export interface CommandSettings {
   shell: string;
   environment: EnvVar[];
   env_file: string | null;
@@ -68,7 +68,7 @@ export interface LaunchOptions {
 }
 
 /** Every key `defaults:` may set (a job minus name, command and schedule), fully defaulted. */
-export interface JobOptions extends LaunchOptions {
+export interface JobOptions extends CommandSettings {
   enabled: boolean;
   utc: boolean;
   timezone: string | null;
@@ -112,7 +112,7 @@ export interface JobConfig extends JobOptions {
   source: SourcePos;
 }
 
-export interface DagTaskConfig extends LaunchOptions {
+export interface DagTaskConfig extends CommandSettings {
   id: string;
   type: 'task' | 'sensor' | 'approval';
   command: string | string[] | null;

@@ -1,5 +1,5 @@
 // The strict YAML dialect of spec 01 §1.6: every scalar is text, and flow style, anchors,
-// aliases, tags and duplicate keys are errors (strict-yaml.ts). Typing happens in schema.ts.
+// aliases, tags and duplicate keys are errors (strict-yaml.ts). Typing happens in validators.ts.
 import type { ConfigIssue, SourcePos } from './errors.ts';
 import { LineIndex, parseStrict, type YNode } from './strict-yaml.ts';
 

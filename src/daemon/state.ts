@@ -1,6 +1,6 @@
 // The daemon's durable side: the store, the loopback job API and the store-backed scheduler
 // features, started together from the `state:` section (spec 03 §1, §6, §8).
-import type { StateSection } from '../config/schemas.ts';
+import type { StateSection } from '../config/file-schema.ts';
 import { resolveRunSecrets } from '../jobapi/secrets.ts';
 import { JobApiServer } from '../jobapi/server.ts';
 import { DurableFeatures, type RunRegistry } from '../scheduler/durable.ts';

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 import { CronstableError } from '../util/errors.ts';
 import { jsonError, type WebEnv } from './respond.ts';
 

@@ -1,5 +1,5 @@
 // What every route module gets: the daemon context, the web section and the server's helpers.
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
 import type { WebContext } from './context.ts';
 import type { Metrics } from './metrics.ts';

@@ -4,7 +4,7 @@ import { chmodSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
 
 export type ListenAddress =

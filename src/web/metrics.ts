@@ -2,7 +2,7 @@
 // web-server restarts and reloads. Accumulators are fed by recorded runs (`attach(ctx)` subscribes
 // to `ctx.onRun`); "live" families are read from the scheduler at scrape time.
 import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';

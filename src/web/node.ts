@@ -2,7 +2,7 @@
 // and a background sampler that runs only while the web server runs.
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, freemem, totalmem } from 'node:os';
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 
 export interface NodeResources {
   cpu_percent: number;

@@ -11,7 +11,7 @@
 //     log.error(`Error in the web configuration, so not starting the web API: ${e.message}`) }
 //   reload: web section changed (or mcp) -> await web.stop(), start again; WebConfigError -> retry next reload.
 //   shutdown: stop the web server after running jobs have finished.
-import type { WebSection } from '../config/schemas.ts';
+import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
 import { resolveAuthToken } from './auth.ts';

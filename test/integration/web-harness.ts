@@ -2,8 +2,8 @@
 // a WebContext wired like the daemon's, and the web server on loopback.
 import { join } from 'node:path';
 import { jobSetId } from '../../src/cluster/jobset.ts';
+import type { WebSection } from '../../src/config/file-schema.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import type { WebSection } from '../../src/config/schemas.ts';
 import type { LoadedConfig } from '../../src/config/types.ts';
 import { launch } from '../../src/exec/index.ts';
 import type { RunRecord, SlotRecord } from '../../src/scheduler/history.ts';

@@ -1,6 +1,6 @@
 // The read-only state inspector against a real (inline SQLite) store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSection } from '../../src/config/schemas.ts';
+import type { WebSection } from '../../src/config/file-schema.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { Logger } from '../../src/util/log.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoggingSection } from '../../src/config/schemas.ts';
+import type { LoggingSection } from '../../src/config/file-schema.ts';
+import { buildLogRouter, formatRecord, strftime } from '../../src/config/logconfig.ts';
 import { getLogger, type LogRecord, setRouter } from '../../src/util/log.ts';
-import { buildLogRouter, formatRecord, strftime } from '../../src/util/logconfig.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const record = (over: Partial<LogRecord> = {}): LogRecord => ({

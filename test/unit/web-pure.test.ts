@@ -2,7 +2,7 @@
 // folding, exposition tidying, timestamps.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { WebSection } from '../../src/config/schemas.ts';
+import type { WebSection } from '../../src/config/file-schema.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
 import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';

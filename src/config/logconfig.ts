@@ -2,9 +2,9 @@
 // TypeScript daemon can honour — %-style formatters, stream and file handlers, root and
 // per-logger levels, and disable_existing_loggers.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { Plain } from '../config/schema.ts';
-import type { LoggingSection } from '../config/schemas.ts';
-import { type LogRecord, parseLevel, setRouter } from './log.ts';
+import { type LogRecord, parseLevel, setRouter } from '../util/log.ts';
+import type { LoggingSection } from './file-schema.ts';
+import type { Plain } from './validators.ts';
 
 /** Loggers the daemon creates; dictConfig disables them unless they are configured. */
 export const DAEMON_LOGGERS = ['cronstable', 'cronstable.config', 'statsd', 'prometheus'];

@@ -14,7 +14,7 @@ import {
   seq,
   str,
   union,
-} from './schema.ts';
+} from './validators.ts';
 
 /** `{value | fromFile | fromEnvVar}`: where a secret comes from (spec 01 §1.7). */
 export const secretSource = map({
@@ -102,7 +102,7 @@ const monitorResources = union(bool(), map({ enabled: bool(), interval: float(),
 const userOrGroup = union(int(), str());
 
 /** Keys that run a process: shared by jobs, `defaults:` and DAG tasks. */
-const launchKeys = {
+const commandKeys = {
   shell: str(),
   environment,
   env_file: nullable(str()),
@@ -124,7 +124,7 @@ const launchKeys = {
 
 /** Every job key except name, command and schedule: what `defaults:` accepts. */
 export const jobOptionKeys = {
-  ...launchKeys,
+  ...commandKeys,
   enabled: bool(),
   utc: bool(),
   timezone: nullable(str()),
@@ -165,7 +165,7 @@ export const taskSchema = map(
     pokeTimeoutSeconds: float(),
     pokeJitterSeconds: float(),
     onReject: enumOf('fail', 'skip'),
-    ...launchKeys,
+    ...commandKeys,
   },
   ['id'],
 );
