@@ -12,6 +12,7 @@ import {
   record,
   type Schema,
   seq,
+  seqOrEmpty,
   str,
   union,
 } from './validators.ts';
@@ -173,7 +174,8 @@ export const taskSchema = map(
 export const dagSchema = map(
   {
     name: str(),
-    tasks: seq(taskSchema),
+    // Blank is read as no tasks, which the DAG builder rejects as "needs at least one task" (spec 04 §2.4).
+    tasks: seqOrEmpty(taskSchema),
     schedule: nullable(scheduleValue),
     timezone: nullable(str()),
     utc: bool(),
@@ -199,16 +201,14 @@ export const stateSchema = map(
     gcGraceSeconds: int(),
     maxOpsPerSecond: float(),
     slotTtlSeconds: float(),
-    jobApi: nullable(
-      map({
-        enabled: bool(),
-        listen: nullable(str()),
-        maxValueBytes: int(),
-        maxArtifactBytes: int(),
-        lockTtlSeconds: float(),
-        allowNonLoopbackBind: bool(),
-      }),
-    ),
+    jobApi: map({
+      enabled: bool(),
+      listen: nullable(str()),
+      maxValueBytes: int(),
+      maxArtifactBytes: int(),
+      lockTtlSeconds: float(),
+      allowNonLoopbackBind: bool(),
+    }),
   },
   ['path'],
 );
@@ -227,18 +227,16 @@ export const clusterSchema = map({
   listen: str(),
   tls: tlsFiles,
   peers,
-  observability: nullable(
-    map({
-      shareNodeStats: bool(),
-      listen: str(),
-      tls: tlsFiles,
-      peers,
-      nodeName: nullable(str()),
-      interval: int(),
-      driftAfter: int(),
-      connectTimeout: int(),
-    }),
-  ),
+  observability: map({
+    shareNodeStats: bool(),
+    listen: str(),
+    tls: tlsFiles,
+    peers,
+    nodeName: nullable(str()),
+    interval: int(),
+    driftAfter: int(),
+    connectTimeout: int(),
+  }),
   filesystem: map(
     { path: str(), electionName: str(), ttl: float(), deploymentId: nullable(str()), topology },
     ['path'],
@@ -249,7 +247,7 @@ export const clusterSchema = map({
     ttl: int(),
     username: nullable(str()),
     password: nullable(secretSource),
-    tls: nullable(map({ ca: nullable(str()), cert: nullable(str()), key: nullable(str()) })),
+    tls: map({ ca: nullable(str()), cert: nullable(str()), key: nullable(str()) }),
   }),
   kubernetes: map({
     leaseName: str(),
@@ -266,7 +264,8 @@ export const clusterSchema = map({
 
 export const webSchema = map(
   {
-    listen: seq(str()),
+    // Blank is the only way to write the empty list that turns the server off (spec 06 §1).
+    listen: seqOrEmpty(str()),
     headers: nullable(record(str())),
     authToken: nullable(secretSource),
     metrics: union(bool(), map({ enabled: bool(), public: bool(), durationBuckets: seq(float()) })),
@@ -298,7 +297,7 @@ export const mcpSchema = nullable(record(anyValue()));
 
 export const fileSchema = map({
   jobs: seq(jobSchema),
-  defaults: nullable(defaultsSchema),
+  defaults: defaultsSchema,
   include: seq(str()),
   logging: loggingSchema,
   dags: seq(dagSchema),

@@ -129,8 +129,10 @@ export function union(...alts: Schema<unknown>[]): Schema<unknown> {
         const scratch: ParseCtx = { src: ctx.src, issues: [] };
         const v = alt.parse(node, path, scratch);
         if (v !== FAIL) return v;
-        // An alternative that accepted the shape but failed inside explains more than "expected X or Y".
-        if (scratch.issues.some((i) => !shapeMismatches.has(i))) deepest ??= scratch.issues;
+        // An alternative that accepted the shape but failed inside (a wrong value, or a wrong shape
+        // deeper down) explains more than "expected X or Y".
+        if (scratch.issues.some((i) => !shapeMismatches.has(i) || (i.path ?? '') !== path))
+          deepest ??= scratch.issues;
       }
       if (deepest) {
         ctx.issues.push(...deepest);
@@ -143,14 +145,22 @@ export function union(...alts: Schema<unknown>[]): Schema<unknown> {
 
 export const nullable = <T>(s: Schema<T>): Schema<T | null> => union(emptyNone(), s);
 
-/** A block list. An empty value is read as an empty list. */
+/** "a mapping" -> "mappings", "text" -> "text": the items of a list, for messages. */
+function plural(expected: string): string {
+  return expected.replace(/^an? (\w+)/, '$1s');
+}
+
+/**
+ * A block list. A blank value (`key:` with nothing under it, or `""`) is an error, as in the
+ * reference's strict dialect: an empty list cannot be written there, only left out.
+ */
 export function seq<T>(item: Schema<T>): Schema<T[]> {
+  const expected = `a list of ${plural(item.expected)}`;
   return {
-    expected: `a list of ${item.expected}`,
+    expected,
     parse(node, path, ctx) {
-      if (scalarText(node) === '') return [];
       if (node?.kind !== 'seq')
-        return fail(ctx, node, path, `expected a list of ${item.expected}, found ${found(node)}`, true);
+        return fail(ctx, node, path, `expected ${expected}, found ${found(node)}`, true);
       const out: T[] = [];
       let ok = true;
       node.items.forEach((child, i) => {
@@ -161,6 +171,22 @@ export function seq<T>(item: Schema<T>): Schema<T[]> {
       if (!ok) return FAIL;
       setLocation(out, { pos: nodePos(ctx.src, node), keys: {}, path });
       return out;
+    },
+  };
+}
+
+/** A block list where a blank value means an empty list (only where the spec gives it a meaning). */
+export function seqOrEmpty<T>(item: Schema<T>): Schema<T[]> {
+  const list = seq(item);
+  return {
+    expected: `${list.expected} or an empty value`,
+    parse(node, path, ctx) {
+      if (scalarText(node) === '') {
+        const out: T[] = [];
+        setLocation(out, { pos: nodePos(ctx.src, node), keys: {}, path });
+        return out;
+      }
+      return list.parse(node, path, ctx);
     },
   };
 }

@@ -347,3 +347,37 @@ describe('classic crontab lowering (spec 01 §4)', () => {
     }
   });
 });
+
+describe('blank lists and maps across files (issue 8)', () => {
+  it('rejects a blank list inside an included file at that file', () => {
+    const dir = writeTree({
+      'a.yaml': `include:\n  - _frag.yaml\njobs:\n${jobYaml('a')}`,
+      '_frag.yaml': 'defaults:\n  stateAllowedScopes:\n',
+    });
+    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
+      /_frag\.yaml:2:22: defaults\.stateAllowedScopes: expected a list of text, found an empty value/,
+    );
+  });
+
+  it('rejects blank jobs in one directory file among valid ones, at its file:line:col', () => {
+    const dir = writeTree({
+      'a.yaml': `jobs:\n${jobYaml('fine')}`,
+      'b.yaml': '# work in progress\njobs:\n# - name: later\n',
+    });
+    const e = errorOf(() => loadConfig(dir));
+    expect(e.issues).toHaveLength(1);
+    expect(e.message).toBe(
+      `${join(dir, 'b.yaml')}:2:6: jobs: expected a list of mappings, found an empty value`,
+    );
+  });
+
+  it('keeps a comment-only file a valid empty config: alone, in a directory and as an include', () => {
+    expect(loadDir({ 'c.yaml': '# nothing yet\n\n   # still nothing\n' }, 'c.yaml').cfg.jobs).toEqual([]);
+    const { cfg } = loadDir({
+      'a.yaml': `include:\n  - _empty.yaml\njobs:\n${jobYaml('a')}`,
+      '_empty.yaml': '# placeholder\n',
+      'b.yaml': '# placeholder\n',
+    });
+    expect(cfg.jobs.map((j) => j.name)).toEqual(['a']);
+  });
+});

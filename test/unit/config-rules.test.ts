@@ -447,3 +447,126 @@ describe('DAGs (spec 04 §2)', () => {
     ).toContain("launch name 'a.b.c' collides with a task of dag 'a'");
   });
 });
+
+describe('blank values where a list or a map is expected (issue 8, spec 01 §1.6)', () => {
+  const GOSSIP =
+    'cluster:\n  listen: 0.0.0.0:9443\n  tls:\n    ca: /c\n    cert: /c\n    key: /k\n  peers:\n    - host: a:1\n';
+  const blank: [string, string, RegExp][] = [
+    ['top-level jobs', 'jobs:\n', /conf\.yaml:1:6: jobs: expected a list of mappings, found an empty value/],
+    [
+      'jobs followed only by comments',
+      'jobs:\n# none yet\n',
+      /conf\.yaml:1:6: jobs: expected a list of mappings/,
+    ],
+    ['jobs as ""', 'jobs: ""\n', /conf\.yaml:1:7: jobs: expected a list of mappings, found an empty value/],
+    [
+      'top-level dags',
+      `${STATE}dags:\n`,
+      /conf\.yaml:3:6: dags: expected a list of mappings, found an empty value/,
+    ],
+    ['include', 'include:\n', /conf\.yaml:1:9: include: expected a list of text, found an empty value/],
+    ['defaults', 'defaults:\n', /conf\.yaml:1:10: defaults: expected a mapping, found an empty value/],
+    [
+      'job environment',
+      job('    environment:\n    shell: /bin/sh\n'),
+      /conf\.yaml:5:17: jobs\[0\]\.environment: expected a list of mappings, found an empty value/,
+    ],
+    [
+      'defaults environment',
+      `defaults:\n  environment:\n${job()}`,
+      /conf\.yaml:2:15: defaults\.environment: expected a list of mappings, found an empty value/,
+    ],
+    [
+      'job secrets list',
+      `${STATE}${job('    secrets:\n')}`,
+      /conf\.yaml:7:13: jobs\[0\]\.secrets: expected a list of mappings, found an empty value/,
+    ],
+    [
+      'stateAllowedScopes',
+      job('    stateAllowedScopes:\n'),
+      /conf\.yaml:5:24: jobs\[0\]\.stateAllowedScopes: expected a list of text, found an empty value/,
+    ],
+    [
+      'sentry fingerprint',
+      job('    onFailure:\n      report:\n        sentry:\n          fingerprint:\n'),
+      /conf\.yaml:8:23: jobs\[0\]\.onFailure\.report\.sentry\.fingerprint: expected a list of text, found an empty value/,
+    ],
+    [
+      'task dependsOn',
+      `${STATE}dags:\n  - name: d\n    tasks:\n      - id: a\n        command: x\n        dependsOn:\n`,
+      /conf\.yaml:8:19: dags\[0\]\.tasks\[0\]\.dependsOn: expected a list of text, found an empty value/,
+    ],
+    [
+      'task environment',
+      `${STATE}dags:\n  - name: d\n    tasks:\n      - id: a\n        command: x\n        environment:\n`,
+      /conf\.yaml:8:21: dags\[0\]\.tasks\[0\]\.environment: expected a list of mappings/,
+    ],
+    [
+      'cluster peers',
+      'cluster:\n  peers:\n',
+      /conf\.yaml:2:9: cluster\.peers: expected a list of mappings, found an empty value/,
+    ],
+    [
+      'cluster observability',
+      `${GOSSIP}  observability:\n`,
+      /conf\.yaml:9:17: cluster\.observability: expected a mapping, found an empty value/,
+    ],
+    [
+      'etcd endpoints',
+      'cluster:\n  backend: etcd\n  etcd:\n    endpoints:\n',
+      /conf\.yaml:4:15: cluster\.etcd\.endpoints: expected a list of text, found an empty value/,
+    ],
+    [
+      'etcd tls',
+      'cluster:\n  backend: etcd\n  etcd:\n    tls:\n',
+      /conf\.yaml:4:9: cluster\.etcd\.tls: expected a mapping, found an empty value/,
+    ],
+    [
+      'state jobApi',
+      `${STATE}  jobApi:\n`,
+      /conf\.yaml:3:10: state\.jobApi: expected a mapping, found an empty value/,
+    ],
+    [
+      'web allowedOrigins',
+      'web:\n  listen:\n    - http://127.0.0.1:1\n  allowedOrigins:\n',
+      /conf\.yaml:4:18: web\.allowedOrigins: expected a list of text, found an empty value/,
+    ],
+    [
+      'web metrics durationBuckets',
+      'web:\n  listen:\n    - http://127.0.0.1:1\n  metrics:\n    durationBuckets:\n',
+      /conf\.yaml:5:21: web\.metrics\.durationBuckets: expected a list of numbers, found an empty value/,
+    ],
+    ['state', 'state:\n', /conf\.yaml:1:7: state: expected a mapping, found an empty value/],
+    ['web', 'web:\n', /conf\.yaml:1:5: web: expected a mapping, found an empty value/],
+    ['logging', 'logging:\n', /conf\.yaml:1:9: logging: expected a mapping, found an empty value/],
+  ];
+  for (const [what, yaml, message] of blank) {
+    it(`rejects a blank ${what}`, () => {
+      expect(errorOf(yaml)).toMatch(message);
+    });
+  }
+
+  it('reads blank DAG tasks as no tasks, rejected at the tasks key', () => {
+    expect(errorOf(`${STATE}dags:\n  - name: d\n    tasks:\n`)).toMatch(
+      /conf\.yaml:5:5: dags\[0\]\.tasks: dag 'd': needs at least one task/,
+    );
+  });
+
+  it('keeps a blank allowed where the spec gives it a meaning', () => {
+    // web.listen blank: the empty list that turns the server off (spec 06 §1).
+    expect(load('web:\n  listen:\n').web?.listen).toEqual([]);
+    // mcp: "map or empty" (spec 01 §2).
+    expect(load('web:\n  listen:\n    - http://127.0.0.1:1\nmcp:\n').mcp).toEqual({});
+    // An empty value over a map keeps the defaults' map (spec 01 §1.5, 02 §1).
+    const cfg = load(
+      `defaults:\n  failsWhen:\n    producesStdout: true\n  onFailure:\n    retry:\n      maximumRetries: 2\n      initialDelay: 1\n      maximumDelay: 5\n      backoffMultiplier: 2\n${job('    failsWhen:\n    onFailure:\n    onSuccess:\n    statsd:\n')}`,
+    );
+    expect(cfg.jobs[0]!.failsWhen.producesStdout).toBe(true);
+    expect(cfg.jobs[0]!.onFailure.retry.maximumRetries).toBe(2);
+    expect(cfg.jobs[0]!.statsd).toBeNull();
+    // Secret sources and optional scalars stay EmptyNone|Str.
+    expect(
+      load(job('    env_file:\n    timezone:\n    startingDeadlineSeconds:\n')).jobs[0]!.timezone,
+    ).toBeNull();
+  });
+});
