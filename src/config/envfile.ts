@@ -1,6 +1,6 @@
 // `env_file` parsing (spec 01 §1.7): KEY=value lines, no quote processing, later duplicates win.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ConfigReadError, readConfigFile } from './read.ts';
 import type { EnvVar } from './types.ts';
 
 export class EnvFileError extends Error {}
@@ -30,9 +30,11 @@ export function loadEnvFile(path: string, cwd: string): { file: string; vars: En
   const file = resolve(cwd, path);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readConfigFile(file);
   } catch (e) {
-    throw new EnvFileError(`Could not load env_file: ${osMessage(e)}`);
+    throw new EnvFileError(
+      `Could not load env_file: ${e instanceof ConfigReadError ? e.message : osMessage(e)}`,
+    );
   }
   return { file, vars: parseEnvFile(text) };
 }

@@ -1,7 +1,7 @@
 // Loads a config file or directory (spec 01 §1.2-1.5, §7): includes, defaults, crontab files,
 // singleton sections, per-job rules and the cross-section checks. All issues of one load are
 // collected and raised together as one ConfigError.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { builtinJobOptions } from './builtins.ts';
 import { lowerCrontab } from './crontab.ts';
@@ -14,6 +14,7 @@ import { systemIdentityDb } from './identity.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { mergeConfig } from './merge.ts';
+import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
 import { keyPos, locationOf, validateRoot } from './validators.ts';
@@ -100,14 +101,22 @@ class Loader {
     };
   }
 
-  /** Parses one file (and its includes); null when it had errors (already recorded). */
-  parseFile(path: string, label: string, seen: Set<string>): FileResult | null {
+  /**
+   * Parses one file (and its includes); null when it had errors (already recorded). `directive`
+   * is the include entry that named the file: a file that cannot be read is reported there.
+   */
+  parseFile(path: string, label: string, seen: Set<string>, directive?: ConfigIssue): FileResult | null {
     const abs = resolve(path);
     let text: string;
     try {
-      text = readFileSync(abs, 'utf8');
+      text = readConfigFile(abs);
     } catch (e) {
-      this.issues.push({ file: label, message: osMessage(e) });
+      if (e instanceof ConfigReadError && e.at)
+        this.issues.push({ file: label, line: e.at.line, col: e.at.col, message: e.message });
+      else {
+        const message = e instanceof ConfigReadError ? e.message : osMessage(e);
+        this.issues.push(directive ? { ...directive, message } : { file: label, message });
+      }
       return null;
     }
     this.ctx.files.add(abs);
@@ -151,13 +160,14 @@ class Loader {
     (file.include ?? []).forEach((entry, i) => {
       const target = isAbsolute(entry) ? entry : join(dirname(abs), entry);
       const targetAbs = resolve(target);
-      const pos = locationOf(file.include)?.pos ?? filePos(label);
+      const pos = keyPos(file.include, String(i)) ?? filePos(label);
+      const directive = issueAt(pos, `include[${i}]`, '');
       if (seen.has(targetAbs)) {
-        this.issues.push(issueAt(pos, `include[${i}]`, `include cycle detected at ${entry}`));
+        this.issues.push({ ...directive, message: `include cycle detected at ${entry}` });
         return;
       }
       seen.add(targetAbs);
-      const child = this.parseFile(target, target, seen);
+      const child = this.parseFile(target, target, seen, directive);
       if (!child) return;
       jobs.push(...child.jobs);
       dags.push(...child.dags);

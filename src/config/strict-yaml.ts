@@ -81,6 +81,13 @@ export class LineIndex {
   }
 }
 
+/**
+ * Deepest nesting of mappings and lists a document may have. Real configs stay under ten; the
+ * cap turns a hostile or generated document into a located error instead of a stack overflow
+ * here or in the recursive validators and merges downstream.
+ */
+export const MAX_NESTING = 64;
+
 export const MESSAGES = {
   flowSeq: 'flow style [...] is not allowed; use block style (one item per line), or quote the text',
   flowMap: 'flow style {...} is not allowed; use block style (one item per line), or quote the text',
@@ -119,6 +126,7 @@ export const MESSAGES = {
   blockLeadingIndent:
     'a block scalar whose leading empty lines are indented more than its first text line needs an explicit indentation indicator',
   badEscape: (raw: string) => `invalid escape sequence ${raw} in a double-quoted value`,
+  tooDeep: `nesting too deep: more than ${MAX_NESTING} levels of mappings and lists`,
 } as const;
 
 const TAB = 9;
@@ -198,6 +206,8 @@ class Parser {
   readonly errors: StrictYamlError[] = [];
   /** The cursor. Between nodes it is at the start of a line. */
   private pos = 0;
+  /** How many mappings and lists enclose the cursor. */
+  private depth = 0;
   /** Start of the line the cursor is on (set by peekLine). */
   private ls = 0;
   /** Indentation (spaces) of the line found by peekLine. */
@@ -457,8 +467,21 @@ class Parser {
     return this.parsePlain(parentIndent);
   }
 
+  private enterCollection(offset: number): void {
+    if (++this.depth > MAX_NESTING) this.hard(offset, MESSAGES.tooDeep);
+  }
+
   /** A block mapping at column `col` whose first key was just read (cursor after its ':'). */
   private parseMap(col: number, firstKey: YScalar): YMap {
+    this.enterCollection(firstKey.offset);
+    try {
+      return this.parseMapItems(col, firstKey);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseMapItems(col: number, firstKey: YScalar): YMap {
     const items: YPair[] = [];
     const map: YMap = { kind: 'map', items, offset: firstKey.offset };
     let key = firstKey;
@@ -600,6 +623,15 @@ class Parser {
 
   /** A block list at column `col` (cursor on its first '-'). */
   private parseSeq(col: number): YSeq {
+    this.enterCollection(this.pos);
+    try {
+      return this.parseSeqItems(col);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseSeqItems(col: number): YSeq {
     const s = this.s;
     const items: (YNode | null)[] = [];
     const seq: YSeq = { kind: 'seq', items, offset: this.pos };

@@ -162,14 +162,17 @@ export function seq<T>(item: Schema<T>): Schema<T[]> {
       if (node?.kind !== 'seq')
         return fail(ctx, node, path, `expected ${expected}, found ${found(node)}`, true);
       const out: T[] = [];
+      // Item positions by index, so a later check can point at one entry (e.g. an include).
+      const keys: Record<string, SourcePos> = {};
       let ok = true;
       node.items.forEach((child, i) => {
+        keys[i] = nodePos(ctx.src, child);
         const v = item.parse(child, `${path}[${i}]`, ctx);
         if (v === FAIL) ok = false;
         else out.push(v);
       });
       if (!ok) return FAIL;
-      setLocation(out, { pos: nodePos(ctx.src, node), keys: {}, path });
+      setLocation(out, { pos: nodePos(ctx.src, node), keys, path });
       return out;
     },
   };

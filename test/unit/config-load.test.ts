@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/load.ts';
 import { mergeConfig } from '../../src/config/merge.ts';
+import { MAX_CONFIG_FILE_BYTES } from '../../src/config/read.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
@@ -379,5 +382,94 @@ describe('blank lists and maps across files (issue 8)', () => {
       'b.yaml': '# placeholder\n',
     });
     expect(cfg.jobs.map((j) => j.name)).toEqual(['a']);
+  });
+});
+
+describe('reading never blocks or balloons (issue 14.3)', () => {
+  const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
+
+  it('refuses a FIFO include at the include directive, without waiting for a writer', () => {
+    const dir = writeTree({
+      'a.yaml': `include:\n  - _ok.yaml\n  - pipe.yaml\njobs:\n${jobYaml('a')}`,
+      '_ok.yaml': '',
+    });
+    mkfifo(join(dir, 'pipe.yaml'));
+    const e = errorOf(() => loadConfig(join(dir, 'a.yaml')));
+    expect(e.message).toBe(
+      `${join(dir, 'a.yaml')}:3:5: include[1]: '${join(dir, 'pipe.yaml')}' is a FIFO, not a regular file`,
+    );
+  });
+
+  it('refuses /dev/zero as an include and as an env_file, each at its own key', () => {
+    const dir = writeTree({
+      'a.yaml': `include:\n  - /dev/zero\n`,
+      'b.yaml': `jobs:\n${jobYaml('b', '    env_file: /dev/zero\n')}`,
+    });
+    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+      `${join(dir, 'a.yaml')}:2:5: include[0]: '/dev/zero' is a character device, not a regular file`,
+    );
+    expect(errorOf(() => loadConfig(join(dir, 'b.yaml'), { cwd: dir })).message).toBe(
+      `${join(dir, 'b.yaml')}:5:5: jobs[0].env_file: Could not load env_file: '/dev/zero' is a character device, not a regular file`,
+    );
+  });
+
+  it('refuses a FIFO env_file and a FIFO directory entry', () => {
+    const dir = writeTree({ 'conf/a.yaml': `jobs:\n${jobYaml('a', '    env_file: vars.env\n')}` });
+    mkfifo(join(dir, 'vars.env'));
+    mkfifo(join(dir, 'conf', 'b.yaml'));
+    const e = errorOf(() => loadConfig(join(dir, 'conf'), { cwd: dir }));
+    expect(e.issues.map((i) => i.message)).toEqual([
+      `Could not load env_file: '${join(dir, 'vars.env')}' is a FIFO, not a regular file`,
+      `'${join(dir, 'conf', 'b.yaml')}' is a FIFO, not a regular file`,
+    ]);
+    expect(e.issues[0]).toMatchObject({ line: 5, col: 5, path: 'jobs[0].env_file' });
+    expect(e.issues[1]).toMatchObject({ file: join(dir, 'conf', 'b.yaml') });
+  });
+
+  it('refuses a file over the 16 MiB cap, top-level or included', () => {
+    expect(MAX_CONFIG_FILE_BYTES).toBe(16 * 1024 * 1024);
+    const dir = writeTree({ 'a.yaml': 'include:\n  - big.yaml\n', 'big.yaml': '' });
+    // Sparse: no 16 MiB written to disk, yet the size is over the cap.
+    truncateSync(join(dir, 'big.yaml'), MAX_CONFIG_FILE_BYTES + 1);
+    expect(errorOf(() => loadConfig(join(dir, 'big.yaml'))).message).toBe(
+      `${join(dir, 'big.yaml')}: '${join(dir, 'big.yaml')}' is larger than 16 MiB, the limit for one config file`,
+    );
+    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
+      /a\.yaml:2:5: include\[0\]: '.*big\.yaml' is larger than 16 MiB/,
+    );
+  });
+
+  it('reports deep nesting as a located error, not a stack overflow', () => {
+    const dir = writeTree({
+      'seq.yaml': `jobs:\n  ${'- '.repeat(20_000)}x\n`,
+      'map.yaml': `logging:\n  version: 1\n  root:\n${Array.from({ length: 200 }, (_, i) => `${' '.repeat(4 + i)}k${i}:`).join('\n')} v\n`,
+    });
+    const seq = errorOf(() => loadConfig(join(dir, 'seq.yaml')));
+    expect(seq.message).toBe(
+      `${join(dir, 'seq.yaml')}:2:129: nesting too deep: more than 64 levels of mappings and lists`,
+    );
+    const map = errorOf(() => loadConfig(join(dir, 'map.yaml')));
+    expect(map.message).toMatch(/map\.yaml:66:\d+: nesting too deep/);
+  });
+
+  it('reports invalid UTF-8 at its line and column', () => {
+    const dir = writeTree({});
+    writeFileSync(
+      join(dir, 'a.yaml'),
+      Buffer.concat([Buffer.from('jobs:\n  - name: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]),
+    );
+    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+      `${join(dir, 'a.yaml')}:2:14: invalid UTF-8 (byte 0xc3) in '${join(dir, 'a.yaml')}'`,
+    );
+  });
+
+  it('names the include directive of a missing include', () => {
+    const dir = writeTree({
+      'a.yaml': '# fragments\ninclude:\n  - _here.yaml\n  - _missing.yaml\n',
+      '_here.yaml': '',
+    });
+    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+      `${join(dir, 'a.yaml')}:4:5: include[1]: [Errno 2] No such file or directory: '${join(dir, '_missing.yaml')}'`,
+    );
   });
 });

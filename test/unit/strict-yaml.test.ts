@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { LineIndex, MESSAGES, parseStrict, type YNode } from '../../src/config/strict-yaml.ts';
+import { LineIndex, MAX_NESTING, MESSAGES, parseStrict, type YNode } from '../../src/config/strict-yaml.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Oracle: `yaml` with the failsafe schema plus a walk for the forbidden constructs (the
@@ -883,5 +883,36 @@ describe('strict YAML parser: repository files', () => {
       for (let i = 0; i < mine.length; i += step)
         expect(index.pos(mine[i]!), `${file} node ${i}`).toEqual(counter.linePos(theirs[i]!));
     }
+  });
+});
+
+describe('nesting cap', () => {
+  const nestedSeq = (n: number) => `${'- '.repeat(n)}x\n`;
+  const nestedMap = (n: number) =>
+    `${Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} v\n`;
+  const depth = (node: YNode | null): number =>
+    node?.kind === 'seq'
+      ? 1 + depth(node.items[0] ?? null)
+      : node?.kind === 'map'
+        ? 1 + depth(node.items[0]!.value)
+        : 0;
+
+  it(`accepts ${MAX_NESTING} levels of lists or mappings`, () => {
+    for (const text of [nestedSeq(MAX_NESTING), nestedMap(MAX_NESTING)]) {
+      const { root, errors } = parseStrict(text);
+      expect(errors).toEqual([]);
+      expect(depth(root)).toBe(MAX_NESTING);
+    }
+  });
+
+  it('rejects one level more at the collection that crosses the cap, and survives 100k levels', () => {
+    const seq = parseStrict(nestedSeq(MAX_NESTING + 1));
+    expect(seq.errors).toEqual([{ offset: 2 * MAX_NESTING, message: MESSAGES.tooDeep }]);
+    const map = parseStrict(nestedMap(MAX_NESTING + 1));
+    expect(map.errors).toHaveLength(1);
+    expect(map.errors[0]!.message).toBe(MESSAGES.tooDeep);
+    const huge = parseStrict(nestedSeq(100_000));
+    expect(huge.errors).toEqual([{ offset: 2 * MAX_NESTING, message: MESSAGES.tooDeep }]);
+    expect(huge.root).toBeNull();
   });
 });
