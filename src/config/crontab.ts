@@ -1,7 +1,7 @@
 // Classic crontab files lowered to job maps (spec 01 §4).
 import { basename } from 'node:path';
 import { isKnownTimezone, parseCron } from '../schedule/index.ts';
-import type { ConfigIssue, SourcePos } from './errors.ts';
+import { type ConfigIssue, excerpt, quote, type SourcePos } from './errors.ts';
 import type { RawJob } from './file-schema.ts';
 import { setLocation } from './validators.ts';
 
@@ -51,7 +51,7 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
     if (assign) {
       const value = unquote(assign[2]!.trim());
       if (assign[1] === 'CRON_TZ' && value !== '' && !isKnownTimezone(value)) {
-        problem(`CRON_TZ: unknown timezone '${value}'`);
+        problem(`CRON_TZ: unknown timezone ${quote(value)}`);
         return;
       }
       vars.set(assign[1]!, value);
@@ -63,7 +63,7 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
       const m = /^(\S+)\s*(.*)$/.exec(line)!;
       const nick = m[1]!;
       if (!NICKNAMES.includes(nick)) {
-        problem(`unknown schedule nickname '${nick}'; supported: ${NICKNAMES.join(', ')}`);
+        problem(`unknown schedule nickname ${quote(nick)}; supported: ${NICKNAMES.join(', ')}`);
         return;
       }
       schedule = nick === '@midnight' ? '@daily' : nick;
@@ -71,7 +71,7 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
     } else {
       const parts = line.split(/\s+/);
       if (parts.length < 6) {
-        problem(`not a valid crontab line: ${line}`);
+        problem(`not a valid crontab line: ${excerpt(line)}`);
         return;
       }
       schedule = parts.slice(0, 5).join(' ');
@@ -79,17 +79,17 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
       try {
         parseCron(schedule, { hashKey: `${base}:${lineNo}` });
       } catch (e) {
-        problem(`invalid schedule '${schedule}': ${(e as Error).message}`);
+        problem(`invalid schedule ${quote(schedule)}: ${(e as Error).message}`);
         return;
       }
     }
     if (command.trim() === '') {
-      problem(`schedule '${schedule}' has no command`);
+      problem(`schedule ${quote(schedule)} has no command`);
       return;
     }
     const unescaped = unescapeCommand(command);
     if (unescaped === null) {
-      problem(`unescaped '%' in command: ${command}`);
+      problem(`unescaped '%' in command: ${excerpt(command)}`);
       return;
     }
     const job: RawJob = { name: `${base}:${lineNo}`, command: unescaped, schedule };

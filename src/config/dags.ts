@@ -1,10 +1,11 @@
 // DAG validation (spec 04 §2): keys, task graph, expand rules, launch names.
 import { builtinJobOptions } from './builtins.ts';
-import type { SourcePos } from './errors.ts';
+import { quote, type SourcePos } from './errors.ts';
 import type { RawDag } from './file-schema.ts';
 import { type BuildContext, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { mergeConfig } from './merge.ts';
+import { nameProblem } from './names.ts';
 import type { CommandSettings, DagConfig, DagTaskConfig } from './types.ts';
 import { locationOf } from './validators.ts';
 
@@ -77,12 +78,14 @@ export function cycleMembers(tasks: { id: string; dependsOn: string[] }[]): stri
 
 export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): DagConfig | null {
   const dagLoc = new Locator([raw], fallback);
-  const prefix = `dag '${raw.name}'`;
+  const prefix = `dag ${quote(raw.name)}`;
   const before = ctx.issues.length;
   const problem = (keys: string[], text: string, loc: Locator = dagLoc) =>
     ctx.issues.push(loc.issue(keys, text));
 
-  if (raw.name.includes('/')) problem(['name'], `${prefix}: a DAG name may not contain '/'`);
+  const badName = nameProblem(raw.name);
+  if (badName) problem(['name'], `${prefix}: the name ${badName}`);
+  else if (raw.name.includes('/')) problem(['name'], `${prefix}: a DAG name may not contain '/'`);
   const retainRuns = raw.retainRuns ?? 50;
   if (retainRuns < 1) problem(['retainRuns'], `${prefix}: retainRuns must be >= 1`);
   if ((raw.catchupJitterSeconds ?? 0) < 0)
@@ -114,18 +117,20 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
   const tasks: DagTaskConfig[] = [];
   raw.tasks.forEach((rawTask) => {
     const loc = new Locator([rawTask], locationOf(rawTask)?.pos ?? fallback);
-    const tp = `${prefix}: task '${rawTask.id}'`;
+    const tp = `${prefix}: task ${quote(rawTask.id)}`;
     const merged = mergeConfig({ ...launchDefaults(), ...TASK_DEFAULTS }, rawTask) as Omit<
       DagTaskConfig,
       'launchName' | 'effectiveEnvironment' | 'runAs'
     >;
-    if (merged.id === '' || /[#/]/.test(merged.id))
+    const badId = nameProblem(merged.id);
+    if (badId) problem(['id'], `${prefix}: task id ${quote(merged.id)} ${badId}`, loc);
+    else if (merged.id === '' || /[#/]/.test(merged.id))
       problem(
         ['id'],
-        `${prefix}: task id '${merged.id}' must be non-empty and may not contain '#' or '/'`,
+        `${prefix}: task id ${quote(merged.id)} must be non-empty and may not contain '#' or '/'`,
         loc,
       );
-    else if (ids.has(merged.id)) problem(['id'], `${prefix}: duplicate task id '${merged.id}'`, loc);
+    else if (ids.has(merged.id)) problem(['id'], `${prefix}: duplicate task id ${quote(merged.id)}`, loc);
     ids.add(merged.id);
     if (merged.type !== 'approval' && (merged.command === null || merged.command.length === 0))
       problem(['command'], `${tp}: task needs a command`, loc);
@@ -146,10 +151,10 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
   raw.tasks.forEach((rawTask) => {
     const t = byId.get(rawTask.id)!;
     const loc = new Locator([rawTask], fallback);
-    const tp = `${prefix}: task '${t.id}'`;
+    const tp = `${prefix}: task ${quote(t.id)}`;
     for (const dep of t.dependsOn) {
       if (dep === t.id) problem(['dependsOn'], `${tp}: cannot depend on itself`, loc);
-      else if (!byId.has(dep)) problem(['dependsOn'], `${tp}: depends on unknown task '${dep}'`, loc);
+      else if (!byId.has(dep)) problem(['dependsOn'], `${tp}: depends on unknown task ${quote(dep)}`, loc);
     }
     if (t.expand) {
       const from = byId.get(t.expand.fromTask);
@@ -157,7 +162,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
       else if (!from || !t.dependsOn.includes(t.expand.fromTask) || from.expand)
         problem(
           ['expand', 'fromTask'],
-          `${tp}: expand.fromTask '${t.expand.fromTask}' must be a direct, non-mapped dependency (chained mapping is not supported)`,
+          `${tp}: expand.fromTask ${quote(t.expand.fromTask)} must be a direct, non-mapped dependency (chained mapping is not supported)`,
           loc,
         );
     }

@@ -1,5 +1,6 @@
 // `env_file` parsing (spec 01 §1.7): KEY=value lines, no quote processing, later duplicates win.
 import { resolve } from 'node:path';
+import { quote } from './errors.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import type { EnvVar } from './types.ts';
 
@@ -19,7 +20,7 @@ export function parseEnvFile(text: string): EnvVar[] {
     const line = trimSpaces(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (line === '' || line.startsWith('#')) continue;
     const eq = line.indexOf('=');
-    if (eq < 0) throw new EnvFileError(`Invalid line in env_file: '${line}'`);
+    if (eq < 0) throw new EnvFileError(`Invalid line in env_file: ${quote(line)}`);
     vars.set(trimSpaces(line.slice(0, eq)), trimSpaces(line.slice(eq + 1)));
   }
   return [...vars].map(([key, value]) => ({ key, value }));

@@ -4,11 +4,13 @@ import {
   anyValue,
   bool,
   enumOf,
+  finiteFloat,
   float,
   int,
   type MapOut,
   map,
   nullable,
+  port,
   record,
   type Schema,
   seq,
@@ -41,7 +43,7 @@ const mailReporter = map(
     from: nullable(str()),
     to: nullable(str()),
     smtpHost: nullable(str()),
-    smtpPort: int(),
+    smtpPort: port(),
     tls: bool(),
     starttls: bool(),
     validate_certs: bool(),
@@ -60,10 +62,12 @@ const webhookReporter = map({
   contentType: str(),
   headers: nullable(record(str())),
   body: nullable(str()),
-  timeout: float(),
+  timeout: finiteFloat(),
 });
 
-const shellReporter = map({ command: strOrList, shell: str(), timeout: nullable(float()) }, ['command']);
+const shellReporter = map({ command: strOrList, shell: str(), timeout: nullable(finiteFloat()) }, [
+  'command',
+]);
 
 const sentryReporter = map({
   dsn: nullable(secretSource),
@@ -83,7 +87,12 @@ export const reportBlock = map({
 });
 
 const retryPolicy = map(
-  { maximumRetries: int(), initialDelay: float(), maximumDelay: float(), backoffMultiplier: float() },
+  {
+    maximumRetries: int(),
+    initialDelay: finiteFloat(),
+    maximumDelay: finiteFloat(),
+    backoffMultiplier: finiteFloat(),
+  },
   ['maximumRetries', 'initialDelay', 'maximumDelay', 'backoffMultiplier'],
 );
 
@@ -98,8 +107,8 @@ const secrets = seq(
     'name',
   ]),
 );
-const statsd = map({ prefix: str(), host: str(), port: int() }, ['prefix', 'host', 'port']);
-const monitorResources = union(bool(), map({ enabled: bool(), interval: float(), history: int() }));
+const statsd = map({ prefix: str(), host: str(), port: port() }, ['prefix', 'host', 'port']);
+const monitorResources = union(bool(), map({ enabled: bool(), interval: finiteFloat(), history: int() }));
 const userOrGroup = union(int(), str());
 
 /** Keys that run a process: shared by jobs, `defaults:` and DAG tasks. */
@@ -113,8 +122,8 @@ const commandKeys = {
   maxLineLength: int(),
   streamPrefix: str(),
   failsWhen: nullable(failsWhen),
-  executionTimeout: nullable(float()),
-  killTimeout: float(),
+  executionTimeout: nullable(finiteFloat()),
+  killTimeout: finiteFloat(),
   user: nullable(userOrGroup),
   group: nullable(userOrGroup),
   statsd: nullable(statsd),
@@ -160,11 +169,11 @@ export const taskSchema = map(
     dependsOn: seq(str()),
     triggerRule: enumOf('all_success', 'all_done'),
     retries: int(),
-    retryDelaySeconds: float(),
+    retryDelaySeconds: finiteFloat(),
     expand: map({ fromTask: str(), key: str() }, ['fromTask', 'key']),
-    pokeIntervalSeconds: float(),
-    pokeTimeoutSeconds: float(),
-    pokeJitterSeconds: float(),
+    pokeIntervalSeconds: finiteFloat(),
+    pokeTimeoutSeconds: finiteFloat(),
+    pokeJitterSeconds: finiteFloat(),
     onReject: enumOf('fail', 'skip'),
     ...commandKeys,
   },
@@ -269,7 +278,7 @@ export const webSchema = map(
     headers: nullable(record(str())),
     authToken: nullable(secretSource),
     metrics: union(bool(), map({ enabled: bool(), public: bool(), durationBuckets: seq(float()) })),
-    nodeHistory: union(bool(), map({ enabled: bool(), interval: float(), points: int() })),
+    nodeHistory: union(bool(), map({ enabled: bool(), interval: finiteFloat(), points: int() })),
     ui: bool(),
     allowedOrigins: seq(str()),
     socketMode: str(),

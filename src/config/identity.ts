@@ -1,5 +1,6 @@
 // `user` / `group` resolution from the passwd and group databases (spec 02 §3.5).
 import { readFileSync } from 'node:fs';
+import { quote } from './errors.ts';
 import type { RunAs } from './types.ts';
 
 export interface IdentityDb {
@@ -47,7 +48,7 @@ export function resolveRunAs(
     }
   } else if (user !== null) {
     const entry = opts.db.passwd.find((p) => p.name === user);
-    if (!entry) throw new Error(`User not found: '${user}'`);
+    if (!entry) throw new Error(`User not found: ${quote(user)}`);
     uid = entry.uid;
     gid = entry.gid;
     login = entry.name;
@@ -55,7 +56,7 @@ export function resolveRunAs(
   if (typeof group === 'number') gid = group;
   else if (group !== null) {
     const entry = opts.db.groups.find((g) => g.name === group);
-    if (!entry) throw new Error(`Group not found: '${group}'`);
+    if (!entry) throw new Error(`Group not found: ${quote(group)}`);
     gid = entry.gid;
   }
   if ((uid !== null || gid !== null) && opts.euid !== 0)

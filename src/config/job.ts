@@ -12,7 +12,7 @@ import {
   type ScheduleFinding,
 } from '../schedule/index.ts';
 import { EnvFileError, loadEnvFile, overlayEnvironment } from './envfile.ts';
-import type { ConfigIssue } from './errors.ts';
+import { type ConfigIssue, excerpt, quote } from './errors.ts';
 import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import type { Locator } from './locate.ts';
@@ -56,14 +56,14 @@ export function parseScheduleFor(
     try {
       cron = parseCron(text, { hashKey: opts.hashKey });
     } catch (e) {
-      ctx.issues.push(loc.issue(['schedule'], `invalid schedule '${text}': ${(e as Error).message}`));
+      ctx.issues.push(loc.issue(['schedule'], `invalid schedule ${quote(text)}: ${(e as Error).message}`));
       return null;
     }
   } else if (!opts.allowReboot) {
     return null;
   }
   if (opts.timezone !== null && !isKnownTimezone(opts.timezone)) {
-    ctx.issues.push(loc.issue(['timezone'], `unknown timezone: ${opts.timezone}`));
+    ctx.issues.push(loc.issue(['timezone'], `unknown timezone: ${excerpt(opts.timezone)}`));
     return null;
   }
   const frame = resolveFrame({ timezone: opts.timezone, utc: opts.utc });
@@ -86,7 +86,7 @@ export function checkStreamPrefix(prefix: string): string | null {
   const rest = prefix.replace(/\{\{|\}\}|\{job_name\}|\{stream_name\}/g, '');
   const bad = /\{[^}]*\}?|\}/.exec(rest);
   return bad
-    ? `streamPrefix '${prefix}' has an unknown placeholder '${bad[0]}'; only {job_name} and {stream_name} are allowed (write {{ and }} for literal braces)`
+    ? `streamPrefix ${quote(prefix)} has an unknown placeholder ${quote(bad[0])}; only {job_name} and {stream_name} are allowed (write {{ and }} for literal braces)`
     : null;
 }
 
@@ -104,7 +104,7 @@ export function checkLaunch(
       ctx.issues.push(
         loc.issue(
           ['secrets', String(i)],
-          `${secretPrefix}: secret '${s.name}' needs a value, fromFile or fromEnvVar source`,
+          `${secretPrefix}: secret ${quote(s.name)} needs a value, fromFile or fromEnvVar source`,
         ),
       );
       ok = false;
@@ -135,7 +135,7 @@ export function checkLaunch(
   }
   const prefixError = checkStreamPrefix(opts.streamPrefix);
   if (prefixError) {
-    ctx.issues.push(loc.issue(['streamPrefix'], `Job ${owner}: ${prefixError}`));
+    ctx.issues.push(loc.issue(['streamPrefix'], `Job ${excerpt(owner)}: ${prefixError}`));
     ok = false;
   }
   const rangeChecks: [boolean, string[], string][] = [
@@ -162,7 +162,7 @@ export function checkLaunch(
     rangeChecks.push([true, ['executionTimeout'], 'executionTimeout must be > 0']);
   for (const [bad, keys, text] of rangeChecks) {
     if (bad) {
-      ctx.issues.push(loc.issue(keys, `Job ${owner}: ${text}`));
+      ctx.issues.push(loc.issue(keys, `Job ${excerpt(owner)}: ${text}`));
       ok = false;
     }
   }
@@ -193,6 +193,6 @@ export function checkJobOptions(name: string, job: JobOptions, loc: Locator, ctx
       ['onFailure', 'retry', 'backoffMultiplier'],
       'onFailure.retry.backoffMultiplier must be > 0',
     ]);
-  for (const [keys, text] of problems) ctx.issues.push(loc.issue(keys, `Job ${name}: ${text}`));
+  for (const [keys, text] of problems) ctx.issues.push(loc.issue(keys, `Job ${excerpt(name)}: ${text}`));
   return problems.length === 0;
 }

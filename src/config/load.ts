@@ -7,13 +7,14 @@ import { builtinJobOptions } from './builtins.ts';
 import { lowerCrontab } from './crontab.ts';
 import { buildDag } from './dags.ts';
 import { osMessage } from './envfile.ts';
-import { ConfigError, type ConfigIssue, issueAt, type SourcePos } from './errors.ts';
+import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos } from './errors.ts';
 import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { mergeConfig } from './merge.ts';
+import { nameProblem } from './names.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
@@ -77,6 +78,11 @@ class Loader {
     const merged = mergeConfig(defaults, raw) as JobOptions & RawJob;
     const source = locationOf(raw)?.pos ?? filePos('?');
     const loc = new Locator([raw, ...defaultsOrigins], source);
+    const badName = nameProblem(merged.name);
+    if (badName) {
+      this.issues.push(loc.issue(['name'], `job ${quote(merged.name)}: the name ${badName}`));
+      return null;
+    }
     const before = this.issues.length;
     const schedule = parseScheduleFor(
       merged.schedule,
@@ -85,7 +91,7 @@ class Loader {
       this.ctx,
     );
     if (!schedule) return null;
-    const launch = checkLaunch(merged.name, merged, loc, this.ctx, `job '${merged.name}'`);
+    const launch = checkLaunch(merged.name, merged, loc, this.ctx, `job ${quote(merged.name)}`);
     checkJobOptions(merged.name, merged, loc, this.ctx);
     if (!launch || this.issues.length > before) return null;
     return {
@@ -163,7 +169,7 @@ class Loader {
       const pos = keyPos(file.include, String(i)) ?? filePos(label);
       const directive = issueAt(pos, `include[${i}]`, '');
       if (seen.has(targetAbs)) {
-        this.issues.push({ ...directive, message: `include cycle detected at ${entry}` });
+        this.issues.push({ ...directive, message: `include cycle detected at ${excerpt(entry)}` });
         return;
       }
       seen.add(targetAbs);

@@ -1,6 +1,6 @@
 // Load-time rules of the singleton sections: state (spec 03 §1), cluster (spec 05 §2),
 // web (spec 06 §1) and logging (spec 01 §1.9).
-import type { ConfigIssue, SourcePos } from './errors.ts';
+import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
 import type { LoadWarning } from './types.ts';
@@ -18,9 +18,9 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/;
 export function parseJobApiListen(text: string): { host: string; port: number } | string {
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text)?.[1];
   if (scheme !== undefined && scheme !== 'http')
-    return `jobApi.listen scheme '${scheme}' is not supported (use http://)`;
+    return `jobApi.listen scheme ${quote(scheme)} is not supported (use http://)`;
   const m = /^(?:http:\/\/)?(\[[^\]]+\]|[^:/]*)(?::(\d+))?\/?$/.exec(text);
-  if (!m) return `jobApi.listen '${text}' must be http://host:port or host:port`;
+  if (!m) return `jobApi.listen ${quote(text)} must be http://host:port or host:port`;
   const port = m[2] === undefined ? 0 : Number(m[2]);
   if (port > 65535) return `jobApi.listen port ${port} must be between 0 and 65535`;
   return { host: m[1] || '127.0.0.1', port };
@@ -46,7 +46,7 @@ export function checkState(state: StateSection, fallback: SourcePos, issues: Con
     else if (!LOOPBACK.test(parsed.host) && !api.allowNonLoopbackBind)
       bad(
         ['jobApi', 'listen'],
-        `jobApi.listen host '${parsed.host}' is not a loopback address; the endpoint carries bearer tokens and secrets in plain HTTP (set allowNonLoopbackBind: true to allow it)`,
+        `jobApi.listen host ${quote(parsed.host)} is not a loopback address; the endpoint carries bearer tokens and secrets in plain HTTP (set allowNonLoopbackBind: true to allow it)`,
       );
   }
   if (api.maxValueBytes !== undefined && api.maxValueBytes < 0)
@@ -62,11 +62,11 @@ export function checkHostPort(text: string): string | null {
   const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):(\d+)$/.exec(text);
   if (!m) {
     if ((text.match(/:/g) ?? []).length > 1 && !text.startsWith('['))
-      return `'${text}' must be host:port; an IPv6 address must be bracketed, e.g. [::1]:8443`;
-    return `'${text}' must be host:port`;
+      return `${quote(text)} must be host:port; an IPv6 address must be bracketed, e.g. [::1]:8443`;
+    return `${quote(text)} must be host:port`;
   }
   const port = Number(m[2]);
-  if (port < 1 || port > 65535) return `'${text}': port must be between 1 and 65535`;
+  if (port < 1 || port > 65535) return `${quote(text)}: port must be between 1 and 65535`;
   return null;
 }
 
@@ -169,7 +169,7 @@ export function checkCluster(
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
         bad(
           ['etcd', 'endpoints', String(i)],
-          `etcd.endpoints[${i}] '${e}' must be an http(s)://host[:port] URL`,
+          `etcd.endpoints[${i}] ${quote(e)} must be an http(s)://host[:port] URL`,
         );
       else if (url.username || url.password)
         bad(
@@ -199,11 +199,14 @@ export function checkCluster(
   if (backend === 'kubernetes') {
     const k = cluster.kubernetes ?? {};
     if (k.leaseName !== undefined && !(k.leaseName.length <= 253 && RFC1123_SUBDOMAIN.test(k.leaseName)))
-      bad(['kubernetes', 'leaseName'], `kubernetes.leaseName '${k.leaseName}' must be an RFC 1123 subdomain`);
+      bad(
+        ['kubernetes', 'leaseName'],
+        `kubernetes.leaseName ${quote(k.leaseName)} must be an RFC 1123 subdomain`,
+      );
     if (k.leaseNamespace && !(k.leaseNamespace.length <= 63 && RFC1123_LABEL.test(k.leaseNamespace)))
       bad(
         ['kubernetes', 'leaseNamespace'],
-        `kubernetes.leaseNamespace '${k.leaseNamespace}' must be an RFC 1123 label`,
+        `kubernetes.leaseNamespace ${quote(k.leaseNamespace)} must be an RFC 1123 label`,
       );
     if (k.apiServer && !k.apiServer.startsWith('https://'))
       bad(['kubernetes', 'apiServer'], 'kubernetes.apiServer must be an https:// URL');
@@ -249,7 +252,7 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
       bad(['nodeHistory', 'points'], 'nodeHistory.points must be between 10 and 50000');
   }
   if (web.socketMode !== undefined && !/^[0-7]{1,4}$/.test(web.socketMode))
-    bad(['socketMode'], `socketMode '${web.socketMode}' must be an octal mode such as 0660`);
+    bad(['socketMode'], `socketMode ${quote(web.socketMode)} must be an octal mode such as 0660`);
 }
 
 /** Runtime-only problems the reference tolerates at load: reported as warnings, never errors. */

@@ -1,7 +1,7 @@
 // A small validator language over strict-YAML nodes. Every scalar arrives as text; each
 // validator types it, and every failure is an issue with file, line, column and key path.
 // Validated maps remember where each key stood, so later semantic checks can point at it.
-import type { ConfigIssue, SourcePos } from './errors.ts';
+import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { YNode } from './strict-yaml.ts';
 import { nodePos, type YamlSource } from './yaml.ts';
 
@@ -60,10 +60,15 @@ function found(node: YNode | null): string {
   if (node?.kind === 'map') return 'a mapping';
   if (node?.kind === 'seq') return 'a list';
   const text = scalarText(node) ?? '';
-  return text === '' ? 'an empty value' : `'${text.length > 60 ? `${text.slice(0, 57)}...` : text}'`;
+  return text === '' ? 'an empty value' : quote(text);
 }
 
-function scalar<T>(expected: string, convert: (text: string) => T | Fail): Schema<T> {
+/** A converter's refusal with a reason ("out of range"), appended to the usual message. */
+class Refusal {
+  constructor(readonly reason: string) {}
+}
+
+function scalar<T>(expected: string, convert: (text: string) => T | Fail | Refusal): Schema<T> {
   return {
     expected,
     parse(node, path, ctx) {
@@ -71,7 +76,12 @@ function scalar<T>(expected: string, convert: (text: string) => T | Fail): Schem
       if (text === undefined)
         return fail(ctx, node, path, `expected ${expected}, found ${found(node)}`, true);
       const v = convert(text);
-      return v === FAIL ? fail(ctx, node, path, `expected ${expected}, found ${found(node)}`) : v;
+      // Text that is not of this type is a shape mismatch (a union tries its next alternative);
+      // a refusal is the right type with a bad value, which a union reports as it is.
+      if (v === FAIL) return fail(ctx, node, path, `expected ${expected}, found ${found(node)}`, true);
+      if (v instanceof Refusal)
+        return fail(ctx, node, path, `expected ${expected}, found ${found(node)} (${v.reason})`);
+      return v;
     },
   };
 }
@@ -102,8 +112,26 @@ export function parseBoolText(text: string): boolean | Fail {
 }
 
 export const str = (): Schema<string> => scalar('text', (t) => t);
-export const int = (): Schema<number> => scalar('an integer', parseIntText);
+/** Integers beyond 2^53 lose digits (and 400 nines read as Infinity): refused, not rounded. */
+export const int = (): Schema<number> =>
+  scalar('an integer', (t) => {
+    const v = parseIntText(t);
+    return v === FAIL || Number.isSafeInteger(v) ? v : new Refusal('out of range');
+  });
+/** Any number the dialect can write, `.inf` and `.nan` included (sections check their own ranges). */
 export const float = (): Schema<number> => scalar('a number', parseFloatText);
+/** A duration, delay or factor: NaN and infinities are refused where they are written. */
+export const finiteFloat = (): Schema<number> =>
+  scalar('a number', (t) => {
+    const v = parseFloatText(t);
+    return v === FAIL || Number.isFinite(v) ? v : new Refusal('it must be finite');
+  });
+/** A TCP/UDP port to connect to. */
+export const port = (): Schema<number> =>
+  scalar('a port number (1-65535)', (t) => {
+    const v = parseIntText(t);
+    return v === FAIL || (v >= 1 && v <= 65535) ? v : new Refusal('out of range');
+  });
 export const bool = (): Schema<boolean> =>
   scalar('a boolean (true/false, yes/no, on/off, 1/0)', parseBoolText);
 /** Matches only the empty value (`key:` or `key: ""`), yielding null. */
@@ -226,7 +254,7 @@ export function map<S extends Shape, R extends keyof S & string = never>(
           const known = Object.keys(shape);
           const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
           const hint = near ? ` (did you mean '${near}'?)` : '';
-          fail(ctx, keyNode, sub, `unexpected key not in schema '${key}'${hint}`);
+          fail(ctx, keyNode, sub, `unexpected key not in schema ${quote(key)}${hint}`);
           ok = false;
           continue;
         }

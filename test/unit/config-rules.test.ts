@@ -570,3 +570,139 @@ describe('blank values where a list or a map is expected (issue 8, spec 01 §1.6
     ).toBeNull();
   });
 });
+
+describe('validation without holes (issue 14.5)', () => {
+  const dagWith = (extra: string) =>
+    `${STATE}dags:\n  - name: d\n    tasks:\n      - id: a\n        command: x\n${extra}`;
+  const web = (extra: string) => `web:\n  listen:\n    - http://127.0.0.1:1\n${extra}`;
+  const nonFinite: [string, string, RegExp][] = [
+    ['killTimeout .nan', job('    killTimeout: .nan\n'), /conf\.yaml:5:18: jobs\[0\]\.killTimeout: /],
+    [
+      'executionTimeout .inf',
+      job('    executionTimeout: .inf\n'),
+      /conf\.yaml:5:23: jobs\[0\]\.executionTimeout: /,
+    ],
+    [
+      'retry delays',
+      job(
+        '    onFailure:\n      retry:\n        maximumRetries: 1\n        initialDelay: 1\n        maximumDelay: -.inf\n        backoffMultiplier: 2\n',
+      ),
+      /conf\.yaml:9:23: jobs\[0\]\.onFailure\.retry\.maximumDelay: /,
+    ],
+    [
+      'monitorResources.interval',
+      job('    monitorResources:\n      interval: .inf\n'),
+      /conf\.yaml:6:17: jobs\[0\]\.monitorResources\.interval: /,
+    ],
+    [
+      'webhook timeout',
+      job('    onFailure:\n      report:\n        webhook:\n          timeout: .NaN\n'),
+      /conf\.yaml:8:20: jobs\[0\]\.onFailure\.report\.webhook\.timeout: /,
+    ],
+    [
+      'task retryDelaySeconds',
+      dagWith('        retryDelaySeconds: .inf\n'),
+      /conf\.yaml:8:28: dags\[0\]\.tasks\[0\]\.retryDelaySeconds: /,
+    ],
+    [
+      'web nodeHistory.interval',
+      web('  nodeHistory:\n    interval: .inf\n'),
+      /conf\.yaml:5:15: web\.nodeHistory\.interval: /,
+    ],
+  ];
+  for (const [what, yaml, where] of nonFinite) {
+    it(`rejects a non-finite ${what} where it is written`, () => {
+      const msg = errorOf(yaml);
+      expect(msg).toMatch(where);
+      expect(msg).toMatch(/expected a number, found '[-+]?\.(inf|nan|NaN)' \(it must be finite\)$/);
+    });
+  }
+
+  it('rejects counts too large to be exact (400 nines would read as Infinity)', () => {
+    expect(errorOf(job(`    saveLimit: ${'9'.repeat(400)}\n`))).toMatch(
+      /conf\.yaml:5:16: jobs\[0\]\.saveLimit: expected an integer, found '9{117}\.\.\.' \(out of range\)$/,
+    );
+    expect(errorOf(dagWith('    retainRuns: 9007199254740993\n'))).toContain(
+      "dags[0].retainRuns: expected an integer, found '9007199254740993' (out of range)",
+    );
+    expect(load(job('    saveLimit: 9007199254740991\n')).jobs[0]!.saveLimit).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('rejects ports outside 1-65535 at the port key', () => {
+    const statsd = (port: string) =>
+      job(`    statsd:\n      prefix: p\n      host: 127.0.0.1\n      port: ${port}\n`);
+    for (const p of ['0', '65536', '-1', '99999999']) {
+      expect(errorOf(statsd(p))).toMatch(
+        new RegExp(
+          `conf\\.yaml:8:13: jobs\\[0\\]\\.statsd\\.port: expected a port number \\(1-65535\\), found '${p}' \\(out of range\\)$`,
+        ),
+      );
+    }
+    expect(load(statsd('65535')).jobs[0]!.statsd?.port).toBe(65535);
+    expect(
+      errorOf(
+        job(
+          '    onFailure:\n      report:\n        mail:\n          from: a@b\n          to: c@d\n          smtpPort: 0\n',
+        ),
+      ),
+    ).toMatch(/conf\.yaml:10:21: jobs\[0\]\.onFailure\.report\.mail\.smtpPort: expected a port number/);
+  });
+
+  const badNames: [string, string, string][] = [
+    ['NUL', '"a\\0b"', 'contains a NUL character'],
+    ['a control character', '"bell\\a"', 'contains a control character (U+0007)'],
+    ['a line break', '"two\\nlines"', 'contains a control character (U+000A)'],
+    ['a C1 control', '"next\\Nline"', 'contains a control character (U+0085)'],
+    [
+      'an unpaired surrogate',
+      '"half\\ud800"',
+      'contains an unpaired surrogate (it cannot be encoded as UTF-8)',
+    ],
+  ];
+  for (const [what, yamlName, problem] of badNames) {
+    it(`rejects ${what} in a job name, a DAG name and a task id, at the name`, () => {
+      const jobYaml = `jobs:\n  - command: x\n    name: ${yamlName}\n    schedule: "* * * * *"\n`;
+      const jobMsg = errorOf(jobYaml);
+      expect(jobMsg).toMatch(/conf\.yaml:3:5: jobs\[0\]\.name: job '.*': the name /);
+      expect(jobMsg.endsWith(problem)).toBe(true);
+      expect(jobMsg).not.toMatch(/[\0\u0007\n\u0085\ud800]/);
+      const dagMsg = errorOf(
+        `${STATE}dags:\n  - name: ${yamlName}\n    tasks:\n      - id: a\n        command: x\n`,
+      );
+      expect(dagMsg).toMatch(/conf\.yaml:4:5: dags\[0\]\.name: dag '.*': the name /);
+      expect(dagMsg.endsWith(problem)).toBe(true);
+      const taskMsg = errorOf(
+        `${STATE}dags:\n  - name: d\n    tasks:\n      - command: x\n        id: ${yamlName}\n`,
+      );
+      expect(taskMsg).toMatch(/conf\.yaml:7:9: dags\[0\]\.tasks\[0\]\.id: dag 'd': task id '.*' /);
+      expect(taskMsg.endsWith(problem)).toBe(true);
+    });
+  }
+
+  it('accepts printable Unicode names, astral characters included', () => {
+    const cfg = load('jobs:\n  - name: "café ☕ 🚀 名前"\n    command: x\n    schedule: "* * * * *"\n');
+    expect(cfg.jobs[0]!.name).toBe('café ☕ 🚀 名前');
+  });
+
+  it('quotes at most one line of the file, cut to 120 characters', () => {
+    const long = 'k'.repeat(500);
+    const unknown = errorOf(`${long}: 1\n`);
+    expect(unknown).toBe(
+      `${unknown.split(':')[0]}:1:1: ${long}: unexpected key not in schema '${'k'.repeat(117)}...'`,
+    );
+    const block = errorOf(job(`    saveLimit: |\n${'      line of text\n'.repeat(50)}`));
+    expect(block).toMatch(
+      /jobs\[0\]\.saveLimit: expected an integer, found '(line of text\\n){8}line \.\.\.'$/,
+    );
+    expect(block).not.toContain('\n');
+    const schedule = errorOf(job('', `"${'61,'.repeat(300)}1 * * * *"`));
+    const quoted = /invalid schedule '([^']*)'/.exec(schedule)![1]!;
+    expect(quoted.length).toBe(120);
+    const crontab = errorOf('include:\n  - x.crontab\n', { 'x.crontab': `* * * * ${'x'.repeat(500)}\n` });
+    expect(crontab).toMatch(/x\.crontab:1:1: not a valid crontab line: \* \* \* \* x{109}\.\.\.$/);
+    const envFile = errorOf(job('    env_file: vars.env\n'), { 'vars.env': `${'v'.repeat(300)}\n` });
+    expect(envFile).toContain(
+      `conf.yaml:5:5: jobs[0].env_file: Invalid line in env_file: '${'v'.repeat(117)}...'`,
+    );
+  });
+});

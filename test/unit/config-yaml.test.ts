@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { parseFloatText } from '../../src/config/validators.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
@@ -61,7 +62,13 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
   it('reads ints with underscores and floats in every documented form', () => {
     expect(load(job('    saveLimit: 1_000\n')).jobs[0]!.saveLimit).toBe(1000);
     expect(load(job('    killTimeout: 1e1\n')).jobs[0]!.killTimeout).toBe(10);
-    expect(load(job('    killTimeout: .inf\n')).jobs[0]!.killTimeout).toBe(Number.POSITIVE_INFINITY);
+    // The dialect reads .inf and .nan (spec 01 §1.6); durations refuse them (issue 14.5).
+    expect(parseFloatText('.inf')).toBe(Number.POSITIVE_INFINITY);
+    expect(parseFloatText('-.Inf')).toBe(Number.NEGATIVE_INFINITY);
+    expect(parseFloatText('.NaN')).toBeNaN();
+    expect(loadError(job('    killTimeout: .inf\n')).message).toMatch(
+      /conf\.yaml:5:18: jobs\[0\]\.killTimeout: expected a number, found '\.inf' \(it must be finite\)/,
+    );
     expect(loadError(job('    saveLimit: 1.5\n')).message).toContain("expected an integer, found '1.5'");
     expect(loadError(job('    killTimeout: fast\n')).message).toContain("expected a number, found 'fast'");
   });
