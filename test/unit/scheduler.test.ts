@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { ReportHook } from '../../src/report/types.ts';
+import type { DurableControl } from '../../src/scheduler/control.ts';
+import type { SchedulerEvent } from '../../src/scheduler/events.ts';
 import { retryDelaySeconds } from '../../src/scheduler/ladder.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { FakeClock } from '../../src/util/clock.ts';
@@ -309,12 +311,15 @@ describe('the schedule loop (fake clock)', () => {
   });
 });
 
-describe('store hooks and durable entry points (fake clock)', () => {
-  function hooked(
-    yaml: string,
-    startIso: string,
-    hooks: ConstructorParameters<typeof Scheduler>[0]['hooks'],
-  ) {
+describe('durable control and durable entry points (fake clock)', () => {
+  function hooked(yaml: string, startIso: string, over: Partial<DurableControl> = {}, top = '') {
+    const durable: DurableControl = {
+      lastOutcome: async (_job, memory) => memory,
+      rebootAllowed: async () => true,
+      claimSlot: async () => ({}),
+      register: async () => ({}),
+      ...over,
+    };
     const start = Date.parse(startIso);
     const clock = new FakeClock(start);
     const launcher = new FakeLauncher(clock);
@@ -324,23 +329,27 @@ describe('store hooks and durable entry points (fake clock)', () => {
       log: new Logger('cronstable'),
       launch: launcher.launch,
       report: async () => {},
-      hooks,
+      durable,
     });
-    scheduler.load(jobs(`jobs:\n${yaml}`, start));
+    const events: SchedulerEvent[] = [];
+    scheduler.subscribe((e) => events.push(e));
+    scheduler.load(jobs(`jobs:\n${yaml}${top}`, start));
     scheduler.start();
-    return { clock, launcher, scheduler };
+    return { clock, launcher, scheduler, events };
   }
   const retry =
     '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 5\n        maximumDelay: 5\n        backoffMultiplier: 1\n';
 
   it('passes the grant env to the launch, releases it at the end, and honours a skip', async () => {
     const released: string[] = [];
-    const t = hooked(job('a', '* * * * *') + job('b', '* * * * *'), '2026-01-07T12:00:00Z', {
-      beforeLaunch: async (j, run) =>
-        j.name === 'b'
-          ? { skip: 'its cluster concurrency slot is held elsewhere' }
-          : { env: { CRONSTABLE_RUN_ID: run.id }, release: () => void released.push(run.id) },
-    });
+    const clusterForbid = '    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n';
+    const t = hooked(job('a', '* * * * *') + job('b', '* * * * *', clusterForbid), '2026-01-07T12:00:00Z', {
+      claimSlot: async () => ({ skip: 'its cluster concurrency slot is held elsewhere' }),
+      register: async (_j, run) => ({
+        env: { CRONSTABLE_RUN_ID: run.id },
+        release: () => void released.push(run.id),
+      }),
+    }, `state:\n  path: ${writeTree({})}\n`);
     await t.clock.advance(MIN);
     const a = t.launcher.of('a')[0]!;
     expect(a.opts.injectedEnv?.CRONSTABLE_RUN_ID).toMatch(/^[0-9a-f]{32}$/);
@@ -350,14 +359,16 @@ describe('store hooks and durable entry points (fake clock)', () => {
   });
 
   it('reports armed and settled retries, settling "launched" before each retry runs', async () => {
-    const events: string[] = [];
-    const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z', {
-      retryArmed: (_j, attempt, notBefore) =>
-        events.push(`armed ${attempt} ${new Date(notBefore).toISOString()}`),
-      retrySettled: (_j, reason, attempt) => events.push(`settled ${reason} ${attempt}`),
-    });
+    const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z');
     t.launcher.behave('r', { exitCode: 1 });
     await t.clock.advance(2 * MIN);
+    const events = t.events.flatMap((e) =>
+      e.type === 'retry-armed'
+        ? [`armed ${e.attempt} ${new Date(e.notBefore).toISOString()}`]
+        : e.type === 'retry-settled'
+          ? [`settled ${e.reason} ${e.attempt}`]
+          : [],
+    );
     expect(events).toEqual([
       'armed 1 2026-01-07T13:00:05.000Z',
       'settled launched 1',
@@ -390,7 +401,7 @@ describe('store hooks and durable entry points (fake clock)', () => {
   });
 
   it('runs backfills one at a time without a retry ladder, and re-arms a durable retry', async () => {
-    const t = hooked(job('bf', '0 0 1 1 *', retry), '2026-01-07T12:00:00Z', {});
+    const t = hooked(job('bf', '0 0 1 1 *', retry), '2026-01-07T12:00:00Z');
     t.launcher.behave('bf', (n) => ({ durationMs: 2000, exitCode: n === 0 ? 1 : 0 }));
     const first = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:00:00Z'));
     const second = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:30:00Z'));
