@@ -343,13 +343,18 @@ describe('durable control and durable entry points (fake clock)', () => {
   it('passes the grant env to the launch, releases it at the end, and honours a skip', async () => {
     const released: string[] = [];
     const clusterForbid = '    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n';
-    const t = hooked(job('a', '* * * * *') + job('b', '* * * * *', clusterForbid), '2026-01-07T12:00:00Z', {
-      claimSlot: async () => ({ skip: 'its cluster concurrency slot is held elsewhere' }),
-      register: async (_j, run) => ({
-        env: { CRONSTABLE_RUN_ID: run.id },
-        release: () => void released.push(run.id),
-      }),
-    }, `state:\n  path: ${writeTree({})}\n`);
+    const t = hooked(
+      job('a', '* * * * *') + job('b', '* * * * *', clusterForbid),
+      '2026-01-07T12:00:00Z',
+      {
+        claimSlot: async () => ({ skip: 'its cluster concurrency slot is held elsewhere' }),
+        register: async (_j, run) => ({
+          env: { CRONSTABLE_RUN_ID: run.id },
+          release: () => void released.push(run.id),
+        }),
+      },
+      `state:\n  path: ${writeTree({})}\n`,
+    );
     await t.clock.advance(MIN);
     const a = t.launcher.of('a')[0]!;
     expect(a.opts.injectedEnv?.CRONSTABLE_RUN_ID).toMatch(/^[0-9a-f]{32}$/);
