@@ -88,6 +88,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   /** Every scheduler event (slots, runs, output lines, retries); returns the unsubscribe. */
   readonly subscribe = (fn: EventListener): (() => void) => this.events.subscribe(fn);
 
+  /** How many event subscribers are attached (a closed log stream must leave none behind). */
+  get subscriberCount(): number {
+    return this.events.size;
+  }
+
   get shuttingDown(): boolean {
     return this.stopping;
   }
