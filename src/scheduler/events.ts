@@ -7,7 +7,7 @@ import type { RunRecord, RunTrigger, SlotRecord } from './history.ts';
 import type { SettleReason } from './ladder.ts';
 
 export type SchedulerEvent =
-  /** A slot got its outcome (or changed it: running -> succeeded, deferred -> running, ...). */
+  /** A slot got its outcome, or changed it (running -> succeeded, deferred -> running): a snapshot. */
   | { type: 'slot'; slot: SlotRecord }
   | {
       type: 'run-started';

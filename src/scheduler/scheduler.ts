@@ -147,14 +147,14 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       fire.slot = { job: rt.config.name, scheduledAt: fire.scheduledAt!, outcome, runId: null, detail };
       rt.history.addSlot(fire.slot);
     }
-    this.events.emit({ type: 'slot', slot: fire.slot });
+    this.events.emit({ type: 'slot', slot: { ...fire.slot } });
   }
 
   private settleSlot(slot: SlotRecord | null, outcome: SlotOutcome, detail: string | null = null): void {
     if (!slot) return;
     slot.outcome = outcome;
     slot.detail = detail;
-    this.events.emit({ type: 'slot', slot });
+    this.events.emit({ type: 'slot', slot: { ...slot } });
   }
 
   private newFire(

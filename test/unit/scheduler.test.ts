@@ -296,6 +296,66 @@ describe('the schedule loop (fake clock)', () => {
     expect(logs.some((l) => l.startsWith('Problem reporting job x failure: smtp exploded'))).toBe(true);
   });
 
+  it('arms a retry before awaiting the failure reporters: a reporter that never answers delays nothing', async () => {
+    const start = Date.parse('2026-01-07T12:59:00Z');
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    setSink(() => {});
+    const s = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      // A hung Sentry/SMTP call: the failure report never settles.
+      report: (hook) => (hook === 'failure' ? new Promise<void>(() => {}) : Promise.resolve()),
+    });
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
+    s.load(jobs(`jobs:\n${job('hung', '0 * * * *', retry)}`, start));
+    s.start();
+    launcher.behave('hung', { exitCode: 1 });
+    await clock.advance(MIN + 2_000);
+    expect(launcher.times('hung')).toEqual(['2026-01-07T13:00:00.000Z', '2026-01-07T13:00:02.000Z']);
+  });
+
+  it('a slow reporter (10 s) does not push the retry ladder back', async () => {
+    const start = Date.parse('2026-01-07T12:59:00Z');
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    setSink(() => {});
+    const reported: string[] = [];
+    const s = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      report: (hook) =>
+        new Promise<void>((resolve) =>
+          clock.setTimer(() => {
+            reported.push(`${hook} ${new Date(clock.now()).toISOString().slice(11, 19)}`);
+            resolve();
+          }, 10_000),
+        ),
+    });
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
+    s.load(jobs(`jobs:\n${job('slowrep', '0 * * * *', retry)}`, start));
+    s.start();
+    launcher.behave('slowrep', { exitCode: 1 });
+    await clock.advance(2 * MIN);
+    // The first retry runs 2 s after the failure, while its report is still in flight; the second
+    // is armed when the first retry's completion is handled (after the earlier report: per-job order).
+    expect(launcher.times('slowrep')).toEqual([
+      '2026-01-07T13:00:00.000Z',
+      '2026-01-07T13:00:02.000Z',
+      '2026-01-07T13:00:14.000Z',
+    ]);
+    expect(reported).toEqual([
+      'failure 13:00:10',
+      'failure 13:00:20',
+      'failure 13:00:30',
+      'permanentFailure 13:00:40',
+    ]);
+  });
+
   it('stops gracefully: no new fires, and kills what outlives the grace period', async () => {
     const t = setup(job('long', '* * * * *') + job('short', '* * * * *'), '2026-01-07T12:00:00Z');
     t.launcher.behave('long', { durationMs: 10 * MIN });
