@@ -27,8 +27,7 @@ export type SchedulerEvent =
   /** A ladder that armed a retry ended, or its armed retry is being launched (`launched`). */
   | { type: 'retry-settled'; job: JobConfig; attempt: number; reason: SettleReason | 'launched' };
 
-export type SchedulerEventType = SchedulerEvent['type'];
-export type EventOf<T extends SchedulerEventType> = Extract<SchedulerEvent, { type: T }>;
+export type EventOf<T extends SchedulerEvent['type']> = Extract<SchedulerEvent, { type: T }>;
 export type EventListener = (event: SchedulerEvent) => void;
 
 /** Synchronous fan-out; a throwing subscriber is isolated from the others and the scheduler. */
@@ -55,15 +54,4 @@ export class EventStream {
   get size(): number {
     return this.listeners.size;
   }
-}
-
-/** Subscribes to one kind of event only. */
-export function on<T extends SchedulerEventType>(
-  subscribe: (fn: EventListener) => () => void,
-  type: T,
-  fn: (event: EventOf<T>) => void,
-): () => void {
-  return subscribe((e) => {
-    if (e.type === type) fn(e as EventOf<T>);
-  });
 }

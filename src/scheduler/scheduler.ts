@@ -251,15 +251,26 @@ export class Scheduler implements SchedulerView, SchedulerControl {
         throw e;
       }
     }
+    const release = async () => {
+      await grant.release?.();
+      await releaseHeld(fire, this.admission);
+    };
     log.info(`Starting job ${job.name}`);
-    const handle = this.deps.launch(launchSpecOf(job), {
-      ...this.deps.launchOptions,
-      injectedEnv: grant.env,
-      onLine: (line) => this.events.emit({ type: 'output-line', job: job.name, runId: id, line }),
-      onWarning: (m) => log.warning(m),
-      onInfo: (m) => log.info(m),
-      now: () => this.deps.clock.now(),
-    });
+    let handle: RunHandle;
+    try {
+      handle = this.deps.launch(launchSpecOf(job), {
+        ...this.deps.launchOptions,
+        injectedEnv: grant.env,
+        onLine: (line) => this.events.emit({ type: 'output-line', job: job.name, runId: id, line }),
+        onWarning: (m) => log.warning(m),
+        onInfo: (m) => log.info(m),
+        now: () => this.deps.clock.now(),
+      });
+    } catch (e) {
+      // Spawn failures resolve as a failed run; anything else must not leak the slot or the token.
+      await release();
+      throw e;
+    }
     const inst: RunInstance = {
       id,
       handle,
@@ -269,10 +280,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       scheduledAt: fire.scheduledAt,
       slot: fire.slot,
       cancelReason: null,
-      release: async () => {
-        await grant.release?.();
-        await releaseHeld(fire, this.admission);
-      },
+      release,
       reaped: Promise.resolve(),
     };
     if (fire.slot) fire.slot.runId = id;
