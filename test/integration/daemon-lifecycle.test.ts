@@ -27,7 +27,12 @@ describe('daemon lifecycle', () => {
       writeFileSync(conf, `jobs:\n${job('second', join(dir, 'second.log'))}`);
       await waitFor(() => existsSync(join(dir, 'second.log')), 5_000, 'the reloaded job');
       expect(daemon.scheduler.jobNames()).toEqual(['second']);
-      expect(daemon.scheduler.history('second')!.recentRuns().length).toBeGreaterThan(0);
+      await waitFor(
+        () => (daemon.scheduler.history('second')?.recentRuns().length ?? 0) > 0,
+        5_000,
+        'a recorded run of the reloaded job',
+      );
+      expect(daemon.scheduler.history('second')!.recentRuns()[0]!.outcome).toBe('success');
       writeFileSync(conf, 'jobs:\n  - name: broken\n    schedule: "* * * * *"\n');
       await waitFor(
         () =>
