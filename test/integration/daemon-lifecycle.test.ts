@@ -65,8 +65,17 @@ describe('daemon lifecycle', () => {
       err += c.toString();
     });
     const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await waitFor(() => existsSync(join(dir, 'long.pid')), 10_000, 'the job to start');
-    const pid = Number(readFileSync(join(dir, 'long.pid'), 'utf8'));
+    // Signal handlers are installed once start-up completes (after the @reboot job is spawned).
+    const pidFile = join(dir, 'long.pid');
+    await waitFor(
+      () =>
+        existsSync(pidFile) &&
+        readFileSync(pidFile, 'utf8').endsWith('\n') &&
+        err.includes('cronstable started'),
+      10_000,
+      'the job to start',
+    );
+    const pid = Number(readFileSync(pidFile, 'utf8'));
     child.kill('SIGTERM');
     await waitFor(() => err.includes('waiting up to 60 s for 1 running job(s)'), 5_000, 'graceful stop');
     const t0 = Date.now();
