@@ -42,8 +42,11 @@ async function lateness(jobs: number, seconds: number): Promise<{ p99: number; f
   const scheduler = new Scheduler({
     clock: new RealClock(),
     log: new Logger('cronstable'),
-    hooks: {
-      beforeLaunch: async (_job, run) => ({
+    durable: {
+      lastOutcome: async (_job, memory) => memory,
+      rebootAllowed: async () => true,
+      claimSlot: async () => ({}),
+      register: async (_job, run) => ({
         env: { CRONSTABLE_SCHEDULED_AT: String(run.scheduledAt ?? '') },
       }),
     },

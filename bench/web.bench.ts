@@ -8,11 +8,10 @@ import { Worker } from 'node:worker_threads';
 import { jobSetId } from '../src/cluster/jobset.ts';
 import { loadConfig } from '../src/config/load.ts';
 import type { LoadedConfig } from '../src/config/types.ts';
-import type { RunRecord, SlotRecord } from '../src/scheduler/history.ts';
 import { Scheduler } from '../src/scheduler/scheduler.ts';
 import type { Clock, TimerHandle } from '../src/util/clock.ts';
 import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
-import { Listeners, type WebContext } from '../src/web/context.ts';
+import type { WebContext } from '../src/web/context.ts';
 import { startWebServer } from '../src/web/server.ts';
 import { generateJobFile } from './config.bench.ts';
 import { bestOf, type Metric } from './metric.ts';
@@ -36,9 +35,7 @@ class IdleClock implements Clock {
   clearTimer(): void {}
 }
 
-function context(cfg: LoadedConfig): WebContext {
-  const runs = new Listeners<RunRecord>();
-  const slots = new Listeners<SlotRecord>();
+function context(cfg: LoadedConfig): WebContext & { scheduler: Scheduler } {
   const clock = new IdleClock();
   const scheduler = new Scheduler({
     clock,
@@ -59,8 +56,6 @@ function context(cfg: LoadedConfig): WebContext {
     jobSetId: () => id,
     scheduler,
     store: null,
-    onRun: runs.subscribe,
-    onSlot: slots.subscribe,
     cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }),
   };
 }

@@ -7,17 +7,17 @@ import { loadConfigIsolated } from '../config/isolated.ts';
 import { applyLoggingSection } from '../config/logconfig.ts';
 import type { JobConfig, LoadedConfig } from '../config/types.ts';
 import { launch } from '../exec/index.ts';
-import { dispatchReports, statsdStart, statsdStop } from '../report/index.ts';
+import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
-import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
-import { Listeners, type WebContext } from '../web/context.ts';
+import type { WebContext } from '../web/context.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
+import { statsdSubscriber } from './statsd.ts';
 
 export interface DaemonOptions {
   configPath: string;
@@ -40,7 +40,8 @@ function reportBlockFor(job: JobConfig, hook: ReportHook) {
 
 export class Daemon {
   readonly log: Logger = getLogger('cronstable');
-  readonly scheduler: Scheduler;
+  /** Built by start(), once the store is open: the durable features are given at construction. */
+  private sched: Scheduler | null = null;
   private config: LoadedConfig;
   private signature: string;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -52,8 +53,6 @@ export class Daemon {
   state: StateServices | null = null;
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
-  private readonly runs = new Listeners<RunRecord>();
-  private readonly slots = new Listeners<SlotRecord>();
   private web: { stop(): Promise<void> } | null = null;
   private webKey: string | null = null;
   private metrics: import('../web/metrics.ts').Metrics | null = null;
@@ -65,21 +64,27 @@ export class Daemon {
   ) {
     this.config = config;
     this.signature = filesSignature(config.files);
-    const reportLog = this.log;
     this.clock = opts.clock ?? new RealClock();
-    this.scheduler = new Scheduler({
+  }
+
+  get scheduler(): Scheduler {
+    if (!this.sched) throw new Error('the daemon is not started');
+    return this.sched;
+  }
+
+  /** The scheduler over the open state services (if any), with its event subscribers. */
+  private buildScheduler(state: StateServices | null): Scheduler {
+    const log = this.log;
+    const scheduler = new Scheduler({
       clock: this.clock,
-      log: this.log,
+      log,
       launch,
-      report: (hook, job, ctx) =>
-        dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: reportLog }),
-      onRun: this.runs.emit,
-      onSlot: this.slots.emit,
-      statsd: {
-        start: (target, job) => void statsdStart({ ...target, job }, this.log),
-        stop: (target, job, data) => void statsdStop({ ...target, job }, data, this.log),
-      },
+      report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: log }),
+      durable: state?.durable ?? null,
     });
+    if (state) scheduler.subscribe(state.durable.onEvent);
+    scheduler.subscribe(statsdSubscriber(log));
+    return scheduler;
   }
 
   /** Installs config-wide settings (logging) and logs the load's warnings. */
@@ -112,7 +117,6 @@ export class Daemon {
           host: process.env.HOSTNAME ?? hostname(),
           workerEntry: this.opts.workerEntry,
         });
-        this.scheduler.useHooks(this.state.durable);
         if ((this.config.state.gcGraceSeconds ?? 604_800) > 0)
           this.gc = scheduleStateGc(this.opts.configPath, this.log, this.opts.gc);
       } catch (e) {
@@ -121,9 +125,11 @@ export class Daemon {
         );
       }
     }
-    this.scheduler.load(this.config.jobs);
-    this.scheduler.start();
-    if (this.state) void this.state.durable.start(this.scheduler, this.config.jobs);
+    const scheduler = this.buildScheduler(this.state);
+    this.sched = scheduler;
+    scheduler.load(this.config.jobs);
+    scheduler.start();
+    if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
     await this.applyWeb();
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
@@ -168,12 +174,13 @@ export class Daemon {
   stop(graceMs = this.opts.shutdownGraceMs ?? 60_000): Promise<void> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.stopping ??= (async () => {
-      const n = this.scheduler.runningCount();
+      const scheduler = this.sched;
+      const n = scheduler?.runningCount() ?? 0;
       this.log.info(
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
       this.gc?.stop();
-      await this.scheduler.stop(graceMs);
+      await scheduler?.stop(graceMs);
       await this.web
         ?.stop()
         .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
@@ -196,8 +203,6 @@ export class Daemon {
       jobSetId: () => this.jobSet,
       scheduler: this.scheduler,
       store: this.state?.store ?? null,
-      onRun: this.runs.subscribe,
-      onSlot: this.slots.subscribe,
       cluster: () => ({
         enabled: false,
         nodeName: process.env.HOSTNAME ?? hostname(),
@@ -243,7 +248,7 @@ export class Daemon {
   }
 
   kill(): Promise<void> {
-    return this.scheduler.killAll('shutdown');
+    return this.sched?.killAll('shutdown') ?? Promise.resolve();
   }
 }
 

@@ -11,8 +11,9 @@ import { nextFire } from '../schedule/index.ts';
 import type { Json, Lease, Store } from '../store/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
+import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
+import type { SchedulerEvent } from './events.ts';
 import type { RunRecord } from './history.ts';
-import type { LaunchContext, RunGrant, Scheduler, SchedulerHooks } from './scheduler.ts';
 
 /** The job-API side the scheduler needs: a per-run identity and its environment. */
 export interface RunRegistry {
@@ -83,13 +84,18 @@ export function missedSlots(
   return { slots: all.slice(0, MAX_CATCHUP), dropped: Math.max(0, all.length - MAX_CATCHUP) };
 }
 
-export class DurableFeatures implements SchedulerHooks {
+/**
+ * The scheduler consults it through `DurableControl` (given at construction); it follows the
+ * scheduler's event stream for the ledger and the durable retry records (`onEvent`), and drives
+ * the scheduler through `SchedulerControl` at start (re-armed retries, catch-up).
+ */
+export class DurableFeatures implements DurableControl {
   private readonly proc = randomBytes(8).toString('hex');
   /** Records from before this instant belong to an earlier daemon process. */
   private readonly startedAt: string;
   private readonly bootId: string | null;
   private readonly secretValues = new Map<string, string[]>();
-  private scheduler: Scheduler | null = null;
+  private scheduler: SchedulerControl | null = null;
 
   constructor(private readonly o: DurableOptions) {
     this.bootId = o.bootId === undefined ? linuxBootId() : o.bootId;
@@ -109,44 +115,37 @@ export class DurableFeatures implements SchedulerHooks {
     fn().catch((e) => this.storeFailed(what, e));
   }
 
-  async beforeLaunch(job: JobConfig, run: LaunchContext): Promise<RunGrant | { skip: string }> {
-    const releases: (() => Promise<void> | void)[] = [];
-    let env: Record<string, string> | undefined;
-    if (job.concurrencyScope === 'cluster' && job.concurrencyPolicy !== 'Allow') {
-      const slot = await this.claimSlot(job);
-      if ('skip' in slot) return slot;
-      if (slot.release) releases.push(slot.release);
+  /** The run's job-API identity and staged secrets; a registry failure never prevents the run. */
+  async register(job: JobConfig, run: LaunchContext): Promise<RunGrant> {
+    const registry = this.o.registry;
+    if (!registry) return {};
+    try {
+      const reg = await registry.register({
+        runId: run.id,
+        jobName: job.name,
+        attempt: run.attempt,
+        scheduledAt: iso(run.scheduledAt),
+        defaultScope: job.name,
+        allowedScopes: job.stateAllowedScopes,
+        secrets: job.secrets,
+      });
+      this.secretValues.set(run.id, reg.secretValues);
+      return { env: reg.env, release: () => registry.unregister(reg.token) };
+    } catch (e) {
+      this.storeFailed(`registering job ${job.name} with the job API`, e);
+      return {};
     }
-    if (this.o.registry) {
-      try {
-        const reg = await this.o.registry.register({
-          runId: run.id,
-          jobName: job.name,
-          attempt: run.attempt,
-          scheduledAt: iso(run.scheduledAt),
-          defaultScope: job.name,
-          allowedScopes: job.stateAllowedScopes,
-          secrets: job.secrets,
-        });
-        env = reg.env;
-        this.secretValues.set(run.id, reg.secretValues);
-        releases.push(async () => {
-          await this.o.registry!.unregister(reg.token);
-        });
-      } catch (e) {
-        this.storeFailed(`registering job ${job.name} with the job API`, e);
-      }
-    }
-    return {
-      env,
-      release: async () => {
-        for (const r of releases.reverse()) await r();
-      },
-    };
   }
 
+  /** The scheduler's events this side persists: the run ledger and the durable retry records. */
+  readonly onEvent = (e: SchedulerEvent): void => {
+    if (e.type === 'run-finished') this.runRecorded(e.job, e.run, e.result);
+    else if (e.type === 'retry-armed') this.retryArmed(e.job, e.attempt, e.notBefore);
+    else if (e.type === 'retry-settled') this.retrySettled(e.job, e.reason, e.attempt);
+  };
+
   /** The `slots/<job>` lease for concurrencyScope: cluster (spec 02 §10.2). */
-  private async claimSlot(job: JobConfig): Promise<{ release?: () => Promise<void> } | { skip: string }> {
+  async claimSlot(job: JobConfig): Promise<SlotClaim> {
     const name = `slots/${job.name}`;
     const ttl = this.o.slotTtlSeconds;
     const store = this.o.store;
@@ -275,7 +274,7 @@ export class DurableFeatures implements SchedulerHooks {
     }
   }
 
-  runRecorded(job: JobConfig, run: RunRecord, result: RunResult): void {
+  private runRecorded(job: JobConfig, run: RunRecord, result: RunResult): void {
     const record: Json = {
       outcome: run.outcome,
       exit_code: run.exitCode,
@@ -314,7 +313,7 @@ export class DurableFeatures implements SchedulerHooks {
     });
   }
 
-  retryArmed(job: JobConfig, attempt: number, notBefore: number): void {
+  private retryArmed(job: JobConfig, attempt: number, notBefore: number): void {
     this.write(`recording the retry of ${job.name}`, () =>
       this.o.store.append(
         `retries/${job.name}`,
@@ -332,7 +331,7 @@ export class DurableFeatures implements SchedulerHooks {
     );
   }
 
-  retrySettled(job: JobConfig, reason: string, attempt: number): void {
+  private retrySettled(job: JobConfig, reason: string, attempt: number): void {
     this.write(`settling the retry of ${job.name}`, () =>
       this.o.store.append(
         `retries/${job.name}`,
@@ -343,7 +342,7 @@ export class DurableFeatures implements SchedulerHooks {
   }
 
   /** At start: re-arm this host's pending retries, then run the catch-up of every job. */
-  async start(scheduler: Scheduler, jobs: readonly JobConfig[]): Promise<void> {
+  async start(scheduler: SchedulerControl, jobs: readonly JobConfig[]): Promise<void> {
     this.scheduler = scheduler;
     const anchor = this.o.clock.now();
     for (const job of jobs) {
@@ -357,7 +356,7 @@ export class DurableFeatures implements SchedulerHooks {
     }
   }
 
-  private async rearm(scheduler: Scheduler, job: JobConfig): Promise<void> {
+  private async rearm(scheduler: SchedulerControl, job: JobConfig): Promise<void> {
     const newest = await this.o.store.newest(`retries/${job.name}`);
     const d = newest?.data as
       | {
@@ -389,7 +388,7 @@ export class DurableFeatures implements SchedulerHooks {
     scheduler.rearmRetry(job.name, d.attempt, notBefore);
   }
 
-  private async catchUp(scheduler: Scheduler, job: JobConfig, anchor: number): Promise<void> {
+  private async catchUp(scheduler: SchedulerControl, job: JobConfig, anchor: number): Promise<void> {
     const store = this.o.store;
     try {
       let watermark = await store.maxField(`runs/${job.name}`, 'finished_at');

@@ -1,8 +1,12 @@
 // The cluster gate (spec 05 §3): decides whether this node runs a fire. The cluster issue
-// plugs its policy in here; until then every fire runs here.
+// plugs its policy in here; a single node runs every fire.
 import type { JobConfig } from '../config/types.ts';
 
-export type GateDecision = { run: true } | { run: false; reason: string };
+export type GateDecision =
+  | { run: true }
+  | { run: false; reason: string }
+  /** Not now, ask again at `until` (epoch ms): e.g. quorum is being re-established. */
+  | { run: false; reason: string; deferUntil: number };
 
 export interface ClusterGate {
   /** A scheduled, catch-up or retry fire of `job` at `scheduledAt` (epoch ms). */

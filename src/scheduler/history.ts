@@ -1,5 +1,5 @@
 // In-memory run records and per-slot outcomes of one job (spec 02 §11); the durable ledger
-// (state issue) receives the same records through the scheduler's listeners.
+// receives the same records as `run-finished` events of the scheduler's stream.
 import type { OutputLine } from '../exec/types.ts';
 
 export type RunOutcome = 'success' | 'failure' | 'cancelled' | 'unknown';
@@ -36,7 +36,12 @@ export type SlotOutcome =
   | 'skipped:overlap'
   | 'skipped:disabled'
   | 'skipped:gate'
-  | 'skipped:only-if-last-succeeded';
+  | 'skipped:only-if-last-succeeded'
+  | 'skipped:already-ran-this-boot'
+  /** Another node won the fire claim of this slot. */
+  | 'claimed-elsewhere'
+  /** A gate asked to try again later; the slot is re-admitted then. */
+  | 'deferred';
 
 export interface SlotRecord {
   job: string;

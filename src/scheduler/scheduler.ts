@@ -1,184 +1,96 @@
-// The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs,
-// then fire -> gates -> concurrency -> exec -> outcome -> retry/report/record.
-import { randomBytes } from 'node:crypto';
+// The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs; each
+// fire goes through admission (admission.ts), then launch -> outcome -> retry/report/record,
+// and everything that happens is published on one event stream (events.ts).
 import type { JobConfig } from '../config/types.ts';
-import type {
-  CancelReason,
-  LaunchOptions,
-  LaunchSpec,
-  OutputLine,
-  RunHandle,
-  RunResult,
-} from '../exec/types.ts';
-import type { ReportContext, ReportHook, StatsdTarget } from '../report/types.ts';
-import { frameName, MinHeap, matchesInstant, nextFire, semanticKey } from '../schedule/index.ts';
+import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
+import type { ReportContext, ReportHook } from '../report/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
+import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
+import {
+  type DurableControl,
+  type FireClaims,
+  LOCAL_CLAIMS,
+  type RunGrant,
+  type SchedulerControl,
+} from './control.ts';
+import { type EventListener, EventStream } from './events.ts';
 import { type ClusterGate, RUN_HERE } from './gate.ts';
-import { JobHistory, type RunRecord, type RunTrigger, type SlotOutcome, type SlotRecord } from './history.ts';
+import type { JobHistory, RunRecord, RunTrigger, SlotOutcome, SlotRecord } from './history.ts';
 import { RetryLadder } from './ladder.ts';
+import { FireQueue } from './queue.ts';
+import { reportContext, sendReport } from './reports.ts';
+import {
+  JobRuntime,
+  launchSpecOf,
+  newRunId,
+  type PendingFire,
+  type RunInstance,
+  scheduleIdentity,
+  statusOf,
+} from './runtime.ts';
+import type { JobStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
 
-/** A due slot this late (ms) still fires; anything later is a stall or a clock jump. */
-export const LATE_FIRE_WINDOW_MS = 10_000;
-/** At most this many missed occurrences are replayed after a short stall. */
-export const MAX_REPLAY = 100;
-/** The wake timer never sleeps longer than this, so wall-clock jumps are noticed. */
-const MAX_SLEEP_MS = 60_000;
+export type { JobStatus, StartResult } from './view.ts';
 
 export interface SchedulerDeps {
   clock: Clock;
   log: Logger;
   launch: (spec: LaunchSpec, opts: LaunchOptions) => RunHandle;
   report: (hook: ReportHook, job: JobConfig, ctx: ReportContext) => Promise<void>;
-  statsd?: {
-    start(target: StatsdTarget, job: string): void;
-    stop(target: StatsdTarget, job: string, data: { success: boolean; durationMs: number }): void;
-  };
   gate?: ClusterGate;
-  /** Store-backed features (job API identity, ledger, durable retries, @reboot markers). */
-  hooks?: SchedulerHooks;
+  /** Store-backed features (onlyIfLastSucceeded, @reboot marker, cluster slot, job-API identity). */
+  durable?: DurableControl | null;
+  /** The exactly-once fire claim (default: this node owns every fire). */
+  claims?: FireClaims;
   /** Extra options for every launch (output sinks, drain bound). */
   launchOptions?: Partial<LaunchOptions>;
-  /** Called for every recorded run and every slot outcome (ledger, metrics, dashboard). */
-  onRun?: (run: RunRecord) => void;
-  onSlot?: (slot: SlotRecord) => void;
 }
 
-/** What a launch may carry: injected variables, and what to release when the run ends. */
-export interface RunGrant {
-  env?: Record<string, string>;
-  release?: () => void | Promise<void>;
-}
-
-export interface LaunchContext {
-  id: string;
-  attempt: number;
-  scheduledAt: number | null;
-  trigger: RunTrigger;
-}
-
-/** Extension points for the durable-state features (spec 03 §8); every hook is optional. */
-export interface SchedulerHooks {
-  /** Before any launch: mint the job-API identity, claim a cluster slot; `skip` prevents the launch. */
-  beforeLaunch?(job: JobConfig, run: LaunchContext): Promise<RunGrant | { skip: string }>;
-  /** onlyIfLastSucceeded for scheduled and @reboot fires: the latest real outcome, or 'blocked'. */
-  lastOutcome?(
-    job: JobConfig,
-    memory: 'success' | 'failure' | null,
-  ): Promise<'success' | 'failure' | null | 'blocked'>;
-  /** @reboot: whether this boot still owes the job its run. */
-  rebootAllowed?(job: JobConfig): Promise<boolean>;
-  /** Every recorded run (ledger, archived output). */
-  runRecorded?(job: JobConfig, run: RunRecord, result: RunResult): void;
-  retryArmed?(job: JobConfig, attempt: number, notBefore: number): void;
-  retrySettled?(job: JobConfig, reason: string, attempt: number): void;
-}
-
-/** One launch through the concurrency gate: which entry point, for which slot, on which ladder. */
-interface LaunchRequest {
-  trigger: RunTrigger;
-  scheduledAt: number | null;
-  ladder: RetryLadder | null;
-  slot: SlotRecord | null;
-}
-
-interface RunInstance {
-  id: string;
-  handle: RunHandle;
-  trigger: RunTrigger;
-  attempt: number;
-  ladder: RetryLadder | null;
-  scheduledAt: number | null;
-  slot: SlotRecord | null;
-  cancelReason: CancelReason | null;
-  statsdStarted: boolean;
-  grant: RunGrant;
-  /** Settles once the run's completion handling (record, reports, retry) is done. */
-  reaped: Promise<void>;
-}
-
-class JobRuntime {
-  nextFire: number | null = null;
-  /** Bumped whenever the job is re-seeded, so stale heap entries are ignored. */
-  gen = 0;
-  running: RunInstance[] = [];
-  ladder: RetryLadder | null = null;
-  lastScheduledAt: number | null = null;
-  lastOutcome: 'success' | 'failure' | null = null;
-  removed = false;
-  reapChain: Promise<void> = Promise.resolve();
-  backfillChain: Promise<void> = Promise.resolve();
-  readonly history = new JobHistory();
-  constructor(
-    public config: JobConfig,
-    public index: number,
-  ) {}
-}
-
-interface HeapEntry {
-  rt: JobRuntime;
-  gen: number;
-}
-
-export type StartResult = 'started' | 'skipped' | 'unknown' | 'disabled';
-
-export interface JobStatus {
-  name: string;
-  status: 'running' | 'disabled' | 'scheduled';
-  pids: number[];
-  nextFire: number | null;
-  reboot: boolean;
-  neverFires: boolean;
-  retry: {
-    attempt: number;
-    maxAttempts: number | null;
-    nextRetryAt: number | null;
-    delaySeconds: number | null;
-  } | null;
-}
-
-function scheduleIdentity(job: JobConfig): string {
-  if (job.reboot || !job.cron) return '@reboot';
-  return `${semanticKey(job.cron)}|${frameName(job.frame)}`;
-}
-
-export function launchSpecOf(job: JobConfig): LaunchSpec {
-  return {
-    name: job.name,
-    command: job.command,
-    shell: job.shell,
-    captureStdout: job.captureStdout,
-    captureStderr: job.captureStderr,
-    saveLimit: job.saveLimit,
-    maxLineLength: job.maxLineLength,
-    streamPrefix: job.streamPrefix,
-    failsWhen: job.failsWhen,
-    executionTimeout: job.executionTimeout,
-    killTimeout: job.killTimeout,
-    environment: job.effectiveEnvironment,
-    hasEnvFile: job.env_file !== null,
-    runAs: job.runAs,
-  };
-}
-
-const newRunId = () => randomBytes(16).toString('hex');
-
-export class Scheduler {
+export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly jobs = new Map<string, JobRuntime>();
-  private readonly heap = new MinHeap<HeapEntry>();
-  private timer: TimerHandle | null = null;
+  private readonly queue: FireQueue;
   private started = false;
   private stopping = false;
-  private readonly gate: ClusterGate;
+  private readonly events = new EventStream();
+  /** Timers of deferred fires, cleared at shutdown. */
+  private readonly deferred = new Set<TimerHandle>();
+  private readonly admission: AdmissionEnv;
   startFailures = 0;
 
   constructor(private readonly deps: SchedulerDeps) {
-    this.gate = deps.gate ?? RUN_HERE;
+    this.queue = new FireQueue(deps.clock, deps.log, (rt, at) => void this.fire(rt, at, 'schedule'));
+    const runtime = (name: string) => this.jobs.get(name);
+    this.admission = {
+      log: deps.log,
+      gate: deps.gate ?? RUN_HERE,
+      durable: deps.durable ?? null,
+      claims: deps.claims ?? LOCAL_CLAIMS,
+      stopping: () => this.stopping,
+      runningCount: (name) => runtime(name)?.running.length ?? 0,
+      replaceRunning: async (name) => {
+        for (const old of [...(runtime(name)?.running ?? [])]) {
+          old.cancelReason = 'replaced';
+          await old.handle.cancel('replaced');
+        }
+      },
+      lastOutcome: (name) => runtime(name)?.lastOutcome ?? null,
+      freshLadder: (job) => {
+        const rt = runtime(job.name);
+        if (!rt) return null;
+        rt.ladder?.cancel('superseded');
+        rt.ladder = this.newLadder(rt);
+        return rt.ladder;
+      },
+    };
   }
 
-  /** Installs the store-backed hooks (before start; the store opens after the scheduler exists). */
-  useHooks(hooks: SchedulerHooks | undefined): void {
-    this.deps.hooks = hooks;
+  /** Every scheduler event (slots, runs, output lines, retries); returns the unsubscribe. */
+  readonly subscribe = (fn: EventListener): (() => void) => this.events.subscribe(fn);
+
+  /** How many event subscribers are attached (a closed log stream must leave none behind). */
+  get subscriberCount(): number {
+    return this.events.size;
   }
 
   get shuttingDown(): boolean {
@@ -196,11 +108,11 @@ export class Scheduler {
         old.config = config;
         old.index = index;
         next.set(config.name, old);
-        if (!same && this.started) this.seed(old);
+        if (!same && this.started) this.queue.seed(old);
       } else {
         const rt = new JobRuntime(config, index);
         next.set(config.name, rt);
-        if (this.started) this.seed(rt);
+        if (this.started) this.queue.seed(rt);
       }
     });
     for (const [name, rt] of this.jobs) {
@@ -211,236 +123,179 @@ export class Scheduler {
     }
     this.jobs.clear();
     for (const [name, rt] of next) this.jobs.set(name, rt);
-    if (this.started) this.arm();
+    if (this.started) this.queue.arm();
   }
 
   /** Seeds every job strictly after now, runs the @reboot jobs, and starts the timer. */
   start(): void {
     if (this.started) return;
     this.started = true;
-    for (const rt of this.jobs.values()) this.seed(rt);
+    for (const rt of this.jobs.values()) this.queue.seed(rt);
     for (const rt of this.jobs.values()) {
       if (rt.config.reboot && rt.config.enabled) void this.fire(rt, null, 'reboot');
     }
-    this.arm();
+    this.queue.arm();
   }
 
-  private seed(rt: JobRuntime): void {
-    rt.gen++;
-    rt.nextFire = null;
-    const { cron, frame, name, scheduleText } = rt.config;
-    if (!cron) return;
-    rt.nextFire = nextFire(cron, frame, this.deps.clock.now());
-    if (rt.nextFire === null) {
-      if (rt.config.enabled)
-        this.deps.log.warning(
-          `job '${name}': schedule '${scheduleText}' has no future occurrence and will NEVER fire; fix the schedule or disable the job (its status reports never_fires)`,
-        );
-      return;
-    }
-    this.heap.push(rt.nextFire, { rt, gen: rt.gen });
-  }
-
-  private isStale(e: HeapEntry): boolean {
-    return e.rt.removed || e.gen !== e.rt.gen;
-  }
-
-  private arm(): void {
-    if (this.timer) this.deps.clock.clearTimer(this.timer);
-    this.timer = null;
-    if (this.stopping) return;
-    while (this.heap.size > 0 && this.isStale(this.heap.peek()!)) this.heap.pop();
-    const at = this.heap.peekKey();
-    if (at === undefined) return;
-    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.deps.clock.now()));
-    this.timer = this.deps.clock.setTimer(() => this.tick(), delay);
-  }
-
-  private tick(): void {
-    this.timer = null;
-    const now = this.deps.clock.now();
-    const due: { rt: JobRuntime; at: number }[] = [];
-    while (this.heap.size > 0 && this.heap.peekKey()! <= now) {
-      const at = this.heap.peekKey()!;
-      const entry = this.heap.pop()!;
-      if (!this.isStale(entry)) due.push({ rt: entry.rt, at });
-    }
-    // Same instant: config order (spec 02 §2.2).
-    due.sort((a, b) => a.at - b.at || a.rt.index - b.rt.index);
-    for (const { rt, at } of due) this.handleDue(rt, at, now);
-    this.arm();
-  }
-
-  private handleDue(rt: JobRuntime, at: number, now: number): void {
-    const { cron, frame, name } = rt.config;
-    if (!cron) return;
-    let next: number | null;
-    if (now - at <= LATE_FIRE_WINDOW_MS) {
-      void this.fire(rt, at, 'schedule');
-      next = nextFire(cron, frame, at);
-      let replayed = 0;
-      while (next !== null && next <= now && replayed < MAX_REPLAY) {
-        void this.fire(rt, next, 'schedule');
-        replayed++;
-        next = nextFire(cron, frame, next);
-      }
-      if (next !== null && next <= now) next = nextFire(cron, frame, now);
+  /** Records (or updates) the outcome of a fire's slot; fires without a slot have none. */
+  private slotOutcome(rt: JobRuntime, fire: PendingFire, outcome: SlotOutcome, detail: string | null): void {
+    if (!isSlotFire(fire)) return;
+    if (fire.slot) {
+      fire.slot.outcome = outcome;
+      fire.slot.detail = detail;
     } else {
-      this.deps.log.warning(
-        `job '${name}': its fire at ${new Date(at).toISOString()} is ${((now - at) / 1000).toFixed(1)} s late (stall, suspend or clock jump); resyncing`,
-      );
-      const second = Math.floor(now / 1000) * 1000;
-      if (matchesInstant(cron, frame, second)) void this.fire(rt, second, 'schedule');
-      next = nextFire(cron, frame, now);
+      fire.slot = { job: rt.config.name, scheduledAt: fire.scheduledAt!, outcome, runId: null, detail };
+      rt.history.addSlot(fire.slot);
     }
-    rt.gen++;
-    rt.nextFire = next;
-    if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
-  }
-
-  private slot(
-    rt: JobRuntime,
-    scheduledAt: number | null,
-    outcome: SlotOutcome,
-    detail: string | null = null,
-  ): SlotRecord | null {
-    if (scheduledAt === null) return null;
-    const slot: SlotRecord = { job: rt.config.name, scheduledAt, outcome, runId: null, detail };
-    rt.history.addSlot(slot);
-    this.deps.onSlot?.(slot);
-    return slot;
+    this.events.emit({ type: 'slot', slot: { ...fire.slot } });
   }
 
   private settleSlot(slot: SlotRecord | null, outcome: SlotOutcome, detail: string | null = null): void {
     if (!slot) return;
     slot.outcome = outcome;
     slot.detail = detail;
-    this.deps.onSlot?.(slot);
+    this.events.emit({ type: 'slot', slot: { ...slot } });
+  }
+
+  private newFire(
+    rt: JobRuntime,
+    trigger: RunTrigger,
+    scheduledAt: number | null,
+    ladder: RetryLadder | null,
+  ): PendingFire {
+    return { job: rt.config, trigger, scheduledAt, ladder, releases: [], slot: null };
   }
 
   /** A scheduled fire or an @reboot run (spec 02 §2.2). */
-  private async fire(
+  private fire(
     rt: JobRuntime,
     scheduledAt: number | null,
     trigger: 'schedule' | 'reboot',
-  ): Promise<void> {
-    const job = rt.config;
+  ): Promise<RunInstance | null> {
     if (scheduledAt !== null) rt.lastScheduledAt = scheduledAt;
-    if (!job.enabled) {
-      this.slot(rt, scheduledAt, 'skipped:disabled');
-      return;
-    }
-    const decision = this.gate.decide(job, scheduledAt, trigger);
-    if (!decision.run) {
-      this.slot(rt, scheduledAt, 'skipped:gate', decision.reason);
-      return;
-    }
-    if (job.onlyIfLastSucceeded) {
-      const hooks = this.deps.hooks;
-      const last = hooks?.lastOutcome ? await hooks.lastOutcome(job, rt.lastOutcome) : rt.lastOutcome;
-      if (last === 'failure' || last === 'blocked') {
-        const why =
-          last === 'failure' ? 'its last run failed' : 'its last outcome cannot be read from the store';
-        this.deps.log.info(`Job ${job.name} skipped: onlyIfLastSucceeded is set and ${why}`);
-        this.slot(rt, scheduledAt, 'skipped:only-if-last-succeeded');
-        return;
-      }
-    }
-    if (
-      trigger === 'reboot' &&
-      this.deps.hooks?.rebootAllowed &&
-      !(await this.deps.hooks.rebootAllowed(job))
-    ) {
-      this.deps.log.info(`Job ${job.name}: @reboot already ran during this boot; not running it again`);
-      return;
-    }
-    // Reset before the concurrency check (reference quirk kept, spec 02 §2.2 step 2).
-    rt.ladder?.cancel('superseded');
-    rt.ladder = this.newLadder(job);
-    const slot = this.slot(rt, scheduledAt, 'running');
-    await this.launchRun(rt, { trigger, scheduledAt, ladder: rt.ladder, slot });
+    return this.submit(rt, this.newFire(rt, trigger, scheduledAt, null));
   }
 
-  private newLadder(job: JobConfig): RetryLadder | null {
-    if (job.onFailure.retry.maximumRetries === 0) return null;
-    const ladder = new RetryLadder(job.onFailure.retry);
-    const hooks = this.deps.hooks;
-    if (hooks?.retrySettled) ladder.onSettle = (reason) => hooks.retrySettled!(job, reason, ladder.count);
+  /**
+   * Admission, then the launch on `run`; a skip or a deferral becomes the slot's outcome.
+   * Stays synchronous up to the launch unless a gate or the job-API registration awaits.
+   */
+  private async submit(rt: JobRuntime, fire: PendingFire): Promise<RunInstance | null> {
+    const pending = admit(fire, this.admission);
+    const decision: Decision = pending instanceof Promise ? await pending : pending;
+    switch (decision.kind) {
+      case 'run':
+        this.slotOutcome(rt, fire, 'running', fire.trigger === 'catchup' ? 'catch-up' : null);
+        return this.launch(rt, fire);
+      case 'skip':
+        this.slotOutcome(rt, fire, decision.outcome, decision.reason);
+        if (fire.trigger === 'retry' && decision.outcome === 'skipped:disabled')
+          fire.ladder?.cancel('cancelled');
+        return null;
+      case 'defer':
+        this.slotOutcome(rt, fire, 'deferred', decision.reason);
+        this.deferTo(rt, fire, decision.until, decision.reason);
+        return null;
+    }
+  }
+
+  /** A deferred fire is admitted again at `until` (a retry through its own ladder timer). */
+  private deferTo(rt: JobRuntime, fire: PendingFire, until: number, reason: string): void {
+    const name = rt.config.name;
+    this.deps.log.info(`Job ${name}: fire deferred until ${new Date(until).toISOString()} (${reason})`);
+    if (fire.trigger === 'retry') {
+      fire.ladder?.postpone(until);
+      return;
+    }
+    const clock = this.deps.clock;
+    const timer = clock.setTimer(
+      () => {
+        this.deferred.delete(timer);
+        if (this.stopping || this.jobs.get(name) !== rt) return;
+        fire.job = rt.config;
+        void this.submit(rt, fire);
+      },
+      Math.max(0, until - clock.now()),
+    );
+    this.deferred.add(timer);
+  }
+
+  private newLadder(rt: JobRuntime): RetryLadder | null {
+    const policy = rt.config.onFailure.retry;
+    if (policy.maximumRetries === 0) return null;
+    const ladder: RetryLadder = new RetryLadder(policy, {
+      clock: this.deps.clock,
+      due: () => void this.runRetry(rt, ladder),
+      armed: (attempt, notBefore, delaySeconds) =>
+        this.events.emit({ type: 'retry-armed', job: rt.config, attempt, notBefore, delaySeconds }),
+      settled: (reason, attempt) =>
+        this.events.emit({ type: 'retry-settled', job: rt.config, reason, attempt }),
+    });
     return ladder;
   }
 
-  private async launchRun(rt: JobRuntime, opts: LaunchRequest): Promise<'started' | 'skipped'> {
-    return (await this.launchInstance(rt, opts)) ? 'started' : 'skipped';
-  }
-
-  /** The concurrency gate and the launch itself, shared by every entry point. */
-  private async launchInstance(rt: JobRuntime, opts: LaunchRequest): Promise<RunInstance | null> {
+  /** The launch of an admitted fire: job-API identity, spawn, and the reaper. */
+  private async launch(rt: JobRuntime, fire: PendingFire): Promise<RunInstance> {
     const job = rt.config;
     const log = this.deps.log;
-    if (rt.running.length > 0) {
-      log.warning(`Job ${job.name}: still running and concurrencyPolicy is ${job.concurrencyPolicy}`);
-      if (job.concurrencyPolicy === 'Forbid') {
-        this.settleSlot(opts.slot, 'skipped:overlap');
-        return null;
-      }
-      if (job.concurrencyPolicy === 'Replace') {
-        for (const old of [...rt.running]) {
-          old.cancelReason = 'replaced';
-          await old.handle.cancel('replaced');
-        }
-      }
-    }
-    if (this.stopping) {
-      this.settleSlot(opts.slot, 'skipped:gate', 'daemon is shutting down');
-      return null;
-    }
     const id = newRunId();
-    const attempt = opts.ladder?.count ?? 0;
+    const attempt = fire.ladder?.count ?? 0;
     let grant: RunGrant = {};
-    if (this.deps.hooks?.beforeLaunch) {
-      const context = {
-        id,
-        attempt,
-        scheduledAt: opts.scheduledAt ?? rt.lastScheduledAt,
-        trigger: opts.trigger,
-      };
-      const answer = await this.deps.hooks.beforeLaunch(job, context);
-      if ('skip' in answer) {
-        log.warning(`Job ${job.name} skipped: ${answer.skip}`);
-        this.settleSlot(opts.slot, 'skipped:gate', answer.skip);
-        return null;
+    const durable = this.admission.durable;
+    if (durable) {
+      const scheduledAt = fire.scheduledAt ?? rt.lastScheduledAt;
+      try {
+        grant = await durable.register(job, { id, attempt, scheduledAt, trigger: fire.trigger });
+      } catch (e) {
+        await releaseHeld(fire, this.admission);
+        throw e;
       }
-      grant = answer;
     }
+    const release = async () => {
+      await grant.release?.();
+      await releaseHeld(fire, this.admission);
+    };
     log.info(`Starting job ${job.name}`);
-    const handle = this.deps.launch(launchSpecOf(job), {
-      ...this.deps.launchOptions,
-      injectedEnv: grant.env,
-      onLine: (line) => this.publishLine(job.name, id, line),
-      onWarning: (m) => log.warning(m),
-      onInfo: (m) => log.info(m),
-      now: () => this.deps.clock.now(),
-    });
+    let handle: RunHandle;
+    try {
+      handle = this.deps.launch(launchSpecOf(job), {
+        ...this.deps.launchOptions,
+        injectedEnv: grant.env,
+        onLine: (line) => this.events.emit({ type: 'output-line', job: job.name, runId: id, line }),
+        onWarning: (m) => log.warning(m),
+        onInfo: (m) => log.info(m),
+        now: () => this.deps.clock.now(),
+      });
+    } catch (e) {
+      // Spawn failures resolve as a failed run; anything else must not leak the slot or the token.
+      await release();
+      throw e;
+    }
     const inst: RunInstance = {
       id,
       handle,
-      trigger: opts.trigger,
+      trigger: fire.trigger,
       attempt,
-      ladder: opts.ladder,
-      scheduledAt: opts.scheduledAt,
-      slot: opts.slot,
+      ladder: fire.ladder,
+      scheduledAt: fire.scheduledAt,
+      slot: fire.slot,
       cancelReason: null,
-      statsdStarted: false,
-      grant,
+      release,
       reaped: Promise.resolve(),
     };
-    if (opts.slot) opts.slot.runId = id;
+    if (fire.slot) fire.slot.runId = id;
     rt.running.push(inst);
     log.info(`Job ${job.name} spawned`);
-    if (handle.pid !== null && job.statsd && this.deps.statsd) {
-      this.deps.statsd.start(job.statsd, job.name);
-      inst.statsdStarted = true;
-    }
+    this.events.emit({
+      type: 'run-started',
+      job,
+      runId: id,
+      trigger: fire.trigger,
+      attempt,
+      scheduledAt: fire.scheduledAt,
+      pid: handle.pid,
+      startedAt: handle.startedAt,
+    });
     inst.reaped = handle.done.then(
       (result) => {
         rt.reapChain = rt.reapChain
@@ -480,8 +335,7 @@ export class Scheduler {
       lines: result.ring,
     };
     rt.history.addRun(run);
-    this.deps.onRun?.(run);
-    this.deps.hooks?.runRecorded?.(rt.config, run, result);
+    this.events.emit({ type: 'run-finished', job: rt.config, run, result });
     return run;
   }
 
@@ -491,17 +345,11 @@ export class Scheduler {
     const log = this.deps.log;
     rt.running = rt.running.filter((r) => r !== inst);
     try {
-      await inst.grant.release?.();
+      await inst.release();
     } catch (e) {
       log.warning(`Job ${job.name}: releasing its run resources failed: ${(e as Error)?.message ?? e}`);
     }
     const reason = inst.cancelReason;
-    const verdict = reason === 'replaced' || reason === 'cancelled' ? null : result.failReason;
-    if (inst.statsdStarted && job.statsd && this.deps.statsd)
-      this.deps.statsd.stop(job.statsd, job.name, {
-        success: verdict === null && reason === null,
-        durationMs: Math.round(result.durationSeconds * 1000),
-      });
     if (reason === 'replaced') {
       log.info(`Job ${job.name} was replaced by a newer instance`);
       this.record(rt, inst, result, 'cancelled', 'replaced by a newer instance');
@@ -523,46 +371,35 @@ export class Scheduler {
     this.record(rt, inst, result, failReason === null ? 'success' : 'failure', failReason);
     rt.lastOutcome = failReason === null ? 'success' : 'failure';
     this.settleSlot(inst.slot, failReason === null ? 'succeeded' : 'failed', failReason);
-    const ctx = this.reportContext(job, result, failReason);
+    const ctx = reportContext(job, result, failReason);
     if (failReason === null) {
       rt.ladder?.cancel('succeeded');
       inst.ladder?.cancel('succeeded');
-      await this.sendReport('success', job, ctx);
+      await sendReport(this.deps, 'success', job, ctx);
       return;
     }
     if (this.stopping) return;
     if (result.stdout) log.info(`Job ${job.name} STDOUT:\n${result.stdout.trimEnd()}`);
     if (result.stderr) log.info(`Job ${job.name} STDERR:\n${result.stderr.trimEnd()}`);
-    await this.sendReport('failure', job, ctx);
-    const ladder = inst.ladder;
-    if (!ladder || ladder.cancelled) {
-      await this.sendReport('permanentFailure', job, ctx);
-      return;
-    }
+    // The retry is armed before the reporters run: a slow reporter must not push it back.
+    const permanent = !this.armRetry(rt, inst.ladder);
+    await sendReport(this.deps, 'failure', job, ctx);
+    if (permanent) await sendReport(this.deps, 'permanentFailure', job, ctx);
+  }
+
+  /** The failure path's retry decision (spec 02 §8.3); false when the failure is permanent. */
+  private armRetry(rt: JobRuntime, ladder: RetryLadder | null): boolean {
+    if (!ladder || ladder.cancelled) return false;
     ladder.clearTimer();
     if (!ladder.canRetry()) {
       ladder.cancel('exhausted');
-      await this.sendReport('permanentFailure', job, ctx);
-      return;
+      return false;
     }
-    this.armRetry(rt, ladder);
-  }
-
-  private armRetry(rt: JobRuntime, ladder: RetryLadder): void {
-    const delay = ladder.takeDelay();
-    const clock = this.deps.clock;
-    ladder.scheduledDelay = delay;
-    ladder.nextRetryAt = clock.now() + delay * 1000;
-    this.deps.hooks?.retryArmed?.(rt.config, ladder.count, ladder.nextRetryAt);
+    const delay = ladder.arm();
     this.deps.log.info(
       `Cron job ${rt.config.name} scheduled to be retried (#${ladder.count}) in ${delay.toFixed(1)} seconds`,
     );
-    const timer = clock.setTimer(() => {
-      ladder.cancelTimer = null;
-      ladder.nextRetryAt = null;
-      void this.runRetry(rt, ladder);
-    }, delay * 1000);
-    ladder.cancelTimer = () => clock.clearTimer(timer);
+    return true;
   }
 
   private async runRetry(rt: JobRuntime, ladder: RetryLadder): Promise<void> {
@@ -574,82 +411,11 @@ export class Scheduler {
       ladder.cancel('job-removed');
       return;
     }
-    if (!rt.config.enabled) {
-      ladder.cancel('cancelled');
-      return;
-    }
-    const decision = this.gate.decide(rt.config, rt.lastScheduledAt, 'retry');
-    if (!decision.run) {
-      this.deps.log.info(`Cron job ${rt.config.name}: retry not run here (${decision.reason})`);
-      return;
-    }
-    // Record before run: a crash right after never launches the same retry twice.
-    this.deps.hooks?.retrySettled?.(rt.config, 'launched', ladder.count);
-    await this.launchRun(rt, { trigger: 'retry', scheduledAt: rt.lastScheduledAt, ladder, slot: null });
-  }
-
-  private reportContext(job: JobConfig, result: RunResult, failReason: string | null): ReportContext {
-    return {
-      name: job.name,
-      success: failReason === null,
-      fail_reason: failReason,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      exit_code: result.exitCode,
-      command: job.command,
-      shell: job.shell,
-      environment: result.environment,
-      cpu_seconds: null,
-      cpu_user_seconds: null,
-      cpu_system_seconds: null,
-      max_rss_bytes: null,
-      schedule: job.scheduleText,
-    };
-  }
-
-  private async sendReport(hook: ReportHook, job: JobConfig, ctx: ReportContext): Promise<void> {
-    const what =
-      hook === 'failure' ? 'failure' : hook === 'permanentFailure' ? 'permanent failure' : 'success';
-    this.deps.log.info(`Cron job ${job.name}: reporting ${what}`);
-    try {
-      await this.deps.report(hook, job, ctx);
-    } catch (e) {
-      this.deps.log.error(`Problem reporting job ${job.name} ${what}: ${(e as Error)?.message ?? e}`);
-    }
-  }
-
-  private readonly outputSubscribers = new Map<string, Set<(line: OutputLine & { runId: string }) => void>>();
-
-  private publishLine(job: string, runId: string, line: OutputLine): void {
-    const subs = this.outputSubscribers.get(job);
-    if (!subs) return;
-    for (const fn of subs) {
-      try {
-        fn({ ...line, runId });
-      } catch {
-        // A broken subscriber (a closed HTTP stream) must never disturb the run.
-      }
-    }
-  }
-
-  /** Live output of a job's runs as lines arrive (dashboard log tail); returns the unsubscribe. */
-  subscribeOutput(job: string, fn: (line: OutputLine & { runId: string }) => void): () => void {
-    let subs = this.outputSubscribers.get(job);
-    if (!subs) {
-      subs = new Set();
-      this.outputSubscribers.set(job, subs);
-    }
-    subs.add(fn);
-    return () => {
-      subs.delete(fn);
-      if (subs.size === 0) this.outputSubscribers.delete(job);
-    };
+    await this.submit(rt, this.newFire(rt, 'retry', rt.lastScheduledAt, ladder));
   }
 
   /** The runs of a job in progress on this node, with their live output so far. */
-  running(
-    job: string,
-  ): { runId: string; pid: number | null; startedAt: number; trigger: RunTrigger; lines: OutputLine[] }[] {
+  running(job: string): RunningRun[] {
     const rt = this.jobs.get(job);
     if (!rt) return [];
     return rt.running.map((r) => ({
@@ -699,8 +465,7 @@ export class Scheduler {
     if (!rt.config.enabled || this.stopping) return null;
     await this.whenIdle(name, rt.config.concurrencyPolicy === 'Forbid' ? Number.POSITIVE_INFINITY : 30_000);
     if (this.stopping || this.jobs.get(name) !== rt) return null;
-    const slot = this.slot(rt, scheduledAt, 'running', 'catch-up');
-    const inst = await this.launchInstance(rt, { trigger: 'catchup', scheduledAt, ladder: null, slot });
+    const inst = await this.submit(rt, this.newFire(rt, 'catchup', scheduledAt, null));
     if (!inst) return null;
     await inst.reaped;
     const last = rt.history.lastRun();
@@ -711,26 +476,14 @@ export class Scheduler {
   rearmRetry(name: string, attempt: number, notBefore: number): boolean {
     const rt = this.jobs.get(name);
     if (!rt?.config.enabled || this.stopping) return false;
-    const ladder = this.newLadder(rt.config);
+    const ladder = this.newLadder(rt);
     if (!ladder) return false;
-    ladder.count = attempt;
     rt.ladder?.cancel('superseded');
     rt.ladder = ladder;
-    const clock = this.deps.clock;
-    ladder.nextRetryAt = notBefore;
-    ladder.scheduledDelay = Math.max(0, (notBefore - clock.now()) / 1000);
     this.deps.log.info(
       `Cron job ${name}: re-arming durable retry #${attempt} (due ${new Date(notBefore).toISOString()})`,
     );
-    const timer = clock.setTimer(
-      () => {
-        ladder.cancelTimer = null;
-        ladder.nextRetryAt = null;
-        void this.runRetry(rt, ladder);
-      },
-      Math.max(0, notBefore - clock.now()),
-    );
-    ladder.cancelTimer = () => clock.clearTimer(timer);
+    ladder.rearm(attempt, notBefore);
     return true;
   }
 
@@ -740,7 +493,7 @@ export class Scheduler {
     if (!rt) return 'unknown';
     if (!rt.config.enabled) return 'disabled';
     const ladder = rt.ladder && !rt.ladder.cancelled ? rt.ladder : null;
-    return this.launchRun(rt, { trigger: 'manual', scheduledAt: null, ladder, slot: null });
+    return (await this.submit(rt, this.newFire(rt, 'manual', null, ladder))) ? 'started' : 'skipped';
   }
 
   /** Cancels every running instance of a job: a user cancel, or a cluster Replace from another node. */
@@ -780,26 +533,7 @@ export class Scheduler {
   }
 
   status(): JobStatus[] {
-    return [...this.jobs.values()].map((rt) => {
-      const c = rt.config;
-      const ladder = rt.ladder && !rt.ladder.cancelled && rt.ladder.count > 0 ? rt.ladder : null;
-      return {
-        name: c.name,
-        status: rt.running.length > 0 ? 'running' : c.enabled ? 'scheduled' : 'disabled',
-        pids: rt.running.map((r) => r.handle.pid).filter((p): p is number => p !== null),
-        nextFire: rt.nextFire,
-        reboot: c.reboot,
-        neverFires: c.enabled && !c.reboot && rt.nextFire === null && this.started,
-        retry: ladder
-          ? {
-              attempt: ladder.count,
-              maxAttempts: ladder.policy.maximumRetries === -1 ? null : ladder.policy.maximumRetries,
-              nextRetryAt: ladder.nextRetryAt,
-              delaySeconds: ladder.scheduledDelay,
-            }
-          : null,
-      };
-    });
+    return [...this.jobs.values()].map((rt) => statusOf(rt, this.started));
   }
 
   /**
@@ -808,9 +542,10 @@ export class Scheduler {
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
-    if (this.timer) this.deps.clock.clearTimer(this.timer);
-    this.timer = null;
+    this.queue.close();
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
+    for (const t of this.deferred) this.deps.clock.clearTimer(t);
+    this.deferred.clear();
     const all = () => [...this.jobs.values()].flatMap((rt) => rt.running);
     const drained = Promise.all(all().map((r) => r.handle.done.catch(() => undefined)));
     let graceTimer: TimerHandle | null = null;

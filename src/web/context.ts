@@ -1,8 +1,7 @@
 // What the web server reads from the running daemon. The daemon builds one WebContext and
 // the server never reaches around it, so tests can run the server against a real scheduler.
 import type { LoadedConfig } from '../config/types.ts';
-import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
-import type { Scheduler } from '../scheduler/scheduler.ts';
+import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Metrics } from './metrics.ts';
@@ -15,16 +14,13 @@ export interface WebContext {
   config(): LoadedConfig;
   jobSetId(): string;
   /**
-   * Jobs, status, history, live output, manual start/cancel:
-   * `status()`, `history(name)`, `job(name)`, `startJob`, `cancelJob`, `subscribeOutput`, `running`.
+   * Jobs, status, history, live runs, manual start/cancel, and the event stream (recorded runs,
+   * slot outcomes, output lines) that metrics, `/status` and the log streams subscribe to.
    */
-  scheduler: Scheduler;
+  scheduler: SchedulerView;
   /** The durable store when a `state:` section is configured. */
   store: Store | null;
-  /** Subscribe to every recorded run / slot outcome (metrics, live dashboard). */
-  onRun(fn: (run: RunRecord) => void): () => void;
-  onSlot(fn: (slot: SlotRecord) => void): () => void;
-  /** The cluster view; single-node until the cluster issue. */
+  /** The cluster view. */
   cluster(): ClusterView;
   /**
    * The daemon-owned Prometheus registry (spec 06 §1.4: counters survive server restarts).
@@ -37,7 +33,7 @@ export interface WebContext {
   dags?: DagWebApi;
 }
 
-/** The cluster view (spec 05 §12.1); single-node until the cluster issue. */
+/** The cluster view (spec 05 §12.1). */
 export interface ClusterView {
   enabled: boolean;
   nodeName: string;
@@ -77,31 +73,3 @@ export interface DagWebApi {
 }
 
 export type LiveLineSink = (event: { stream: 'stdout' | 'stderr'; line: string } | 'end') => void;
-
-/**
- * A fan-out for the scheduler's single `onRun`/`onSlot` callbacks, so the daemon can hand
- * `WebContext.onRun`/`onSlot` to several listeners (metrics, status cache, log streams):
- *   const runs = new Listeners<RunRecord>();  new Scheduler({ ..., onRun: runs.emit });
- *   ctx.onRun = runs.subscribe;
- */
-export class Listeners<T> {
-  private readonly fns = new Set<(value: T) => void>();
-  readonly subscribe = (fn: (value: T) => void): (() => void) => {
-    this.fns.add(fn);
-    return () => {
-      this.fns.delete(fn);
-    };
-  };
-  readonly emit = (value: T): void => {
-    for (const fn of [...this.fns]) {
-      try {
-        fn(value);
-      } catch {
-        // A broken listener must never disturb the scheduler.
-      }
-    }
-  };
-  get size(): number {
-    return this.fns.size;
-  }
-}

@@ -1,11 +1,11 @@
 // Prometheus metrics (spec 06 §6): a prom-client registry owned by the daemon, so counters survive
 // web-server restarts and reloads. Accumulators are fed by recorded runs (`attach(ctx)` subscribes
-// to `ctx.onRun`); "live" families are read from the scheduler at scrape time.
+// to the scheduler's `run-finished` events); "live" families are read from the scheduler at scrape time.
 import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { WebSection } from '../config/file-schema.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
-import type { JobStatus } from '../scheduler/scheduler.ts';
+import type { JobStatus } from '../scheduler/view.ts';
 import type { WebContext } from './context.ts';
 import {
   byJob,
@@ -354,7 +354,9 @@ export class Metrics {
     this.detach?.();
     this.ctx = ctx;
     this.configure(ctx.config().web);
-    const off = ctx.onRun((run) => this.observeRun(run));
+    const off = ctx.scheduler.subscribe((e) => {
+      if (e.type === 'run-finished') this.observeRun(e.run);
+    });
     this.detach = () => {
       off();
       if (this.ctx === ctx) this.ctx = null;

@@ -1,9 +1,7 @@
 // The web server (spec 06): one Hono app served on every `web.listen` address.
 //
 // Daemon wiring (spec 06 §1.3-§1.4):
-//   const runs = new Listeners<RunRecord>(), slots = new Listeners<SlotRecord>();
-//   new Scheduler({ ..., onRun: runs.emit, onSlot: slots.emit });       // fan-out of the single callbacks
-//   const ctx: WebContext = { ..., onRun: runs.subscribe, onSlot: slots.subscribe, metrics };
+//   const ctx: WebContext = { ..., scheduler, metrics };                // scheduler: a SchedulerView
 //   const metrics = new Metrics({ version, durationBuckets });          // once per process
 //   metrics.attach(ctx);                                                // counters survive server restarts
 //   try { web = await startWebServer(ctx, cfg.web, log) }               // after the cluster manager

@@ -113,16 +113,11 @@ export function jobLogSource(ctx: WebContext, name: string): StreamSource {
     return {
       replay: newest.lines,
       follow: (onLine, onEnd) => {
-        const offLines = ctx.scheduler.subscribeOutput(name, (l) => {
-          if (l.runId === runId) onLine({ stream: l.stream, line: l.line });
+        return ctx.scheduler.subscribe((e) => {
+          if (e.type === 'output-line') {
+            if (e.runId === runId) onLine({ stream: e.line.stream, line: e.line.line });
+          } else if (e.type === 'run-finished' && e.run.id === runId) onEnd();
         });
-        const offRuns = ctx.onRun((run) => {
-          if (run.id === runId) onEnd();
-        });
-        return () => {
-          offLines();
-          offRuns();
-        };
       },
     };
   }

@@ -8,7 +8,7 @@
 //    precomputed per-job fragments, reused for RENDER_TTL_MS.
 // So `scheduled_in` is never more than RENDER_TTL_MS stale; running/pid changes show within MAX_AGE_MS.
 import { constants, gzipSync } from 'node:zlib';
-import type { JobStatus } from '../scheduler/scheduler.ts';
+import type { JobStatus } from '../scheduler/view.ts';
 import type { WebContext } from './context.ts';
 
 const RENDER_TTL_MS = 100;
@@ -100,7 +100,11 @@ export class StatusView {
     const mark = () => {
       this.dirty = true;
     };
-    this.unsubscribe.push(ctx.onRun(mark), ctx.onSlot(mark));
+    this.unsubscribe.push(
+      ctx.scheduler.subscribe((e) => {
+        if (e.type === 'run-finished' || e.type === 'slot') mark();
+      }),
+    );
   }
 
   /** Forces a fresh snapshot on the next request (manual start/cancel, reload). */

@@ -1,15 +1,32 @@
 // The daemon binary on a config that uses every single-node feature, for ~15 s, with real
-// sinks: SMTP (mail), HTTP (webhooks, Sentry), UDP (statsd), and real child processes.
+// sinks: SMTP (mail), HTTP (webhooks, Sentry), UDP (statsd), and real child processes. What ran
+// is read back from the run ledger (the `state:` store) after the daemon exits.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.ts';
 import { httpSink, smtpSink, udpSink, waitFor } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
-function config(ports: { http: number; smtp: number; udp: number }, extraJobs = ''): string {
+/** One run as the ledger records it (spec 03 §8.1). */
+interface LedgerRun {
+  outcome: string;
+  exit_code: number | null;
+  started_at: string;
+  finished_at: string;
+  fail_reason: string | null;
+  trigger: string;
+  attempt: number;
+}
+
+function config(
+  ports: { http: number; smtp: number; udp: number },
+  statePath: string,
+  extraJobs = '',
+): string {
   const mail = (subjectLine = '') => `        mail:
           from: cron@example.com
           to: oncall@example.com
@@ -19,7 +36,10 @@ function config(ports: { http: number; smtp: number; udp: number }, extraJobs = 
           password:
             fromEnvVar: TEST_SMTP_PASSWORD
 ${subjectLine}`;
-  return `defaults:
+  return `state:
+  path: ${statePath}
+  topology: single-node
+defaults:
   captureStdout: true
 jobs:
   - name: tick
@@ -133,6 +153,9 @@ describe('the daemon on a full-featured config', () => {
   let out = '';
   let err = '';
   let exit: Promise<number | null>;
+  /** The ledger's runs of each job, oldest first, read after the daemon exited. */
+  const ledger = new Map<string, LedgerRun[]>();
+  const runsOf = (job: string) => ledger.get(job) ?? [];
   const sinks = {} as {
     http: Awaited<ReturnType<typeof httpSink>>;
     smtp: Awaited<ReturnType<typeof smtpSink>>;
@@ -144,7 +167,12 @@ describe('the daemon on a full-featured config', () => {
     sinks.smtp = await smtpSink();
     sinks.udp = await udpSink();
     const ports = { http: sinks.http.port, smtp: sinks.smtp.port, udp: sinks.udp.port };
-    dir = writeTree({ 'conf/jobs.yaml': config(ports), 'vars.env': 'BUCKET=b1\nREGION=from-file\n' }, true);
+    dir = writeTree({}, true);
+    const statePath = join(dir, 'state');
+    writeFileSync(join(dir, 'vars.env'), 'BUCKET=b1\nREGION=from-file\n');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'conf'));
+    writeFileSync(join(dir, 'conf/jobs.yaml'), config(ports, statePath));
     daemon = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'conf'), '--shutdown-timeout', '5'], {
       cwd: dir,
       env: { ...process.env, TEST_SMTP_PASSWORD: 's3cret-pw', NOT_EXPANDED: 'SHOULD-NOT-APPEAR' },
@@ -170,11 +198,35 @@ describe('the daemon on a full-featured config', () => {
     // Reload: SIGHUP after adding a job.
     writeFileSync(
       join(dir, 'conf/jobs.yaml'),
-      config(ports, '  - name: added\n    command: echo added >> added.log\n    schedule: "* * * * * * *"\n'),
+      config(
+        ports,
+        statePath,
+        '  - name: added\n    command: echo added >> added.log\n    schedule: "* * * * * * *"\n',
+      ),
     );
     daemon.kill('SIGHUP');
     await waitFor(() => existsSync(join(dir, 'added.log')), 10_000, 'the reloaded job');
     daemon.kill('SIGTERM');
+    await exit;
+    const store = await openStore({
+      path: statePath,
+      namespace: 'default',
+      topology: 'single-node',
+      inline: true,
+    });
+    try {
+      for (const name of ['flaky', 'doomed', 'slow-timeout', 'forbid', 'replace', 'disabled', 'added']) {
+        const rows = await store.list(`runs/${name}`);
+        ledger.set(
+          name,
+          rows
+            .map((r) => r.data as unknown as LedgerRun)
+            .sort((a, b) => a.started_at.localeCompare(b.started_at)),
+        );
+      }
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -215,7 +267,11 @@ describe('the daemon on a full-featured config', () => {
 
   it('retries until success, then mails the success with SMTP auth', () => {
     expect(readFileSync(join(dir, 'count'), 'utf8').trim()).toBe('3');
-    expect(err).toContain('Cron job flaky scheduled to be retried (#2) in 1.0 seconds');
+    expect(runsOf('flaky').map((r) => [r.trigger, r.attempt, r.outcome])).toEqual([
+      ['reboot', 0, 'failure'],
+      ['retry', 1, 'failure'],
+      ['retry', 2, 'success'],
+    ]);
     const mail = sinks.smtp.mails.find((m) => m.mail.subject === "Cron job 'flaky' completed")!;
     expect(mail.user).toBe('robot');
     expect(mail.password).toBe('s3cret-pw');
@@ -225,7 +281,12 @@ describe('the daemon on a full-featured config', () => {
   it('reports a permanent failure by mail and to Sentry after the retries run out', () => {
     const mail = sinks.smtp.mails.find((m) => m.mail.subject === 'PERMANENT doomed exit=3')!;
     expect(mail.mail.text).toContain('doomed output');
-    expect(err).toContain('Cron job doomed: reporting permanent failure');
+    expect(runsOf('doomed').map((r) => [r.attempt, r.outcome, r.exit_code])).toEqual([
+      [0, 'failure', 3],
+      [1, 'failure', 3],
+      [2, 'failure', 3],
+    ]);
+    expect(sinks.smtp.mails.filter((m) => m.mail.subject === 'PERMANENT doomed exit=3')).toHaveLength(1);
     const sentry = sinks.http.hits.find((h) => h.url.startsWith('/api/42/'))!;
     expect(sentry.headers['x-sentry-auth']).toContain('sentry_key=publickey');
     expect(sentry.body).toContain('"level":"warning"');
@@ -236,10 +297,27 @@ describe('the daemon on a full-featured config', () => {
     expect(readFileSync(join(dir, 'shell-report.txt'), 'utf8')).toBe(
       'timeout-report -100 failsWhen=nonzeroReturn and retcode=-100\n',
     );
-    expect(err).toContain('Job slow-timeout exceeded its executionTimeout of 2 seconds');
+    const [run] = runsOf('slow-timeout');
+    expect(run).toMatchObject({ outcome: 'failure', exit_code: -100 });
+    const took = Date.parse(run!.finished_at) - Date.parse(run!.started_at);
+    expect(took).toBeGreaterThanOrEqual(2_000);
+    expect(took).toBeLessThan(10_000);
   });
 
   it('skips overlaps under Forbid and replaces under Replace', () => {
+    const forbid = runsOf('forbid');
+    expect(forbid.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < forbid.length; i++)
+      expect(forbid[i]!.started_at >= forbid[i - 1]!.finished_at).toBe(true);
+    expect(runsOf('replace')).toContainEqual(
+      expect.objectContaining({ outcome: 'cancelled', fail_reason: 'replaced by a newer instance' }),
+    );
+  });
+
+  it('logs the run lines of spec 02 §4.7', () => {
+    expect(err).toContain('Cron job flaky scheduled to be retried (#2) in 1.0 seconds');
+    expect(err).toContain('Cron job doomed: reporting permanent failure');
+    expect(err).toContain('Job slow-timeout exceeded its executionTimeout of 2 seconds');
     expect(err).toContain('Job forbid: still running and concurrencyPolicy is Forbid');
     expect(err).toContain('Job replace was replaced by a newer instance');
   });
@@ -264,11 +342,13 @@ describe('the daemon on a full-featured config', () => {
 
   it('never runs a disabled job, and runs @reboot once', () => {
     expect(existsSync(join(dir, 'disabled-ran'))).toBe(false);
+    expect(runsOf('disabled')).toEqual([]);
     expect(readFileSync(join(dir, 'boot.log'), 'utf8')).toBe('booted\n');
   });
 
   it('picks up a new job on SIGHUP', () => {
-    expect(err).toContain('Reloading configuration (SIGHUP)');
     expect(readFileSync(join(dir, 'added.log'), 'utf8')).toContain('added');
+    expect(runsOf('added').length).toBeGreaterThanOrEqual(1);
+    expect(runsOf('added').every((r) => r.trigger === 'schedule' && r.outcome === 'success')).toBe(true);
   });
 });

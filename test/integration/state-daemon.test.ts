@@ -1,6 +1,7 @@
 // The daemon with a `state:` section: jobs use the store through the `cronstable` CLI on their
 // PATH, and a restarted daemon continues counters, re-arms retries, catches up missed runs and
-// does not re-run @reboot jobs within the same boot.
+// does not re-run @reboot jobs within the same boot. Behaviour is read from the run ledger and
+// the web API (`/state`), not from log wording.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,9 @@ const CONFIG = (state: string) => `state:
   topology: single-node
   deploymentId: test-fleet
   maxRunsPerJob: "50"
+web:
+  listen:
+    - http://127.0.0.1:0
 defaults:
   captureStdout: true
 jobs:
@@ -78,12 +82,33 @@ async function stop(run: Run): Promise<void> {
   expect(await run.exit).toBe(0);
 }
 
+/** The daemon's web API base URL, from its listen line (the port is chosen by the OS). */
+function apiBase(run: Run): string | null {
+  return /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.err)?.[1] ?? null;
+}
+
+interface PendingRetry {
+  job: string;
+  attempt: number;
+  nextRetryAt: string | null;
+}
+
+async function pendingRetries(run: Run): Promise<PendingRetry[]> {
+  const base = apiBase(run);
+  if (!base) return [];
+  const body = (await (await fetch(`${base}/state`)).json()) as { node?: { retries?: PendingRetry[] } };
+  return body.node?.retries ?? [];
+}
+
 const lastCount = (out: string) => Math.max(0, ...[...out.matchAll(/count=(\d+)/g)].map((m) => Number(m[1])));
 
 describe('the daemon with durable state', () => {
   let dir: string;
   let first: Run;
   let second: Run;
+  let retriesBefore: PendingRetry[] = [];
+  let retriesAfter: PendingRetry[] = [];
+  const ledger = new Map<string, { trigger?: string; scheduled_at?: string | null; outcome?: string }[]>();
 
   beforeAll(async () => {
     dir = writeTree({}, true);
@@ -118,14 +143,36 @@ describe('the daemon with durable state', () => {
       30_000,
       `first daemon; stderr:\n${first.err}`,
     );
+    retriesBefore = await pendingRetries(first);
     await stop(first);
     second = startDaemon(dir);
     await waitFor(
-      () => lastCount(second.out) > lastCount(first.out) && second.err.includes('re-arming durable retry'),
+      () => lastCount(second.out) > lastCount(first.out) && second.out.includes('LOST'),
       30_000,
       `second daemon; stderr:\n${second.err}`,
     );
+    for (let i = 0; i < 50 && retriesAfter.length === 0; i++) {
+      retriesAfter = await pendingRetries(second);
+      if (retriesAfter.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
     await stop(second);
+    const after = await openStore({
+      path: statePath,
+      namespace: 'test-fleet',
+      topology: 'single-node',
+      inline: true,
+    });
+    try {
+      for (const name of ['catchup', 'secret-job', 'env-check'])
+        ledger.set(
+          name,
+          (await after.list(`runs/${name}`)).map(
+            (r) => r.data as { trigger?: string; scheduled_at?: string | null },
+          ),
+        );
+    } finally {
+      await after.close();
+    }
   }, 90_000);
 
   afterAll(() => {
@@ -148,19 +195,29 @@ describe('the daemon with durable state', () => {
   });
 
   it('catches up a missed slot once (run-once) and not again after the restart', () => {
-    expect(first.err).toContain('Job catchup: catching up 1 missed run(s) (onMissed: run-once)');
+    const catchups = ledger.get('catchup')!.filter((r) => r.trigger === 'catchup');
+    expect(catchups).toHaveLength(1);
+    // run-once: the latest missed hourly slot.
+    const hour = new Date(Math.floor(Date.parse(catchups[0]!.scheduled_at!) / 3_600_000) * 3_600_000);
+    expect(catchups[0]!.scheduled_at).toBe(hour.toISOString());
+    expect(Date.now() - hour.getTime()).toBeLessThan(2 * 3_600_000);
     expect(first.out.match(/caught-up/g)).toHaveLength(1);
     expect(second.out).not.toContain('caught-up');
   });
 
   it('re-arms a pending durable retry after a restart', () => {
-    expect(second.err).toMatch(/Cron job retrying: re-arming durable retry #1 \(due /);
+    const armed = retriesBefore.find((r) => r.job === 'retrying');
+    expect(armed).toMatchObject({ attempt: 1, nextRetryAt: expect.any(String) });
+    // The same attempt, due at the same instant (the remaining delay shrank meanwhile).
+    expect(retriesAfter.find((r) => r.job === 'retrying')).toMatchObject({
+      attempt: 1,
+      nextRetryAt: armed!.nextRetryAt,
+    });
   });
 
   it('runs @reboot jobs once per boot', () => {
-    expect(second.err).toContain(
-      'Job secret-job: @reboot already ran during this boot; not running it again',
-    );
+    expect(ledger.get('secret-job')!.map((r) => r.trigger)).toEqual(['reboot']);
+    expect(ledger.get('env-check')!.map((r) => r.trigger)).toEqual(['reboot']);
     expect(second.out).not.toContain('password=');
   });
 

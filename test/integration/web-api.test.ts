@@ -379,16 +379,16 @@ describe('web API without auth', () => {
   it('unsubscribes a log stream when the client goes away', async () => {
     expect((await h.post('/jobs/slow/start')).status).toBe(200);
     await waitUntil(() => h.scheduler.running('slow').length === 1);
+    const before = h.scheduler.subscriberCount;
     const ctl = new AbortController();
     const res = await h.get('/jobs/slow/logs', { signal: ctl.signal });
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain('slow-start');
+    expect(h.scheduler.subscriberCount).toBe(before + 1);
     ctl.abort();
     await reader.cancel().catch(() => {});
-    const subs = (h.scheduler as unknown as { outputSubscribers: Map<string, Set<unknown>> })
-      .outputSubscribers;
-    await waitUntil(() => !subs.has('slow'));
+    await waitUntil(() => h.scheduler.subscriberCount === before);
     await h.post('/jobs/slow/cancel');
     await waitUntil(() => h.scheduler.running('slow').length === 0);
   });

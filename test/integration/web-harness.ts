@@ -6,11 +6,10 @@ import type { WebSection } from '../../src/config/file-schema.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { LoadedConfig } from '../../src/config/types.ts';
 import { launch } from '../../src/exec/index.ts';
-import type { RunRecord, SlotRecord } from '../../src/scheduler/history.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../../src/util/clock.ts';
 import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
-import { Listeners, type WebContext } from '../../src/web/context.ts';
+import type { WebContext } from '../../src/web/context.ts';
 import { Metrics } from '../../src/web/metrics.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -44,15 +43,11 @@ export function loadWebConfig(jobsYaml: string, webYaml: string, extraFiles: Rec
 }
 
 export function buildContext(cfg: LoadedConfig, clock: Clock = new RealClock()) {
-  const runs = new Listeners<RunRecord>();
-  const slots = new Listeners<SlotRecord>();
   const scheduler = new Scheduler({
     clock,
     log: new Logger('cronstable'),
     launch,
     report: async () => {},
-    onRun: runs.emit,
-    onSlot: slots.emit,
     launchOptions: { sinks: { stdout: () => {}, stderr: () => {} } },
   });
   scheduler.load(cfg.jobs);
@@ -66,8 +61,6 @@ export function buildContext(cfg: LoadedConfig, clock: Clock = new RealClock()) 
     jobSetId: () => jobSetId(cfg.jobs),
     scheduler,
     store: null,
-    onRun: runs.subscribe,
-    onSlot: slots.subscribe,
     cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }),
     metrics,
     configReload: () => ({ successful: true, atMs: 1_700_000_000_000 }),

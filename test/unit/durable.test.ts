@@ -87,14 +87,13 @@ describe('onStoreUnavailable (spec 03 §8.9) with a store that cannot answer', (
     });
   }
   const cluster = () => job('* * * * *', '    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n');
-  const run = { id: 'r1', attempt: 0, scheduledAt: null, trigger: 'schedule' as const };
 
   it('degrade: decides from memory, runs @reboot, launches with node-local enforcement', async () => {
     const f = await features('degrade');
     expect(await f.lastOutcome(job('* * * * *'), 'failure')).toBe('failure');
     expect(await f.lastOutcome(job('* * * * *'), null)).toBeNull();
     expect(await f.rebootAllowed(job('@reboot'))).toBe(true);
-    const grant = await f.beforeLaunch(cluster(), run);
+    const grant = await f.claimSlot(cluster());
     expect('skip' in grant).toBe(false);
   });
 
@@ -102,7 +101,7 @@ describe('onStoreUnavailable (spec 03 §8.9) with a store that cannot answer', (
     const f = await features('fail-closed');
     expect(await f.lastOutcome(job('* * * * *'), null)).toBe('blocked');
     expect(await f.rebootAllowed(job('@reboot'))).toBe(false);
-    const grant = await f.beforeLaunch(cluster(), run);
+    const grant = await f.claimSlot(cluster());
     expect(grant).toEqual({ skip: expect.stringContaining('cannot be claimed (state store unavailable') });
   });
 });

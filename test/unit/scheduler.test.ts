@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { ReportHook } from '../../src/report/types.ts';
+import type { DurableControl } from '../../src/scheduler/control.ts';
+import type { SchedulerEvent } from '../../src/scheduler/events.ts';
 import { retryDelaySeconds } from '../../src/scheduler/ladder.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { FakeClock } from '../../src/util/clock.ts';
@@ -294,6 +296,66 @@ describe('the schedule loop (fake clock)', () => {
     expect(logs.some((l) => l.startsWith('Problem reporting job x failure: smtp exploded'))).toBe(true);
   });
 
+  it('arms a retry before awaiting the failure reporters: a reporter that never answers delays nothing', async () => {
+    const start = Date.parse('2026-01-07T12:59:00Z');
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    setSink(() => {});
+    const s = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      // A hung Sentry/SMTP call: the failure report never settles.
+      report: (hook) => (hook === 'failure' ? new Promise<void>(() => {}) : Promise.resolve()),
+    });
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
+    s.load(jobs(`jobs:\n${job('hung', '0 * * * *', retry)}`, start));
+    s.start();
+    launcher.behave('hung', { exitCode: 1 });
+    await clock.advance(MIN + 2_000);
+    expect(launcher.times('hung')).toEqual(['2026-01-07T13:00:00.000Z', '2026-01-07T13:00:02.000Z']);
+  });
+
+  it('a slow reporter (10 s) does not push the retry ladder back', async () => {
+    const start = Date.parse('2026-01-07T12:59:00Z');
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    setSink(() => {});
+    const reported: string[] = [];
+    const s = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      report: (hook) =>
+        new Promise<void>((resolve) =>
+          clock.setTimer(() => {
+            reported.push(`${hook} ${new Date(clock.now()).toISOString().slice(11, 19)}`);
+            resolve();
+          }, 10_000),
+        ),
+    });
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
+    s.load(jobs(`jobs:\n${job('slowrep', '0 * * * *', retry)}`, start));
+    s.start();
+    launcher.behave('slowrep', { exitCode: 1 });
+    await clock.advance(2 * MIN);
+    // The first retry runs 2 s after the failure, while its report is still in flight; the second
+    // is armed when the first retry's completion is handled (after the earlier report: per-job order).
+    expect(launcher.times('slowrep')).toEqual([
+      '2026-01-07T13:00:00.000Z',
+      '2026-01-07T13:00:02.000Z',
+      '2026-01-07T13:00:14.000Z',
+    ]);
+    expect(reported).toEqual([
+      'failure 13:00:10',
+      'failure 13:00:20',
+      'failure 13:00:30',
+      'permanentFailure 13:00:40',
+    ]);
+  });
+
   it('stops gracefully: no new fires, and kills what outlives the grace period', async () => {
     const t = setup(job('long', '* * * * *') + job('short', '* * * * *'), '2026-01-07T12:00:00Z');
     t.launcher.behave('long', { durationMs: 10 * MIN });
@@ -309,12 +371,15 @@ describe('the schedule loop (fake clock)', () => {
   });
 });
 
-describe('store hooks and durable entry points (fake clock)', () => {
-  function hooked(
-    yaml: string,
-    startIso: string,
-    hooks: ConstructorParameters<typeof Scheduler>[0]['hooks'],
-  ) {
+describe('durable control and durable entry points (fake clock)', () => {
+  function hooked(yaml: string, startIso: string, over: Partial<DurableControl> = {}, top = '') {
+    const durable: DurableControl = {
+      lastOutcome: async (_job, memory) => memory,
+      rebootAllowed: async () => true,
+      claimSlot: async () => ({}),
+      register: async () => ({}),
+      ...over,
+    };
     const start = Date.parse(startIso);
     const clock = new FakeClock(start);
     const launcher = new FakeLauncher(clock);
@@ -324,23 +389,32 @@ describe('store hooks and durable entry points (fake clock)', () => {
       log: new Logger('cronstable'),
       launch: launcher.launch,
       report: async () => {},
-      hooks,
+      durable,
     });
-    scheduler.load(jobs(`jobs:\n${yaml}`, start));
+    const events: SchedulerEvent[] = [];
+    scheduler.subscribe((e) => events.push(e));
+    scheduler.load(jobs(`jobs:\n${yaml}${top}`, start));
     scheduler.start();
-    return { clock, launcher, scheduler };
+    return { clock, launcher, scheduler, events };
   }
   const retry =
     '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 5\n        maximumDelay: 5\n        backoffMultiplier: 1\n';
 
   it('passes the grant env to the launch, releases it at the end, and honours a skip', async () => {
     const released: string[] = [];
-    const t = hooked(job('a', '* * * * *') + job('b', '* * * * *'), '2026-01-07T12:00:00Z', {
-      beforeLaunch: async (j, run) =>
-        j.name === 'b'
-          ? { skip: 'its cluster concurrency slot is held elsewhere' }
-          : { env: { CRONSTABLE_RUN_ID: run.id }, release: () => void released.push(run.id) },
-    });
+    const clusterForbid = '    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n';
+    const t = hooked(
+      job('a', '* * * * *') + job('b', '* * * * *', clusterForbid),
+      '2026-01-07T12:00:00Z',
+      {
+        claimSlot: async () => ({ skip: 'its cluster concurrency slot is held elsewhere' }),
+        register: async (_j, run) => ({
+          env: { CRONSTABLE_RUN_ID: run.id },
+          release: () => void released.push(run.id),
+        }),
+      },
+      `state:\n  path: ${writeTree({})}\n`,
+    );
     await t.clock.advance(MIN);
     const a = t.launcher.of('a')[0]!;
     expect(a.opts.injectedEnv?.CRONSTABLE_RUN_ID).toMatch(/^[0-9a-f]{32}$/);
@@ -350,14 +424,16 @@ describe('store hooks and durable entry points (fake clock)', () => {
   });
 
   it('reports armed and settled retries, settling "launched" before each retry runs', async () => {
-    const events: string[] = [];
-    const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z', {
-      retryArmed: (_j, attempt, notBefore) =>
-        events.push(`armed ${attempt} ${new Date(notBefore).toISOString()}`),
-      retrySettled: (_j, reason, attempt) => events.push(`settled ${reason} ${attempt}`),
-    });
+    const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z');
     t.launcher.behave('r', { exitCode: 1 });
     await t.clock.advance(2 * MIN);
+    const events = t.events.flatMap((e) =>
+      e.type === 'retry-armed'
+        ? [`armed ${e.attempt} ${new Date(e.notBefore).toISOString()}`]
+        : e.type === 'retry-settled'
+          ? [`settled ${e.reason} ${e.attempt}`]
+          : [],
+    );
     expect(events).toEqual([
       'armed 1 2026-01-07T13:00:05.000Z',
       'settled launched 1',
@@ -390,7 +466,7 @@ describe('store hooks and durable entry points (fake clock)', () => {
   });
 
   it('runs backfills one at a time without a retry ladder, and re-arms a durable retry', async () => {
-    const t = hooked(job('bf', '0 0 1 1 *', retry), '2026-01-07T12:00:00Z', {});
+    const t = hooked(job('bf', '0 0 1 1 *', retry), '2026-01-07T12:00:00Z');
     t.launcher.behave('bf', (n) => ({ durationMs: 2000, exitCode: n === 0 ? 1 : 0 }));
     const first = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:00:00Z'));
     const second = t.scheduler.runBackfill('bf', Date.parse('2026-01-07T11:30:00Z'));

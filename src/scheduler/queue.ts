@@ -1,0 +1,107 @@
+// The timer queue (DESIGN.md §4 step 1): one timer for the earliest next fire across all jobs,
+// a heap keyed by instant; due fires in instant then config order, short stalls replayed,
+// long ones resynced.
+import { MinHeap, matchesInstant, nextFire } from '../schedule/index.ts';
+import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Logger } from '../util/log.ts';
+import type { HeapEntry, JobRuntime } from './runtime.ts';
+
+/** A due slot this late (ms) still fires; anything later is a stall or a clock jump. */
+export const LATE_FIRE_WINDOW_MS = 10_000;
+/** At most this many missed occurrences are replayed after a short stall. */
+export const MAX_REPLAY = 100;
+/** The wake timer never sleeps longer than this, so wall-clock jumps are noticed. */
+const MAX_SLEEP_MS = 60_000;
+
+export class FireQueue {
+  private readonly heap = new MinHeap<HeapEntry>();
+  private timer: TimerHandle | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly fire: (rt: JobRuntime, scheduledAt: number) => void,
+  ) {}
+
+  /** No more fires (shutdown). */
+  close(): void {
+    this.closed = true;
+    if (this.timer) this.clock.clearTimer(this.timer);
+    this.timer = null;
+  }
+
+  /** (Re)computes the job's next fire strictly after now; the old heap entry goes stale. */
+  seed(rt: JobRuntime): void {
+    rt.gen++;
+    rt.nextFire = null;
+    const { cron, frame, name, scheduleText } = rt.config;
+    if (!cron) return;
+    rt.nextFire = nextFire(cron, frame, this.clock.now());
+    if (rt.nextFire === null) {
+      if (rt.config.enabled)
+        this.log.warning(
+          `job '${name}': schedule '${scheduleText}' has no future occurrence and will NEVER fire; fix the schedule or disable the job (its status reports never_fires)`,
+        );
+      return;
+    }
+    this.heap.push(rt.nextFire, { rt, gen: rt.gen });
+  }
+
+  private isStale(e: HeapEntry): boolean {
+    return e.rt.removed || e.gen !== e.rt.gen;
+  }
+
+  arm(): void {
+    if (this.timer) this.clock.clearTimer(this.timer);
+    this.timer = null;
+    if (this.closed) return;
+    while (this.heap.size > 0 && this.isStale(this.heap.peek()!)) this.heap.pop();
+    const at = this.heap.peekKey();
+    if (at === undefined) return;
+    const delay = Math.min(MAX_SLEEP_MS, Math.max(0, at - this.clock.now()));
+    this.timer = this.clock.setTimer(() => this.tick(), delay);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const now = this.clock.now();
+    const due: { rt: JobRuntime; at: number }[] = [];
+    while (this.heap.size > 0 && this.heap.peekKey()! <= now) {
+      const at = this.heap.peekKey()!;
+      const entry = this.heap.pop()!;
+      if (!this.isStale(entry)) due.push({ rt: entry.rt, at });
+    }
+    // Same instant: config order (spec 02 §2.2).
+    due.sort((a, b) => a.at - b.at || a.rt.index - b.rt.index);
+    for (const { rt, at } of due) this.handleDue(rt, at, now);
+    this.arm();
+  }
+
+  private handleDue(rt: JobRuntime, at: number, now: number): void {
+    const { cron, frame, name } = rt.config;
+    if (!cron) return;
+    let next: number | null;
+    if (now - at <= LATE_FIRE_WINDOW_MS) {
+      this.fire(rt, at);
+      next = nextFire(cron, frame, at);
+      let replayed = 0;
+      while (next !== null && next <= now && replayed < MAX_REPLAY) {
+        this.fire(rt, next);
+        replayed++;
+        next = nextFire(cron, frame, next);
+      }
+      if (next !== null && next <= now) next = nextFire(cron, frame, now);
+    } else {
+      this.log.warning(
+        `job '${name}': its fire at ${new Date(at).toISOString()} is ${((now - at) / 1000).toFixed(1)} s late (stall, suspend or clock jump); resyncing`,
+      );
+      const second = Math.floor(now / 1000) * 1000;
+      if (matchesInstant(cron, frame, second)) this.fire(rt, second);
+      next = nextFire(cron, frame, now);
+    }
+    rt.gen++;
+    rt.nextFire = next;
+    if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
+  }
+}

@@ -1,0 +1,50 @@
+// What readers and controllers outside the scheduler (the web API, the dashboard, metrics) may
+// use: status, history, live runs, manual start/cancel, and the event stream.
+import type { JobConfig } from '../config/types.ts';
+import type { OutputLine } from '../exec/types.ts';
+import type { EventListener } from './events.ts';
+import type { JobHistory, RunTrigger } from './history.ts';
+
+export type StartResult = 'started' | 'skipped' | 'unknown' | 'disabled';
+
+export interface JobStatus {
+  name: string;
+  status: 'running' | 'disabled' | 'scheduled';
+  pids: number[];
+  nextFire: number | null;
+  reboot: boolean;
+  neverFires: boolean;
+  retry: {
+    attempt: number;
+    maxAttempts: number | null;
+    nextRetryAt: number | null;
+    delaySeconds: number | null;
+  } | null;
+}
+
+export interface RunningRun {
+  runId: string;
+  pid: number | null;
+  startedAt: number;
+  trigger: RunTrigger;
+  /** Its live output so far. */
+  lines: OutputLine[];
+}
+
+export interface SchedulerView {
+  /** One entry per job, in config order. */
+  status(): JobStatus[];
+  jobNames(): string[];
+  job(name: string): JobConfig | undefined;
+  history(name: string): JobHistory | undefined;
+  /** The runs of a job in progress on this node. */
+  running(name: string): RunningRun[];
+  /** Manual start (spec 02 §2.1): not gated by leadership or onlyIfLastSucceeded. */
+  startJob(name: string): Promise<StartResult>;
+  cancelJob(
+    name: string,
+    reason?: 'cancelled' | 'replaced',
+  ): Promise<'cancelled' | 'not-running' | 'unknown'>;
+  /** Every scheduler event (slots, runs, output lines, retries); returns the unsubscribe. */
+  subscribe(fn: EventListener): () => void;
+}
