@@ -1,10 +1,10 @@
 // What the web server reads from the running daemon. The daemon builds one WebContext and
 // the server never reaches around it, so tests can run the server against a real scheduler.
+import type { WebSection } from '../config/file-schema.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
-import type { Metrics } from './metrics.ts';
 
 export interface WebContext {
   version: string;
@@ -26,7 +26,7 @@ export interface WebContext {
    * The daemon-owned Prometheus registry (spec 06 §1.4: counters survive server restarts).
    * When absent the server makes a private one for its own lifetime.
    */
-  metrics?: Metrics;
+  metrics?: MetricsRegistry;
   /** Outcome of the last config parse, for `cronstable_config_last_reload_*` (absent before the first). */
   configReload?(): { successful: boolean; atMs: number | null } | null;
   /** The DAG engine's HTTP surface; absent until DAGs exist (every DAG route then answers 404). */
@@ -73,3 +73,14 @@ export interface DagWebApi {
 }
 
 export type LiveLineSink = (event: { stream: 'stdout' | 'stderr'; line: string } | 'end') => void;
+
+/**
+ * What the server needs of the Prometheus registry (implemented by `Metrics` in metrics.ts);
+ * declared here so that the registry can read the context without an import cycle.
+ */
+export interface MetricsRegistry {
+  configure(web: WebSection | null | undefined): void;
+  /** Subscribes to the context's runs; returns the detach. */
+  attach(ctx: WebContext): () => void;
+  exposition(accept: string | undefined): Promise<{ contentType: string; body: string }>;
+}

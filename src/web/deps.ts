@@ -1,8 +1,7 @@
 // What every route module gets: the daemon context, the web section and the server's helpers.
 import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
-import type { WebContext } from './context.ts';
-import type { Metrics } from './metrics.ts';
+import type { MetricsRegistry, WebContext } from './context.ts';
 import type { NodeSampler } from './node.ts';
 import type { StatusView } from './status.ts';
 
@@ -11,7 +10,7 @@ export interface WebDeps {
   web: WebSection;
   log: Logger;
   /** Null when `metrics` is disabled (the route is not registered). */
-  metrics: Metrics | null;
+  metrics: MetricsRegistry | null;
   status: StatusView;
   node: NodeSampler;
 }

@@ -6,7 +6,7 @@ import type { WebSection } from '../config/file-schema.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/view.ts';
-import type { WebContext } from './context.ts';
+import type { MetricsRegistry, WebContext } from './context.ts';
 import {
   byJob,
   byJobStatus,
@@ -88,7 +88,7 @@ export interface MetricsOptions {
   durationBuckets?: readonly number[];
 }
 
-export class Metrics {
+export class Metrics implements MetricsRegistry {
   private readonly text = new Registry();
   private ctx: WebContext | null = null;
   private detach: (() => void) | null = null;

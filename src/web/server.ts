@@ -13,7 +13,7 @@ import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
 import { resolveAuthToken } from './auth.ts';
-import type { WebContext } from './context.ts';
+import type { MetricsRegistry, WebContext } from './context.ts';
 import type { WebDeps } from './deps.ts';
 import { type BoundListener, bindListener, closeListener, parseListen } from './listen.ts';
 import { Metrics, metricsSettings } from './metrics.ts';
@@ -41,7 +41,7 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
       'web: web.headers sets Access-Control-Allow-Origin: *, so the cross-site request gate is disabled for the control API',
     );
   const settings = metricsSettings(web);
-  let metrics: Metrics | null = null;
+  let metrics: MetricsRegistry | null = null;
   let detachPrivate: (() => void) | null = null;
   if (settings.enabled) {
     if (ctx.metrics) {
