@@ -118,14 +118,7 @@ describe('cronstable CLI (bundle on Node)', () => {
 
 describe('other runtimes', () => {
   it('the Bun standalone binary validates the demo config', () => {
-    const build = run('npx', [
-      'bun',
-      'build',
-      '--compile',
-      BUNDLE.replace(/\.mjs$/, '.full.mjs'),
-      '--outfile',
-      BINARY,
-    ]);
+    const build = run('npx', ['bun', 'build', '--compile', BUNDLE, '--outfile', BINARY]);
     expect(build.code, build.err).toBe(0);
     const r = run(BINARY, ['-c', 'example/demo', '-v']);
     expect(r.err).toContain('Configuration is valid.');
