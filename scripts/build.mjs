@@ -8,6 +8,8 @@
 //   every builtin the whole program uses (http2, zlib, worker_threads, ...) on each start; the
 //   plugin below turns them into require() calls made when the importing module is first
 //   evaluated.
+// What every command still pays is V8 compiling the whole file (lazy functions are pre-parsed,
+// not skipped): about 1 ms per 45 KB here. `CRONSTABLE_BUILD_ANALYZE=1` prints what the bytes are.
 import { chmodSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { analyzeMetafile, build } from 'esbuild';
