@@ -1,5 +1,8 @@
-// Entry point: dispatches argv to one command. Everything is imported lazily so that
-// `--version` touches nothing else (its wall time is a budget, DESIGN.md §12).
+// Entry point: dispatches argv to one command. Each command is a dynamic import, which the
+// bundle evaluates on first use, so a command pays only for the modules it needs: start-up of
+// `--version` and of the job verbs is a budget (DESIGN.md §12).
+import type { CliIo } from './cli/io.ts';
+
 declare const __CRONSTABLE_VERSION__: string | undefined;
 
 async function version(): Promise<string> {
@@ -11,7 +14,7 @@ async function version(): Promise<string> {
 /** Verbs a job calls from inside a run (they talk to the daemon's loopback job API). */
 const JOB_VERBS = new Set(['state', 'cursor', 'idempotent', 'lock', 'artifact', 'secret', 'xcom']);
 
-const io = {
+const io: CliIo = {
   out: (text: string) => process.stdout.write(text),
   err: (text: string) => process.stderr.write(text),
 };
@@ -57,7 +60,9 @@ async function workerMain(): Promise<boolean> {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === '--version' || !(await workerMain())) {
+// A worker thread started from this file never inherits the parent's arguments, so only an
+// argument-less start can be one; every command line skips loading node:worker_threads.
+if (argv.length > 0 || !(await workerMain())) {
   main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -5,12 +5,8 @@ import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
+import type { CliIo } from './io.ts';
 import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
-
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
 
 const log = getLogger('cronstable');
 

@@ -6,7 +6,6 @@ import { describeFailure, JobApiClient, type JobApiResponse, NotInJobError } fro
 import { formatValue, parseCursorValue } from '../jobapi/pyjson.ts';
 import { compareCodePoints, scanLexemes } from '../jobapi/values.ts';
 import { helpText, type OptionValue, parseCommand, usageLine } from './job-args.ts';
-import { SignalRelay, signalExitCode } from './job-lockrun.ts';
 import { JOB_COMMANDS, JOB_VERBS, type JobVerb, verbHelp } from './job-specs.ts';
 
 export type { JobVerb } from './job-specs.ts';
@@ -211,6 +210,8 @@ const ACTIONS: Record<JobVerb, Record<string, Action>> = {
       const command = ctx.command ?? [];
       if (command.length === 0)
         throw new Fail(EXIT.error, 'no command given (usage: cronstable lock run NAME [flags] -- CMD...)');
+      // Only `lock run` spawns: the other verbs never load node:child_process.
+      const { SignalRelay, signalExitCode } = await import('./job-lockrun.ts');
       const relay = new SignalRelay().install();
       let token: string | null = null;
       try {

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { AdminResult } from '../store/admin.ts';
-import type { CliIo } from './daemon.ts';
+import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
 
 export const STATE_ADMIN_USAGE = `usage: cronstable [-c CONF] state ACTION [options]

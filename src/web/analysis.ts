@@ -357,15 +357,6 @@ export function suggest(p: Pressure, period: 'hourly' | 'daily'): Record<string,
 // ---------------------------------------------------------------------------------------------
 // why
 
-/** `at` query parameter: ISO-8601; a value without an offset is UTC. */
-export function parseInstant(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}/.test(t)) return null;
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(t) && t.includes('T');
-  const ms = Date.parse(hasZone ? t : t.includes('T') ? `${t}Z` : `${t}T00:00:00Z`);
-  return Number.isFinite(ms) ? ms : null;
-}
-
 export function why(entry: ScheduleEntry, at: number, notes: unknown[]): Record<string, unknown> {
   const frame = entry.frame;
   const base: Record<string, unknown> = {

@@ -118,11 +118,14 @@ describe('cronstable CLI (bundle on Node)', () => {
 
 describe('other runtimes', () => {
   it('the Bun standalone binary validates the demo config', () => {
+    // As `npm run build:binary` does it.
     const build = run('npx', [
       'bun',
       'build',
       '--compile',
-      BUNDLE.replace(/\.mjs$/, '.full.mjs'),
+      '--bytecode',
+      '--format=esm',
+      BUNDLE,
       '--outfile',
       BINARY,
     ]);

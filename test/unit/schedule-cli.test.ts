@@ -1,6 +1,6 @@
 // `cronstable next` (src/cli/next.ts).
 import { describe, expect, it } from 'vitest';
-import { parseInstant, runNext } from '../../src/cli/next.ts';
+import { runNext } from '../../src/cli/next.ts';
 
 async function run(argv: string[], now = '2026-01-07T12:00:00Z') {
   const out: string[] = [];
@@ -130,31 +130,6 @@ describe('cronstable next', () => {
     expect(r.code).toBe(2);
     expect(r.err).toHaveLength(1);
     expect(r.err[0]).toBe("cronstable next: unknown option '--bogus' (see --help)");
-  });
-});
-
-describe('parseInstant', () => {
-  it.each([
-    ['2026-03-08T06:00:00Z', Date.UTC(2026, 2, 8, 6)],
-    ['2026-03-08T06:00:00z', Date.UTC(2026, 2, 8, 6)],
-    ['2026-03-08 06:00:00', Date.UTC(2026, 2, 8, 6)],
-    ['2026-03-08T01:00:00-05:00', Date.UTC(2026, 2, 8, 6)],
-    ['2026-03-08T11:30:00+0530', Date.UTC(2026, 2, 8, 6)],
-    ['2026-03-08T06:00:00.123456Z', Date.UTC(2026, 2, 8, 6, 0, 0, 123)],
-    ['2026-03-08', Date.UTC(2026, 2, 8)],
-  ])('%s', (text, ms) => {
-    expect(parseInstant(text)).toBe(ms);
-  });
-  it.each([
-    '',
-    'now',
-    '2026-13-01',
-    '2026-03-08T24:00:00Z',
-    '2026-03-08T06:60Z',
-    '2026-03-08T06:00:00+25:00',
-    '08/03/2026',
-  ])('rejects %j', (text) => {
-    expect(parseInstant(text)).toBeNull();
   });
 });
 

@@ -1,5 +1,7 @@
 // /schedule/preview, /pressure, /duplicates, /suggest, /why (spec 06 §5.11). A 400 here still
 // carries `web.headers` (§2.3). Pressure walks every fire of every job, so it is cached briefly.
+
+import { parseIsoInstant } from '../../util/instant.ts';
 import {
   allEntries,
   analyzedEntries,
@@ -7,7 +9,6 @@ import {
   duplicates,
   frameOfParam,
   type Pressure,
-  parseInstant,
   pressure,
   preview,
   suggest,
@@ -76,7 +77,7 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     const name = c.req.query('job');
     const atText = c.req.query('at');
     if (!name || !atText) return errorWithHeaders(c, 400, 'missing ?job= or ?at= query parameter');
-    const at = parseInstant(atText);
+    const at = parseIsoInstant(atText);
     if (at === null) return errorWithHeaders(c, 400, `bad timestamp: ${atText}`);
     const entry = allEntries(ctx).find((e) => e.name === name);
     if (!entry) return jobNotFound(name);
