@@ -169,6 +169,9 @@ class SqliteDatabase implements Database {
         this.depth--;
       }
     }
+    // Our own BEGIN IMMEDIATE rather than drizzle's transaction(): that one hands over to each
+    // driver's helper (deferred by default, different nesting per driver), and group commit
+    // needs one behaviour on all three.
     this.raw.exec('BEGIN IMMEDIATE');
     this.depth = 1;
     try {

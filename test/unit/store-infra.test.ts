@@ -2,9 +2,19 @@
 // group commit, token bucket, tar archives, the admin lock and the value helpers.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireAdminLock, assertNotAdminLocked } from '../../src/store/adminlock.ts';
 import { TokenBucket } from '../../src/store/bucket.ts';
@@ -41,6 +51,28 @@ describe('migrations', () => {
       expect(m.sql, `${m.tag}: run node scripts/embed-migrations.mjs`).toBe(sql);
       expect(m.sha256).toBe(createHash('sha256').update(sql).digest('hex'));
     }
+  });
+
+  it('drizzle/ is generated from the schema: drizzle-kit finds nothing left to migrate', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const work = tempDir();
+    cpSync(join(root, 'drizzle'), join(work, 'drizzle'), { recursive: true });
+    // drizzle-kit takes relative paths only: run it from the copy.
+    const out = execFileSync(
+      join(root, 'node_modules', '.bin', 'drizzle-kit'),
+      [
+        'generate',
+        '--dialect',
+        'sqlite',
+        '--schema',
+        relative(work, join(root, 'src/store/schema.ts')),
+        '--out',
+        'drizzle',
+      ],
+      { cwd: work, encoding: 'utf8' },
+    );
+    expect(out).toContain('No schema changes');
+    expect(readdirSync(join(work, 'drizzle')).sort()).toEqual(readdirSync(join(root, 'drizzle')).sort());
   });
 
   it('applies once, is idempotent, records tags, and reports tags it does not know', async () => {
