@@ -9,13 +9,13 @@ import { type ArtifactInfo, type Json, StoreRequestError } from '../types.ts';
 import { assertPortable, type Ctx, parseBody, requireName, SCHEMA_VERSION } from './common.ts';
 import { insertRecord } from './records.ts';
 
-const p = sql.placeholder;
-
 export const artifactStream = (scope: string) => `artifacts/${scope}`;
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
+
+const p = sql.placeholder;
 
 const putBlobQ = (o: Orm) =>
   o
