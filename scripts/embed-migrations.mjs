@@ -1,6 +1,6 @@
 // Embeds drizzle/*.sql (in journal order) into src/store/migrations.ts so the migration runner
 // works from TypeScript sources, the single-file bundle and the Bun binary alike (no file
-// reads, no loader configuration). Run after `npx drizzle-kit generate`;
+// reads, no loader configuration). `npm run db:generate` runs it after `drizzle-kit generate`;
 // test/unit/store-migrate.test.ts fails when the embedded copy and drizzle/ disagree.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import {
   type AdminOptions,
   type AdminResult,
@@ -15,6 +16,7 @@ import {
 } from './admin-common.ts';
 import { type ResolvedStorePlace, resolveStorePlace } from './index.ts';
 import { SCHEMA_VERSION } from './primitives/common.ts';
+import { blobs, documents, leases, records, storeMeta } from './schema.ts';
 import { probeMount } from './topology.ts';
 
 export type { AdminOptions, AdminResult } from './admin-common.ts';
@@ -61,19 +63,25 @@ export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
   }
   const { db, description } = await openAdmin(opts, place);
   try {
+    const o = db.orm;
     db.transaction(() => {
-      db.prepare("INSERT INTO store_meta (ns, key, value) VALUES (?, 'probe', ?)").run(
-        ns,
-        String(process.pid),
-      );
-      db.prepare("DELETE FROM store_meta WHERE ns = ? AND key = 'probe'").run(ns);
+      o.insert(storeMeta)
+        .values({ ns, key: 'probe', value: String(process.pid) })
+        .run();
+      o.delete(storeMeta)
+        .where(and(eq(storeMeta.ns, ns), eq(storeMeta.key, 'probe')))
+        .run();
     });
+    // PRAGMAs are not queries drizzle's builder can express.
     const integrityRows = db.prepare('PRAGMA integrity_check').all<{ integrity_check: string }>();
     const integrity = integrityRows.map((r) => r.integrity_check).join('; ');
     const mount = probeMount(realpathSync(place.dir));
-    const streams = db
-      .prepare('SELECT stream, count(*) AS n FROM records WHERE ns = ? GROUP BY stream')
-      .all<{ stream: string; n: number }>(ns);
+    const streams = o
+      .select({ stream: records.stream, n: count() })
+      .from(records)
+      .where(eq(records.ns, ns))
+      .groupBy(records.stream)
+      .all();
     const prefixes: Record<string, number> = {};
     let total = 0;
     for (const s of streams) {
@@ -83,20 +91,29 @@ export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
       total += s.n;
     }
     const unknown =
-      db
-        .prepare('SELECT count(*) AS n FROM records WHERE ns = ? AND schema_version != ?')
-        .get<{ n: number }>(ns, SCHEMA_VERSION)?.n ?? 0;
-    const docs = db
-      .prepare(
-        "SELECT substr(doc_ns, 1, instr(doc_ns || '/', '/') - 1) AS kind, count(*) AS n FROM documents WHERE ns = ? GROUP BY kind ORDER BY kind",
-      )
-      .all<{ kind: string; n: number }>(ns);
-    const blobs = db
-      .prepare('SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM blobs WHERE ns = ?')
-      .get<{ n: number; bytes: number }>(ns)!;
-    const leases = db
-      .prepare('SELECT count(*) AS n, coalesce(sum(expires_at > ?), 0) AS live FROM leases WHERE ns = ?')
-      .get<{ n: number; live: number }>(nowSeconds(opts), ns)!;
+      o
+        .select({ n: count() })
+        .from(records)
+        .where(and(eq(records.ns, ns), ne(records.schemaVersion, SCHEMA_VERSION)))
+        .get()?.n ?? 0;
+    const kind = sql<string>`substr(${documents.docNs}, 1, instr(${documents.docNs} || '/', '/') - 1)`;
+    const docs = o
+      .select({ kind, n: count() })
+      .from(documents)
+      .where(eq(documents.ns, ns))
+      .groupBy(kind)
+      .orderBy(kind)
+      .all();
+    const blobStats = o
+      .select({ n: count(), bytes: sql<number>`coalesce(sum(${blobs.size}), 0)` })
+      .from(blobs)
+      .where(eq(blobs.ns, ns))
+      .get()!;
+    const leaseStats = o
+      .select({ n: count(), live: sql<number>`coalesce(sum(${leases.expiresAt} > ${nowSeconds(opts)}), 0)` })
+      .from(leases)
+      .where(eq(leases.ns, ns))
+      .get()!;
     const journal = db.prepare('PRAGMA journal_mode').get<{ journal_mode: string }>()?.journal_mode ?? '?';
     const locking =
       place.topology !== 'shared'
@@ -118,8 +135,8 @@ export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
         .sort()
         .map((p) => `${p}: ${plural(prefixes[p]!, 'record')}`),
       `documents: ${docTotal}${docs.length ? ` (${docs.map((d) => `${d.kind}: ${d.n}`).join(', ')})` : ''}`,
-      `blobs: ${blobs.n} (${plural(blobs.bytes, 'byte')})`,
-      `leases: ${leases.n} (${leases.live} live)`,
+      `blobs: ${blobStats.n} (${plural(blobStats.bytes, 'byte')})`,
+      `leases: ${leaseStats.n} (${leaseStats.live} live)`,
       `unknown_schema: ${plural(unknown, 'record')}`,
       `quarantined: ${plural(0, 'record')}`,
     ];

@@ -55,6 +55,8 @@ const total = (c: Counts) => c.records + c.documents + c.blobs + c.leases;
 const describeCounts = (c: Counts) =>
   `${plural(c.records, 'record')}, ${plural(c.documents, 'document')}, ${plural(c.blobs, 'blob')}, ${plural(c.leases, 'lease')}`;
 
+// Raw SQL in this module: it works on an ATTACHed snapshot (`src.` / `main.` tables, INSERT …
+// SELECT across them, a table list), which drizzle's builder cannot address.
 function countNamespace(db: Database, ns: string, schema = 'main'): Counts {
   const n = (table: string) =>
     db.prepare(`SELECT count(*) AS n FROM ${schema}.${table} WHERE ns = ?`).get<{ n: number }>(ns)?.n ?? 0;

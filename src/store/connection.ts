@@ -2,8 +2,10 @@
 // namespace's one-time `storeVersion` stamp. Used by the worker lanes and by inline mode.
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Database, openDatabase } from './driver.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { type Database, type Orm, openDatabase } from './driver.ts';
 import { migrate } from './migrate.ts';
+import { storeMeta } from './schema.ts';
 import { applyPragmas } from './topology.ts';
 import type { Topology } from './types.ts';
 
@@ -73,18 +75,28 @@ export async function openConnection(spec: ConnectionSpec): Promise<Connection> 
   }
 }
 
+const metaQ = (o: Orm) =>
+  o
+    .select({ value: storeMeta.value })
+    .from(storeMeta)
+    .where(and(eq(storeMeta.ns, sql.placeholder('ns')), eq(storeMeta.key, 'storeVersion')))
+    .prepare();
+const stampQ = (o: Orm) =>
+  o
+    .insert(storeMeta)
+    .values({ ns: sql.placeholder('ns'), key: sql.placeholder('key'), value: sql.placeholder('value') })
+    .onConflictDoNothing()
+    .prepare();
+
 /** Stamps `storeVersion` and `createdAt` once per namespace; returns the stamped version. */
 export function stampMeta(db: Database, ns: string): string {
-  const read = () =>
-    db
-      .prepare("SELECT value FROM store_meta WHERE ns = ? AND key = 'storeVersion'")
-      .get<{ value: string }>(ns)?.value;
+  const read = () => db.prepared(metaQ).get({ ns })?.value;
   const existing = read();
   if (existing !== undefined) return existing;
   db.transaction(() => {
-    const insert = db.prepare('INSERT OR IGNORE INTO store_meta (ns, key, value) VALUES (?, ?, ?)');
-    insert.run(ns, 'storeVersion', STORE_VERSION);
-    insert.run(ns, 'createdAt', String(Date.now() / 1000));
+    const insert = db.prepared(stampQ);
+    insert.run({ ns, key: 'storeVersion', value: STORE_VERSION });
+    insert.run({ ns, key: 'createdAt', value: String(Date.now() / 1000) });
   });
   return read() ?? STORE_VERSION;
 }

@@ -1,23 +1,34 @@
 // The one module that knows which runtime we are on (DESIGN.md §2). It opens a SQLite file
 // with better-sqlite3 (Node), bun:sqlite (Bun) or node:sqlite (Deno, or Node when
-// better-sqlite3 is missing) and hands out the same small synchronous interface. Drivers are
-// loaded lazily so `cronstable --version` never touches a native module.
+// better-sqlite3 is missing) and hands out the same small synchronous interface, plus a drizzle
+// database on that same connection (drizzle's better-sqlite3 and bun-sqlite sessions; node:sqlite
+// through a better-sqlite3-shaped shim, drizzle having no node:sqlite driver). Drivers are
+// loaded lazily so `cronstable --version` never touches a native module: the drizzle sessions
+// are built on the connection we opened (their `drizzle()` entry points import the native
+// module at load time, which would break the Node bundle on `bun:sqlite` and vice versa).
 import { createRequire } from 'node:module';
+import { BetterSQLiteSession } from 'drizzle-orm/better-sqlite3/session';
+import { SQLiteBunSession } from 'drizzle-orm/bun-sqlite/session';
+import { BaseSQLiteDatabase, SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 
 /** What a SQL parameter may be (positional `?` only, so every driver binds the same way). */
 export type SqlValue = null | number | bigint | string | Uint8Array;
 export type Row = Record<string, unknown>;
 
-export interface RunResult {
+/** What running a write statement reports (drizzle's `.run()` returns the driver's own). */
+export interface StatementResult {
   changes: number;
-  lastInsertRowid: number;
+  lastInsertRowid: number | bigint;
 }
 
 export interface Statement {
-  run(...params: SqlValue[]): RunResult;
+  run(...params: SqlValue[]): StatementResult;
   get<T = Row>(...params: SqlValue[]): T | undefined;
   all<T = Row>(...params: SqlValue[]): T[];
 }
+
+/** A synchronous drizzle database on the store's connection (every runtime alike). */
+export type Orm = BaseSQLiteDatabase<'sync', StatementResult>;
 
 export type Runtime = 'better-sqlite3' | 'bun:sqlite' | 'node:sqlite';
 
@@ -26,9 +37,17 @@ export interface Database {
   readonly file: string;
   /** Library and SQLite versions, for `state check`. */
   readonly version: string;
+  /** Raw SQL: pragmas, migrations, admin work drizzle's builder cannot express. */
   exec(sql: string): void;
   /** Prepared statements are cached by their SQL text. */
   prepare(sql: string): Statement;
+  /** drizzle on this connection; its queries share the transactions of `transaction`. */
+  readonly orm: Orm;
+  /**
+   * The query `build` makes (a drizzle `.prepare()`d statement), built once per connection:
+   * the function itself is the cache key, so declare builders at module level.
+   */
+  prepared<T>(build: (orm: Orm) => T): T;
   /**
    * Runs fn inside `BEGIN IMMEDIATE … COMMIT` (ROLLBACK on throw). Nested calls become
    * savepoints, so an op keeps its own atomicity inside a group commit.
@@ -52,8 +71,17 @@ interface RawDriver {
   version: string;
   exec(sql: string): void;
   prepare(sql: string): Statement;
+  orm: Orm;
   backup(dest: string): Promise<void>;
   close(): void;
+}
+
+type OrmSession = ConstructorParameters<typeof BaseSQLiteDatabase<'sync', StatementResult>>[2];
+
+/** A drizzle database over the session a runtime provides. */
+function makeOrm(session: (dialect: SQLiteSyncDialect) => unknown): Orm {
+  const dialect = new SQLiteSyncDialect();
+  return new BaseSQLiteDatabase('sync', dialect, session(dialect) as OrmSession, undefined);
 }
 
 /** True when an error is SQLite's "database is locked/busy" (retryable). */
@@ -76,6 +104,7 @@ function quoteSqlString(text: string): string {
 
 class SqliteDatabase implements Database {
   private readonly cache = new Map<string, Statement>();
+  private readonly queries = new Map<(orm: Orm) => unknown, unknown>();
   private depth = 0;
 
   constructor(
@@ -93,8 +122,21 @@ class SqliteDatabase implements Database {
     return this.depth > 0;
   }
 
+  get orm(): Orm {
+    return this.raw.orm;
+  }
+
   exec(sql: string): void {
     this.raw.exec(sql);
+  }
+
+  prepared<T>(build: (orm: Orm) => T): T {
+    let query = this.queries.get(build) as T | undefined;
+    if (query === undefined) {
+      query = build(this.raw.orm);
+      this.queries.set(build, query);
+    }
+    return query;
   }
 
   prepare(sql: string): Statement {
@@ -127,6 +169,9 @@ class SqliteDatabase implements Database {
         this.depth--;
       }
     }
+    // Our own BEGIN IMMEDIATE rather than drizzle's transaction(): that one hands over to each
+    // driver's helper (deferred by default, different nesting per driver), and group commit
+    // needs one behaviour on all three.
     this.raw.exec('BEGIN IMMEDIATE');
     this.depth = 1;
     try {
@@ -151,6 +196,7 @@ class SqliteDatabase implements Database {
 
   close(): void {
     this.cache.clear();
+    this.queries.clear();
     this.raw.close();
   }
 }
@@ -209,6 +255,7 @@ function openBetter(file: string, opts: OpenOptions): RawDriver {
         all: <T>(...p: SqlValue[]) => s.all(...bindBetter(p)) as T[],
       };
     },
+    orm: makeOrm((dialect) => new BetterSQLiteSession(db as never, dialect, undefined)),
     backup: async (dest) => {
       await db.backup(dest);
     },
@@ -256,6 +303,7 @@ async function openBun(file: string, opts: OpenOptions): Promise<RawDriver> {
         all: <T>(...p: SqlValue[]) => s.all(...p) as T[],
       };
     },
+    orm: makeOrm((dialect) => new SQLiteBunSession(db as never, dialect, undefined)),
     backup: (dest) => vacuumInto((sql) => db.exec(sql), dest),
     close: () => db.close(),
   };
@@ -280,6 +328,37 @@ function plainRow(row: unknown): unknown {
   return row && typeof row === 'object' ? { ...(row as Row) } : row;
 }
 
+/** A row as the array drizzle's array mode wants (our queries never repeat a column name). */
+function rowValues(row: unknown): unknown[] | undefined {
+  return row && typeof row === 'object' ? Object.values(row) : undefined;
+}
+
+/**
+ * The slice of better-sqlite3's API that drizzle's better-sqlite3 session uses (prepare, run,
+ * get, all, raw), over node:sqlite, so the same drizzle queries serve Deno too.
+ */
+function betterShaped(db: NodeSqliteDatabase): unknown {
+  return {
+    exec: (sql: string) => db.exec(sql),
+    prepare(sql: string) {
+      const s = db.prepare(sql);
+      const raw = {
+        get: (...p: unknown[]) => rowValues(s.get(...p)),
+        all: (...p: unknown[]) => s.all(...p).map((r) => rowValues(r)),
+      };
+      return {
+        run: (...p: unknown[]) => {
+          const r = s.run(...p);
+          return { changes: Number(r.changes), lastInsertRowid: r.lastInsertRowid };
+        },
+        get: (...p: unknown[]) => plainRow(s.get(...p)) ?? undefined,
+        all: (...p: unknown[]) => s.all(...p).map(plainRow),
+        raw: () => raw,
+      };
+    },
+  };
+}
+
 async function openNodeSqlite(file: string, opts: OpenOptions): Promise<RawDriver> {
   const mod = (await importRuntimeModule('node:sqlite')) as { DatabaseSync: NodeSqliteConstructor };
   const db = new mod.DatabaseSync(file, { readOnly: opts.readonly ?? false });
@@ -300,6 +379,7 @@ async function openNodeSqlite(file: string, opts: OpenOptions): Promise<RawDrive
         all: <T>(...p: SqlValue[]) => s.all(...p).map(plainRow) as T[],
       };
     },
+    orm: makeOrm((dialect) => new BetterSQLiteSession(betterShaped(db) as never, dialect, undefined)),
     backup: (dest) => vacuumInto((sql) => db.exec(sql), dest),
     close: () => db.close(),
   };

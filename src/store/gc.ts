@@ -1,5 +1,6 @@
 // `cronstable state gc` (spec 03 §9): one garbage-collection pass over a namespace.
 
+import { and, count, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import {
   type AdminOptions,
   type AdminResult,
@@ -11,6 +12,12 @@ import {
 } from './admin-common.ts';
 import type { Database } from './driver.ts';
 import { SCHEMA_VERSION } from './primitives/common.ts';
+import { blobs, leases, records, streamCounts } from './schema.ts';
+
+/** Rows of `column` starting with `prefix` (ending in '/'), as an index range. */
+function startsWith(column: typeof records.stream | typeof leases.name, prefix: string) {
+  return and(gte(column, prefix), lt(column, `${prefix.slice(0, -1)}0`));
+}
 
 /** Streams kept per job name (spec 03 §9 managed prefixes). */
 export const JOB_PREFIXES = ['runs', 'logs', 'catchup', 'retries', 'reboot', 'inflight', 'slots'];
@@ -46,11 +53,16 @@ interface ManifestFacts {
 
 /** Jobs and scopes advertised by `manifests/<host>` records newer than the cutoff. */
 function readManifests(db: Database, ns: string, cutoff: number): ManifestFacts {
-  const rows = db
-    .prepare(
-      "SELECT stream, written_at, schema_version, data FROM records WHERE ns = ? AND stream >= 'manifests/' AND stream < 'manifests0'",
-    )
-    .all<{ stream: string; written_at: number; schema_version: string; data: string }>(ns);
+  const rows = db.orm
+    .select({
+      stream: records.stream,
+      writtenAt: records.writtenAt,
+      schemaVersion: records.schemaVersion,
+      data: records.data,
+    })
+    .from(records)
+    .where(and(eq(records.ns, ns), startsWith(records.stream, 'manifests/')))
+    .all();
   const facts: ManifestFacts = {
     streams: new Set(rows.map((r) => r.stream)).size,
     oldest: null,
@@ -58,8 +70,8 @@ function readManifests(db: Database, ns: string, cutoff: number): ManifestFacts 
     scopes: new Set(),
   };
   for (const r of rows) {
-    if (facts.oldest === null || r.written_at < facts.oldest) facts.oldest = r.written_at;
-    if (r.written_at < cutoff || r.schema_version !== SCHEMA_VERSION) continue;
+    if (facts.oldest === null || r.writtenAt < facts.oldest) facts.oldest = r.writtenAt;
+    if (r.writtenAt < cutoff || r.schemaVersion !== SCHEMA_VERSION) continue;
     try {
       const data = JSON.parse(r.data) as { jobs?: unknown; scopes?: unknown };
       if (Array.isArray(data.jobs)) for (const j of data.jobs) if (typeof j === 'string') facts.jobs.add(j);
@@ -104,11 +116,14 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
     const keepScopes = gc.keepScopes
       ? new Set(['global', ...gc.keepScopes, ...keepJobs, ...manifests.scopes])
       : null;
-    const all = db
-      .prepare(
-        'SELECT stream, count(*) AS n, max(written_at) AS newest FROM records WHERE ns = ? GROUP BY stream ORDER BY stream',
-      )
-      .all<{ stream: string; n: number; newest: number }>(ns);
+    const o = db.orm;
+    const all = o
+      .select({ stream: records.stream, n: count(), newest: sql<number>`max(${records.writtenAt})` })
+      .from(records)
+      .where(eq(records.ns, ns))
+      .groupBy(records.stream)
+      .orderBy(records.stream)
+      .all();
     const remove: { stream: string; n: number }[] = [];
     let kept = 0;
     for (const s of all) {
@@ -142,17 +157,19 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
       }
       // Re-check inside the transaction: a record appended meanwhile keeps the stream.
       const n = db.transaction(() => {
-        const newest = db
-          .prepare('SELECT max(written_at) AS newest FROM records WHERE ns = ? AND stream = ?')
-          .get<{ newest: number | null }>(ns, s.stream)?.newest;
+        const inStream = and(eq(records.ns, ns), eq(records.stream, s.stream));
+        const newest = o
+          .select({ newest: sql<number | null>`max(${records.writtenAt})` })
+          .from(records)
+          .where(inStream)
+          .get()?.newest;
         if (newest === null || newest === undefined || newest >= cutoff) return -1;
-        const deleted = db
-          .prepare('DELETE FROM records WHERE ns = ? AND stream = ?')
-          .run(ns, s.stream).changes;
-        db.prepare('DELETE FROM stream_counts WHERE ns = ? AND stream = ? AND v1_records <= 0').run(
-          ns,
-          s.stream,
-        );
+        const deleted = o.delete(records).where(inStream).run().changes;
+        o.delete(streamCounts)
+          .where(
+            and(eq(streamCounts.ns, ns), eq(streamCounts.stream, s.stream), lte(streamCounts.v1Records, 0)),
+          )
+          .run();
         return deleted;
       });
       if (n < 0) kept++;
@@ -162,17 +179,18 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
       }
     }
 
-    const deadLeases = db
-      .prepare(
-        "SELECT name FROM leases WHERE ns = ? AND name >= 'dagadvance/' AND name < 'dagadvance0' AND expires_at < ? AND updated_at < ?",
-      )
-      .all<{ name: string }>(ns, cutoff, cutoff);
+    const dead = and(lt(leases.expiresAt, cutoff), lt(leases.updatedAt, cutoff));
+    const deadLeases = o
+      .select({ name: leases.name })
+      .from(leases)
+      .where(and(eq(leases.ns, ns), startsWith(leases.name, 'dagadvance/'), dead))
+      .all();
     if (!gc.dryRun)
       db.transaction(() => {
         for (const l of deadLeases)
-          db.prepare(
-            'DELETE FROM leases WHERE ns = ? AND name = ? AND expires_at < ? AND updated_at < ?',
-          ).run(ns, l.name, cutoff, cutoff);
+          o.delete(leases)
+            .where(and(eq(leases.ns, ns), eq(leases.name, l.name), dead))
+            .run();
       });
 
     const sweep = sweepBlobs(db, ns, cutoff, gc.dryRun ? new Set(removedStreams) : new Set(), gc.dryRun);
@@ -214,15 +232,16 @@ function sweepBlobs(
   dryRun: boolean,
 ): { count: number; bytes: number; skipped: string | null } {
   return db.transaction(() => {
-    const rows = db
-      .prepare(
-        "SELECT stream, schema_version, data FROM records WHERE ns = ? AND stream >= 'artifacts/' AND stream < 'artifacts0'",
-      )
-      .all<{ stream: string; schema_version: string; data: string }>(ns);
+    const o = db.orm;
+    const rows = o
+      .select({ stream: records.stream, schemaVersion: records.schemaVersion, data: records.data })
+      .from(records)
+      .where(and(eq(records.ns, ns), startsWith(records.stream, 'artifacts/')))
+      .all();
     const referenced = new Set<string>();
     for (const r of rows) {
       if (goingAway.has(r.stream)) continue;
-      if (r.schema_version !== SCHEMA_VERSION)
+      if (r.schemaVersion !== SCHEMA_VERSION)
         return { count: 0, bytes: 0, skipped: `${r.stream} holds a record of unknown schema version` };
       let sha: unknown;
       try {
@@ -234,14 +253,19 @@ function sweepBlobs(
         return { count: 0, bytes: 0, skipped: `${r.stream} holds a record without sha256` };
       referenced.add(sha);
     }
-    const orphans = db
-      .prepare('SELECT sha256, size FROM blobs WHERE ns = ? AND touched_at < ?')
-      .all<{ sha256: string; size: number }>(ns, cutoff)
+    const orphans = o
+      .select({ sha256: blobs.sha256, size: blobs.size })
+      .from(blobs)
+      .where(and(eq(blobs.ns, ns), lt(blobs.touchedAt, cutoff)))
+      .all()
       .filter((b) => !referenced.has(b.sha256));
     let bytes = 0;
     for (const b of orphans) {
       bytes += b.size;
-      if (!dryRun) db.prepare('DELETE FROM blobs WHERE ns = ? AND sha256 = ?').run(ns, b.sha256);
+      if (!dryRun)
+        o.delete(blobs)
+          .where(and(eq(blobs.ns, ns), eq(blobs.sha256, b.sha256)))
+          .run();
     }
     return { count: orphans.length, bytes, skipped: null };
   });

@@ -13,6 +13,8 @@ export interface MigrateResult {
 
 const BREAKPOINT = '--> statement-breakpoint';
 
+// Raw SQL: the runner executes drizzle-kit's migration text and keeps its own bookkeeping table,
+// which exists before (and outside) the schema it creates.
 export function migrate(db: Database, migrations: EmbeddedMigration[] = MIGRATIONS): MigrateResult {
   return db.transaction(() => {
     db.exec(

@@ -1,12 +1,21 @@
-// The store's tables (spec 03 §13.1), as drizzle-orm `sqlite-core` definitions. This file is
-// the source of truth for the DDL: `npx drizzle-kit generate` turns a change here into a new
-// SQL migration under drizzle/, and `node scripts/embed-migrations.mjs` embeds it into
-// src/store/migrations.ts (what the runner applies). The primitives themselves use plain SQL
-// through src/store/driver.ts so that one code path serves better-sqlite3, bun:sqlite and
-// node:sqlite; the row types below keep that SQL honest.
+// The store's tables (spec 03 §13.1) and its plain-named views (DESIGN.md §5), as drizzle-orm
+// `sqlite-core` definitions: the one definition of both. `npm run db:generate` turns a change
+// here into a new SQL migration under drizzle/ and embeds it into src/store/migrations.ts (what
+// the runner applies); the primitives query these tables through drizzle's builder and take
+// their row types from here.
 //
 // Every table is keyed by `ns` (the deployment id): namespaces never see each other's rows.
-import { blob, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  sqliteView,
+  text,
+} from 'drizzle-orm/sqlite-core';
 
 /** Per-namespace facts: `storeVersion`, `createdAt`. */
 export const storeMeta = sqliteTable(
@@ -100,3 +109,181 @@ export type RecordRow = typeof records.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;
 export type BlobRow = typeof blobs.$inferSelect;
 export type LeaseRow = typeof leases.$inferSelect;
+
+// ---- Views: every kind of state under a plain name with plain columns (DESIGN.md §5). ----
+// They read the generic tables above; only v1 rows (the only version this build writes).
+// Stream and doc-namespace kinds are matched as a range (`>= 'runs/' AND < 'runs0'`, '0' being
+// the character after '/') so SQLite uses the primary-key / (ns, stream, id) index, not a scan.
+
+/** A `$.field` of a JSON body column, as a named view column. */
+function jsonField<T>(body: typeof records.data | typeof documents.data, field: string, column: string) {
+  return sql<T>`json_extract(${body}, ${sql.raw(`'$.${field}'`)})`.as(column);
+}
+
+/** `column` starts with `prefix` (ending in '/'), as an index range. */
+function startsWith(
+  column: typeof records.stream | typeof documents.docNs | typeof leases.name,
+  prefix: string,
+) {
+  const upper = `${prefix.slice(0, -1)}0`;
+  return sql`${column} >= ${sql.raw(`'${prefix}'`)} AND ${column} < ${sql.raw(`'${upper}'`)}`;
+}
+
+const V1 = sql.raw(`'v1'`);
+
+/** The rest of a name after its kind prefix (`runs/nightly` -> `nightly`). */
+function afterPrefix(column: typeof records.stream | typeof documents.docNs, prefix: string, as: string) {
+  return sql<string>`substr(${column}, ${sql.raw(String(prefix.length + 1))})`.as(as);
+}
+
+/** Every run in the ledger (`runs/<job>`), one row per attempt; `node` is the writing host. */
+export const runs = sqliteView('runs').as((qb) =>
+  qb
+    .select({
+      ns: records.ns,
+      id: records.id,
+      job: afterPrefix(records.stream, 'runs/', 'job'),
+      scheduledAt: jsonField<string | null>(records.data, 'scheduled_at', 'scheduled_at'),
+      startedAt: jsonField<string | null>(records.data, 'started_at', 'started_at'),
+      finishedAt: jsonField<string>(records.data, 'finished_at', 'finished_at'),
+      outcome: jsonField<string>(records.data, 'outcome', 'outcome'),
+      exitCode: jsonField<number | null>(records.data, 'exit_code', 'exit_code'),
+      attempt: jsonField<number | null>(records.data, 'attempt', 'attempt'),
+      node: sql<string>`substr(${records.writer}, 1, instr(${records.writer} || '#', '#') - 1)`.as('node'),
+      trigger: jsonField<string | null>(records.data, 'trigger', 'trigger'),
+      duration: jsonField<number | null>(records.data, 'duration', 'duration'),
+      failReason: jsonField<string | null>(records.data, 'fail_reason', 'fail_reason'),
+      runId: jsonField<string | null>(records.data, 'run_id', 'run_id'),
+    })
+    .from(records)
+    .where(sql`${startsWith(records.stream, 'runs/')} AND ${records.schemaVersion} = ${V1}`),
+);
+
+/**
+ * Every scheduled slot the ledger knows, with its final outcome: the newest attempt per
+ * (job, scheduled_at). SQLite takes the bare columns from the row holding max(id). Manual
+ * runs (no scheduled_at) are not slots; a slot skipped without a run is here only once the
+ * scheduler writes it to the ledger (spec 03 §3.1 outcome `skipped`).
+ */
+export const slots = sqliteView('slots').as((qb) =>
+  qb
+    .select({
+      ns: runs.ns,
+      job: runs.job,
+      scheduledAt: runs.scheduledAt,
+      outcome: runs.outcome,
+      finishedAt: runs.finishedAt,
+      attempts: sql<number>`count(*)`.as('attempts'),
+      node: runs.node,
+      id: sql<number>`max(${runs.id})`.as('id'),
+    })
+    .from(runs)
+    .where(sql`${runs.scheduledAt} IS NOT NULL`)
+    .groupBy(sql`${runs.ns}, ${runs.job}, ${runs.scheduledAt}`),
+);
+
+/** Job KV entries (`kv/<scope>` documents). */
+export const kv = sqliteView('kv').as((qb) =>
+  qb
+    .select({
+      ns: documents.ns,
+      scope: afterPrefix(documents.docNs, 'kv/', 'scope'),
+      key: documents.key,
+      value: jsonField<unknown>(documents.data, 'value', 'value'),
+      updatedAt: documents.updatedAt,
+    })
+    .from(documents)
+    .where(sql`${startsWith(documents.docNs, 'kv/')} AND ${documents.schemaVersion} = ${V1}`),
+);
+
+/** Cursors (`cursor/<scope>` documents). */
+export const cursors = sqliteView('cursors').as((qb) =>
+  qb
+    .select({
+      ns: documents.ns,
+      scope: afterPrefix(documents.docNs, 'cursor/', 'scope'),
+      name: sql<string>`${documents.key}`.as('name'),
+      value: jsonField<unknown>(documents.data, 'value', 'value'),
+      updatedAt: documents.updatedAt,
+    })
+    .from(documents)
+    .where(sql`${startsWith(documents.docNs, 'cursor/')} AND ${documents.schemaVersion} = ${V1}`),
+);
+
+/** Idempotency claims (`idem/<scope>` documents); `expires_at` NULL = claimed for good. */
+export const idempotencyKeys = sqliteView('idempotency_keys').as((qb) =>
+  qb
+    .select({
+      ns: documents.ns,
+      scope: afterPrefix(documents.docNs, 'idem/', 'scope'),
+      key: documents.key,
+      claimedAt: jsonField<number>(documents.data, 'claimedAt', 'claimed_at'),
+      expiresAt: jsonField<number | null>(documents.data, 'expiresAt', 'expires_at'),
+    })
+    .from(documents)
+    .where(sql`${startsWith(documents.docNs, 'idem/')} AND ${documents.schemaVersion} = ${V1}`),
+);
+
+// `lock/<scope>/<name>#<permit>`: `rest` is what follows `lock/<scope>/`; the permit is its
+// trailing digits (rtrim strips them, so the name ends one character before).
+const lockRest = sql`substr(${leases.name}, instr(substr(${leases.name}, 6), '/') + 6)`;
+
+/** Job locks and semaphore permits (`lock/...` leases); released ones have `expires_at = 0`. */
+export const locks = sqliteView('locks').as((qb) =>
+  qb
+    .select({
+      ns: leases.ns,
+      scope: sql<string>`substr(${leases.name}, 6, instr(substr(${leases.name}, 6), '/') - 1)`.as('scope'),
+      name: sql<string>`substr(${lockRest}, 1, length(rtrim(${lockRest}, '0123456789')) - 1)`.as('name'),
+      permit:
+        sql<number>`CAST(substr(${lockRest}, length(rtrim(${lockRest}, '0123456789')) + 1) AS INTEGER)`.as(
+          'permit',
+        ),
+      holder: leases.holder,
+      fence: leases.fence,
+      expiresAt: leases.expiresAt,
+      updatedAt: leases.updatedAt,
+    })
+    .from(leases)
+    .where(startsWith(leases.name, 'lock/')),
+);
+
+/** The newest version of every artifact (`artifacts/<scope>` records); bytes are in `blobs`. */
+export const artifacts = sqliteView('artifacts').as((qb) =>
+  qb
+    .select({
+      ns: records.ns,
+      scope: afterPrefix(records.stream, 'artifacts/', 'scope'),
+      name: jsonField<string>(records.data, 'name', 'name'),
+      sha256: jsonField<string>(records.data, 'sha256', 'sha256'),
+      size: jsonField<number>(records.data, 'size', 'size'),
+      putAt: jsonField<number>(records.data, 'at', 'put_at'),
+      versions: sql<number>`count(*)`.as('versions'),
+      id: sql<number>`max(${records.id})`.as('id'),
+    })
+    .from(records)
+    .where(sql`${startsWith(records.stream, 'artifacts/')} AND ${records.schemaVersion} = ${V1}`)
+    .groupBy(records.ns, records.stream, sql`json_extract(${records.data}, '$.name')`),
+);
+
+/**
+ * Each job's durable retry ladder at its newest entry (`retries/<job>`): `pending` = a retry
+ * is armed for `not_before`, `settled` = the ladder ended (`reason`), `handoff` = moving nodes.
+ */
+export const retries = sqliteView('retries').as((qb) =>
+  qb
+    .select({
+      ns: records.ns,
+      job: afterPrefix(records.stream, 'retries/', 'job'),
+      state: jsonField<string>(records.data, 'kind', 'state'),
+      attempt: jsonField<number | null>(records.data, 'attempt', 'attempt'),
+      notBefore: jsonField<string | null>(records.data, 'notBefore', 'not_before'),
+      reason: jsonField<string | null>(records.data, 'reason', 'reason'),
+      node: jsonField<string | null>(records.data, 'host', 'node'),
+      at: jsonField<string>(records.data, 'at', 'at'),
+      id: sql<number>`max(${records.id})`.as('id'),
+    })
+    .from(records)
+    .where(sql`${startsWith(records.stream, 'retries/')} AND ${records.schemaVersion} = ${V1}`)
+    .groupBy(records.ns, records.stream),
+);

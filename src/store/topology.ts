@@ -87,7 +87,8 @@ export function resolveTopology(
  * Connection pragmas (spec 03 §13.3). `shared`: rollback journal, full sync, no mmap (WAL's
  * shared-memory index does not work across hosts). `single-node`: WAL. Both keep
  * synchronous=FULL so an acknowledged write survives power loss; the lanes' group commit
- * keeps that affordable. Returns the journal mode actually in force.
+ * keeps that affordable. Returns the journal mode actually in force. (Raw SQL: drizzle's builder
+ * has no PRAGMA.)
  */
 export function applyPragmas(db: Database, topology: Topology, busyTimeoutMs: number): string {
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);

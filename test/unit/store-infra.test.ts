@@ -2,12 +2,23 @@
 // group commit, token bucket, tar archives, the admin lock and the value helpers.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireAdminLock, assertNotAdminLocked } from '../../src/store/adminlock.ts';
 import { TokenBucket } from '../../src/store/bucket.ts';
+import { stampMeta } from '../../src/store/connection.ts';
 import { openDatabase } from '../../src/store/driver.ts';
 import { Executor } from '../../src/store/executor.ts';
 import { openInlineExecutor, openStore } from '../../src/store/index.ts';
@@ -42,6 +53,28 @@ describe('migrations', () => {
     }
   });
 
+  it('drizzle/ is generated from the schema: drizzle-kit finds nothing left to migrate', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const work = tempDir();
+    cpSync(join(root, 'drizzle'), join(work, 'drizzle'), { recursive: true });
+    // drizzle-kit takes relative paths only: run it from the copy.
+    const out = execFileSync(
+      join(root, 'node_modules', '.bin', 'drizzle-kit'),
+      [
+        'generate',
+        '--dialect',
+        'sqlite',
+        '--schema',
+        relative(work, join(root, 'src/store/schema.ts')),
+        '--out',
+        'drizzle',
+      ],
+      { cwd: work, encoding: 'utf8' },
+    );
+    expect(out).toContain('No schema changes');
+    expect(readdirSync(join(work, 'drizzle')).sort()).toEqual(readdirSync(join(root, 'drizzle')).sort());
+  });
+
   it('applies once, is idempotent, records tags, and reports tags it does not know', async () => {
     const db = await openDatabase(join(tempDir(), 'm.db'), { busyTimeoutMs: 1000 });
     expect(migrate(db).applied).toEqual(MIGRATIONS.map((m) => m.tag));
@@ -74,6 +107,44 @@ describe('migrations', () => {
     expect(results.map((r) => r.applied.length).sort()).toEqual([0, MIGRATIONS.length]);
     a.close();
     b.close();
+  });
+
+  it('upgrades a store written before the views: they appear at open and show its rows', async () => {
+    const path = tempDir();
+    const db = await openDatabase(join(path, 'cronstable.db'), { busyTimeoutMs: 1000 });
+    const before = MIGRATIONS.filter((m) => m.tag !== '0002_views');
+    expect(migrate(db, before).applied).toEqual(['0000_init', '0001_stream_counts']);
+    stampMeta(db, 'default');
+    const old = new Executor(db, { ns: 'default', writer: 'node-a#1', busyRetry: false });
+    old.run({
+      op: 'append',
+      args: [
+        'runs/nightly',
+        { outcome: 'success', exit_code: 0, attempt: 0, scheduled_at: '2026-01-01T00:00:00Z' },
+      ],
+      nowMs: Date.now(),
+    });
+    old.run({ op: 'kvSet', args: ['global', 'k', 'v'], nowMs: Date.now() });
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'view'").get()).toEqual({ n: 0 });
+    db.close();
+
+    const store = await openStore({ path, namespace: 'default', topology: 'single-node', inline: true });
+    await store.close();
+    const after = await openDatabase(join(path, 'cronstable.db'), { busyTimeoutMs: 1000 });
+    try {
+      expect(after.prepare("SELECT tag FROM store_migrations WHERE tag = '0002_views'").get()).toBeDefined();
+      expect(after.prepare('SELECT job, outcome, exit_code, attempt, node FROM runs').all()).toEqual([
+        { job: 'nightly', outcome: 'success', exit_code: 0, attempt: 0, node: 'node-a' },
+      ]);
+      expect(after.prepare('SELECT job, scheduled_at, outcome, attempts FROM slots').all()).toEqual([
+        { job: 'nightly', scheduled_at: '2026-01-01T00:00:00Z', outcome: 'success', attempts: 1 },
+      ]);
+      expect(after.prepare('SELECT scope, key, value FROM kv').all()).toEqual([
+        { scope: 'global', key: 'k', value: 'v' },
+      ]);
+    } finally {
+      after.close();
+    }
   });
 
   it('keeps stream_counts exact through inserts, prunes and deletes', async () => {

@@ -2,6 +2,9 @@
 // written in ONE transaction (no window with an unreferenced blob). Versions accumulate; get
 // and list read the newest record per name. A record whose blob was swept reads as 'gone'.
 import { createHash } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Orm } from '../driver.ts';
+import { blobs, records } from '../schema.ts';
 import { type ArtifactInfo, type Json, StoreRequestError } from '../types.ts';
 import { assertPortable, type Ctx, parseBody, requireName, SCHEMA_VERSION } from './common.ts';
 import { insertRecord } from './records.ts';
@@ -12,14 +15,23 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+const p = sql.placeholder;
+
+const putBlobQ = (o: Orm) =>
+  o
+    .insert(blobs)
+    .values({ ns: p('ns'), sha256: p('sha256'), size: p('size'), data: p('data'), touchedAt: p('now') })
+    .onConflictDoUpdate({
+      target: [blobs.ns, blobs.sha256],
+      set: { touchedAt: sql`max(${blobs.touchedAt}, excluded.touched_at)` },
+    })
+    .prepare();
+
 /** Stores (or re-touches) a blob; the caller owns the transaction. */
 export function putBlob(c: Ctx, sha256: string, bytes: Uint8Array): void {
-  c.db
-    .prepare(
-      `INSERT INTO blobs (ns, sha256, size, data, touched_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (ns, sha256) DO UPDATE SET touched_at = max(touched_at, excluded.touched_at)`,
-    )
-    .run(c.ns, sha256, bytes.byteLength, bytes, c.now);
+  // better-sqlite3 binds Buffers, not bare Uint8Arrays (a view, no copy).
+  const data = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  c.db.prepared(putBlobQ).run({ ns: c.ns, sha256, size: bytes.byteLength, data, now: c.now });
 }
 
 export function artifactPut(
@@ -60,36 +72,49 @@ function asArtifact(data: string): ArtifactRecord | null {
   return { name, sha256, size, at: typeof at === 'number' ? at : 0 };
 }
 
+const inScope = and(
+  eq(records.ns, p('ns')),
+  eq(records.stream, p('stream')),
+  eq(records.schemaVersion, SCHEMA_VERSION),
+);
+const versionsQ = (o: Orm) =>
+  o
+    .select({ data: records.data })
+    .from(records)
+    .where(and(inScope, sql`json_extract(${records.data}, '$.name') = ${p('name')}`))
+    .orderBy(desc(records.id))
+    .prepare();
+const blobQ = (o: Orm) =>
+  o
+    .select({ data: blobs.data })
+    .from(blobs)
+    .where(and(eq(blobs.ns, p('ns')), eq(blobs.sha256, p('sha256'))))
+    .prepare();
+
 export function artifactGet(
   c: Ctx,
   scope: string,
   name: string,
 ): { sha256: string; size: number; bytes: Uint8Array } | null | 'gone' {
   requireName(name, 'name');
-  const rows = c.db
-    .prepare(
-      `SELECT data FROM records WHERE ns = ? AND stream = ? AND schema_version = ?
-         AND json_extract(data, '$.name') = ? ORDER BY id DESC`,
-    )
-    .all<{ data: string }>(c.ns, artifactStream(scope), SCHEMA_VERSION, name);
+  const rows = c.db.prepared(versionsQ).all({ ns: c.ns, stream: artifactStream(scope), name });
   let rec: ArtifactRecord | null = null;
   for (const row of rows) {
     rec = asArtifact(row.data);
     if (rec) break;
   }
   if (!rec) return null;
-  const blob = c.db
-    .prepare('SELECT data FROM blobs WHERE ns = ? AND sha256 = ?')
-    .get<{ data: Uint8Array }>(c.ns, rec.sha256);
+  const blob = c.db.prepared(blobQ).get({ ns: c.ns, sha256: rec.sha256 });
   if (!blob) return 'gone';
   return { sha256: rec.sha256, size: blob.data.byteLength, bytes: blob.data };
 }
 
+const allVersionsQ = (o: Orm) =>
+  o.select({ data: records.data }).from(records).where(inScope).orderBy(desc(records.id)).prepare();
+
 /** Newest version per name, sorted by name. */
 export function artifactList(c: Ctx, scope: string): ArtifactInfo[] {
-  const rows = c.db
-    .prepare('SELECT data FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id DESC')
-    .all<{ data: string }>(c.ns, artifactStream(scope), SCHEMA_VERSION);
+  const rows = c.db.prepared(allVersionsQ).all({ ns: c.ns, stream: artifactStream(scope) });
   const newest = new Map<string, ArtifactInfo>();
   for (const row of rows) {
     const rec = asArtifact(row.data);

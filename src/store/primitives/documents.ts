@@ -1,38 +1,43 @@
 // Documents (spec 03 §2, §3.2): mutable JSON bodies keyed by (doc namespace, key). Ordinary
 // reads skip rows they cannot interpret; read-modify-write is strict (unknown version or an
 // unreadable body fails the mutation instead of overwriting what a newer peer wrote).
+import { and, eq, sql } from 'drizzle-orm';
+import type { Orm } from '../driver.ts';
+import { type DocumentRow, documents } from '../schema.ts';
 import type { Json } from '../types.ts';
 import { type Ctx, parseBody, SCHEMA_VERSION, strictFailure } from './common.ts';
+
+const p = sql.placeholder;
 
 export type DocRead =
   | { state: 'absent' }
   | { state: 'ok'; body: Json; updatedAt: number }
   | { state: 'unreadable'; reason: string };
 
-interface DocRow {
-  key: string;
-  schema_version: string;
-  data: string;
-  updated_at: number;
-}
+type DocRow = Pick<DocumentRow, 'key' | 'schemaVersion' | 'data' | 'updatedAt'>;
+
+const COLS = {
+  key: documents.key,
+  schemaVersion: documents.schemaVersion,
+  data: documents.data,
+  updatedAt: documents.updatedAt,
+};
+const inDocNs = and(eq(documents.ns, p('ns')), eq(documents.docNs, p('docNs')));
+const byKey = and(inDocNs, eq(documents.key, p('key')));
 
 function interpret(row: DocRow | undefined): DocRead {
   if (!row) return { state: 'absent' };
-  if (row.schema_version !== SCHEMA_VERSION)
-    return { state: 'unreadable', reason: `unknown schema version '${row.schema_version}'` };
+  if (row.schemaVersion !== SCHEMA_VERSION)
+    return { state: 'unreadable', reason: `unknown schema version '${row.schemaVersion}'` };
   const body = parseBody(row.data);
   if (!body.ok) return { state: 'unreadable', reason: 'unparseable body' };
-  return { state: 'ok', body: body.value, updatedAt: row.updated_at };
+  return { state: 'ok', body: body.value, updatedAt: row.updatedAt };
 }
 
+const readQ = (o: Orm) => o.select(COLS).from(documents).where(byKey).prepare();
+
 export function readDoc(c: Ctx, docNs: string, key: string): DocRead {
-  return interpret(
-    c.db
-      .prepare(
-        'SELECT key, schema_version, data, updated_at FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?',
-      )
-      .get<DocRow>(c.ns, docNs, key),
-  );
+  return interpret(c.db.prepared(readQ).get({ ns: c.ns, docNs, key }));
 }
 
 /** The strict read of a read-modify-write: absent → null; anything doubtful throws. */
@@ -43,32 +48,43 @@ export function readDocStrict(c: Ctx, docNs: string, key: string): { body: Json;
   return doc;
 }
 
+const writeQ = (o: Orm) =>
+  o
+    .insert(documents)
+    .values({
+      ns: p('ns'),
+      docNs: p('docNs'),
+      key: p('key'),
+      schemaVersion: SCHEMA_VERSION,
+      data: p('data'),
+      updatedAt: p('now'),
+    })
+    .onConflictDoUpdate({
+      target: [documents.ns, documents.docNs, documents.key],
+      set: {
+        schemaVersion: sql`excluded.schema_version`,
+        data: sql`excluded.data`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    })
+    .prepare();
+
 export function writeDoc(c: Ctx, docNs: string, key: string, body: Json): void {
-  c.db
-    .prepare(
-      `INSERT INTO documents (ns, doc_ns, key, schema_version, data, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (ns, doc_ns, key) DO UPDATE SET schema_version = excluded.schema_version,
-         data = excluded.data, updated_at = excluded.updated_at`,
-    )
-    .run(c.ns, docNs, key, SCHEMA_VERSION, JSON.stringify(body), c.now);
+  c.db.prepared(writeQ).run({ ns: c.ns, docNs, key, data: JSON.stringify(body), now: c.now });
 }
 
+const deleteQ = (o: Orm) => o.delete(documents).where(byKey).prepare();
+
 export function deleteDoc(c: Ctx, docNs: string, key: string): boolean {
-  return (
-    c.db.prepare('DELETE FROM documents WHERE ns = ? AND doc_ns = ? AND key = ?').run(c.ns, docNs, key)
-      .changes > 0
-  );
+  return c.db.prepared(deleteQ).run({ ns: c.ns, docNs, key }).changes > 0;
 }
+
+const listQ = (o: Orm) => o.select(COLS).from(documents).where(inDocNs).orderBy(documents.key).prepare();
 
 /** Every readable document of a doc namespace, sorted by key (unreadable ones skipped). */
 export function listDocs(c: Ctx, docNs: string): { key: string; body: Json; updatedAt: number }[] {
-  const rows = c.db
-    .prepare(
-      'SELECT key, schema_version, data, updated_at FROM documents WHERE ns = ? AND doc_ns = ? ORDER BY key',
-    )
-    .all<DocRow>(c.ns, docNs);
   const out: { key: string; body: Json; updatedAt: number }[] = [];
-  for (const row of rows) {
+  for (const row of c.db.prepared(listQ).all({ ns: c.ns, docNs })) {
     const doc = interpret(row);
     if (doc.state === 'ok') out.push({ key: row.key, body: doc.body, updatedAt: doc.updatedAt });
   }

@@ -1,6 +1,9 @@
 // Record streams (spec 03 §2, §13.2): append-only JSON records ordered by commit id.
 // Rows of an unknown schema_version (a newer peer) are skipped by ordinary reads, fail strict
 // reads, are never pruned and never rewritten.
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { Orm } from '../driver.ts';
+import { type RecordRow, records, streamCounts } from '../schema.ts';
 import { type Json, type StoredRecord, StoreRequestError } from '../types.ts';
 import {
   type Ctx,
@@ -12,22 +15,27 @@ import {
   strictFailure,
 } from './common.ts';
 
-interface RecordRowOut {
-  id: number;
-  stream: string;
-  schema_version: string;
-  written_at: number;
-  writer: string;
-  data: string;
-}
+const p = sql.placeholder;
 
-const COLS = 'id, stream, schema_version, written_at, writer, data';
+type RecordRowOut = Pick<RecordRow, 'id' | 'stream' | 'schemaVersion' | 'writtenAt' | 'writer' | 'data'>;
+
+const COLS = {
+  id: records.id,
+  stream: records.stream,
+  schemaVersion: records.schemaVersion,
+  writtenAt: records.writtenAt,
+  writer: records.writer,
+  data: records.data,
+};
+
+const inStream = and(eq(records.ns, p('ns')), eq(records.stream, p('stream')));
+const inStreamV1 = and(inStream, eq(records.schemaVersion, SCHEMA_VERSION));
 
 function toRecord(row: RecordRowOut): StoredRecord | null {
-  if (row.schema_version !== SCHEMA_VERSION) return null;
+  if (row.schemaVersion !== SCHEMA_VERSION) return null;
   const body = parseBody(row.data);
   if (!body.ok) return null;
-  return { id: row.id, stream: row.stream, writtenAt: row.written_at, writer: row.writer, data: body.value };
+  return { id: row.id, stream: row.stream, writtenAt: row.writtenAt, writer: row.writer, data: body.value };
 }
 
 function toRecords(rows: RecordRowOut[]): StoredRecord[] {
@@ -39,17 +47,26 @@ function toRecords(rows: RecordRowOut[]): StoredRecord[] {
   return out;
 }
 
+const insertQ = (o: Orm) =>
+  o
+    .insert(records)
+    .values({
+      ns: p('ns'),
+      stream: p('stream'),
+      schemaVersion: SCHEMA_VERSION,
+      writtenAt: p('now'),
+      writer: p('writer'),
+      data: p('data'),
+    })
+    .prepare();
+
 /** Inserts one record; the caller owns the transaction (artifacts add a blob in the same one). */
 export function insertRecord(c: Ctx, stream: string, data: Json): StoredRecord {
   const text = JSON.stringify(data);
   if (text === undefined) throw new StoreRequestError(400, 'record data must be JSON');
-  const r = c.db
-    .prepare(
-      'INSERT INTO records (ns, stream, schema_version, written_at, writer, data) VALUES (?, ?, ?, ?, ?, ?)',
-    )
-    .run(c.ns, stream, SCHEMA_VERSION, c.now, c.writer, text);
+  const r = c.db.prepared(insertQ).run({ ns: c.ns, stream, now: c.now, writer: c.writer, data: text });
   return {
-    id: r.lastInsertRowid,
+    id: Number(r.lastInsertRowid),
     stream,
     writtenAt: c.now,
     writer: c.writer,
@@ -57,28 +74,35 @@ export function insertRecord(c: Ctx, stream: string, data: Json): StoredRecord {
   };
 }
 
+const deleteV1Q = (o: Orm) => o.delete(records).where(inStreamV1).prepare();
+const countV1Q = (o: Orm) =>
+  o
+    .select({ n: streamCounts.v1Records })
+    .from(streamCounts)
+    .where(and(eq(streamCounts.ns, p('ns')), eq(streamCounts.stream, p('stream'))))
+    .prepare();
+const deleteOldestQ = (o: Orm) =>
+  o
+    .delete(records)
+    .where(
+      inArray(
+        records.id,
+        o.select({ id: records.id }).from(records).where(inStreamV1).orderBy(asc(records.id)).limit(p('n')),
+      ),
+    )
+    .prepare();
+
 /**
  * Keeps the newest `keep` (v1) records of a stream; `keep <= 0` deletes every v1 record.
  * The v1 count comes from `stream_counts` (kept by triggers), so the common case (one over)
  * deletes the single oldest row without scanning the stream. Returns the number deleted.
  */
 export function pruneStream(c: Ctx, stream: string, keep: number): number {
-  if (keep <= 0)
-    return c.db
-      .prepare('DELETE FROM records WHERE ns = ? AND stream = ? AND schema_version = ?')
-      .run(c.ns, stream, SCHEMA_VERSION).changes;
-  const count =
-    c.db
-      .prepare('SELECT v1_records AS n FROM stream_counts WHERE ns = ? AND stream = ?')
-      .get<{ n: number }>(c.ns, stream)?.n ?? 0;
+  if (keep <= 0) return c.db.prepared(deleteV1Q).run({ ns: c.ns, stream }).changes;
+  const count = c.db.prepared(countV1Q).get({ ns: c.ns, stream })?.n ?? 0;
   const excess = count - Math.floor(keep);
   if (excess <= 0) return 0;
-  return c.db
-    .prepare(
-      `DELETE FROM records WHERE id IN (
-         SELECT id FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id ASC LIMIT ?)`,
-    )
-    .run(c.ns, stream, SCHEMA_VERSION, excess).changes;
+  return c.db.prepared(deleteOldestQ).run({ ns: c.ns, stream, n: excess }).changes;
 }
 
 /**
@@ -95,12 +119,31 @@ export function append(c: Ctx, stream: string, data: Json, opts?: { keep?: numbe
   });
 }
 
+/** One page of a stream, oldest or newest first, optionally after (before) a record id. */
+function pageQuery(order: 'asc' | 'desc', after: boolean) {
+  return (o: Orm) => {
+    const past = order === 'asc' ? gt(records.id, p('after')) : lt(records.id, p('after'));
+    return o
+      .select(COLS)
+      .from(records)
+      .where(after ? and(inStream, past) : inStream)
+      .orderBy(order === 'asc' ? asc(records.id) : desc(records.id))
+      .limit(p('limit'))
+      .prepare();
+  };
+}
+
+const PAGES = {
+  asc: { first: pageQuery('asc', false), after: pageQuery('asc', true) },
+  desc: { first: pageQuery('desc', false), after: pageQuery('desc', true) },
+};
+
 export function list(
   c: Ctx,
   stream: string,
   opts?: { newestFirst?: boolean; limit?: number },
 ): StoredRecord[] {
-  const order = opts?.newestFirst ? 'DESC' : 'ASC';
+  const pages = PAGES[opts?.newestFirst ? 'desc' : 'asc'];
   const limit = opts?.limit !== undefined && opts.limit >= 0 ? Math.floor(opts.limit) : -1;
   if (limit === 0) return [];
   // Skipped rows must not eat the limit: read in pages until enough v1 rows were found.
@@ -108,13 +151,10 @@ export function list(
   const page = limit < 0 ? -1 : Math.max(limit, 64);
   let after: number | null = null;
   for (;;) {
-    const cursor: string = after === null ? '' : order === 'ASC' ? 'AND id > ?' : 'AND id < ?';
-    const params: (string | number)[] = after === null ? [c.ns, stream, page] : [c.ns, stream, after, page];
-    const rows: RecordRowOut[] = c.db
-      .prepare(
-        `SELECT ${COLS} FROM records WHERE ns = ? AND stream = ? ${cursor} ORDER BY id ${order} LIMIT ?`,
-      )
-      .all<RecordRowOut>(...params);
+    const rows: RecordRowOut[] =
+      after === null
+        ? c.db.prepared(pages.first).all({ ns: c.ns, stream, limit: page })
+        : c.db.prepared(pages.after).all({ ns: c.ns, stream, after, limit: page });
     for (const r of toRecords(rows)) {
       out.push(r);
       if (limit >= 0 && out.length >= limit) return out;
@@ -124,12 +164,11 @@ export function list(
   }
 }
 
+const newestQ = (o: Orm) =>
+  o.select(COLS).from(records).where(inStreamV1).orderBy(desc(records.id)).limit(1).prepare();
+
 export function newest(c: Ctx, stream: string): StoredRecord | null {
-  const row = c.db
-    .prepare(
-      `SELECT ${COLS} FROM records WHERE ns = ? AND stream = ? AND schema_version = ? ORDER BY id DESC LIMIT 1`,
-    )
-    .get<RecordRowOut>(c.ns, stream, SCHEMA_VERSION);
+  const row = c.db.prepared(newestQ).get({ ns: c.ns, stream });
   return row ? toRecord(row) : null;
 }
 
@@ -156,17 +195,24 @@ export function maxField(c: Ctx, stream: string, field: string): Json {
   return newestKind === 'number' ? bestNumber : newestKind === 'string' ? bestString : null;
 }
 
+const fieldValuesQ = (o: Orm) => {
+  const valid = sql`json_valid(${records.data})`;
+  return o
+    .select({
+      sv: records.schemaVersion,
+      ok: sql<number>`${valid}`,
+      t: sql<string | null>`CASE WHEN ${valid} THEN json_type(${records.data}, ${p('path')}) END`,
+      v: sql<unknown>`CASE WHEN ${valid} THEN json_extract(${records.data}, ${p('path')}) END`,
+    })
+    .from(records)
+    .where(inStream)
+    .orderBy(desc(records.id))
+    .prepare();
+};
+
 /** The field's scalar values, newest first, extracted by SQLite (no JSON parse per record). */
 function fieldValuesSql(c: Ctx, stream: string, field: string): unknown[] {
-  const path = `$."${field}"`;
-  const rows = c.db
-    .prepare(
-      `SELECT schema_version AS sv, json_valid(data) AS ok,
-         CASE WHEN json_valid(data) THEN json_type(data, ?) END AS t,
-         CASE WHEN json_valid(data) THEN json_extract(data, ?) END AS v
-       FROM records WHERE ns = ? AND stream = ? ORDER BY id DESC`,
-    )
-    .all<{ sv: string; ok: number; t: string | null; v: unknown }>(path, path, c.ns, stream);
+  const rows = c.db.prepared(fieldValuesQ).all({ ns: c.ns, stream, path: `$."${field}"` });
   return rows.map((row) => {
     if (row.sv !== SCHEMA_VERSION)
       throw strictFailure(`stream ${stream} holds a record of unknown schema version '${row.sv}'`);
@@ -175,11 +221,17 @@ function fieldValuesSql(c: Ctx, stream: string, field: string): unknown[] {
   });
 }
 
+const bodiesQ = (o: Orm) =>
+  o
+    .select({ sv: records.schemaVersion, data: records.data })
+    .from(records)
+    .where(inStream)
+    .orderBy(desc(records.id))
+    .prepare();
+
 /** Same, parsing each record (field names SQLite's JSON paths cannot quote). */
 function fieldValuesParsed(c: Ctx, stream: string, field: string): unknown[] {
-  const rows = c.db
-    .prepare('SELECT schema_version AS sv, data FROM records WHERE ns = ? AND stream = ? ORDER BY id DESC')
-    .all<{ sv: string; data: string }>(c.ns, stream);
+  const rows = c.db.prepared(bodiesQ).all({ ns: c.ns, stream });
   return rows.map((row) => {
     if (row.sv !== SCHEMA_VERSION)
       throw strictFailure(`stream ${stream} holds a record of unknown schema version '${row.sv}'`);
@@ -196,25 +248,45 @@ export interface StreamInfo {
   newestAt: number;
 }
 
+function streamsQuery(bounded: boolean) {
+  return (o: Orm) => {
+    const from = and(eq(records.ns, p('ns')), gte(records.stream, p('prefix')));
+    return o
+      .select({ stream: records.stream, count: count(), newestAt: sql<number>`max(${records.writtenAt})` })
+      .from(records)
+      .where(bounded ? and(from, lt(records.stream, p('upper'))) : from)
+      .groupBy(records.stream)
+      .orderBy(records.stream)
+      .prepare();
+  };
+}
+const streamsFromQ = streamsQuery(false);
+const streamsRangeQ = streamsQuery(true);
+
 /** Streams whose name starts with `prefix`, sorted by name; counts include every row. */
 export function streams(c: Ctx, prefix: string): StreamInfo[] {
   const upper = prefixUpperBound(prefix);
-  const sql = `SELECT stream, count(*) AS count, max(written_at) AS newestAt FROM records
-     WHERE ns = ? AND stream >= ?${upper === null ? '' : ' AND stream < ?'} GROUP BY stream ORDER BY stream`;
-  const params = upper === null ? [c.ns, prefix] : [c.ns, prefix, upper];
-  return c.db
-    .prepare(sql)
-    .all<StreamInfo>(...params)
-    .filter((s) => s.stream.startsWith(prefix));
+  const rows =
+    upper === null
+      ? c.db.prepared(streamsFromQ).all({ ns: c.ns, prefix })
+      : c.db.prepared(streamsRangeQ).all({ ns: c.ns, prefix, upper });
+  return rows.filter((s) => s.stream.startsWith(prefix));
 }
+
+const deleteStreamQ = (o: Orm) => o.delete(records).where(inStream).prepare();
+const dropEmptyCountQ = (o: Orm) =>
+  o
+    .delete(streamCounts)
+    .where(
+      and(eq(streamCounts.ns, p('ns')), eq(streamCounts.stream, p('stream')), lte(streamCounts.v1Records, 0)),
+    )
+    .prepare();
 
 /** Deletes a whole stream (every row, any schema version); returns the number of rows. */
 export function deleteStream(c: Ctx, stream: string): number {
   return c.db.transaction(() => {
-    const n = c.db.prepare('DELETE FROM records WHERE ns = ? AND stream = ?').run(c.ns, stream).changes;
-    c.db
-      .prepare('DELETE FROM stream_counts WHERE ns = ? AND stream = ? AND v1_records <= 0')
-      .run(c.ns, stream);
+    const n = c.db.prepared(deleteStreamQ).run({ ns: c.ns, stream }).changes;
+    c.db.prepared(dropEmptyCountQ).run({ ns: c.ns, stream });
     return n;
   });
 }
