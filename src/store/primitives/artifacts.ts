@@ -1,16 +1,12 @@
 // Artifacts (spec 03 §6.5): content-addressed blobs plus an `artifacts/<scope>` record per put,
 // written in ONE transaction (no window with an unreferenced blob). Versions accumulate; get
 // and list read the newest record per name. A record whose blob was swept reads as 'gone'.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../util/hash.ts';
 import { type ArtifactInfo, type Json, StoreRequestError } from '../types.ts';
 import { assertPortable, type Ctx, parseBody, requireName, SCHEMA_VERSION } from './common.ts';
 import { insertRecord } from './records.ts';
 
 export const artifactStream = (scope: string) => `artifacts/${scope}`;
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /** Stores (or re-touches) a blob; the caller owns the transaction. */
 export function putBlob(c: Ctx, sha256: string, bytes: Uint8Array): void {
