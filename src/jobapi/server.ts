@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { parseJobApiListen } from '../config/sections.ts';
 import { type Json, type Store, StoreRequestError, StoreUnavailableError } from '../store/types.ts';
 import { getLogger } from '../util/log.ts';
+import { pyJsonDumps } from '../util/pyjson.ts';
 import { type JobApiLogger, LockManager, type LockOwner } from './locks.ts';
-import { pyJsonDumps } from './pyjson.ts';
 import {
   ApiError,
   checkValueSize,
@@ -74,7 +74,8 @@ export interface RunRegistration {
   dag?: DagTaskIdentity;
 }
 
-export interface RunHandle {
+/** What a registered run gets: its bearer token, its run id and the environment to inject. */
+export interface RunCredentials {
   token: string;
   runId: string;
   /** The §6.2 injected environment (all strings). */
@@ -229,7 +230,7 @@ export class JobApiServer {
   }
 
   /** Mints a token and run id for one launch and returns the environment to inject. */
-  register(run: RunRegistration): RunHandle {
+  register(run: RunRegistration): RunCredentials {
     if (this.stopping) throw new Error('job API server is stopped');
     const url = this.url;
     const token = randomBytes(32).toString('hex');
