@@ -154,11 +154,10 @@ export function requireString(body: Record<string, unknown>, field: string): str
   return v;
 }
 
-/** A required query parameter. */
-export function requireParam(query: URLSearchParams, field: string): string {
-  const v = query.get(field);
-  if (v === null || v === '') throw new ApiError(400, `${field} is required`);
-  return v;
+/** A required query parameter (its value, undefined when absent). */
+export function requireParam(value: string | undefined, field: string): string {
+  if (value === undefined || value === '') throw new ApiError(400, `${field} is required`);
+  return value;
 }
 
 /** A present field (null allowed) — for `value`. */
