@@ -1,5 +1,6 @@
 // The job-facing loopback HTTP API (spec 03 §6): per-run bearer tokens, scoped KV / cursors /
-// idempotency / artifacts / locks over the store, and run-scoped secrets held in memory.
+// idempotency / artifacts / locks over the store, and run-scoped secrets held in memory. This
+// module owns the run table and the listener (@hono/node-server); the routes are routes.ts.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
