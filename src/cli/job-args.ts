@@ -1,7 +1,7 @@
 // A small argparse work-alike for the job CLI (spec 03 §7): options before or after
 // positionals, `--opt=value`, `-oVALUE`, unique long-option prefixes, negative numbers as
 // positionals, mutually exclusive groups, and argparse's messages (usage errors exit 2).
-import { pyFloat, pyInt } from '../jobapi/pyjson.ts';
+import { pyFloat, pyInt } from '../jobapi/pyvalue.ts';
 
 export type OptionType = 'flag' | 'string' | 'int' | 'float';
 

@@ -3,7 +3,7 @@
 // Exit codes: 0 ok, 1 error, 2 usage, 3 lock not acquired, 4 not found, 5 duplicate claim.
 import { readFile, writeFile } from 'node:fs/promises';
 import { describeFailure, JobApiClient, type JobApiResponse, NotInJobError } from '../jobapi/client.ts';
-import { formatValue, parseCursorValue } from '../jobapi/pyjson.ts';
+import { formatValue, parseCursorValue } from '../jobapi/pyvalue.ts';
 import { compareCodePoints, scanLexemes } from '../jobapi/values.ts';
 import { helpText, type OptionValue, parseCommand, usageLine } from './job-args.ts';
 import { JOB_COMMANDS, JOB_VERBS, type JobVerb, verbHelp } from './job-specs.ts';

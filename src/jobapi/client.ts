@@ -1,7 +1,7 @@
 // A tiny client of the job API for the job CLI (spec 03 §7): node:http only (proxy variables
 // are never consulted), 30 s default timeout, JSON or raw-byte bodies.
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
-import { compactJson } from './pyjson.ts';
+import { compactJson } from './pyvalue.ts';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

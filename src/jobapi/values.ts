@@ -1,5 +1,6 @@
 // Pure request checks of the job API (spec 03 §6.3-§6.4): body caps, JSON parsing with the
 // portability rule, value size, required fields and scope resolution.
+import { MAX_PERMITS } from '../store/primitives/leases.ts';
 import type { Json } from '../store/types.ts';
 
 /** Orders strings by Unicode code point (Python's `sorted`), not by UTF-16 unit. */
@@ -153,11 +154,10 @@ export function requireString(body: Record<string, unknown>, field: string): str
   return v;
 }
 
-/** A required query parameter. */
-export function requireParam(query: URLSearchParams, field: string): string {
-  const v = query.get(field);
-  if (v === null || v === '') throw new ApiError(400, `${field} is required`);
-  return v;
+/** A required query parameter (its value, undefined when absent). */
+export function requireParam(value: string | undefined, field: string): string {
+  if (value === undefined || value === '') throw new ApiError(400, `${field} is required`);
+  return value;
 }
 
 /** A present field (null allowed) — for `value`. */
@@ -215,7 +215,6 @@ export interface LockRequest {
   blockSeconds: number;
 }
 
-export const MAX_PERMITS = 1024;
 export const MIN_LOCK_TTL = 5;
 
 export function parseLockRequest(body: Record<string, unknown>, defaultTtl: number): LockRequest {

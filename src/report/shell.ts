@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
-import { pyFloatRepr } from './pyfmt.ts';
+import { pyFloatRepr } from '../util/pyjson.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type ShellConfig = NonNullable<ReportBlock['shell']>;

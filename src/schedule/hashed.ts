@@ -1,7 +1,8 @@
 // `H` items: a per-job stable slot derived from SHA-256 of "<field label>\n<hash key>" (spec 01 §5.5).
+
+import { sha256Digest } from '../util/hash.ts';
 import { ScheduleError } from './errors.ts';
 import { FIELDS, Kind } from './fields.ts';
-import { sha256OfString } from './sha256.ts';
 
 const H_ITEM = /^h(?:\((\d+)-(\d+)\))?(?:\/(\d+))?$/;
 
@@ -10,9 +11,9 @@ export class HashSeed {
   readonly hi: number;
   readonly lo: number;
   constructor(label: string, key: string) {
-    const w = sha256OfString(`${label}\n${key}`);
-    this.hi = w[0]! >>> 0;
-    this.lo = w[1]! >>> 0;
+    const d = sha256Digest(`${label}\n${key}`);
+    this.hi = ((d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!) >>> 0;
+    this.lo = ((d[4]! << 24) | (d[5]! << 16) | (d[6]! << 8) | d[7]!) >>> 0;
   }
 
   /** v mod n for 1 <= n <= 32768, exactly, in small-integer arithmetic (16 bits at a time, no BigInt). */

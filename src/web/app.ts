@@ -1,13 +1,14 @@
 // The Hono app (spec 06 §2): Origin gate -> auth -> web.headers placement -> routes; unknown
-// paths resolve after auth (401 before 404), a known path with the wrong method answers 405.
+// paths resolve after auth (401 before 404), a known path with the wrong method answers 405
+// (Hono's method-not-allowed middleware, with the project's JSON error body).
 import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { authMiddleware } from './auth.ts';
 import type { WebDeps } from './deps.ts';
 import { customHeaders } from './headers.ts';
 import { metricsSettings } from './metrics.ts';
 import { type OriginPolicy, originGate } from './origin.ts';
 import { jsonError, type WebEnv } from './respond.ts';
-import { Routes } from './router.ts';
 import { calendarRoutes } from './routes/calendar.ts';
 import { coreRoutes } from './routes/core.ts';
 import { dagRoutes } from './routes/dags.ts';
@@ -37,22 +38,25 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   }
   app.use('*', customHeaders(deps.web.headers));
 
-  const routes = new Routes(app);
-  coreRoutes(routes, deps);
-  jobRoutes(routes, deps);
-  calendarRoutes(routes, deps);
-  scheduleRoutes(routes, deps);
-  dagRoutes(routes, deps);
-  stateRoutes(routes, deps);
-  metricsRoute(routes, deps);
-  if (ui) dashboardRoute(routes, deps);
+  app.use(
+    '*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) =>
+        jsonError(405, 'method not allowed', { allow: [...methods].sort().join(', ') }),
+    }),
+  );
 
-  app.notFound((c) => {
-    const allowed = routes.allowed(c.req.path);
-    if (allowed && !allowed.includes(c.req.method))
-      return jsonError(405, 'method not allowed', { allow: allowed.join(', ') });
-    return jsonError(404, 'not found');
-  });
+  coreRoutes(app, deps);
+  jobRoutes(app, deps);
+  calendarRoutes(app, deps);
+  scheduleRoutes(app, deps);
+  dagRoutes(app, deps);
+  stateRoutes(app, deps);
+  metricsRoute(app, deps);
+  if (ui) dashboardRoute(app, deps);
+
+  app.notFound(() => jsonError(404, 'not found'));
   app.onError((err, c) => {
     deps.log.error(`web: ${c.req.method} ${c.req.path} failed: ${err?.stack ?? err}`);
     return jsonError(500, 'internal server error');

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pollInterval, renewInterval } from '../../src/jobapi/locks.ts';
-import {
-  compactJson,
-  formatValue,
-  parseCursorValue,
-  pyFloat,
-  pyInt,
-  pyJsonDumps,
-} from '../../src/jobapi/pyjson.ts';
+import { compactJson, formatValue, parseCursorValue, pyFloat, pyInt } from '../../src/jobapi/pyvalue.ts';
 import {
   ApiError,
   checkValueSize,
@@ -21,6 +14,7 @@ import {
   transportCap,
   valueBytes,
 } from '../../src/jobapi/values.ts';
+import { pyJsonDumps } from '../../src/util/pyjson.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

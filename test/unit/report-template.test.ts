@@ -1,12 +1,13 @@
 // Jinja2-compatible rendering rules (spec 02 §9.3).
 import { describe, expect, it } from 'vitest';
-import { pyFloatRepr, pyNumber, pyRepr, toJson } from '../../src/report/pyfmt.ts';
+import { pyRepr, toJson } from '../../src/report/pyfmt.ts';
 import {
   compileTemplate,
   renderTemplate,
   TemplateError,
   templateCacheSize,
 } from '../../src/report/template.ts';
+import { pyFloatRepr, pyNumber } from '../../src/util/pyjson.ts';
 
 const vars = {
   name: 'j',

@@ -1,8 +1,8 @@
 // Artifacts (spec 03 §6.5): content-addressed blobs plus an `artifacts/<scope>` record per put,
 // written in ONE transaction (no window with an unreferenced blob). Versions accumulate; get
 // and list read the newest record per name. A record whose blob was swept reads as 'gone'.
-import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { sha256Hex } from '../../util/hash.ts';
 import type { Orm } from '../driver.ts';
 import { blobs, records } from '../schema.ts';
 import { type ArtifactInfo, type Json, StoreRequestError } from '../types.ts';
@@ -10,10 +10,6 @@ import { assertPortable, type Ctx, parseBody, requireName, SCHEMA_VERSION } from
 import { insertRecord } from './records.ts';
 
 export const artifactStream = (scope: string) => `artifacts/${scope}`;
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 const p = sql.placeholder;
 

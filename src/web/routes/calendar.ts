@@ -1,4 +1,5 @@
 // /calendar.ics and /jobs/{name}/calendar.ics (spec 06 §5.10, §8).
+import type { Hono } from 'hono';
 import { allEntries, analyzedEntries } from '../analysis.ts';
 import type { WebDeps } from '../deps.ts';
 import { ICS_DISPOSITION } from '../headers.ts';
@@ -10,8 +11,7 @@ import {
   MAX_PER_JOB,
   renderCalendar,
 } from '../ical.ts';
-import { type Ctx, intParam, param } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { type Ctx, intParam, param, type WebEnv } from '../respond.ts';
 import { jobNotFound } from './jobs.ts';
 
 const ICS_HEADERS = {
@@ -19,7 +19,7 @@ const ICS_HEADERS = {
   'content-disposition': ICS_DISPOSITION,
 };
 
-export function calendarRoutes(r: Routes, d: WebDeps): void {
+export function calendarRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
   const answer = async (c: Ctx, entries: CalendarEntry[], calName: string): Promise<Response> => {
@@ -35,14 +35,14 @@ export function calendarRoutes(r: Routes, d: WebDeps): void {
 
   const runsOf = (name: string) => ctx.scheduler.history(name)?.recentRuns() ?? [];
 
-  r.get('/calendar.ics', (c) => {
+  app.get('/calendar.ics', (c) => {
     const entries = analyzedEntries(ctx)
       .entries.map((e) => ({ name: e.name, cron: e.cron, frame: e.frame, runs: runsOf(e.name) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return answer(c, entries, 'cronstable');
   });
 
-  r.get('/jobs/:name/calendar.ics', (c) => {
+  app.get('/jobs/:name/calendar.ics', (c) => {
     const name = param(c, 'name');
     const entry = allEntries(ctx).find((e) => e.name === name);
     if (!entry) return jobNotFound(name);

@@ -1,7 +1,7 @@
 // /version, /status, /job-set-id, /cluster, /fleet, /node, /node/history (spec 06 §5.1-§5.9).
+import type { Hono } from 'hono';
 import { nodeName, type WebDeps } from '../deps.ts';
-import { JSON_TYPE, json, TEXT_TYPE, text } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { JSON_TYPE, json, TEXT_TYPE, text, type WebEnv } from '../respond.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
 type ResponseBody = ConstructorParameters<typeof Response>[0];
@@ -18,11 +18,11 @@ export function acceptsGzip(header: string | undefined): boolean {
   return false;
 }
 
-export function coreRoutes(r: Routes, d: WebDeps): void {
+export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
-  r.get('/version', () => text(ctx.version));
+  app.get('/version', () => text(ctx.version));
 
-  r.get('/status', (c) => {
+  app.get('/status', (c) => {
     const kind = c.req.header('accept') === 'application/json' ? 'json' : 'text';
     const headers: Record<string, string> = {
       'content-type': kind === 'json' ? JSON_TYPE : TEXT_TYPE,
@@ -35,14 +35,14 @@ export function coreRoutes(r: Routes, d: WebDeps): void {
     return new Response(d.status.body(kind) as ResponseBody, { headers });
   });
 
-  r.get('/job-set-id', (c) => {
+  app.get('/job-set-id', (c) => {
     const id = ctx.jobSetId();
     if (c.req.header('accept') === 'application/json')
       return json({ job_set_id: id, jobs: ctx.scheduler.jobNames().length });
     return text(id);
   });
 
-  r.get('/cluster', () => {
+  app.get('/cluster', () => {
     const view = ctx.cluster();
     if (!view.enabled) return json({ enabled: false, peers: [] });
     const node = d.node.read();
@@ -60,11 +60,11 @@ export function coreRoutes(r: Routes, d: WebDeps): void {
     });
   });
 
-  r.get('/fleet', () => json({ enabled: false, nodes: [] }));
+  app.get('/fleet', () => json({ enabled: false, nodes: [] }));
 
-  r.get('/node', () => json({ node_name: nodeName(ctx), resources: d.node.read() }));
+  app.get('/node', () => json({ node_name: nodeName(ctx), resources: d.node.read() }));
 
-  r.get('/node/history', () =>
+  app.get('/node/history', () =>
     json({
       node_name: nodeName(ctx),
       enabled: d.node.enabled,

@@ -1,9 +1,9 @@
 // DAG routes (spec 04 §9, spec 06 §5.13). Until the DAG engine plugs in `ctx.dags`, `GET /dags`
 // answers [] and every route naming a DAG answers 404 `unknown dag '<name>'`.
+import type { Hono } from 'hono';
 import type { DagAnswer } from '../context.ts';
 import type { WebDeps } from '../deps.ts';
-import { type Ctx, intParam, json, jsonError, param } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
 
 const unknownDag = (name: string) => jsonError(404, `unknown dag '${name}'`);
@@ -26,30 +26,30 @@ async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
   return value as Record<string, unknown>;
 }
 
-export function dagRoutes(r: Routes, d: WebDeps): void {
+export function dagRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
-  r.get('/dags', async () => json(ctx.dags ? await ctx.dags.list() : []));
+  app.get('/dags', async () => json(ctx.dags ? await ctx.dags.list() : []));
 
-  r.get('/dags/:name/runs', async (c) => {
+  app.get('/dags/:name/runs', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     return reply(await ctx.dags.runs(name, intParam(c.req.query('limit'), 50, 1, 500)));
   });
 
-  r.get('/dags/:name/runs/:runKey', async (c) => {
+  app.get('/dags/:name/runs/:runKey', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     return reply(await ctx.dags.run(name, param(c, 'runKey')));
   });
 
-  r.get('/dags/:name/runs/:runKey/xcom', async (c) => {
+  app.get('/dags/:name/runs/:runKey/xcom', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     return reply(await ctx.dags.xcom(name, param(c, 'runKey')));
   });
 
-  r.get('/dags/:name/runs/:runKey/tasks/:taskkey/logs', (c) => {
+  app.get('/dags/:name/runs/:runKey/tasks/:taskkey/logs', (c) => {
     const name = param(c, 'name');
     const out = ctx.dags?.taskOutput?.(name, param(c, 'runKey'), param(c, 'taskkey')) ?? null;
     if (!ctx.dags || out === null) return unknownDag(name);
@@ -60,13 +60,13 @@ export function dagRoutes(r: Routes, d: WebDeps): void {
     });
   });
 
-  r.post('/dags/:name/trigger', async (c) => {
+  app.post('/dags/:name/trigger', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     return reply(await ctx.dags.trigger(name));
   });
 
-  r.post('/dags/:name/backfill', async (c) => {
+  app.post('/dags/:name/backfill', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     const body = await objectBody(c);
@@ -74,7 +74,7 @@ export function dagRoutes(r: Routes, d: WebDeps): void {
     return reply(await ctx.dags.backfill(name, body));
   });
 
-  r.post('/dags/:name/runs/:runKey/tasks/:taskkey/decision', async (c) => {
+  app.post('/dags/:name/runs/:runKey/tasks/:taskkey/decision', async (c) => {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     const body = await objectBody(c);

@@ -1,9 +1,10 @@
 // GET / (spec 06 §5.12): the dashboard page with its security headers (web.headers go on top).
-// The page comes from src/web/ui/page.ts (the UI's module); while it does not exist a placeholder
-// is served, and also when the built assets are missing.
+// The page is src/web/ui/page.ts with the bundle every build writes; without it (a source tree
+// that was never built) the route answers 503 saying to run the build, and the error is logged.
+import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
-import { placeholderHtml } from '../placeholder.ts';
-import type { Routes } from '../router.ts';
+import { jsonError, type WebEnv } from '../respond.ts';
+import { dashboardHtml } from '../ui/page.ts';
 
 export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
@@ -13,40 +14,24 @@ export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-interface PageModule {
-  dashboardHtml?: () => string | Promise<string>;
-}
-
-let page: Promise<() => string | Promise<string>> | null = null;
-
-function loadPage(version: string): Promise<() => string | Promise<string>> {
-  page ??= (async () => {
-    const html = placeholderHtml(version);
+/** `render` is the page builder (the UI module's; tests pass a failing one). */
+export function dashboardRoute(
+  app: Hono<WebEnv>,
+  d: Pick<WebDeps, 'log'>,
+  render: () => string = dashboardHtml,
+): void {
+  let reported = false;
+  app.get('/', () => {
+    let html: string;
     try {
-      const mod = (await import('../ui/page.ts')) as PageModule;
-      const render = mod.dashboardHtml;
-      if (typeof render === 'function') {
-        // Assets missing (a source checkout that was never built): the placeholder says so.
-        return async () => {
-          try {
-            return await render();
-          } catch {
-            return html;
-          }
-        };
-      }
-    } catch {
-      // no dashboard in this build
+      html = render();
+    } catch (e) {
+      // A source tree whose UI was never built (npm run build and npm run dev build it).
+      const message = (e as Error).message;
+      if (!reported) d.log.error(`web: ${message}`);
+      reported = true;
+      return jsonError(503, message);
     }
-    return () => html;
-  })();
-  return page;
-}
-
-export function dashboardRoute(r: Routes, d: WebDeps): void {
-  r.get('/', async () => {
-    const render = await loadPage(d.ctx.version);
-    const html = await render();
     return new Response(html, {
       headers: {
         'content-type': 'text/html; charset=utf-8',

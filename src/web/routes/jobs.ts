@@ -1,19 +1,19 @@
 // /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
 // and the start/cancel controls.
+import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
 import { jobsList, runObject, runStats, trends } from '../jobview.ts';
-import { errorWithHeaders, json, jsonError, param } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { errorWithHeaders, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobLogSource, sseResponse } from '../sse.ts';
 
 export const jobNotFound = (name: string) => jsonError(404, `job '${name}' not found`);
 
-export function jobRoutes(r: Routes, d: WebDeps): void {
+export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
-  r.get('/jobs', () => json(jobsList(ctx)));
+  app.get('/jobs', () => json(jobsList(ctx)));
 
-  r.get('/jobs/:name/runs', (c) => {
+  app.get('/jobs/:name/runs', (c) => {
     const name = param(c, 'name');
     const history = ctx.scheduler.history(name);
     if (!history) return jobNotFound(name);
@@ -21,13 +21,13 @@ export function jobRoutes(r: Routes, d: WebDeps): void {
     return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
   });
 
-  r.get('/jobs/:name/logs', (c) => {
+  app.get('/jobs/:name/logs', (c) => {
     const name = param(c, 'name');
     if (!ctx.scheduler.job(name)) return jobNotFound(name);
     return sseResponse(jobLogSource(ctx, name));
   });
 
-  r.get('/jobs/:name/resources', (c) => {
+  app.get('/jobs/:name/resources', (c) => {
     const name = param(c, 'name');
     const job = ctx.scheduler.job(name);
     if (!job) return jobNotFound(name);
@@ -38,13 +38,13 @@ export function jobRoutes(r: Routes, d: WebDeps): void {
     return json({ name, monitored, interval, live: [], runs: [] });
   });
 
-  r.get('/jobs/:name/trends', (c) => {
+  app.get('/jobs/:name/trends', (c) => {
     const name = param(c, 'name');
     if (!ctx.scheduler.job(name)) return jobNotFound(name);
     return json(trends(ctx, name));
   });
 
-  r.post('/jobs/:name/start', async (c) => {
+  app.post('/jobs/:name/start', async (c) => {
     const name = param(c, 'name');
     const result = await ctx.scheduler.startJob(name);
     d.status.invalidate();
@@ -53,7 +53,7 @@ export function jobRoutes(r: Routes, d: WebDeps): void {
     return c.body(null, 200);
   });
 
-  r.post('/jobs/:name/cancel', (c) => {
+  app.post('/jobs/:name/cancel', (c) => {
     const name = param(c, 'name');
     if (!ctx.scheduler.job(name)) return jobNotFound(name);
     if (ctx.scheduler.running(name).length === 0)

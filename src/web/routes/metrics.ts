@@ -1,11 +1,12 @@
 // GET /metrics (spec 06 §6.1): the daemon's registry, text or OpenMetrics by Accept.
+import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
-import type { Routes } from '../router.ts';
+import type { WebEnv } from '../respond.ts';
 
-export function metricsRoute(r: Routes, d: WebDeps): void {
+export function metricsRoute(app: Hono<WebEnv>, d: WebDeps): void {
   const metrics = d.metrics;
   if (!metrics) return;
-  r.get('/metrics', async (c) => {
+  app.get('/metrics', async (c) => {
     const { contentType, body } = await metrics.exposition(c.req.header('accept'));
     return new Response(body, { headers: { 'content-type': contentType } });
   });

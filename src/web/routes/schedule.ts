@@ -1,6 +1,6 @@
 // /schedule/preview, /pressure, /duplicates, /suggest, /why (spec 06 §5.11). A 400 here still
 // carries `web.headers` (§2.3). Pressure walks every fire of every job, so it is cached briefly.
-
+import type { Hono } from 'hono';
 import { parseIsoInstant } from '../../util/instant.ts';
 import {
   allEntries,
@@ -15,13 +15,12 @@ import {
   why,
 } from '../analysis.ts';
 import type { WebDeps } from '../deps.ts';
-import { type Ctx, errorWithHeaders, intParam, json } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { type Ctx, errorWithHeaders, intParam, json, type WebEnv } from '../respond.ts';
 import { jobNotFound } from './jobs.ts';
 
 const PRESSURE_TTL_MS = 15_000;
 
-export function scheduleRoutes(r: Routes, d: WebDeps): void {
+export function scheduleRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
   const cache = new Map<string, { at: number; value: Promise<Pressure> }>();
 
@@ -44,7 +43,7 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     throw e;
   };
 
-  r.get('/schedule/preview', (c) => {
+  app.get('/schedule/preview', (c) => {
     const q = c.req.query();
     const count = intParam(q.count ?? q.n, 12, 1, 60);
     const result = preview({ expr: q.expr, tz: q.tz, count, seed: q.seed }, ctx.clock.now());
@@ -52,7 +51,7 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     return json(result.body, result.status);
   });
 
-  r.get('/schedule/pressure', async (c) => {
+  app.get('/schedule/pressure', async (c) => {
     try {
       return json(await pressureFor(intParam(c.req.query('hours'), 24, 1, 168), c.req.query('tz')));
     } catch (e) {
@@ -60,9 +59,9 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     }
   });
 
-  r.get('/schedule/duplicates', () => json(duplicates(analyzedEntries(ctx))));
+  app.get('/schedule/duplicates', () => json(duplicates(analyzedEntries(ctx))));
 
-  r.get('/schedule/suggest', async (c) => {
+  app.get('/schedule/suggest', async (c) => {
     const period = c.req.query('period') ?? 'hourly';
     if (period !== 'hourly' && period !== 'daily')
       return errorWithHeaders(c, 400, `period must be 'hourly' or 'daily', got '${period}'`);
@@ -73,7 +72,7 @@ export function scheduleRoutes(r: Routes, d: WebDeps): void {
     }
   });
 
-  r.get('/schedule/why', (c) => {
+  app.get('/schedule/why', (c) => {
     const name = c.req.query('job');
     const atText = c.req.query('at');
     if (!name || !atText) return errorWithHeaders(c, 400, 'missing ?job= or ?at= query parameter');

@@ -1,9 +1,9 @@
 // The read-only state inspector (spec 06 §5.14): metadata of the durable store, never secrets,
 // never archived output. KV values are replaced by their type and size.
+import type { Hono } from 'hono';
 import type { Json, Store } from '../../store/types.ts';
 import type { WebDeps } from '../deps.ts';
-import { intParam, json, jsonError } from '../respond.ts';
-import type { Routes } from '../router.ts';
+import { intParam, json, jsonError, type WebEnv } from '../respond.ts';
 import { isoUtcOrNull } from '../timefmt.ts';
 
 const STORE_WAIT_MS = 5_000;
@@ -44,10 +44,10 @@ async function inventory(store: Store): Promise<Record<string, unknown>> {
   };
 }
 
-export function stateRoutes(r: Routes, d: WebDeps): void {
+export function stateRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
-  r.get('/state', async () => {
+  app.get('/state', async () => {
     const store = ctx.store;
     if (!store) return json({ enabled: false });
     const retries = ctx.scheduler
@@ -84,7 +84,7 @@ export function stateRoutes(r: Routes, d: WebDeps): void {
     return json(body);
   });
 
-  r.get('/state/documents', async (c) => {
+  app.get('/state/documents', async (c) => {
     const store = ctx.store;
     if (!store) return noStore();
     const ns = c.req.query('ns');
@@ -109,7 +109,7 @@ export function stateRoutes(r: Routes, d: WebDeps): void {
     }
   });
 
-  r.get('/state/records', async (c) => {
+  app.get('/state/records', async (c) => {
     const store = ctx.store;
     if (!store) return noStore();
     const stream = c.req.query('stream');
@@ -133,7 +133,7 @@ export function stateRoutes(r: Routes, d: WebDeps): void {
     }
   });
 
-  r.get('/state/artifacts', async (c) => {
+  app.get('/state/artifacts', async (c) => {
     const store = ctx.store;
     if (!store) return noStore();
     const scope = c.req.query('scope');
