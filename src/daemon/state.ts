@@ -27,6 +27,7 @@ export async function startStateServices(
     topology: state.topology ?? 'auto',
     maxOpsPerSecond: state.maxOpsPerSecond ?? 0,
     workerEntry: opts.workerEntry,
+    placement: 'auto',
     writer: `${opts.host}#${process.pid}`,
   });
   opts.log.info(`state: store at ${store.path} (namespace ${store.namespace}, topology ${store.topology})`);

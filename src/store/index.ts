@@ -312,7 +312,10 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     for (const w of warnings) warn(w);
     return make(new InlineBackend(executor, description));
   };
-  if (opts.inline) return inline();
+  const placement = opts.inline ? 'inline' : (opts.placement ?? 'lanes');
+  // A local disk answers in microseconds and does not hang: two worker isolates (~15 MB each)
+  // buy nothing there. A shared mount can hang a syscall, so it keeps the lanes (DESIGN §5).
+  if (placement === 'inline' || (placement === 'auto' && place.topology === 'single-node')) return inline();
 
   const data = (lane: LaneName): LaneWorkerData => ({
     task: STORE_LANE_TASK,

@@ -75,7 +75,13 @@ export interface StoreOptions {
   opTimeoutMs?: number;
   /** Token bucket over non-lease ops; 0 = unlimited. */
   maxOpsPerSecond?: number;
-  /** Run SQLite on the calling thread (tests, admin CLI); default: worker-thread lanes. */
+  /**
+   * Where SQLite runs: `inline` on the calling thread (admin CLI, tests), `lanes` in two
+   * worker threads (bulk and lease) so a hung filesystem never stalls the caller, or `auto`:
+   * inline when the store resolves to a local disk (`single-node`), lanes on a shared mount.
+   * Default `lanes`. `inline: true` is the older spelling of `placement: 'inline'`.
+   */
+  placement?: 'inline' | 'lanes' | 'auto';
   inline?: boolean;
   /** Identity written into records (`<host>#<proc>`). */
   writer?: string;

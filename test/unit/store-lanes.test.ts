@@ -47,6 +47,15 @@ async function open(opts: Partial<StoreOptions> = {}) {
 type Stallable = Store & { testStall(lane: 'bulk' | 'lease', ms: number): Promise<void> };
 
 describe('worker lanes', () => {
+  it("placement 'auto' runs a local-disk store inline and a shared one in the lanes", async () => {
+    const local = await open({ placement: 'auto', topology: 'single-node' });
+    expect(local.store.stats?.().backend).toMatch(/; inline; journal wal/);
+    expect((await local.store.kvSet('g', 'k', 1)).value).toBe(1);
+    const shared = await open({ placement: 'auto', topology: 'shared' });
+    expect(shared.store.stats?.().backend).toMatch(/worker lanes; journal delete/);
+    expect((await shared.store.kvSet('g', 'k', 2)).value).toBe(2);
+  });
+
   it('serves every primitive through the workers', async () => {
     const { store, warnings } = await open();
     expect(warnings).toEqual([]);
