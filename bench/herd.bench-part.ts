@@ -25,6 +25,8 @@ export interface HerdOptions {
 export interface HerdResult {
   /** p99 lateness of each measured herd, seconds (Infinity when a job never started). */
   p99s: number[];
+  /** Median lateness of each measured herd, seconds. */
+  p50s: number[];
   /** Slowest answer of `GET /version` polled every 25 ms during the herds, seconds. */
   webMax: number;
   /** RSS of the daemon plus its long-lived helpers just before the first herd, MB. */
@@ -99,10 +101,12 @@ function childrenOf(pid: number): number[] {
   return kids;
 }
 
-export function p99(values: number[]): number {
+function percentile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
 }
+
+export const p99 = (values: number[]): number => percentile(values, 0.99);
 
 /** Lateness of each job of the herd due at `instant` (s); a job that never started counts as Infinity. */
 function herdLateness(
@@ -174,13 +178,15 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
     const rssPeak = rssMb(pid, 'VmHWM');
     const starts = readStarts(join(dir, 'starts'), period);
     const p99s: number[] = [];
+    const p50s: number[] = [];
     let duplicates = 0;
     for (let h = 0; h < herds; h++) {
       const herd = herdLateness(starts, first + h * period, jobs);
       p99s.push(p99(herd.values));
+      p50s.push(percentile(herd.values, 0.5));
       duplicates += herd.duplicates;
     }
-    return { p99s, webMax, rssBefore, rssPeak, duplicates };
+    return { p99s, p50s, webMax, rssBefore, rssPeak, duplicates };
   } finally {
     daemon.kill('SIGTERM');
     if (daemon.exitCode === null) await new Promise((r) => daemon.once('exit', r));
