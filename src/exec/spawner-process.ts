@@ -70,7 +70,8 @@ export class SpawnerProcess {
 
   readonly spawn = (req: SpawnRequest, events: ChildEvents): ChildPort => {
     // What Node's spawn rejects synchronously is left to it, so the errors stay the same.
-    if (this.broken || !remotable(req)) return this.fallback(req, events);
+    const frame = this.broken || !remotable(req) ? null : encodeSpawn(this.nextId, req);
+    if (frame === null) return this.fallback(req, events);
     let input: Writable;
     try {
       input = this.ensureStarted();
@@ -92,7 +93,7 @@ export class SpawnerProcess {
     this.runs.set(run.id, run);
     this.pending += 1;
     this.busy();
-    input.write(encodeSpawn(run.id, req));
+    input.write(frame);
     return {
       destroy: (stream) => {
         if (run.local) run.local.destroy(stream);
@@ -231,9 +232,6 @@ export class SpawnerProcess {
 /** Requests Node's spawn would reject synchronously stay with it (same errors, same messages). */
 function remotable(req: SpawnRequest): boolean {
   if (req.file === '' || hasNul(req.file) || req.args.some(hasNul)) return false;
-  for (const [key, value] of Object.entries(req.env)) {
-    if (value !== undefined && (hasNul(key) || hasNul(value))) return false;
-  }
   const id = (v: number | undefined) => v === undefined || (Number.isInteger(v) && v >= 0 && v < NONE);
   return id(req.uid) && id(req.gid);
 }
@@ -242,30 +240,38 @@ function hasNul(text: string): boolean {
   return text.includes('\0');
 }
 
-function encodeSpawn(id: number, req: SpawnRequest): Buffer {
+/** The spawn frame; null when a variable holds a NUL byte (Node's spawn rejects that itself). */
+function encodeSpawn(id: number, req: SpawnRequest): Buffer | null {
+  // One pass over the environment: enumerating process.env is the costly part of a launch here.
   const env: string[] = [];
-  for (const [key, value] of Object.entries(req.env)) if (value !== undefined) env.push(`${key}=${value}`);
+  for (const key in req.env) {
+    const value = req.env[key];
+    if (value === undefined) continue;
+    const entry = `${key}=${value}`;
+    if (hasNul(entry)) return null;
+    env.push(entry);
+  }
   // argv[0] is the file, as Node's spawn passes it.
-  const argv = [req.file, ...req.args];
-  const encoded = [req.file, ...argv, ...env].map((s) => Buffer.from(s, 'utf8'));
+  const strings = [req.file, req.file, ...req.args, ...env];
   let size = 1 + 4 * 3 + 1 + 4 + 4;
-  for (const b of encoded) size += 4 + b.length;
+  for (const s of strings) size += 4 + Buffer.byteLength(s, 'utf8');
   const out = Buffer.allocUnsafe(4 + size);
   let o = out.writeUInt32BE(size, 0);
-  o = out.write('S', o, 'latin1') + o;
+  o += out.write('S', o, 'latin1');
   o = out.writeUInt32BE(id, o);
   o = out.writeUInt32BE(req.uid ?? NONE, o);
   o = out.writeUInt32BE(req.gid ?? NONE, o);
   o = out.writeUInt8((req.captureStdout ? 1 : 0) | (req.captureStderr ? 2 : 0), o);
-  const put = (b: Buffer) => {
-    o = out.writeUInt32BE(b.length, o);
-    o += b.copy(out, o);
+  const put = (s: string) => {
+    const n = out.write(s, o + 4, 'utf8');
+    out.writeUInt32BE(n, o);
+    o += 4 + n;
   };
-  put(encoded[0]!);
-  o = out.writeUInt32BE(argv.length, o);
-  for (let i = 1; i <= argv.length; i++) put(encoded[i]!);
+  put(req.file);
+  o = out.writeUInt32BE(1 + req.args.length, o);
+  for (let i = 1; i < 2 + req.args.length; i++) put(strings[i]!);
   o = out.writeUInt32BE(env.length, o);
-  for (let i = 1 + argv.length; i < encoded.length; i++) put(encoded[i]!);
+  for (const s of env) put(s);
   return out;
 }
 
