@@ -29,12 +29,16 @@ export interface HerdResult {
   p50s: number[];
   /** Slowest answer of `GET /version` polled every 25 ms during the herds, seconds. */
   webMax: number;
-  /** RSS of the daemon plus its long-lived helpers just before the first herd, MB. */
-  rssBefore: number;
+  /** RSS of the daemon plus its helper processes between herds (after the last one), MB. */
+  rssBetween: number;
+  /** RSS of the helper processes alone (the spawner), MB. */
+  rssHelpers: number;
   /** Peak RSS (VmHWM) of the daemon process at the end, MB. */
   rssPeak: number;
   /** Jobs that started more than once in one herd (must be 0). */
   duplicates: number;
+  /** CPU seconds per herd of the daemon, its helpers and the jobs (whatever the machine's load). */
+  cpuPerHerd: number;
 }
 
 function jobsYaml(dir: string, jobs: number, period: number, port: number, withState: boolean): string {
@@ -83,6 +87,24 @@ function rssMb(pid: number, field = 'VmRSS'): number {
   } catch {
     return 0;
   }
+}
+
+const CLOCK_TICK = 100;
+
+/** CPU seconds of `pid` and its reaped children (utime, stime, cutime, cstime). */
+function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICK;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU of the daemon and of what it started, reaped or alive (the spawner reaps its jobs). */
+function treeCpu(pid: number): number {
+  return cpuOf(pid) + childrenOf(pid).reduce((sum, p) => sum + cpuOf(p), 0);
 }
 
 /** The pids whose parent is `pid` (a helper process of the daemon, when idle). */
@@ -166,7 +188,7 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
     const first = Math.ceil((Date.now() / 1000 + 2) / period) * period;
     await sleep(first * 1000 - 1000 - Date.now());
     const pid = daemon.pid!;
-    const rssBefore = [pid, ...childrenOf(pid)].reduce((sum, p) => sum + rssMb(p), 0);
+    const cpuBefore = treeCpu(pid);
     let webMax = 0;
     const last = first + (herds - 1) * period;
     const probeUntil = (last + period - 2) * 1000;
@@ -176,6 +198,10 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
       await sleep(25);
     }
     const rssPeak = rssMb(pid, 'VmHWM');
+    // Every job of the last herd has exited by now: the daemon's children are its helpers.
+    const rssHelpers = childrenOf(pid).reduce((sum, p) => sum + rssMb(p), 0);
+    const rssBetween = rssMb(pid) + rssHelpers;
+    const cpuPerHerd = (treeCpu(pid) - cpuBefore) / herds;
     const starts = readStarts(join(dir, 'starts'), period);
     const p99s: number[] = [];
     const p50s: number[] = [];
@@ -186,7 +212,7 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
       p50s.push(percentile(herd.values, 0.5));
       duplicates += herd.duplicates;
     }
-    return { p99s, p50s, webMax, rssBefore, rssPeak, duplicates };
+    return { p99s, p50s, webMax, rssBetween, rssHelpers, rssPeak, duplicates, cpuPerHerd };
   } finally {
     daemon.kill('SIGTERM');
     if (daemon.exitCode === null) await new Promise((r) => daemon.once('exit', r));
@@ -201,18 +227,23 @@ function median(values: number[]): number {
 
 const round = (x: number, digits: number) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
 
-/** The herd metrics of the `daemon` group. */
+/**
+ * The herd metrics of the `daemon` group. The node has no `state:` section by default (the spawn
+ * path alone); BENCH_HERD_STATE=1 adds one (job API identity and run ledger per launch).
+ */
 export async function herdMetrics(): Promise<Metric[]> {
   const herds = Number(process.env.BENCH_HERDS ?? 3);
-  const r = await measureHerd({ herds, withState: process.env.BENCH_HERD_STATE !== '0' });
+  const r = await measureHerd({ herds, withState: process.env.BENCH_HERD_STATE === '1' });
   if (r.duplicates > 0) throw new Error(`herd: ${r.duplicates} job(s) started twice in one herd`);
   process.stderr.write(
-    `herd p99 per herd (s): ${r.p99s.map((x) => round(x, 3)).join(', ')}; ` +
-      `web max ${round(r.webMax, 3)} s; rss before ${round(r.rssBefore, 1)} MB, peak ${round(r.rssPeak, 1)} MB\n`,
+    `herd p99 per herd (s): ${r.p99s.map((x) => round(x, 3)).join(', ')}; p50 ${r.p50s.map((x) => round(x, 3)).join(', ')}; ` +
+      `web max ${round(r.webMax, 3)} s; ${round(r.cpuPerHerd, 2)} CPU s per herd; ` +
+      `rss between herds ${round(r.rssBetween, 1)} MB (helpers ${round(r.rssHelpers, 1)} MB), daemon peak ${round(r.rssPeak, 1)} MB\n`,
   );
   return [
     { metric: 'daemon.herd_500_p99_s', value: round(median(r.p99s), 3), unit: 's', budget: 1.0 },
     { metric: 'daemon.herd_500_web_max_s', value: round(r.webMax, 3), unit: 's' },
-    { metric: 'daemon.herd_500_rss_mb', value: round(r.rssBefore, 1), unit: 'MB' },
+    { metric: 'daemon.herd_500_cpu_s', value: round(r.cpuPerHerd, 2), unit: 's' },
+    { metric: 'daemon.herd_500_rss_mb', value: round(r.rssBetween, 1), unit: 'MB' },
   ];
 }
