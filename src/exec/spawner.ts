@@ -13,13 +13,12 @@ export function adaptiveSpawner(
   load: SpawnLoad = new SpawnLoad(),
 ): Spawner {
   return (req, events) => {
-    const t0 = performance.now();
-    if (load.prefersPool(t0, spawner.backlog + pool.backlog)) {
+    const now = performance.now();
+    if (load.prefersPool(now, spawner.backlog + pool.backlog)) {
       return spawner.usable ? spawner.spawn(req, events) : pool.spawn(req, events);
     }
-    const port = spawnInThread(req, events);
-    load.add(t0, performance.now() - t0);
-    return port;
+    load.add(now);
+    return spawnInThread(req, events);
   };
 }
 
