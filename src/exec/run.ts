@@ -36,8 +36,8 @@ interface CapturedPipe {
 
 /**
  * Spawns one run. Never throws: a process that cannot be created yields a `startFailed` result.
- * During a burst of launches the process may start a little later on a worker thread: `pid` and
- * `startedAt` are then filled in when it has (`started` resolves then).
+ * During a burst of launches the process is started by the spawner process (or a worker thread)
+ * a little later: `pid` and `startedAt` are filled in when it exists (`started` resolves then).
  */
 export function launch(spec: LaunchSpec, opts: LaunchOptions = {}): RunHandle {
   return new Run(spec, opts).handle();
