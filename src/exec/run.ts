@@ -1,6 +1,4 @@
 // One run of a command: spawn, capture, timeout, cancellation, drain, verdict (spec 02 §3-§6).
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import { commandArgv } from './argv.ts';
 import { StreamCapture } from './capture.ts';
 import { buildEnvironment } from './env.ts';
@@ -8,13 +6,17 @@ import { exitCodeOf, LAUNCH_FAILURE_EXIT_CODE, TIMEOUT_EXIT_CODE } from './exitc
 import { failReason } from './failswhen.ts';
 import { formatSeconds, signalGroup } from './kill.ts';
 import { BoundedQueue } from './ring.ts';
+import { defaultSpawner } from './spawner.ts';
 import type {
   CancelReason,
+  ChildEvents,
+  ChildPort,
   LaunchOptions,
   LaunchSpec,
   OutputLine,
   RunHandle,
   RunResult,
+  SpawnRequest,
   StreamName,
 } from './types.ts';
 
@@ -27,13 +29,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface CapturedPipe {
   capture: StreamCapture;
-  readable: Readable;
   ended: boolean;
   drainTimer: NodeJS.Timeout | null;
   onEnded: Array<() => void>;
 }
 
-/** Spawns one run. Never throws: a process that cannot be created yields a `startFailed` result. */
+/**
+ * Spawns one run. Never throws: a process that cannot be created yields a `startFailed` result.
+ * During a burst of launches the process is started by the spawner process (or a worker thread)
+ * a little later: `pid` and `startedAt` are filled in when it exists (`started` resolves then).
+ */
 export function launch(spec: LaunchSpec, opts: LaunchOptions = {}): RunHandle {
   return new Run(spec, opts).handle();
 }
@@ -41,14 +46,17 @@ export function launch(spec: LaunchSpec, opts: LaunchOptions = {}): RunHandle {
 class Run {
   private readonly now: () => number;
   private readonly mono: () => number;
-  private readonly startedAt: number;
-  private readonly startMono: number;
+  private startedAt: number;
+  private startMono: number;
   private readonly environment: Record<string, string> | null;
   private readonly ring = new BoundedQueue<OutputLine>(LIVE_RING_SIZE);
   private published = 0;
   private readonly pipes = new Map<StreamName, CapturedPipe>();
 
   private pid: number | null = null;
+  /** Until the spawner answered (spawned or failed). */
+  private launching = true;
+  private port: ChildPort | null = null;
   private exitCode: number | null = null;
   private exitMono: number | null = null;
   private startError: string | null = null;
@@ -67,6 +75,10 @@ class Run {
   private readonly done = new Promise<RunResult>((resolve) => {
     this.resolveDone = resolve;
   });
+  private resolveStarted!: (pid: number | null) => void;
+  private readonly started = new Promise<number | null>((resolve) => {
+    this.resolveStarted = resolve;
+  });
 
   constructor(
     private readonly spec: LaunchSpec,
@@ -82,9 +94,15 @@ class Run {
   }
 
   handle(): RunHandle {
+    const run = this;
     return {
-      pid: this.pid,
-      startedAt: this.startedAt,
+      get pid() {
+        return run.pid;
+      },
+      get startedAt() {
+        return run.startedAt;
+      },
+      started: this.started,
       done: this.done,
       cancel: (reason) => this.cancel(reason),
       liveOutput: () => ({ lines: this.ring.toArray(), published: this.published }),
@@ -94,39 +112,53 @@ class Run {
   private start(baseEnv: NodeJS.ProcessEnv): void {
     const { spec } = this;
     const { file, args } = commandArgv(spec.command, spec.shell);
-    let child: ChildProcess;
-    try {
-      child = spawn(file, args, {
-        detached: true,
-        stdio: ['inherit', spec.captureStdout ? 'pipe' : 'inherit', spec.captureStderr ? 'pipe' : 'inherit'],
-        // Inheriting means the daemon's environment (baseEnv); the result reports null then.
-        env: this.environment ?? baseEnv,
-        ...(spec.runAs?.uid != null ? { uid: spec.runAs.uid } : {}),
-        ...(spec.runAs?.gid != null ? { gid: spec.runAs.gid } : {}),
-      });
-    } catch (err) {
-      // Synchronous spawn errors (EPERM from a privilege drop, invalid arguments, ...).
-      this.launchFailed(err);
-      return;
-    }
-    this.pid = child.pid ?? null;
-    child.on('error', (err) => {
-      if (this.pid === null) this.launchFailed(err);
-      else this.warn(`job ${spec.name}: process error: ${errorMessage(err)}`);
-    });
-    if (this.pid === null) {
-      // ENOENT/EACCES arrive asynchronously on `error`; the pipes Node set up are useless.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      return;
-    }
-    child.on('exit', (code, signal) => this.onExit(exitCodeOf(code, signal)));
-    if (spec.captureStdout && child.stdout) this.attach('stdout', child.stdout);
-    if (spec.captureStderr && child.stderr) this.attach('stderr', child.stderr);
-    if (spec.executionTimeout !== null) this.armTimeout(this.startMono + spec.executionTimeout * 1000);
+    const req: SpawnRequest = {
+      file,
+      args,
+      // Inheriting means the daemon's environment (baseEnv); the result reports null then.
+      env: this.environment ?? baseEnv,
+      captureStdout: spec.captureStdout,
+      captureStderr: spec.captureStderr,
+      ...(spec.runAs?.uid != null ? { uid: spec.runAs.uid } : {}),
+      ...(spec.runAs?.gid != null ? { gid: spec.runAs.gid } : {}),
+    };
+    const events: ChildEvents = {
+      spawned: (pid) => this.spawned(pid),
+      failed: (err) => this.launchFailed(err),
+      error: (err) => {
+        if (this.pid === null) this.launchFailed(err);
+        else this.warn(`job ${spec.name}: process error: ${errorMessage(err)}`);
+      },
+      data: (stream, chunk) => {
+        const pipe = this.pipes.get(stream);
+        if (pipe && !pipe.ended) pipe.capture.feed(chunk);
+      },
+      end: (stream) => {
+        const pipe = this.pipes.get(stream);
+        if (pipe) this.pipeEnded(pipe);
+      },
+      exit: (code, signal) => this.onExit(exitCodeOf(code, signal)),
+    };
+    this.port = (this.opts.spawner ?? defaultSpawner())(req, events);
   }
 
-  private attach(stream: StreamName, readable: Readable): void {
+  private spawned(pid: number): void {
+    if (!this.launching) return;
+    this.launching = false;
+    this.pid = pid;
+    // The process exists from here: duration and the executionTimeout count from this instant.
+    this.startedAt = this.now();
+    this.startMono = this.mono();
+    if (this.spec.captureStdout) this.attach('stdout');
+    if (this.spec.captureStderr) this.attach('stderr');
+    this.resolveStarted(pid);
+    // A cancel that came while the launch was queued runs its sequence now (see cancel()).
+    if (this.terminated) return;
+    if (this.spec.executionTimeout !== null)
+      this.armTimeout(this.startMono + this.spec.executionTimeout * 1000);
+  }
+
+  private attach(stream: StreamName): void {
     const sink = this.opts.sinks?.[stream] ?? defaultSink(stream);
     const capture = new StreamCapture(
       {
@@ -142,15 +174,7 @@ class Run {
         warn: (message) => this.warn(message),
       },
     );
-    const pipe: CapturedPipe = { capture, readable, ended: false, drainTimer: null, onEnded: [] };
-    this.pipes.set(stream, pipe);
-    readable.on('data', (chunk: Buffer) => {
-      if (!pipe.ended) capture.feed(chunk);
-    });
-    const ended = () => this.pipeEnded(pipe);
-    readable.on('end', ended);
-    readable.on('close', ended);
-    readable.on('error', ended);
+    this.pipes.set(stream, { capture, ended: false, drainTimer: null, onEnded: [] });
   }
 
   private publish(stream: StreamName, line: string): void {
@@ -238,18 +262,21 @@ class Run {
             'closing it and keeping the output captured so far',
         );
         this.pipeEnded(pipe);
-        pipe.readable.destroy();
+        this.port?.destroy(pipe.capture.stream);
       }, clampDelay(limitMs));
     }
   }
 
   cancel(reason: CancelReason): Promise<void> {
-    if (this.pid === null || this.completed) return Promise.resolve();
+    if (this.completed || (this.pid === null && !this.launching)) return Promise.resolve();
     if (this.cancelling) return this.cancelling;
     this.terminated = true;
     this.cancelReason = reason;
     this.clearTimeoutTimer();
-    this.cancelling = this.cancelSequence();
+    // A launch still queued on a spawn worker: signal the process as soon as it exists.
+    this.cancelling = this.launching
+      ? this.started.then((pid) => (pid === null ? undefined : this.cancelSequence()))
+      : this.cancelSequence();
     return this.cancelling;
   }
 
@@ -284,6 +311,8 @@ class Run {
 
   private launchFailed(err: unknown): void {
     if (this.completed || this.exitMono !== null) return;
+    this.launching = false;
+    this.resolveStarted(null);
     this.startError = launchErrorMessage(err);
     this.exitCode = LAUNCH_FAILURE_EXIT_CODE;
     this.exitMono = this.mono();
@@ -325,9 +354,7 @@ class Run {
       publishedLines: this.published,
     };
     if (this.startError !== null) result.startError = this.startError;
-    for (const pipe of this.pipes.values()) {
-      if (!pipe.readable.destroyed) pipe.readable.destroy();
-    }
+    for (const stream of this.pipes.keys()) this.port?.destroy(stream);
     this.resolveDone(result);
   }
 

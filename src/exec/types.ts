@@ -52,6 +52,8 @@ export interface LaunchOptions {
   now?: () => number;
   /** Bound on the stream drain after a kill, ms (spec: 30 s; tests shorten it). */
   drainAfterKillMs?: number;
+  /** How the process is created (default: in-thread when quiet, a worker pool during bursts). */
+  spawner?: Spawner;
 }
 
 /** The outcome of one process run, after exit and stream drain. */
@@ -82,9 +84,15 @@ export interface RunResult {
 }
 
 export interface RunHandle {
-  /** Child pid (== its process group id); null when the launch failed. */
+  /**
+   * Child pid (== its process group id); null when the launch failed, or while a launch queued
+   * on a spawn worker (during a burst) has not started yet: `started` tells when.
+   */
   readonly pid: number | null;
+  /** When the process started (the launch request until then). */
   readonly startedAt: number;
+  /** Resolves with the pid once the process exists, or null when the launch failed. */
+  readonly started?: Promise<number | null>;
   /** Resolves once the process exited and its streams drained. */
   readonly done: Promise<RunResult>;
   /**
@@ -95,3 +103,34 @@ export interface RunHandle {
   /** The live-output ring so far (oldest first) and how many lines were published in all. */
   liveOutput(): { lines: OutputLine[]; published: number };
 }
+
+/** One process to start. `env` is the complete environment of the child. */
+export interface SpawnRequest {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  captureStdout: boolean;
+  captureStderr: boolean;
+  uid?: number;
+  gid?: number;
+}
+
+/** What a spawner reports, in order: `spawned` or `failed` first, then output, ends and `exit`. */
+export interface ChildEvents {
+  spawned(pid: number): void;
+  /** The process could not be created (ENOENT, EACCES, EPERM, invalid arguments, ...). */
+  failed(err: unknown): void;
+  /** An error of a started process (e.g. a failed signal delivery): informational. */
+  error(err: unknown): void;
+  data(stream: StreamName, chunk: Uint8Array): void;
+  /** The captured stream reached end-of-file, closed or failed. */
+  end(stream: StreamName): void;
+  exit(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+/** The spawner's side of one process: stop reading a stream (after the drain bound). */
+export interface ChildPort {
+  destroy(stream: StreamName): void;
+}
+
+export type Spawner = (req: SpawnRequest, events: ChildEvents) => ChildPort;

@@ -1,0 +1,70 @@
+// exec through the spawner process (launch's choice during a burst where perl exists): the same
+// suite, plus what happens when the spawner cannot start or dies.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FailsWhen } from '../../src/config/types.ts';
+import { type LaunchSpec, launch, SpawnerProcess } from '../../src/exec/index.ts';
+import { execSuite } from './exec-suite.ts';
+
+const spawner = new SpawnerProcess({ idleMs: 1000 });
+afterAll(() => spawner.close());
+
+execSuite('spawner-process spawn', spawner.spawn);
+
+const FAILS_WHEN: FailsWhen = {
+  producesStdout: false,
+  producesStderr: true,
+  nonzeroReturn: true,
+  always: false,
+};
+
+function spec(command: string): LaunchSpec {
+  return {
+    name: 'job',
+    command,
+    shell: '/bin/sh',
+    captureStdout: true,
+    captureStderr: true,
+    saveLimit: 4096,
+    maxLineLength: 1024 * 1024,
+    streamPrefix: '',
+    failsWhen: FAILS_WHEN,
+    executionTimeout: null,
+    killTimeout: 1,
+    environment: [],
+    hasEnvFile: false,
+    runAs: null,
+  };
+}
+
+const quiet = { sinks: { stdout: () => {}, stderr: () => {} } };
+
+describe('spawner process failures', () => {
+  it('falls back to its fallback spawner when the interpreter is missing', async () => {
+    const broken = new SpawnerProcess({ command: ['/nonexistent/perl', '-e', '1'] });
+    const handle = launch(spec('echo $PPID'), { ...quiet, spawner: broken.spawn });
+    const result = await handle.done;
+    expect(result.startFailed).toBe(false);
+    expect(result.exitCode).toBe(0);
+    // The fallback (in-thread) makes this process the parent.
+    expect(result.stdout).toBe(`${process.pid}\n`);
+    expect(broken.usable).toBe(false);
+  });
+
+  it('reports a run whose spawner died as ended with an unknown status, with a warning', async () => {
+    const doomed = new SpawnerProcess();
+    const warnings: string[] = [];
+    const handle = launch(spec('echo started; sleep 30'), {
+      ...quiet,
+      spawner: doomed.spawn,
+      onWarning: (m) => warnings.push(m),
+    });
+    const pid = await handle.started;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(doomed.pid!, 'SIGKILL');
+    const result = await handle.done;
+    expect(result.exitCode).toBe(-1);
+    expect(warnings.join('\n')).toContain('spawner process exited');
+    expect(doomed.usable).toBe(false);
+    process.kill(-pid!, 'SIGKILL');
+  });
+});

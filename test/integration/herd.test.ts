@@ -1,0 +1,199 @@
+// Issue 9, herd: a real daemon process with 500 jobs due in the same second. Every job starts
+// exactly once, and the burst goes through the spawn path built for it (the jobs' parent is
+// the spawner, not the daemon), with output, exit codes and kill-on-timeout intact.
+// Not timed: lateness is a benchmark (`npm run bench -- --only daemon`).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../helpers/tmp.ts';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+const JOBS = 500;
+const PERIOD = 10;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** 498 plain jobs, then one that talks and fails and one that overruns its executionTimeout. */
+function config(dir: string, port: number): string {
+  const starts = join(dir, 'starts');
+  const record = (name: string) => `echo "${name} $PPID $(date +%s)" >> ${starts}`;
+  const lines = [`web:\n  listen:\n    - http://127.0.0.1:${port}`, 'jobs:'];
+  const job = (name: string, command: string, extra: string[] = []) =>
+    lines.push(
+      `  - name: ${name}`,
+      `    command: '${command.replaceAll("'", "''")}'`,
+      `    schedule: "*/${PERIOD} * * * * * *"`,
+      ...extra,
+    );
+  for (let i = 0; i < JOBS - 2; i++) job(`herd-${i}`, record(`herd-${i}`));
+  job('talker', `${record('talker')}; echo "out line"; echo "err line" >&2; exit 3`, [
+    '    captureStdout: true',
+    '    streamPrefix: "[{job_name} {stream_name}] "',
+  ]);
+  job('sleeper', `${record('sleeper')}; echo $$ >> ${join(dir, 'sleeper.pids')}; sleep 60`, [
+    '    executionTimeout: 1',
+    '    killTimeout: 1',
+  ]);
+  return `${lines.join('\n')}\n`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.json();
+}
+
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
+}
+
+interface Start {
+  name: string;
+  ppid: number;
+  at: number;
+}
+
+describe('a herd of 500 jobs due in the same second (real daemon)', () => {
+  let dir = '';
+  let base = '';
+  let daemon: ChildProcess;
+  let stdout = '';
+  let stderr = '';
+  let herd = 0;
+  let starts: Start[] = [];
+  let talkerRuns: { exit_code: number; fail_reason: string | null }[] = [];
+  let sleeperRuns: { exit_code: number }[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    dir = writeTree({}, true);
+    writeFileSync(join(dir, 'jobs.yaml'), config(dir, port));
+    base = `http://127.0.0.1:${port}`;
+    daemon = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml'), '--shutdown-timeout', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    daemon.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    daemon.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const bootDeadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${base}/version`, { signal: AbortSignal.timeout(1000) });
+        if (res.ok) break;
+      } catch {
+        if (Date.now() > bootDeadline) throw new Error(`daemon did not start:\n${stderr}`);
+        await sleep(100);
+      }
+    }
+    // The first whole herd: the first period boundary at least 1.5 s after the daemon answers.
+    herd = Math.ceil((Date.now() / 1000 + 1.5) / PERIOD) * PERIOD;
+    const file = join(dir, 'starts');
+    const read = (): Start[] =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => line.split(' '))
+            .map(([name, ppid, at]) => ({ name: name!, ppid: Number(ppid), at: Number(at) }))
+        : [];
+    // Wait until this herd has started in full (or the next one is due), and the sleeper was killed.
+    const until = (herd + PERIOD - 1) * 1000;
+    while (Date.now() < until) {
+      const herdStarts = read().filter((s) => Math.floor(s.at / PERIOD) * PERIOD === herd);
+      if (herdStarts.length >= JOBS && Date.now() > herd * 1000 + 3000) break;
+      await sleep(200);
+    }
+    starts = read();
+    talkerRuns = ((await getJson(`${base}/jobs/talker/runs`)) as { runs: typeof talkerRuns }).runs;
+    // The sleeper is among the last of the burst: its timeout may still be running.
+    while (Date.now() < until) {
+      sleeperRuns = ((await getJson(`${base}/jobs/sleeper/runs`)) as { runs: typeof sleeperRuns }).runs;
+      if (sleeperRuns.length > 0) break;
+      await sleep(200);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    if (daemon && daemon.exitCode === null) {
+      daemon.kill('SIGTERM');
+      await new Promise((r) => daemon.once('exit', r));
+    }
+  });
+
+  it('starts every one of the 500 due jobs exactly once', () => {
+    const inHerd = starts.filter((s) => Math.floor(s.at / PERIOD) * PERIOD === herd);
+    const counts = new Map<string, number>();
+    for (const s of inHerd) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+    const names = [...Array.from({ length: JOBS - 2 }, (_, i) => `herd-${i}`), 'talker', 'sleeper'];
+    expect(names.filter((n) => counts.get(n) !== 1)).toEqual([]);
+    expect(inHerd).toHaveLength(JOBS);
+    // No herd of the run (including a partial next one) started any job twice.
+    const perHerd = new Map<string, number>();
+    for (const s of starts) {
+      const key = `${Math.floor(s.at / PERIOD)}:${s.name}`;
+      perHerd.set(key, (perHerd.get(key) ?? 0) + 1);
+    }
+    expect([...perHerd.values()].filter((n) => n > 1)).toEqual([]);
+  });
+
+  // The spawner is a perl program; without perl the burst falls back to the worker pool.
+  const hasPerl = spawnSync('perl', ['-e', '1']).status === 0;
+
+  it.skipIf(!hasPerl)('launches the burst through the spawner process, not by forking the daemon', () => {
+    const inHerd = starts.filter((s) => Math.floor(s.at / PERIOD) * PERIOD === herd);
+    const byDaemon = inHerd.filter((s) => s.ppid === daemon.pid).length;
+    const parents = new Set(inHerd.map((s) => s.ppid).filter((p) => p !== daemon.pid));
+    // A few launches before the burst is detected spawn in-thread; the rest come from one spawner.
+    expect(byDaemon).toBeLessThan(50);
+    expect(parents.size).toBe(1);
+    const spawner = [...parents][0]!;
+    expect(readFileSync(`/proc/${spawner}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]).toBe(
+      String(daemon.pid),
+    );
+    const tail = inHerd.filter((s) => s.name === 'talker' || s.name === 'sleeper');
+    expect(tail.map((s) => s.ppid)).toEqual([spawner, spawner]);
+  });
+
+  it("relays a spawned job's output and exit code", () => {
+    expect(stdout).toContain('[talker stdout] out line');
+    expect(stderr).toContain('[talker stderr] err line');
+    expect(talkerRuns.length).toBeGreaterThan(0);
+    expect(talkerRuns[0]!.exit_code).toBe(3);
+    expect(talkerRuns[0]!.fail_reason).toContain('retcode=3');
+  });
+
+  it('kills a spawned job that overruns its executionTimeout, whole group included', () => {
+    expect(sleeperRuns.length).toBeGreaterThan(0);
+    expect(sleeperRuns[0]!.exit_code).toBe(-100);
+    expect(stdout + stderr).toContain('Job sleeper exceeded its executionTimeout of 1 seconds');
+    const pids = readFileSync(join(dir, 'sleeper.pids'), 'utf8').trim().split('\n').map(Number);
+    expect(isGone(pids[0]!)).toBe(true);
+  });
+});
