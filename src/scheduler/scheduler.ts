@@ -286,16 +286,21 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     if (fire.slot) fire.slot.runId = id;
     rt.running.push(inst);
     log.info(`Job ${job.name} spawned`);
-    this.events.emit({
-      type: 'run-started',
-      job,
-      runId: id,
-      trigger: fire.trigger,
-      attempt,
-      scheduledAt: fire.scheduledAt,
-      pid: handle.pid,
-      startedAt: handle.startedAt,
-    });
+    const started = (pid: number | null) =>
+      this.events.emit({
+        type: 'run-started',
+        job,
+        runId: id,
+        trigger: fire.trigger,
+        attempt,
+        scheduledAt: fire.scheduledAt,
+        pid,
+        startedAt: handle.startedAt,
+      });
+    // During a launch burst the process starts a few ms later (spawner): announce it then, so
+    // subscribers (statsd's start gauge, the status cache) see its real pid.
+    if (handle.pid === null && handle.started) void handle.started.then(started, () => started(null));
+    else started(handle.pid);
     inst.reaped = handle.done.then(
       (result) => {
         rt.reapChain = rt.reapChain

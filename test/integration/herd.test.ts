@@ -3,6 +3,7 @@
 // the spawner, not the daemon), with output, exit codes and kill-on-timeout intact.
 // Not timed: lateness is a benchmark (`npm run bench -- --only daemon`).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ function freePort(): Promise<number> {
 }
 
 /** 498 plain jobs, then one that talks and fails and one that overruns its executionTimeout. */
-function config(dir: string, port: number): string {
+function config(dir: string, port: number, statsdPort: number): string {
   const starts = join(dir, 'starts');
   const record = (name: string) => `echo "${name} $PPID $(date +%s)" >> ${starts}`;
   const lines = [`web:\n  listen:\n    - http://127.0.0.1:${port}`, 'jobs:'];
@@ -40,6 +41,10 @@ function config(dir: string, port: number): string {
   job('talker', `${record('talker')}; echo "out line"; echo "err line" >&2; exit 3`, [
     '    captureStdout: true',
     '    streamPrefix: "[{job_name} {stream_name}] "',
+    '    statsd:',
+    '      host: 127.0.0.1',
+    `      port: ${statsdPort}`,
+    '      prefix: herd.talker',
   ]);
   job('sleeper', `${record('sleeper')}; echo $$ >> ${join(dir, 'sleeper.pids')}; sleep 60`, [
     '    executionTimeout: 1',
@@ -87,11 +92,16 @@ describe('a herd of 500 jobs due in the same second (real daemon)', () => {
   let starts: Start[] = [];
   let talkerRuns: { exit_code: number; fail_reason: string | null }[] = [];
   let sleeperRuns: { exit_code: number }[] = [];
+  let statsd: Socket;
+  const datagrams: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
+    statsd = createSocket('udp4');
+    statsd.on('message', (m) => datagrams.push(m.toString()));
+    await new Promise<void>((r) => statsd.bind(0, '127.0.0.1', r));
     dir = writeTree({}, true);
-    writeFileSync(join(dir, 'jobs.yaml'), config(dir, port));
+    writeFileSync(join(dir, 'jobs.yaml'), config(dir, port, statsd.address().port));
     base = `http://127.0.0.1:${port}`;
     daemon = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml'), '--shutdown-timeout', '5'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,6 +151,7 @@ describe('a herd of 500 jobs due in the same second (real daemon)', () => {
   }, 60_000);
 
   afterAll(async () => {
+    statsd?.close();
     if (daemon && daemon.exitCode === null) {
       daemon.kill('SIGTERM');
       await new Promise((r) => daemon.once('exit', r));
@@ -187,6 +198,12 @@ describe('a herd of 500 jobs due in the same second (real daemon)', () => {
     expect(talkerRuns.length).toBeGreaterThan(0);
     expect(talkerRuns[0]!.exit_code).toBe(3);
     expect(talkerRuns[0]!.fail_reason).toContain('retcode=3');
+  });
+
+  it('sends statsd start and stop for a job launched in the burst (its pid arrives after launch)', () => {
+    const text = datagrams.join('');
+    expect(text).toContain('herd.talker.start:1|g');
+    expect(text).toMatch(/herd\.talker\.stop:/);
   });
 
   it('kills a spawned job that overruns its executionTimeout, whole group included', () => {
