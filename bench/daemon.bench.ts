@@ -13,6 +13,7 @@ import { RealClock } from '../src/util/clock.ts';
 import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
 import { herdMetrics } from './herd.bench-part.ts';
 import type { Metric } from './metric.ts';
+import { workloadMetrics } from './workload.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -96,7 +97,9 @@ export async function run(): Promise<Metric[]> {
   const idle = await lateness(1, 10);
   const herd = await herdMetrics();
   const rss = await rssOfDaemon(1000);
+  const workload = await workloadMetrics();
   return [
+    ...workload,
     { metric: 'daemon.fire_lateness_p99_idle', value: Number(idle.p99.toFixed(4)), unit: 's', budget: 0.01 },
     ...herd,
     { metric: 'daemon.rss_idle_1k_jobs', value: Number(rss.toFixed(1)), unit: 'MB', budget: 80 },
