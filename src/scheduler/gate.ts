@@ -1,4 +1,4 @@
-// The cluster gate (spec 05 §3): decides whether this node runs a fire. The cluster issue
+// The cluster gate (spec 05 §3): decides whether this node runs a fire. A cluster backend
 // plugs its policy in here; a single node runs every fire.
 import type { JobConfig } from '../config/types.ts';
 

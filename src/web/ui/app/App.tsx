@@ -11,7 +11,6 @@ import { type Connection, Header } from './Header.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
 import { JobsTable } from './JobsTable.tsx';
-import { ClusterPanel, DagPanel } from './Panels.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
@@ -327,27 +326,21 @@ export function App({ api }: { api: Api }) {
         ) : route.view === 'week' ? (
           <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
         ) : (
-          <>
-            <JobsTable
-              rows={shown}
-              total={rows.length}
-              sort={{ key: sortKey, desc: sortDir === 'desc' }}
-              onSort={(s) => {
-                setSortKey(s.key);
-                setSortDir(s.desc ? 'desc' : 'asc');
-              }}
-              selected={selected}
-              now={now}
-              nextAtOf={nextAtOf}
-              nodeName={cluster?.node_name ?? null}
-              actions={rowActions}
-              emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
-            />
-            <div class="panels">
-              <ClusterPanel cluster={cluster} />
-              <DagPanel />
-            </div>
-          </>
+          <JobsTable
+            rows={shown}
+            total={rows.length}
+            sort={{ key: sortKey, desc: sortDir === 'desc' }}
+            onSort={(s) => {
+              setSortKey(s.key);
+              setSortDir(s.desc ? 'desc' : 'asc');
+            }}
+            selected={selected}
+            now={now}
+            nextAtOf={nextAtOf}
+            nodeName={cluster?.node_name ?? null}
+            actions={rowActions}
+            emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+          />
         )}
       </main>
       {drawer && (

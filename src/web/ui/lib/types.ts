@@ -74,7 +74,7 @@ export interface ApiNode {
   resources: { cpu_percent: number; cpu_count: number; mem_percent: number } | null;
 }
 
-/** `GET /cluster` (only the fields the placeholder panel reads). */
+/** `GET /cluster` (the fields the dashboard reads). */
 export interface ApiCluster {
   enabled: boolean;
   backend?: string;
