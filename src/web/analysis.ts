@@ -11,6 +11,7 @@ import {
   frameName,
   isKnownTimezone,
   isReboot,
+  isSupportedInstant,
   lintSchedule,
   matchesInstant,
   nextFire,
@@ -363,7 +364,7 @@ export function parseInstant(text: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}/.test(t)) return null;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(t) && t.includes('T');
   const ms = Date.parse(hasZone ? t : t.includes('T') ? `${t}Z` : `${t}T00:00:00Z`);
-  return Number.isFinite(ms) ? ms : null;
+  return isSupportedInstant(ms) ? ms : null;
 }
 
 export function why(entry: ScheduleEntry, at: number, notes: unknown[]): Record<string, unknown> {
