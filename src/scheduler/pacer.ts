@@ -97,7 +97,8 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
 
   private arm(): void {
     if (this.timer || this.closed) return;
-    const wait = this.credit > 0 ? 0 : Math.ceil(-this.credit / this.opts.share);
+    // At least 1 ms: a zero credit earns nothing in a zero-delay turn.
+    const wait = this.credit > 0 ? 0 : Math.max(1, Math.ceil(-this.credit / this.opts.share));
     this.timer = this.clock.setTimer(() => this.drain(), wait);
   }
 
