@@ -202,7 +202,7 @@ function checkedInstant(ms: number, what: string): number {
       `${what} ${String(ms)} is not an instant the schedule engine can search from (its calendar covers 1970-01-01 to 2099-12-31)`,
       'instant-out-of-range',
     );
-  return ms < MIN_INSTANT_MS ? MIN_INSTANT_MS : ms > MAX_INSTANT_MS ? MAX_INSTANT_MS : ms;
+  return Math.min(MAX_INSTANT_MS, Math.max(MIN_INSTANT_MS, ms));
 }
 
 /** Whole local second (floor) of an instant in a zone. */

@@ -34,7 +34,7 @@ class BusyClock implements Clock {
   }
 }
 
-function setup(count: number, launchCostMs: number, startIso = '2026-01-07T12:00:00.500Z') {
+function setup(count: number, launchCostMs: number, startIso = '2026-01-07T12:00:00.500Z', extra = '') {
   const start = Date.parse(startIso);
   const fake = new FakeClock(start);
   const clock = new BusyClock(fake);
@@ -43,7 +43,7 @@ function setup(count: number, launchCostMs: number, startIso = '2026-01-07T12:00
   setSink((r) => logs.push(`${r.levelName} ${r.message}`));
   const names = Array.from({ length: count }, (_, i) => `j${String(i).padStart(2, '0')}`);
   const yaml = names
-    .map((n) => `  - name: ${n}\n    command: "true"\n    schedule: "* * * * * * *"\n`)
+    .map((n) => `  - name: ${n}\n    command: "true"\n    schedule: "* * * * * * *"\n${extra}`)
     .join('');
   const dir = writeTree({ 'c.yaml': `jobs:\n${yaml}` });
   const configs: JobConfig[] = loadConfig(join(dir, 'c.yaml'), { nowMs: start }).jobs;
@@ -118,6 +118,22 @@ describe('overload (fake clock)', () => {
     for (const st of t.scheduler.status()) due += (st.nextFire! - firstDue) / 1000;
     expect(launched + missed + o.waitingLaunches).toBe(due);
     expect(t.logs.some((l) => /fire\(s\) missed \(missed-overload\)/.test(l))).toBe(true);
+  });
+
+  it('a launch waiting for its turn counts as running: Forbid skips the next slot instead of stacking it', async () => {
+    // 30 jobs, 100 ms per launch: the pacer holds most of them for seconds.
+    const t = setup(30, 100, undefined, '    concurrencyPolicy: Forbid\n');
+    for (const name of t.names) t.launcher.behave(name, { durationMs: 60_000 });
+    for (let i = 0; i < 4; i++) await t.fake.advance(1000);
+    for (const name of t.names) {
+      const outcomes = slotsOf(t.scheduler, name).map((s) => s.outcome);
+      // One fire per job is admitted at a time; the slots after it are overlap skips, never a second launch.
+      expect(t.launcher.of(name).length).toBeLessThanOrEqual(1);
+      expect(outcomes.filter((o) => o === 'running' || o === 'succeeded').length).toBeLessThanOrEqual(1);
+    }
+    expect(t.names.some((n) => slotsOf(t.scheduler, n).some((s) => s.outcome === 'skipped:overlap'))).toBe(
+      true,
+    );
   });
 
   it('a light load launches every fire inline, on time, with nothing missed', async () => {
