@@ -1,6 +1,11 @@
 // web.status_p99_3k: p99 latency of GET /status with 3,000 jobs loaded, 50 concurrent keep-alive
 // clients on loopback (the load runs in a worker thread so it never shares the server's event loop).
 // web.calendar_300x14d: seconds to serve the 14-day /calendar.ics feed for 300 jobs (best of 3).
+// web.status_p99_overload_ms: p99 latency of GET /status from a tour-like probe (one request every
+// 100 ms) while the real daemon runs 200 jobs due every second (/bin/true) for 20 s, more than a
+// 2-core node can launch; the budget is the tour's 250 ms probe budget. It also reports the fires
+// the node dropped as missed-overload meanwhile (web.overload_missed_fires).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,7 +168,58 @@ async function serve<T>(jobs: number, fn: (base: string, cfg: LoadedConfig) => P
   }
 }
 
+const ROOT = join(import.meta.dirname, '..');
+
+async function statusUnderOverload(jobs: number, seconds: number): Promise<{ p99: number; missed: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-'));
+  const lines = Array.from(
+    { length: jobs },
+    (_, i) => `  - name: busy-${i}\n    command: /bin/true\n    schedule: "* * * * * * *"\n`,
+  );
+  writeFileSync(
+    join(dir, 'jobs.yaml'),
+    `web:\n  listen:\n    - http://127.0.0.1:0\njobs:\n${lines.join('')}`,
+  );
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'dist', 'cronstable.mjs'), '-c', join(dir, 'jobs.yaml')],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+    if (err.length > 100_000) err = err.slice(-10_000);
+  });
+  try {
+    let base: string | null = null;
+    for (let i = 0; i < 200 && base === null; i++) {
+      base = /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err)?.[1] ?? null;
+      if (base === null) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (base === null) throw new Error('the daemon did not start its web listener');
+    const samples: number[] = [];
+    const end = performance.now() + seconds * 1000;
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/status`, { headers: { accept: 'application/json' } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`/status answered ${res.status}`);
+      samples.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const node = (await (await fetch(`${base}/node`)).json()) as { overload?: { missed_fires: number } };
+    return { p99: p99(samples), missed: node.overload?.missed_fires ?? 0 };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function run(): Promise<Metric[]> {
+  const overload = await statusUnderOverload(200, Number(process.env.BENCH_OVERLOAD_SECONDS ?? 20));
   const [status, statusGzip] = await serve(3000, async (base) => {
     const port = Number(new URL(base).port);
     const plain = p99(await loadTest(port, '/status'));
@@ -186,6 +242,13 @@ export async function run(): Promise<Metric[]> {
     // Same load from clients that accept gzip (most HTTP libraries; curl only with --compressed).
     { metric: 'web.status_p99_3k_gzip', value: Number((statusGzip / 1000).toFixed(4)), unit: 's' },
     { metric: 'web.calendar_300x14d', value: Number(calendar.toFixed(4)), unit: 's' },
+    {
+      metric: 'web.status_p99_overload_ms',
+      value: Number(overload.p99.toFixed(1)),
+      unit: 'ms',
+      budget: 250,
+    },
+    { metric: 'web.overload_missed_fires', value: overload.missed, unit: 'fires' },
   ];
 }
 

@@ -3,6 +3,7 @@ import { formatUtcInstant } from '../schedule/civil.ts';
 import {
   isKnownTimezone,
   isReboot,
+  MIN_INSTANT_MS,
   occurrences,
   parseCron,
   resolveFrame,
@@ -66,6 +67,10 @@ export async function runNext(
         `invalid --after value '${values.after}': expected an ISO-8601 instant such as 2026-03-08T06:00:00Z`,
       );
     }
+    if (t < MIN_INSTANT_MS)
+      return fail(
+        `invalid --after value '${values.after}': the schedule engine's calendar starts at 1970-01-01`,
+      );
     after = t;
   }
   if (values.tz !== undefined && !isKnownTimezone(values.tz)) return fail(`unknown timezone: ${values.tz}`);

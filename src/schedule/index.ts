@@ -12,7 +12,15 @@ export {
   renderScheduleObject,
   semanticKey,
 } from './parse.ts';
-export { matchesInstant, nextFire, occurrences, prevFire } from './search.ts';
+export {
+  isSupportedInstant,
+  MAX_INSTANT_MS,
+  MIN_INSTANT_MS,
+  matchesInstant,
+  nextFire,
+  occurrences,
+  prevFire,
+} from './search.ts';
 export { type Frame, frameName, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
 
 import { clearParseCache } from './parse.ts';

@@ -4,6 +4,7 @@
 import { hasBit60, highest60, lowest60, nextBit, nextBit60, prevBit, prevBit60 } from './bits.ts';
 import { civilFromDays, DAY_MS, DAY_S, daysFromCivil } from './civil.ts';
 import { matchingDays } from './days.ts';
+import { ScheduleError } from './errors.ts';
 import { FIRST_YEAR, LAST_YEAR } from './fields.ts';
 import type { CronSchedule } from './parse.ts';
 import { type Frame, frameZone, type ZoneInfo } from './zone.ts';
@@ -177,6 +178,33 @@ export function prevCivil(s: CronSchedule, from: number): number {
   }
 }
 
+/**
+ * The calendar covers the civil years 1970-2099; one day either side holds every zone's local midnight of
+ * 1970-01-01 and end of 2099. Searches from beyond it are clamped to it (nothing fires outside it).
+ */
+export const MIN_INSTANT_MS = -DAY_MS;
+export const MAX_INSTANT_MS = Date.UTC(2100, 0, 1) + DAY_MS;
+/** The largest magnitude a JS Date (and so Intl) accepts. */
+const DATE_LIMIT_MS = 8.64e15;
+
+/** Whether `ms` lies within the calendar's years (what `cronstable next --after` accepts). */
+export function isSupportedInstant(ms: number): boolean {
+  return ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS;
+}
+
+/**
+ * NaN, infinities and instants no Date can hold are refused: they would turn the civil search into an
+ * endless or meaningless loop. Returns the instant clamped into the calendar's range.
+ */
+function checkedInstant(ms: number, what: string): number {
+  if (!(Math.abs(ms) <= DATE_LIMIT_MS))
+    throw new ScheduleError(
+      `${what} ${String(ms)} is not an instant the schedule engine can search from (its calendar covers 1970-01-01 to 2099-12-31)`,
+      'instant-out-of-range',
+    );
+  return Math.min(MAX_INSTANT_MS, Math.max(MIN_INSTANT_MS, ms));
+}
+
 /** Whole local second (floor) of an instant in a zone. */
 function localSecond(z: ZoneInfo, ms: number): number {
   return Math.floor(z.render(ms) / 1000);
@@ -186,13 +214,15 @@ function localSecond(z: ZoneInfo, ms: number): number {
  * Next fire strictly after `afterMs` (spec 01 §5.7 + §5.8), or null when the schedule never fires again
  * (the search stops after 2099).
  */
-export function nextFire(s: CronSchedule, frame: Frame, afterMs: number): number | null {
+export function nextFire(s: CronSchedule, frame: Frame, after: number): number | null {
+  const afterMs = checkedInstant(after, 'the instant');
+  // The calendar starts at local 1970-01-01 00:00 (a negative civil second would read as "no match").
   if (frame.kind === 'utc') {
-    const m = nextCivil(s, Math.floor(afterMs / 1000) + 1);
+    const m = nextCivil(s, Math.max(0, Math.floor(afterMs / 1000) + 1));
     return m < 0 ? null : m * 1000;
   }
   const z = frameZone(frame);
-  let base = localSecond(z, afterMs) + 1;
+  let base = Math.max(0, localSecond(z, afterMs) + 1);
   for (;;) {
     const m = nextCivil(s, base);
     if (m < 0) return null;
@@ -210,7 +240,9 @@ export function nextFire(s: CronSchedule, frame: Frame, afterMs: number): number
  * (a gap can collapse matches, a repeated hour fires once) the fire chain is replayed forward from a point
  * before the transition, so the answer is exactly an instant nextFire would have produced.
  */
-export function prevFire(s: CronSchedule, frame: Frame, beforeMs: number): number | null {
+export function prevFire(s: CronSchedule, frame: Frame, before: number): number | null {
+  const beforeMs = checkedInstant(before, 'the instant');
+  if (beforeMs === MIN_INSTANT_MS) return null;
   if (frame.kind === 'utc') {
     const m = prevCivil(s, Math.ceil(beforeMs / 1000) - 1);
     return m < 0 ? null : m * 1000;
@@ -248,6 +280,7 @@ const TRANSITION_REACH_MS = DAY_MS + 2 * 3_600_000;
 
 /** Whether the instant's civil time (sub-second ignored) matches every field and the day rule. */
 export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boolean {
+  checkedInstant(atMs, 'the instant');
   const local = frame.kind === 'utc' ? Math.floor(atMs / 1000) : localSecond(frameZone(frame), atMs);
   const days = Math.floor(local / DAY_S);
   const sod = local - days * DAY_S;
@@ -274,8 +307,14 @@ export function occurrences(
   fromMs: number,
   opts: { untilMs?: number; limit?: number },
 ): number[] {
+  checkedInstant(fromMs, 'the start instant');
   const until = opts.untilMs ?? Number.POSITIVE_INFINITY;
   const limit = opts.limit ?? (opts.untilMs === undefined ? 1000 : Number.POSITIVE_INFINITY);
+  if (Number.isNaN(until) || Number.isNaN(limit))
+    throw new ScheduleError(
+      'occurrences: the end instant and the limit must be numbers',
+      'instant-out-of-range',
+    );
   const out: number[] = [];
   if (limit <= 0) return out;
   let u = nextFire(s, frame, fromMs);

@@ -13,7 +13,7 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
 import type { SchedulerEvent } from './events.ts';
-import type { RunRecord } from './history.ts';
+import type { RunRecord, SlotRecord } from './history.ts';
 
 /** The job-API side the scheduler needs: a per-run identity and its environment. */
 export interface RunRegistry {
@@ -140,6 +140,7 @@ export class DurableFeatures implements DurableControl {
   /** The scheduler's events this side persists: the run ledger and the durable retry records. */
   readonly onEvent = (e: SchedulerEvent): void => {
     if (e.type === 'run-finished') this.runRecorded(e.job, e.run, e.result);
+    else if (e.type === 'slot' && e.slot.outcome === 'missed-overload') this.slotMissed(e.slot);
     else if (e.type === 'retry-armed') this.retryArmed(e.job, e.attempt, e.notBefore);
     else if (e.type === 'retry-settled') this.retrySettled(e.job, e.reason, e.attempt);
   };
@@ -311,6 +312,32 @@ export class DurableFeatures implements DurableControl {
         { keep },
       );
     });
+  }
+
+  /**
+   * A slot the node could not start goes to the run ledger as a row without a run (outcome
+   * `missed-overload`, so the `slots` view shows it); a folded record carries how many slots it
+   * covers (`missed_count`, up to `missed_until`). Readers that want runs filter on outcome.
+   */
+  private slotMissed(slot: SlotRecord): void {
+    const record: Json = {
+      outcome: slot.outcome,
+      exit_code: null,
+      started_at: null,
+      finished_at: iso(this.o.clock.now()),
+      duration: null,
+      fail_reason: slot.detail,
+      resources: null,
+      run_id: null,
+      trigger: 'schedule',
+      attempt: 0,
+      scheduled_at: iso(slot.scheduledAt),
+      missed_count: slot.count ?? 1,
+      missed_until: iso(slot.lastAt ?? slot.scheduledAt),
+    };
+    this.write(`recording the missed slot of ${slot.job} in the ledger`, () =>
+      this.o.store.append(`runs/${slot.job}`, record, { keep: this.o.maxRunsPerJob }),
+    );
   }
 
   private retryArmed(job: JobConfig, attempt: number, notBefore: number): void {

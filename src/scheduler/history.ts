@@ -41,7 +41,9 @@ export type SlotOutcome =
   /** Another node won the fire claim of this slot. */
   | 'claimed-elsewhere'
   /** A gate asked to try again later; the slot is re-admitted then. */
-  | 'deferred';
+  | 'deferred'
+  /** The node could not start it within the late-fire window (launch backlog, stall or clock jump). */
+  | 'missed-overload';
 
 export interface SlotRecord {
   job: string;
@@ -49,6 +51,13 @@ export interface SlotRecord {
   outcome: SlotOutcome;
   runId: string | null;
   detail: string | null;
+  /**
+   * How many slots this record stands for (absent: 1). A long stall drops thousands of slots; they are
+   * recorded as a few single records plus one record covering the rest, from `scheduledAt` to `lastAt`.
+   */
+  count?: number;
+  /** The last slot instant a record with `count` > 1 covers. */
+  lastAt?: number;
 }
 
 export interface RunStats {

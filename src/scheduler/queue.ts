@@ -1,7 +1,7 @@
 // The timer queue (DESIGN.md §4 step 1): one timer for the earliest next fire across all jobs,
 // a heap keyed by instant; due fires in instant then config order, short stalls replayed,
 // long ones resynced.
-import { MinHeap, matchesInstant, nextFire } from '../schedule/index.ts';
+import { MinHeap, matchesInstant, nextFire, occurrences } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import type { HeapEntry, JobRuntime } from './runtime.ts';
@@ -10,6 +10,11 @@ import type { HeapEntry, JobRuntime } from './runtime.ts';
 export const LATE_FIRE_WINDOW_MS = 10_000;
 /** At most this many missed occurrences are replayed after a short stall. */
 export const MAX_REPLAY = 100;
+/**
+ * A resync counts the slots it drops up to this many per job (a suspend of days must not enumerate
+ * millions of seconds); beyond it the count is a lower bound.
+ */
+export const MAX_MISSED_COUNT = 3600;
 /** The wake timer never sleeps longer than this, so wall-clock jumps are noticed. */
 const MAX_SLEEP_MS = 60_000;
 
@@ -22,6 +27,13 @@ export class FireQueue {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly fire: (rt: JobRuntime, scheduledAt: number) => void,
+    /** Slots that will never fire (ascending); `atLeast` when the count stopped at MAX_MISSED_COUNT. */
+    private readonly missed: (
+      rt: JobRuntime,
+      instants: number[],
+      atLeast: boolean,
+      why: string,
+    ) => void = () => {},
   ) {}
 
   /** No more fires (shutdown). */
@@ -91,17 +103,33 @@ export class FireQueue {
         replayed++;
         next = nextFire(cron, frame, next);
       }
-      if (next !== null && next <= now) next = nextFire(cron, frame, now);
+      if (next !== null && next <= now) {
+        this.dropSlots(rt, next - 1, now, null, `more than ${MAX_REPLAY} slots to replay`);
+        next = nextFire(cron, frame, now);
+      }
     } else {
       this.log.warning(
         `job '${name}': its fire at ${new Date(at).toISOString()} is ${((now - at) / 1000).toFixed(1)} s late (stall, suspend or clock jump); resyncing`,
       );
       const second = Math.floor(now / 1000) * 1000;
-      if (matchesInstant(cron, frame, second)) this.fire(rt, second);
+      const fires = matchesInstant(cron, frame, second);
+      this.dropSlots(rt, at - 1, now, fires ? second : null, 'stall, suspend or clock jump');
+      if (fires) this.fire(rt, second);
       next = nextFire(cron, frame, now);
     }
     rt.gen++;
     rt.nextFire = next;
     if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
+  }
+
+  /** The slots after `after` up to `until` that will not fire (all but `fired`), handed to `missed`. */
+  private dropSlots(rt: JobRuntime, after: number, until: number, fired: number | null, why: string): void {
+    const { cron, frame } = rt.config;
+    if (!cron) return;
+    const found = occurrences(cron, frame, after, { untilMs: until, limit: MAX_MISSED_COUNT + 1 });
+    const atLeast = found.length > MAX_MISSED_COUNT;
+    if (atLeast) found.length = MAX_MISSED_COUNT;
+    const instants = fired === null ? found : found.filter((t) => t !== fired);
+    if (instants.length > 0) this.missed(rt, instants, atLeast, why);
   }
 }

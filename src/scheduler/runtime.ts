@@ -34,6 +34,8 @@ export class JobRuntime {
   /** Bumped whenever the job is re-seeded, so stale heap entries are ignored. */
   gen = 0;
   running: RunInstance[] = [];
+  /** Admitted launches waiting for the pacer (they count as running for concurrency). */
+  waitingLaunches = 0;
   ladder: RetryLadder | null = null;
   lastScheduledAt: number | null = null;
   lastOutcome: 'success' | 'failure' | null = null;

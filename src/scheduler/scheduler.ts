@@ -18,7 +18,9 @@ import { type EventListener, EventStream } from './events.ts';
 import { type ClusterGate, RUN_HERE } from './gate.ts';
 import type { JobHistory, RunRecord, RunTrigger, SlotOutcome, SlotRecord } from './history.ts';
 import { RetryLadder } from './ladder.ts';
-import { FireQueue } from './queue.ts';
+import { compactMissed } from './missed.ts';
+import { DEFAULT_PACING, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
+import { FireQueue, LATE_FIRE_WINDOW_MS } from './queue.ts';
 import { reportContext, sendReport } from './reports.ts';
 import {
   JobRuntime,
@@ -29,9 +31,22 @@ import {
   scheduleIdentity,
   statusOf,
 } from './runtime.ts';
-import type { JobStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
+import type { JobStatus, OverloadStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
 
-export type { JobStatus, StartResult } from './view.ts';
+export type { JobStatus, OverloadStatus, StartResult } from './view.ts';
+
+/** The node reads as overloaded for this long after it last dropped a fire. */
+export const OVERLOAD_HOLD_MS = 60_000;
+/** ...or while a launch has been waiting for its turn this long. */
+export const OVERLOAD_LAG_MS = 2_000;
+
+/** A launch waiting in the pacer: what it starts, and how to settle it when it is dropped. */
+interface WaitingLaunch extends PacedLaunch {
+  rt: JobRuntime;
+  fire: PendingFire;
+  release: () => Promise<void>;
+  resolve: (inst: RunInstance | null) => void;
+}
 
 export interface SchedulerDeps {
   clock: Clock;
@@ -45,6 +60,8 @@ export interface SchedulerDeps {
   claims?: FireClaims;
   /** Extra options for every launch (output sinks, drain bound). */
   launchOptions?: Partial<LaunchOptions>;
+  /** How launches share the event loop under overload (default: half of it, 20 ms bursts). */
+  pacing?: PacerOptions;
 }
 
 export class Scheduler implements SchedulerView, SchedulerControl {
@@ -56,10 +73,23 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   /** Timers of deferred fires, cleared at shutdown. */
   private readonly deferred = new Set<TimerHandle>();
   private readonly admission: AdmissionEnv;
+  private readonly pacer: LaunchPacer<WaitingLaunch>;
+  private missedFires = 0;
+  private lastMissedAt: number | null = null;
   startFailures = 0;
 
   constructor(private readonly deps: SchedulerDeps) {
-    this.queue = new FireQueue(deps.clock, deps.log, (rt, at) => void this.fire(rt, at, 'schedule'));
+    this.queue = new FireQueue(
+      deps.clock,
+      deps.log,
+      (rt, at) => void this.fire(rt, at, 'schedule'),
+      (rt, instants, atLeast, why) => this.recordMissed(rt, instants, atLeast, why),
+    );
+    this.pacer = new LaunchPacer<WaitingLaunch>(
+      deps.clock,
+      (dropped) => this.launchesDropped(dropped),
+      deps.pacing ?? DEFAULT_PACING,
+    );
     const runtime = (name: string) => this.jobs.get(name);
     this.admission = {
       log: deps.log,
@@ -67,7 +97,10 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       durable: deps.durable ?? null,
       claims: deps.claims ?? LOCAL_CLAIMS,
       stopping: () => this.stopping,
-      runningCount: (name) => runtime(name)?.running.length ?? 0,
+      runningCount: (name) => {
+        const rt = runtime(name);
+        return rt ? rt.running.length + rt.waitingLaunches : 0;
+      },
       replaceRunning: async (name) => {
         for (const old of [...(runtime(name)?.running ?? [])]) {
           old.cancelReason = 'replaced';
@@ -185,7 +218,6 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     const decision: Decision = pending instanceof Promise ? await pending : pending;
     switch (decision.kind) {
       case 'run':
-        this.slotOutcome(rt, fire, 'running', fire.trigger === 'catchup' ? 'catch-up' : null);
         return this.launch(rt, fire);
       case 'skip':
         this.slotOutcome(rt, fire, decision.outcome, decision.reason);
@@ -234,10 +266,12 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     return ladder;
   }
 
-  /** The launch of an admitted fire: job-API identity, spawn, and the reaper. */
-  private async launch(rt: JobRuntime, fire: PendingFire): Promise<RunInstance> {
+  /**
+   * The launch of an admitted fire: job-API identity, then the spawn when the pacer gives it a turn
+   * (null when the fire could not start before its late-fire deadline).
+   */
+  private async launch(rt: JobRuntime, fire: PendingFire): Promise<RunInstance | null> {
     const job = rt.config;
-    const log = this.deps.log;
     const id = newRunId();
     const attempt = fire.ladder?.count ?? 0;
     let grant: RunGrant = {};
@@ -255,22 +289,117 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       await grant.release?.();
       await releaseHeld(fire, this.admission);
     };
-    log.info(`Starting job ${job.name}`);
-    let handle: RunHandle;
-    try {
-      handle = this.deps.launch(launchSpecOf(job), {
-        ...this.deps.launchOptions,
-        injectedEnv: grant.env,
-        onLine: (line) => this.events.emit({ type: 'output-line', job: job.name, runId: id, line }),
-        onWarning: (m) => log.warning(m),
-        onInfo: (m) => log.info(m),
-        now: () => this.deps.clock.now(),
+    // Only a scheduled slot has a late-fire window; manual starts, retries and catch-up always start.
+    const deadline =
+      fire.trigger === 'schedule' && fire.scheduledAt !== null
+        ? fire.scheduledAt + LATE_FIRE_WINDOW_MS
+        : Number.POSITIVE_INFINITY;
+    return new Promise<RunInstance | null>((resolve, reject) => {
+      rt.waitingLaunches++;
+      this.pacer.submit({
+        deadline,
+        rt,
+        fire,
+        release,
+        resolve,
+        start: () => {
+          rt.waitingLaunches--;
+          try {
+            resolve(this.spawn(rt, fire, id, attempt, grant, release));
+          } catch (e) {
+            // Spawn failures resolve as a failed run; anything else must not leak the slot or the token.
+            release().then(
+              () => reject(e),
+              () => reject(e),
+            );
+          }
+        },
       });
-    } catch (e) {
-      // Spawn failures resolve as a failed run; anything else must not leak the slot or the token.
-      await release();
-      throw e;
+    });
+  }
+
+  /** Launches the pacer could not start in time (or that were waiting at shutdown). */
+  private launchesDropped(dropped: WaitingLaunch[]): void {
+    const byJob = new Map<JobRuntime, number[]>();
+    for (const w of dropped) {
+      w.rt.waitingLaunches--;
+      w.release().catch((e: unknown) =>
+        this.deps.log.warning(
+          `Job ${w.rt.config.name}: releasing a dropped launch failed: ${(e as Error)?.message ?? e}`,
+        ),
+      );
+      w.resolve(null);
+      if (!isSlotFire(w.fire)) continue;
+      if (this.stopping) {
+        this.slotOutcome(w.rt, w.fire, 'skipped:gate', 'daemon is shutting down');
+        continue;
+      }
+      const list = byJob.get(w.rt) ?? [];
+      list.push(w.fire.scheduledAt!);
+      byJob.set(w.rt, list);
     }
+    for (const [rt, instants] of byJob)
+      this.recordMissed(
+        rt,
+        instants.sort((a, b) => a - b),
+        false,
+        `not started within ${LATE_FIRE_WINDOW_MS / 1000} s: the node is launching more than it can`,
+      );
+  }
+
+  /** Slots that will not run because the node is overloaded (or was stalled): recorded compactly. */
+  private recordMissed(rt: JobRuntime, instants: number[], atLeast: boolean, why: string): void {
+    if (instants.length === 0) return;
+    const name = rt.config.name;
+    const records = compactMissed(name, instants, atLeast, why);
+    let total = 0;
+    for (const slot of records) {
+      total += slot.count ?? 1;
+      rt.history.addSlot(slot);
+      this.events.emit({ type: 'slot', slot: { ...slot } });
+    }
+    this.missedFires += total;
+    this.lastMissedAt = this.deps.clock.now();
+    this.deps.log.warning(
+      `Job ${name}: ${atLeast ? 'at least ' : ''}${total} fire(s) missed (missed-overload) from ${new Date(instants[0]!).toISOString()}: ${why}`,
+    );
+  }
+
+  /** Whether the node keeps up with its schedule (spec: issue 14 item 9). */
+  overload(): OverloadStatus {
+    const now = this.deps.clock.now();
+    const lagMs = this.pacer.lagMs(now);
+    const recent = this.lastMissedAt !== null && now - this.lastMissedAt < OVERLOAD_HOLD_MS;
+    return {
+      overloaded: recent || lagMs >= OVERLOAD_LAG_MS,
+      missedFires: this.missedFires,
+      lastMissedAt: this.lastMissedAt,
+      waitingLaunches: this.pacer.waiting,
+      launchLagMs: lagMs,
+    };
+  }
+
+  /** The spawn of a launch whose turn came, and its reaper. */
+  private spawn(
+    rt: JobRuntime,
+    fire: PendingFire,
+    id: string,
+    attempt: number,
+    grant: RunGrant,
+    release: () => Promise<void>,
+  ): RunInstance {
+    const job = rt.config;
+    const log = this.deps.log;
+    this.slotOutcome(rt, fire, 'running', fire.trigger === 'catchup' ? 'catch-up' : null);
+    log.info(`Starting job ${job.name}`);
+    const handle: RunHandle = this.deps.launch(launchSpecOf(job), {
+      ...this.deps.launchOptions,
+      injectedEnv: grant.env,
+      onLine: (line) => this.events.emit({ type: 'output-line', job: job.name, runId: id, line }),
+      onWarning: (m) => log.warning(m),
+      onInfo: (m) => log.info(m),
+      now: () => this.deps.clock.now(),
+    });
     const inst: RunInstance = {
       id,
       handle,
@@ -548,6 +677,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     this.queue.close();
+    this.pacer.close();
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
     for (const t of this.deferred) this.deps.clock.clearTimer(t);
     this.deferred.clear();

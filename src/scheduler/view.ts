@@ -31,7 +31,21 @@ export interface RunningRun {
   lines: OutputLine[];
 }
 
+/** Whether the node keeps up with its schedule (issue 14 item 9). */
+export interface OverloadStatus {
+  /** A fire was dropped in the last minute, or a launch has waited for its turn for seconds. */
+  overloaded: boolean;
+  /** Slots recorded as `missed-overload` since start (a lower bound after a very long stall). */
+  missedFires: number;
+  lastMissedAt: number | null;
+  /** Launches waiting for their turn, and how long the oldest has waited. */
+  waitingLaunches: number;
+  launchLagMs: number;
+}
+
 export interface SchedulerView {
+  /** Whether the node keeps up with its schedule. */
+  overload(): OverloadStatus;
   /** One entry per job, in config order. */
   status(): JobStatus[];
   jobNames(): string[];

@@ -4,7 +4,7 @@
 import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { WebSection } from '../config/file-schema.ts';
 import type { JobConfig } from '../config/types.ts';
-import type { RunRecord } from '../scheduler/history.ts';
+import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/view.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
 import {
@@ -110,6 +110,8 @@ export class Metrics implements MetricsRegistry {
   private readonly retriesTotal: Counter<'job_name'>;
   private readonly permanentTotal: Counter<'job_name'>;
   private readonly startFailuresTotal: Counter<'job_name'>;
+  private readonly missedTotal: Counter<'job_name' | 'reason'>;
+  private readonly overloaded: Gauge;
   private duration: Histogram<'job_name'>;
   private readonly lastSuccess: Gauge<'job_name'>;
   private readonly lastFailure: Gauge<'job_name'>;
@@ -213,6 +215,20 @@ export class Metrics implements MetricsRegistry {
       labelNames: ['job_name'],
       registers,
     });
+    this.missedTotal = new Counter({
+      name: 'cronstable_job_missed_fires_total',
+      help: 'Scheduled fires this node could not start (slot outcome missed-overload), per job.',
+      labelNames: ['job_name', 'reason'],
+      registers,
+    });
+    this.overloaded = new Gauge({
+      name: 'cronstable_node_overloaded',
+      help: 'Whether this node is dropping fires or falling behind its launches (1) or keeping up (0).',
+      registers,
+      collect() {
+        if (m.ctx) this.set(m.ctx.scheduler.overload().overloaded ? 1 : 0);
+      },
+    });
     this.duration = this.newHistogram();
     this.lastSuccess = new Gauge({
       name: 'cronstable_job_last_success_timestamp_seconds',
@@ -294,10 +310,12 @@ export class Metrics implements MetricsRegistry {
       this.jobCounts,
       this.reloadOk,
       this.reloadAt,
+      this.overloaded,
       this.runsTotal,
       this.retriesTotal,
       this.permanentTotal,
       this.startFailuresTotal,
+      this.missedTotal,
       this.duration,
       this.lastSuccess,
       this.lastFailure,
@@ -356,6 +374,7 @@ export class Metrics implements MetricsRegistry {
     this.configure(ctx.config().web);
     const off = ctx.scheduler.subscribe((e) => {
       if (e.type === 'run-finished') this.observeRun(e.run);
+      else if (e.type === 'slot' && e.slot.outcome === 'missed-overload') this.observeMissed(e.slot);
     });
     this.detach = () => {
       off();
@@ -384,10 +403,17 @@ export class Metrics implements MetricsRegistry {
     }
   }
 
+  /** Slots the node could not start; a folded record counts every slot it covers. */
+  observeMissed(slot: SlotRecord): void {
+    this.ensureJob(slot.job);
+    this.missedTotal.inc({ job_name: slot.job, reason: 'overload' }, slot.count ?? 1);
+  }
+
   /** Zero-filled series for a job seen for the first time (before its first observation). */
   private ensureJob(name: string): void {
     if (this.accJobs.has(name)) return;
     for (const status of STATUSES) this.runsTotal.inc({ job_name: name, status }, 0);
+    this.missedTotal.inc({ job_name: name, reason: 'overload' }, 0);
     for (const c of [this.retriesTotal, this.permanentTotal, this.startFailuresTotal])
       c.inc({ job_name: name }, 0);
     this.duration.zero({ job_name: name });
@@ -405,6 +431,7 @@ export class Metrics implements MetricsRegistry {
       for (const status of STATUSES) this.runsTotal.remove({ job_name: name, status });
       for (const c of [this.retriesTotal, this.permanentTotal, this.startFailuresTotal])
         c.remove({ job_name: name });
+      this.missedTotal.remove({ job_name: name, reason: 'overload' });
       this.duration.remove({ job_name: name });
       this.lastSuccess.remove({ job_name: name });
       this.lastFailure.remove({ job_name: name });
@@ -417,6 +444,7 @@ export class Metrics implements MetricsRegistry {
       this.retriesTotal,
       this.permanentTotal,
       this.startFailuresTotal,
+      this.missedTotal,
       this.duration,
       this.lastSuccess,
       this.lastFailure,

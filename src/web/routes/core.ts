@@ -27,6 +27,8 @@ export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const headers: Record<string, string> = {
       'content-type': kind === 'json' ? JSON_TYPE : TEXT_TYPE,
       vary: 'accept-encoding',
+      // The body's shape is fixed (one entry per job); the node's overload travels beside it.
+      'x-cronstable-overloaded': ctx.scheduler.overload().overloaded ? '1' : '0',
     };
     if (acceptsGzip(c.req.header('accept-encoding'))) {
       headers['content-encoding'] = 'gzip';
@@ -62,7 +64,20 @@ export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
 
   app.get('/fleet', () => json({ enabled: false, nodes: [] }));
 
-  app.get('/node', () => json({ node_name: nodeName(ctx), resources: d.node.read() }));
+  app.get('/node', () => {
+    const o = ctx.scheduler.overload();
+    return json({
+      node_name: nodeName(ctx),
+      resources: d.node.read(),
+      overload: {
+        overloaded: o.overloaded,
+        missed_fires: o.missedFires,
+        last_missed_at: o.lastMissedAt === null ? null : new Date(o.lastMissedAt).toISOString(),
+        waiting_launches: o.waitingLaunches,
+        launch_lag_seconds: Math.round(o.launchLagMs) / 1000,
+      },
+    });
+  });
 
   app.get('/node/history', () =>
     json({

@@ -1,6 +1,7 @@
 // /schedule/preview, /pressure, /duplicates, /suggest, /why (spec 06 §5.11). A 400 here still
 // carries `web.headers` (§2.3). Pressure walks every fire of every job, so it is cached briefly.
 import type { Hono } from 'hono';
+import { isSupportedInstant } from '../../schedule/index.ts';
 import { parseIsoInstant } from '../../util/instant.ts';
 import {
   allEntries,
@@ -77,7 +78,8 @@ export function scheduleRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const atText = c.req.query('at');
     if (!name || !atText) return errorWithHeaders(c, 400, 'missing ?job= or ?at= query parameter');
     const at = parseIsoInstant(atText);
-    if (at === null) return errorWithHeaders(c, 400, `bad timestamp: ${atText}`);
+    // Outside the engine's calendar (1970-2099) is a bad request, not a 500 from the engine.
+    if (at === null || !isSupportedInstant(at)) return errorWithHeaders(c, 400, `bad timestamp: ${atText}`);
     const entry = allEntries(ctx).find((e) => e.name === name);
     if (!entry) return jobNotFound(name);
     const job = ctx.scheduler.job(name);

@@ -11,6 +11,7 @@ import { type Connection, Header } from './Header.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
 import { JobsTable } from './JobsTable.tsx';
+import { OverloadBanner } from './OverloadBanner.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
@@ -306,6 +307,7 @@ export function App({ api }: { api: Api }) {
           onView={(view) => setRoute({ view, drawer: route.drawer })}
           onRefresh={setRefresh}
         />
+        {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
         {banner && (
           <FailureBanner
             banner={banner}

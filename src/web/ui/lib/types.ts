@@ -72,6 +72,14 @@ export interface ApiRuns {
 export interface ApiNode {
   node_name: string;
   resources: { cpu_percent: number; cpu_count: number; mem_percent: number } | null;
+  /** Absent on daemons older than the overload report. */
+  overload?: {
+    overloaded: boolean;
+    missed_fires: number;
+    last_missed_at: string | null;
+    waiting_launches: number;
+    launch_lag_seconds: number;
+  };
 }
 
 /** `GET /cluster` (the fields the dashboard reads). */
