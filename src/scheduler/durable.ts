@@ -13,7 +13,7 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
 import type { SchedulerEvent } from './events.ts';
-import type { RunRecord, SlotRecord } from './history.ts';
+import type { RunRecord, SlotOutcome, SlotRecord } from './history.ts';
 
 /** The job-API side the scheduler needs: a per-run identity and its environment. */
 export interface RunRegistry {
@@ -89,6 +89,11 @@ export function missedSlots(
  * scheduler's event stream for the ledger and the durable retry records (`onEvent`), and drives
  * the scheduler through `SchedulerControl` at start (re-armed retries, catch-up).
  */
+/** Final slot outcomes that have no run record of their own (a deferred slot is re-admitted). */
+export function settledWithoutRun(outcome: SlotOutcome): boolean {
+  return outcome.startsWith('skipped:') || outcome === 'claimed-elsewhere' || outcome === 'missed-overload';
+}
+
 export class DurableFeatures implements DurableControl {
   private readonly proc = randomBytes(8).toString('hex');
   /** Records from before this instant belong to an earlier daemon process. */
@@ -140,7 +145,7 @@ export class DurableFeatures implements DurableControl {
   /** The scheduler's events this side persists: the run ledger and the durable retry records. */
   readonly onEvent = (e: SchedulerEvent): void => {
     if (e.type === 'run-finished') this.runRecorded(e.job, e.run, e.result);
-    else if (e.type === 'slot' && e.slot.outcome === 'missed-overload') this.slotMissed(e.slot);
+    else if (e.type === 'slot' && settledWithoutRun(e.slot.outcome)) this.slotWithoutRun(e.slot);
     else if (e.type === 'retry-armed') this.retryArmed(e.job, e.attempt, e.notBefore);
     else if (e.type === 'retry-settled') this.retrySettled(e.job, e.reason, e.attempt);
   };
@@ -315,11 +320,13 @@ export class DurableFeatures implements DurableControl {
   }
 
   /**
-   * A slot the node could not start goes to the run ledger as a row without a run (outcome
-   * `missed-overload`, so the `slots` view shows it); a folded record carries how many slots it
-   * covers (`missed_count`, up to `missed_until`). Readers that want runs filter on outcome.
+   * A slot that ends without a run (skipped by a gate, claimed elsewhere, missed under overload)
+   * goes to the run ledger as a row without a run, its outcome the slot's (`skipped:overlap`,
+   * `missed-overload`...), so the `slots` view holds every slot's fate; a folded missed record
+   * carries how many slots it covers (`missed_count`, up to `missed_until`). Readers that want
+   * runs filter on outcome (success / failure / cancelled).
    */
-  private slotMissed(slot: SlotRecord): void {
+  private slotWithoutRun(slot: SlotRecord): void {
     const record: Json = {
       outcome: slot.outcome,
       exit_code: null,
@@ -335,7 +342,7 @@ export class DurableFeatures implements DurableControl {
       missed_count: slot.count ?? 1,
       missed_until: iso(slot.lastAt ?? slot.scheduledAt),
     };
-    this.write(`recording the missed slot of ${slot.job} in the ledger`, () =>
+    this.write(`recording the ${slot.outcome} slot of ${slot.job} in the ledger`, () =>
       this.o.store.append(`runs/${slot.job}`, record, { keep: this.o.maxRunsPerJob }),
     );
   }

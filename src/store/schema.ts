@@ -162,8 +162,8 @@ export const runs = sqliteView('runs').as((qb) =>
 /**
  * Every scheduled slot the ledger knows, with its final outcome: the newest attempt per
  * (job, scheduled_at). SQLite takes the bare columns from the row holding max(id). Manual
- * runs (no scheduled_at) are not slots; a slot skipped without a run is here only once the
- * scheduler writes it to the ledger (spec 03 §3.1 outcome `skipped`).
+ * runs (no scheduled_at) are not slots. A slot that ended without a run is a ledger row of its
+ * own whose outcome is the slot's (`skipped:overlap`, `claimed-elsewhere`, `missed-overload`...).
  */
 export const slots = sqliteView('slots').as((qb) =>
   qb

@@ -156,6 +156,9 @@ describe('the daemon on a full-featured config', () => {
   /** The ledger's runs of each job, oldest first, read after the daemon exited. */
   const ledger = new Map<string, LedgerRun[]>();
   const runsOf = (job: string) => ledger.get(job) ?? [];
+  /** Slots that ended without a run (skipped, claimed elsewhere, missed): ledger rows of their own. */
+  const unrun = new Map<string, LedgerRun[]>();
+  const unrunOf = (job: string) => unrun.get(job) ?? [];
   const sinks = {} as {
     http: Awaited<ReturnType<typeof httpSink>>;
     smtp: Awaited<ReturnType<typeof smtpSink>>;
@@ -216,12 +219,14 @@ describe('the daemon on a full-featured config', () => {
     });
     try {
       for (const name of ['flaky', 'doomed', 'slow-timeout', 'forbid', 'replace', 'disabled', 'added']) {
-        const rows = await store.list(`runs/${name}`);
+        const rows = (await store.list(`runs/${name}`)).map((r) => r.data as unknown as LedgerRun);
         ledger.set(
           name,
-          rows
-            .map((r) => r.data as unknown as LedgerRun)
-            .sort((a, b) => a.started_at.localeCompare(b.started_at)),
+          rows.filter((r) => r.started_at !== null).sort((a, b) => a.started_at.localeCompare(b.started_at)),
+        );
+        unrun.set(
+          name,
+          rows.filter((r) => r.started_at === null),
         );
       }
     } finally {
@@ -309,6 +314,11 @@ describe('the daemon on a full-featured config', () => {
     expect(forbid.length).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < forbid.length; i++)
       expect(forbid[i]!.started_at >= forbid[i - 1]!.finished_at).toBe(true);
+    // The fires Forbid skipped are in the ledger as slots without a run.
+    expect(unrunOf('forbid').length).toBeGreaterThan(0);
+    expect(unrunOf('forbid').every((r) => r.outcome === 'skipped:overlap' && r.exit_code === null)).toBe(
+      true,
+    );
     expect(runsOf('replace')).toContainEqual(
       expect.objectContaining({ outcome: 'cancelled', fail_reason: 'replaced by a newer instance' }),
     );
@@ -343,6 +353,9 @@ describe('the daemon on a full-featured config', () => {
   it('never runs a disabled job, and runs @reboot once', () => {
     expect(existsSync(join(dir, 'disabled-ran'))).toBe(false);
     expect(runsOf('disabled')).toEqual([]);
+    // Each of its due slots is accounted for in the ledger as skipped:disabled.
+    expect(unrunOf('disabled').length).toBeGreaterThan(0);
+    expect(unrunOf('disabled').every((r) => r.outcome === 'skipped:disabled')).toBe(true);
     expect(readFileSync(join(dir, 'boot.log'), 'utf8')).toBe('booted\n');
   });
 
