@@ -14,9 +14,27 @@ async function version(): Promise<string> {
 /** Verbs a job calls from inside a run (they talk to the daemon's loopback job API). */
 const JOB_VERBS = new Set(['state', 'cursor', 'idempotent', 'lock', 'artifact', 'secret', 'xcom']);
 
+/**
+ * A reader that went away (`cronstable next ... | head -1`) is the normal end of a pipeline,
+ * not an error: by default the command stops quietly with exit 0; the daemon swaps in a
+ * graceful stop. Later writes are dropped.
+ */
+let onBrokenPipe: () => void = () => process.exit(0);
+let pipeBroken = false;
+function brokenPipe(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
+  if (pipeBroken) return;
+  pipeBroken = true;
+  process.exitCode = 0;
+  onBrokenPipe();
+}
+
 const io: CliIo = {
   out: (text: string) => process.stdout.write(text),
   err: (text: string) => process.stderr.write(text),
+  onBrokenPipe: (stop) => {
+    onBrokenPipe = stop;
+  },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -63,6 +81,8 @@ const argv = process.argv.slice(2);
 // A worker thread started from this file never inherits the parent's arguments, so only an
 // argument-less start can be one; every command line skips loading node:worker_threads.
 if (argv.length > 0 || !(await workerMain())) {
+  process.stdout.on('error', brokenPipe);
+  process.stderr.on('error', brokenPipe);
   main(argv).then(
     (code) => {
       process.exitCode = code;

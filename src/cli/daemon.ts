@@ -72,6 +72,8 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
       return 2;
     }
     const { runDaemon } = await import('../daemon/daemon.ts');
+    // Its log reader went away: stop as on SIGTERM, so running jobs are handled as usual.
+    io.onBrokenPipe?.(() => process.kill(process.pid, 'SIGTERM'));
     // Bun and Deno keep memory differently; the worker-thread loader is for Node.
     const onNode = !('bun' in process.versions) && !('deno' in process.versions);
     return runDaemon({
