@@ -2,6 +2,7 @@
 // portability rule, value size, required fields and scope resolution.
 import { MAX_PERMITS } from '../store/primitives/leases.ts';
 import type { Json } from '../store/types.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../util/jsondepth.ts';
 
 /** Orders strings by Unicode code point (Python's `sorted`), not by UTF-16 unit. */
 export function compareCodePoints(a: string, b: string): number {
@@ -110,6 +111,8 @@ const NOT_PORTABLE = 'value is not portable:';
 export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (text.trim() === '') throw new ApiError(400, 'request body must be a JSON object');
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw new ApiError(400, `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

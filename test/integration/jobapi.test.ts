@@ -231,6 +231,24 @@ describe('kv', () => {
     expect((bad.json as { error: string }).error).toMatch(/not valid JSON/);
   });
 
+  it('answers a body nested at any depth with a JSON 400, arrays and objects alike (never a 503)', async () => {
+    for (const depth of [600, 5_000, 200_000]) {
+      const arrays = `{"key":"deep","value":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const objects = `{"key":"deep","value":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+      for (const body of [arrays, objects]) {
+        const r = await call(kit, 'POST', '/v1/kv/set', { token, body });
+        expect([depth, r.status]).toEqual([depth, 400]);
+        expect((r.json as { error: string }).error).toMatch(/nest/);
+      }
+    }
+    // A value nested within the limit is stored as usual.
+    const ok = await call(kit, 'POST', '/v1/kv/set', {
+      token,
+      body: `{"key":"deep","value":${'['.repeat(100)}${']'.repeat(100)}}`,
+    });
+    expect(ok.status).toBe(200);
+  });
+
   it('refuses non-portable values with 400 before any store work', async () => {
     for (const body of [
       '{"key":"np","value":NaN}',

@@ -108,6 +108,12 @@ describe('DAG routes', () => {
       status: 400,
       json: { error: 'request body is not valid JSON' },
     });
+    expect(
+      await call('POST', '/dags/release/backfill', `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+    ).toEqual({
+      status: 400,
+      json: { error: 'request body nests deeper than 512 levels' },
+    });
     expect(await call('POST', '/dags/release/backfill', '[1]')).toEqual({
       status: 400,
       json: { error: 'request body must be a JSON object' },

@@ -1,6 +1,7 @@
 // DAG routes (spec 04 §9, spec 06 §5.13). Until the DAG engine plugs in `ctx.dags`, `GET /dags`
 // answers [] and every route naming a DAG answers 404 `unknown dag '<name>'`.
 import type { Hono } from 'hono';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
 import type { DagAnswer } from '../context.ts';
 import type { WebDeps } from '../deps.ts';
 import { type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
@@ -15,6 +16,8 @@ function reply(a: DagAnswer): Response {
 /** A JSON-object request body, or the 400 answer (spec 04 §9). */
 async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
   const raw = await c.req.text();
+  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    return jsonError(400, `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = raw.trim() === '' ? {} : JSON.parse(raw);
