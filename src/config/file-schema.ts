@@ -281,6 +281,8 @@ export const webSchema = map(
     nodeHistory: union(bool(), map({ enabled: bool(), interval: finiteFloat(), points: int() })),
     ui: bool(),
     allowedOrigins: seq(str()),
+    // Our addition (issue 14): extra Host names the API answers to when no authToken is set.
+    allowedHosts: seq(str()),
     socketMode: str(),
     // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
     tls: map({ cert: str(), key: str(), ca: nullable(str()) }, ['cert', 'key']),

@@ -1,4 +1,4 @@
-// The Hono app (spec 06 §2): Origin gate -> auth -> web.headers placement -> routes; unknown
+// The Hono app (spec 06 §2): Host gate (without a token) -> Origin gate -> auth -> web.headers placement -> routes; unknown
 // paths resolve after auth (401 before 404), a known path with the wrong method answers 405
 // (Hono's method-not-allowed middleware, with the project's JSON error body).
 import { Hono } from 'hono';
@@ -6,6 +6,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { authMiddleware } from './auth.ts';
 import type { WebDeps } from './deps.ts';
 import { customHeaders } from './headers.ts';
+import { allowedHostNames, hostGate } from './hostgate.ts';
 import { metricsSettings } from './metrics.ts';
 import { type OriginPolicy, originGate } from './origin.ts';
 import { jsonError, type WebEnv } from './respond.ts';
@@ -29,6 +30,14 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   const ui = deps.web.ui !== false;
   const metrics = metricsSettings(deps.web);
 
+  // API answers are data for scripts, never something to sniff or cache.
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('x-content-type-options')) c.res.headers.set('x-content-type-options', 'nosniff');
+    if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
+  });
+  if (opts.token === null)
+    app.use('*', hostGate(allowedHostNames(deps.web.listen ?? [], deps.web.allowedHosts ?? [])));
   app.use('*', originGate(opts.origin));
   if (opts.token !== null) {
     const publicPaths = new Set<string>();
