@@ -4,10 +4,14 @@ import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../config/types.ts';
 import type { CancelReason, LaunchSpec, RunHandle } from '../exec/types.ts';
 import { frameName, semanticKey } from '../schedule/index.ts';
-import type { Fire } from './admission.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/log.ts';
+import type { AdmissionEnv, Fire } from './admission.ts';
+import { type DurableControl, type FireClaims, LOCAL_CLAIMS } from './control.ts';
+import { type ClusterGate, RUN_HERE } from './gate.ts';
 import { JobHistory, type RunTrigger, type SlotRecord } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
-import type { JobStatus } from './view.ts';
+import type { JobStatus, RunningRun } from './view.ts';
 
 /** A fire as the scheduler tracks it: its admission state plus its slot record once it has one. */
 export interface PendingFire extends Fire {
@@ -99,4 +103,91 @@ export function statusOf(rt: JobRuntime, started: boolean): JobStatus {
         }
       : null,
   };
+}
+
+/** The job's runs in progress on this node, with their live output so far. */
+export function runningRuns(rt: JobRuntime): RunningRun[] {
+  return rt.running.map((r) => ({
+    runId: r.id,
+    pid: r.handle.pid,
+    startedAt: r.handle.startedAt,
+    trigger: r.trigger,
+    lines: r.handle.liveOutput().lines,
+  }));
+}
+
+/** Resolves true when no instance of the job runs here, false after `maxWaitMs`. */
+export async function untilIdle(rt: JobRuntime, clock: Clock, maxWaitMs: number): Promise<boolean> {
+  const started = clock.monotonic();
+  while (rt.running.length > 0) {
+    if (clock.monotonic() - started >= maxWaitMs) return false;
+    await Promise.race([
+      ...rt.running.map((r) => r.reaped),
+      new Promise<void>((resolve) => clock.setTimer(resolve, 1000)),
+    ]);
+  }
+  return true;
+}
+
+/** Cancels every running instance of the job, recording why (reaping reads it). */
+export async function cancelRuns(rt: JobRuntime, reason: 'cancelled' | 'replaced'): Promise<void> {
+  await Promise.all(
+    rt.running.map((inst) => {
+      inst.cancelReason = reason;
+      return inst.handle.cancel(reason);
+    }),
+  );
+}
+
+/** What the admission pipeline reads of the scheduler's jobs (a narrow view, no back-reference). */
+export function schedulerAdmission(o: {
+  deps: { log: Logger; gate?: ClusterGate; durable?: DurableControl | null; claims?: FireClaims };
+  runtime: (name: string) => JobRuntime | undefined;
+  stopping: () => boolean;
+  newLadder: (rt: JobRuntime) => RetryLadder | null;
+}): AdmissionEnv {
+  const { deps, runtime } = o;
+  return {
+    log: deps.log,
+    gate: deps.gate ?? RUN_HERE,
+    durable: deps.durable ?? null,
+    claims: deps.claims ?? LOCAL_CLAIMS,
+    stopping: o.stopping,
+    runningCount: (name) => {
+      const rt = runtime(name);
+      return rt ? rt.running.length + rt.waitingLaunches : 0;
+    },
+    replaceRunning: async (name) => {
+      for (const old of [...(runtime(name)?.running ?? [])]) {
+        old.cancelReason = 'replaced';
+        await old.handle.cancel('replaced');
+      }
+    },
+    lastOutcome: (name) => runtime(name)?.lastOutcome ?? null,
+    freshLadder: (job) => {
+      const rt = runtime(job.name);
+      if (!rt) return null;
+      rt.ladder?.cancel('superseded');
+      rt.ladder = o.newLadder(rt);
+      return rt.ladder;
+    },
+  };
+}
+
+/** Waits until every run of `rts` ended or `graceMs` passed, whichever comes first. */
+export async function drainWithin(
+  rts: readonly JobRuntime[],
+  clock: Clock,
+  graceMs: number,
+): Promise<'drained' | 'expired'> {
+  const drained = Promise.all(
+    rts.flatMap((rt) => rt.running).map((r) => r.handle.done.catch(() => undefined)),
+  );
+  let timer: ReturnType<Clock['setTimer']> | null = null;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = clock.setTimer(() => resolve('expired'), graceMs);
+  });
+  const first = await Promise.race([drained.then(() => 'drained' as const), expired]);
+  if (timer) clock.clearTimer(timer);
+  return first;
 }

@@ -7,38 +7,32 @@ import type { ReportContext, ReportHook } from '../report/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
-import {
-  type DurableControl,
-  type FireClaims,
-  LOCAL_CLAIMS,
-  type RunGrant,
-  type SchedulerControl,
-} from './control.ts';
+import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './control.ts';
 import { type EventListener, EventStream } from './events.ts';
-import { type ClusterGate, RUN_HERE } from './gate.ts';
+import type { ClusterGate } from './gate.ts';
 import type { JobHistory, RunRecord, RunTrigger, SlotOutcome, SlotRecord } from './history.ts';
 import { RetryLadder } from './ladder.ts';
-import { compactMissed } from './missed.ts';
+import { OverloadTracker } from './overload.ts';
 import { DEFAULT_PACING, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
 import { FireQueue, LATE_FIRE_WINDOW_MS } from './queue.ts';
 import { reportContext, sendReport } from './reports.ts';
 import {
+  cancelRuns,
+  drainWithin,
   JobRuntime,
   launchSpecOf,
   newRunId,
   type PendingFire,
   type RunInstance,
+  runningRuns,
   scheduleIdentity,
+  schedulerAdmission,
   statusOf,
+  untilIdle,
 } from './runtime.ts';
 import type { JobStatus, OverloadStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
 
 export type { JobStatus, OverloadStatus, StartResult } from './view.ts';
-
-/** The node reads as overloaded for this long after it last dropped a fire. */
-export const OVERLOAD_HOLD_MS = 60_000;
-/** ...or while a launch has been waiting for its turn this long. */
-export const OVERLOAD_LAG_MS = 2_000;
 
 /** A launch waiting in the pacer: what it starts, and how to settle it when it is dropped. */
 interface WaitingLaunch extends PacedLaunch {
@@ -74,11 +68,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly deferred = new Set<TimerHandle>();
   private readonly admission: AdmissionEnv;
   private readonly pacer: LaunchPacer<WaitingLaunch>;
-  private missedFires = 0;
-  private lastMissedAt: number | null = null;
+  private readonly overloads: OverloadTracker;
   startFailures = 0;
 
   constructor(private readonly deps: SchedulerDeps) {
+    this.overloads = new OverloadTracker(deps.clock, deps.log);
     this.queue = new FireQueue(
       deps.clock,
       deps.log,
@@ -90,32 +84,12 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       (dropped) => this.launchesDropped(dropped),
       deps.pacing ?? DEFAULT_PACING,
     );
-    const runtime = (name: string) => this.jobs.get(name);
-    this.admission = {
-      log: deps.log,
-      gate: deps.gate ?? RUN_HERE,
-      durable: deps.durable ?? null,
-      claims: deps.claims ?? LOCAL_CLAIMS,
+    this.admission = schedulerAdmission({
+      deps,
+      runtime: (name) => this.jobs.get(name),
       stopping: () => this.stopping,
-      runningCount: (name) => {
-        const rt = runtime(name);
-        return rt ? rt.running.length + rt.waitingLaunches : 0;
-      },
-      replaceRunning: async (name) => {
-        for (const old of [...(runtime(name)?.running ?? [])]) {
-          old.cancelReason = 'replaced';
-          await old.handle.cancel('replaced');
-        }
-      },
-      lastOutcome: (name) => runtime(name)?.lastOutcome ?? null,
-      freshLadder: (job) => {
-        const rt = runtime(job.name);
-        if (!rt) return null;
-        rt.ladder?.cancel('superseded');
-        rt.ladder = this.newLadder(rt);
-        return rt.ladder;
-      },
-    };
+      newLadder: (rt) => this.newLadder(rt),
+    });
   }
 
   /** Every scheduler event (slots, runs, output lines, retries); returns the unsubscribe. */
@@ -349,34 +323,15 @@ export class Scheduler implements SchedulerView, SchedulerControl {
 
   /** Slots that will not run because the node is overloaded (or was stalled): recorded compactly. */
   private recordMissed(rt: JobRuntime, instants: number[], atLeast: boolean, why: string): void {
-    if (instants.length === 0) return;
-    const name = rt.config.name;
-    const records = compactMissed(name, instants, atLeast, why);
-    let total = 0;
-    for (const slot of records) {
-      total += slot.count ?? 1;
+    for (const slot of this.overloads.missed(rt.config.name, instants, atLeast, why)) {
       rt.history.addSlot(slot);
       this.events.emit({ type: 'slot', slot: { ...slot } });
     }
-    this.missedFires += total;
-    this.lastMissedAt = this.deps.clock.now();
-    this.deps.log.warning(
-      `Job ${name}: ${atLeast ? 'at least ' : ''}${total} fire(s) missed (missed-overload) from ${new Date(instants[0]!).toISOString()}: ${why}`,
-    );
   }
 
   /** Whether the node keeps up with its schedule (spec: issue 14 item 9). */
   overload(): OverloadStatus {
-    const now = this.deps.clock.now();
-    const lagMs = this.pacer.lagMs(now);
-    const recent = this.lastMissedAt !== null && now - this.lastMissedAt < OVERLOAD_HOLD_MS;
-    return {
-      overloaded: recent || lagMs >= OVERLOAD_LAG_MS,
-      missedFires: this.missedFires,
-      lastMissedAt: this.lastMissedAt,
-      waitingLaunches: this.pacer.waiting,
-      launchLagMs: lagMs,
-    };
+    return this.overloads.status(this.pacer);
   }
 
   /** The spawn of a launch whose turn came, and its reaper. */
@@ -551,28 +506,13 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   /** The runs of a job in progress on this node, with their live output so far. */
   running(job: string): RunningRun[] {
     const rt = this.jobs.get(job);
-    if (!rt) return [];
-    return rt.running.map((r) => ({
-      runId: r.id,
-      pid: r.handle.pid,
-      startedAt: r.handle.startedAt,
-      trigger: r.trigger,
-      lines: r.handle.liveOutput().lines,
-    }));
+    return rt ? runningRuns(rt) : [];
   }
 
   /** Resolves when no instance of the job runs here (or after `maxWaitMs`, returning false). */
-  async whenIdle(name: string, maxWaitMs: number): Promise<boolean> {
+  whenIdle(name: string, maxWaitMs: number): Promise<boolean> {
     const rt = this.jobs.get(name);
-    const started = this.deps.clock.monotonic();
-    while (rt && rt.running.length > 0) {
-      if (this.deps.clock.monotonic() - started >= maxWaitMs) return false;
-      await Promise.race([
-        ...rt.running.map((r) => r.reaped),
-        new Promise<void>((resolve) => this.deps.clock.setTimer(resolve, 1000)),
-      ]);
-    }
-    return true;
+    return rt ? untilIdle(rt, this.deps.clock, maxWaitMs) : Promise.resolve(true);
   }
 
   /**
@@ -639,12 +579,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     if (!rt) return 'unknown';
     if (rt.running.length === 0) return 'not-running';
     if (reason === 'cancelled') this.deps.log.info(`Job ${name} was cancelled via the web UI`);
-    await Promise.all(
-      rt.running.map((inst) => {
-        inst.cancelReason = reason;
-        return inst.handle.cancel(reason);
-      }),
-    );
+    await cancelRuns(rt, reason);
     return 'cancelled';
   }
 
@@ -681,15 +616,8 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
     for (const t of this.deferred) this.deps.clock.clearTimer(t);
     this.deferred.clear();
-    const all = () => [...this.jobs.values()].flatMap((rt) => rt.running);
-    const drained = Promise.all(all().map((r) => r.handle.done.catch(() => undefined)));
-    let graceTimer: TimerHandle | null = null;
-    const expired = new Promise<'expired'>((resolve) => {
-      graceTimer = this.deps.clock.setTimer(() => resolve('expired'), graceMs);
-    });
-    const first = await Promise.race([drained.then(() => 'drained' as const), expired]);
-    if (graceTimer) this.deps.clock.clearTimer(graceTimer);
-    if (first === 'expired') await this.killAll('shutdown');
+    if ((await drainWithin([...this.jobs.values()], this.deps.clock, graceMs)) === 'expired')
+      await this.killAll('shutdown');
     await Promise.all([...this.jobs.values()].map((rt) => rt.reapChain));
   }
 
