@@ -98,7 +98,7 @@ describe('a node under overload keeps answering and records what it drops', () =
     const live = probes.filter((p) => p.at < frozen.from || p.at > frozen.to);
     // Enough probes to mean something, however slow the machine (the 250 ms pace is a target).
     expect(live.length).toBeGreaterThanOrEqual(8);
-    expect(live.filter((p) => p.at > frozen.to).length).toBeGreaterThan(8);
+    expect(live.filter((p) => p.at > frozen.to).length).toBeGreaterThanOrEqual(4);
     expect(live.filter((p) => p.status !== 200)).toEqual([]);
   });
 
