@@ -3,7 +3,8 @@
 // bundle itself (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
 // sources, on ./lane-entry.ts.
 import type { MessagePort } from 'node:worker_threads';
-import { openConnection } from './connection.ts';
+import { join } from 'node:path';
+import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
 import { isOpName, OPERATIONS } from './ops.ts';
 import {
@@ -125,8 +126,25 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
     ns: data.ns,
   }).then(
     (conn) => {
-      conn.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`);
-      executor = new Executor(conn.db, { ns: data.ns, writer: data.writer, busyRetry: data.busyRetry });
+      const busy = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`;
+      conn.db.exec(busy);
+      executor = new Executor(conn.db, {
+        ns: data.ns,
+        writer: data.writer,
+        busyRetry: data.busyRetry,
+        // Faults reach the daemon as the calls' StoreUnavailableError messages.
+        file: join(data.dir, DB_FILE),
+        reopen: async () => {
+          const again = await openConnection({
+            dir: data.dir,
+            topology: data.topology,
+            busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS,
+            ns: data.ns,
+          });
+          again.db.exec(busy);
+          return again.db;
+        },
+      });
       post({
         type: 'ready',
         journalMode: conn.journalMode,
