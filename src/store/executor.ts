@@ -103,7 +103,10 @@ export class Executor {
       this.opts.onFault?.('error', `still unavailable: ${this.lost.message}`);
     }
     this.tryReopen(file);
-    throw new StoreUnavailableError(this.lost.message);
+    // Short: callers log it per failed call; the full story is logged once above.
+    throw new StoreUnavailableError(
+      `the store file ${file} is ${this.lost.fault}; calls are refused until it is back`,
+    );
   }
 
   /** Never creates a store: reopens only when something non-empty is at the path again. */

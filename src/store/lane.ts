@@ -2,8 +2,9 @@
 // calls whose caller already gave up (deadline passed) skipped. Started by ./lanes.ts on the
 // bundle itself (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
 // sources, on ./lane-entry.ts.
-import type { MessagePort } from 'node:worker_threads';
+
 import { join } from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
 import { isOpName, OPERATIONS } from './ops.ts';
