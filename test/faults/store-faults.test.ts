@@ -3,7 +3,7 @@
 // fault must be logged, and no write a job saw acknowledged may be missing from the store.
 // The counter job prints `count=N` only after `cronstable state set` succeeded.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateCheck } from '../../src/store/admin.ts';
@@ -144,18 +144,63 @@ describe('store faults under a running daemon', () => {
     if (process.getuid?.() !== 0) return; // chattr needs root
     const { state, db, run } = await setup();
     // Root ignores mode bits; the immutable attribute refuses even root's writes on open fds.
-    const files = [db, `${db}-wal`, `${db}-shm`, state].filter((f) => existsSync(f));
-    const chattr = (flag: string) => execFileSync('chattr', [flag, ...files]);
+    // Not on -shm: SQLite maps it, and a write fault on an immutable mapping is SIGBUS (a real
+    // read-only remount is refused while the file is open for writing, so it cannot happen).
+    const files = [db, `${db}-wal`, state].filter((f) => existsSync(f));
+    const chattr = (flag: string) => execFileSync('chattr', [flag, ...files], { stdio: 'ignore' });
     chattr('+i');
-    cleanups.push(() => chattr('-i'));
+    cleanups.push(() => {
+      try {
+        chattr('-i');
+      } catch {
+        // Already writable and removed.
+      }
+    });
     const before = lastCount(run.out);
     const outAtFault = run.out.length;
+    const errAtFault = run.err.length;
     await new Promise((r) => setTimeout(r, 3000));
     const during = counts(run.out.slice(outAtFault));
     chattr('-i');
     // A run that had already passed its write may print once; no write is acknowledged after.
     expect(during.length).toBeLessThanOrEqual(1);
+    expect(run.err.slice(errAtFault)).toMatch(/ledger failed: .*disk I\/O error/);
     await waitFor(() => lastCount(run.out) >= before + 3, 15_000, 'the counter after the store is writable');
+    await stop(run);
+    expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
+  }, 60_000);
+
+  it('a full disk fails calls, and the store is used again once space is freed', async () => {
+    if (process.getuid?.() !== 0) return; // mounting a small tmpfs needs root
+    const dir = writeTree({});
+    const state = join(dir, 'state');
+    mkdirSync(state);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', state]);
+    } catch {
+      return; // no mount in this sandbox: the README says so
+    }
+    cleanups.push(() => execFileSync('umount', ['-l', state]));
+    await storeWithCount(state, 0);
+    writeFileSync(join(dir, 'jobs.yaml'), CONFIG(state));
+    const run = startDaemon(dir);
+    await waitFor(() => lastCount(run.out) >= 2, 20_000, 'the counter to run twice');
+    const filler = join(state, 'filler');
+    try {
+      execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=16k'], { stdio: 'ignore' });
+    } catch {
+      // dd stops on ENOSPC: the disk is full now.
+    }
+    const outAtFault = run.out.length;
+    const errAtFault = run.err.length;
+    await new Promise((r) => setTimeout(r, 3000));
+    const during = counts(run.out.slice(outAtFault));
+    const logged = run.err.slice(errAtFault);
+    rmSync(filler);
+    expect(during.length).toBeLessThanOrEqual(1);
+    expect(logged).toMatch(/ledger failed: .*(full|I\/O)/);
+    const before = lastCount(run.out);
+    await waitFor(() => lastCount(run.out) >= before + 3, 15_000, 'the counter after space is freed');
     await stop(run);
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
