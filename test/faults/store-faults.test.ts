@@ -205,6 +205,29 @@ describe('store faults under a running daemon', () => {
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
 
+  it('the daemon warns at start when the store directory is not writable', async () => {
+    if (process.getuid?.() !== 0) return; // chattr needs root
+    const { dir, state, run } = await setup();
+    // kill -9 leaves -wal and -shm behind, so a restart opens without creating a file.
+    run.child.kill('SIGKILL');
+    await run.exit;
+    execFileSync('chattr', ['+i', state]);
+    cleanups.push(() => {
+      try {
+        execFileSync('chattr', ['-i', state], { stdio: 'ignore' });
+      } catch {
+        // Already writable and removed.
+      }
+    });
+    const again = startDaemon(dir);
+    await waitFor(() => /store directory .* is not writable/.test(again.err), 15_000, 'the warning');
+    expect(again.err).toMatch(/WARNING.*store directory .* is not writable/);
+    execFileSync('chattr', ['-i', state]);
+    const before = lastCount(again.out);
+    await waitFor(() => lastCount(again.out) >= Math.max(before, 1) + 2, 15_000, 'counting on');
+    await stop(again);
+  }, 60_000);
+
   it('state check on a missing store is an error, not a new empty database', async () => {
     const dir = writeTree({});
     const state = join(dir, 'state');
