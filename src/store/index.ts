@@ -293,6 +293,8 @@ export async function openInlineExecutor(
       busyRetry: false,
       file: join(dir, DB_FILE),
       reopen: async () => {
+        // A `state restore` filling the path holds the admin lock: reopen once it is done.
+        assertNotAdminLocked(dir);
         const again = await openConnection(spec);
         for (const w of again.warnings) onFault?.('info', w);
         return again.db;

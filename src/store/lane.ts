@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
+import { assertNotAdminLocked } from './adminlock.ts';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
 import { isOpName, OPERATIONS } from './ops.ts';
@@ -136,6 +137,8 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
         // Faults reach the daemon as the calls' StoreUnavailableError messages.
         file: join(data.dir, DB_FILE),
         reopen: async () => {
+          // A `state restore` filling the path holds the admin lock: reopen once it is done.
+          assertNotAdminLocked(data.dir);
           const again = await openConnection({
             dir: data.dir,
             topology: data.topology,
