@@ -2,7 +2,7 @@
 // SQLite inline on the calling thread. Each command returns the lines to print and whether it
 // succeeded (the CLI maps ok=false to exit 1); unexpected failures throw.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import {
@@ -14,6 +14,7 @@ import {
   openAdmin,
   plural,
 } from './admin-common.ts';
+import { DB_FILE } from './connection.ts';
 import { type ResolvedStorePlace, resolveStorePlace } from './index.ts';
 import { SCHEMA_VERSION } from './primitives/common.ts';
 import { blobs, documents, leases, records, storeMeta } from './schema.ts';
@@ -42,6 +43,9 @@ export interface CheckResult extends AdminResult {
 /** Writability probe (a file and a row), record counts per stream prefix, integrity check. */
 export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
   const ns = nsOf(opts);
+  const file = join(resolve(opts.path), DB_FILE);
+  // Checking must not create: an empty new database would hide that the store is gone.
+  if (!existsSync(file)) return { ...fail(`no store at ${file}`), integrity: 'n/a', prefixes: {} };
   let place: ResolvedStorePlace;
   try {
     place = await resolveStorePlace(opts);

@@ -3,6 +3,7 @@
 // one BEGIN IMMEDIATE transaction, each inside its own savepoint).
 import type { Database } from './driver.ts';
 import { isBusyError } from './driver.ts';
+import { type FileFault, type FileId, faultOf, fileIdAt, holdsStore } from './identity.ts';
 import { OPERATIONS, type OpName } from './ops.ts';
 import type { Ctx } from './primitives/common.ts';
 import { sleepSync } from './topology.ts';
@@ -42,13 +43,91 @@ export interface ExecutorOptions {
    * busy_timeout per attempt, so one call never sits in SQLite's long backoff sleeps).
    */
   busyRetry: boolean;
+  /**
+   * The database file: its identity is checked before every transaction, and a deleted or
+   * replaced file makes every call unavailable instead of writing to a ghost inode.
+   */
+  file?: string;
+  /** Opens the file again once the path holds a store (restored or replaced by the operator). */
+  reopen?: () => Promise<Database>;
+  /** Store faults for the daemon's log: first detection, a reminder while it lasts, recovery. */
+  onFault?: (level: 'error' | 'info', message: string) => void;
+}
+
+/** While the store file is gone, the fault is logged again at most this often. */
+export const FAULT_REMIND_MS = 60_000;
+
+function faultMessage(fault: FileFault, file: string): string {
+  return fault === 'deleted'
+    ? `the store file ${file} was deleted under the running daemon: store calls fail (onStoreUnavailable applies) until a store is put back at that path (\`cronstable state restore\`), or a restart creates a new empty one`
+    : `the store file ${file} was replaced under the running daemon: writes after the replacement are refused; reopening the file now at that path`;
 }
 
 export class Executor {
+  private current: Database;
+  private id: FileId | null;
+  /** Set while the file we opened is no longer the one at the path. */
+  private lost: { fault: FileFault; message: string; remindedAt: number } | null = null;
+  private reopening = false;
+
   constructor(
-    readonly db: Database,
+    db: Database,
     private readonly opts: ExecutorOptions,
-  ) {}
+  ) {
+    this.current = db;
+    this.id = opts.file ? fileIdAt(opts.file) : null;
+  }
+
+  get db(): Database {
+    return this.current;
+  }
+
+  /** Throws StoreUnavailableError while the store file is not the one this connection opened. */
+  private guard(): void {
+    const file = this.opts.file;
+    if (!file || !this.id) return;
+    if (!this.lost) {
+      const fault = faultOf(this.id, file);
+      if (!fault) return;
+      const message = faultMessage(fault, file);
+      this.lost = { fault, message, remindedAt: Date.now() };
+      this.opts.onFault?.('error', message);
+      try {
+        // No more writes to the ghost inode; SQLite's close only touches files of that inode.
+        this.current.close();
+      } catch {
+        // Closing is best effort.
+      }
+    } else if (Date.now() - this.lost.remindedAt >= FAULT_REMIND_MS) {
+      this.lost.remindedAt = Date.now();
+      this.opts.onFault?.('error', `still unavailable: ${this.lost.message}`);
+    }
+    this.tryReopen(file);
+    // Short: callers log it per failed call; the full story is logged once above.
+    throw new StoreUnavailableError(
+      `the store file ${file} is ${this.lost.fault}; calls are refused until it is back`,
+    );
+  }
+
+  /** Never creates a store: reopens only when something non-empty is at the path again. */
+  private tryReopen(file: string): void {
+    if (this.reopening || !this.opts.reopen || !holdsStore(file)) return;
+    this.reopening = true;
+    this.opts.reopen().then(
+      (db) => {
+        this.reopening = false;
+        this.current = db;
+        this.id = fileIdAt(file);
+        this.lost = null;
+        this.opts.onFault?.('info', `the store file ${file} is back: reopened it, store calls work again`);
+      },
+      (e: unknown) => {
+        this.reopening = false;
+        if (this.lost)
+          this.lost.message = `${faultMessage(this.lost.fault, file)}; reopening what is at the path failed: ${(e as Error)?.message ?? e}`;
+      },
+    );
+  }
 
   private ctx(nowMs: number): Ctx {
     return { db: this.db, ns: this.opts.ns, writer: this.opts.writer, now: nowMs / 1000 };
@@ -61,6 +140,7 @@ export class Executor {
 
   /** One op on its own (autocommit or its own transaction); throws mapped errors. */
   run(call: OpCall, deadlineMs = Number.POSITIVE_INFINITY): unknown {
+    this.guard();
     for (;;) {
       try {
         return this.invoke(call);
@@ -89,6 +169,11 @@ export class Executor {
    */
   runBatch(calls: OpCall[], deadlineMs?: number): Outcome[] {
     if (calls.length === 1) return [this.settle(calls[0]!, deadlineMs)];
+    try {
+      this.guard();
+    } catch (e) {
+      return calls.map((call) => ({ ok: false, error: mapError(e, call.op) }));
+    }
     for (;;) {
       try {
         return this.db.transaction(() =>

@@ -3,10 +3,10 @@
 // and lease, the default) or inline on the calling thread (admin CLI, tests).
 import { mkdir, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { TokenBucket } from './bucket.ts';
-import { openConnection } from './connection.ts';
+import { DB_FILE, openConnection } from './connection.ts';
 import { Executor } from './executor.ts';
 import { LaneClient, WorkerStartError } from './lanes.ts';
 import { type LaneName, OPERATIONS, type OpArgs, type OpName, type OpResult } from './ops.ts';
@@ -58,7 +58,11 @@ class InlineBackend implements Backend {
     return 0;
   }
   close(): Promise<void> {
-    this.executor.db.close();
+    try {
+      this.executor.db.close();
+    } catch {
+      // Already closed when its file was deleted or replaced.
+    }
     return Promise.resolve();
   }
 }
@@ -278,10 +282,25 @@ export async function openInlineExecutor(
   topology: Topology,
   namespace: string,
   writer: string,
+  onFault?: (level: 'error' | 'info', message: string) => void,
 ): Promise<{ executor: Executor; description: string; journalMode: string; warnings: string[] }> {
-  const conn = await openConnection({ dir, topology, busyTimeoutMs: BULK_BUSY_TIMEOUT_MS, ns: namespace });
+  const spec = { dir, topology, busyTimeoutMs: BULK_BUSY_TIMEOUT_MS, ns: namespace };
+  const conn = await openConnection(spec);
   return {
-    executor: new Executor(conn.db, { ns: namespace, writer, busyRetry: false }),
+    executor: new Executor(conn.db, {
+      ns: namespace,
+      writer,
+      busyRetry: false,
+      file: join(dir, DB_FILE),
+      reopen: async () => {
+        // A `state restore` filling the path holds the admin lock: reopen once it is done.
+        assertNotAdminLocked(dir);
+        const again = await openConnection(spec);
+        for (const w of again.warnings) onFault?.('info', w);
+        return again.db;
+      },
+      onFault,
+    }),
     description: `sqlite (${conn.db.version}; inline; journal ${conn.journalMode})`,
     journalMode: conn.journalMode,
     warnings: conn.warnings,
@@ -308,6 +327,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       place.topology,
       namespace,
       writer,
+      opts.onFault,
     );
     for (const w of warnings) warn(w);
     return make(new InlineBackend(executor, description));

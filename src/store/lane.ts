@@ -2,8 +2,11 @@
 // calls whose caller already gave up (deadline passed) skipped. Started by ./lanes.ts on the
 // bundle itself (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
 // sources, on ./lane-entry.ts.
+
+import { join } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { openConnection } from './connection.ts';
+import { assertNotAdminLocked } from './adminlock.ts';
+import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
 import { isOpName, OPERATIONS } from './ops.ts';
 import {
@@ -125,8 +128,27 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
     ns: data.ns,
   }).then(
     (conn) => {
-      conn.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`);
-      executor = new Executor(conn.db, { ns: data.ns, writer: data.writer, busyRetry: data.busyRetry });
+      const busy = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`;
+      conn.db.exec(busy);
+      executor = new Executor(conn.db, {
+        ns: data.ns,
+        writer: data.writer,
+        busyRetry: data.busyRetry,
+        // Faults reach the daemon as the calls' StoreUnavailableError messages.
+        file: join(data.dir, DB_FILE),
+        reopen: async () => {
+          // A `state restore` filling the path holds the admin lock: reopen once it is done.
+          assertNotAdminLocked(data.dir);
+          const again = await openConnection({
+            dir: data.dir,
+            topology: data.topology,
+            busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS,
+            ns: data.ns,
+          });
+          again.db.exec(busy);
+          return again.db;
+        },
+      });
       post({
         type: 'ready',
         journalMode: conn.journalMode,

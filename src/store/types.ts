@@ -95,6 +95,8 @@ export interface StoreOptions {
   workerEntry?: string | URL;
   /** Non-fatal findings (worker fallback, topology mismatch, newer schema): the caller logs them. */
   onWarning?: (message: string) => void;
+  /** The store file was deleted or replaced under the process (error), or is back (info). */
+  onFault?: (level: 'error' | 'info', message: string) => void;
 }
 
 /** The store as the daemon, the job API and the admin CLI see it. */
