@@ -45,6 +45,18 @@ describe('daemon lifecycle', () => {
       await new Promise((r) => setTimeout(r, 1500));
       expect(readFileSync(join(dir, 'second.log'), 'utf8').length).toBeGreaterThan(before);
       expect(daemon.scheduler.jobNames()).toEqual(['second']);
+      // A reload that fails on a hostile file (an include of a device) is logged too, and the
+      // next change is still honoured (issue 14 item 3).
+      writeFileSync(conf, `include:\n  - /dev/zero\njobs:\n${job('second', join(dir, 'second.log'))}`);
+      await waitFor(
+        () => logs.filter((l) => l.includes('Error in configuration file(s)')).length === 2,
+        5_000,
+        'the second reload error',
+      );
+      expect(daemon.scheduler.jobNames()).toEqual(['second']);
+      writeFileSync(conf, `jobs:\n${job('third', join(dir, 'third.log'))}`);
+      await waitFor(() => existsSync(join(dir, 'third.log')), 5_000, 'the job of the next good reload');
+      expect(daemon.scheduler.jobNames()).toEqual(['third']);
     } finally {
       await daemon.stop(1000);
       setSink(null);
