@@ -44,3 +44,9 @@ export function errorCode(err: unknown): string {
 export function formatSeconds(seconds: number): string {
   return String(seconds);
 }
+
+/**
+ * At shutdown a run gets at most this long between SIGTERM and SIGKILL, whatever its
+ * killTimeout: the daemon must exit within --shutdown-timeout (issue 14 item 3).
+ */
+export const SHUTDOWN_KILL_MS = 1000;

@@ -4,7 +4,7 @@ import { StreamCapture } from './capture.ts';
 import { buildEnvironment } from './env.ts';
 import { exitCodeOf, LAUNCH_FAILURE_EXIT_CODE, TIMEOUT_EXIT_CODE } from './exitcode.ts';
 import { failReason } from './failswhen.ts';
-import { formatSeconds, signalGroup } from './kill.ts';
+import { formatSeconds, SHUTDOWN_KILL_MS, signalGroup } from './kill.ts';
 import { BoundedQueue } from './ring.ts';
 import { defaultSpawner } from './spawner.ts';
 import type {
@@ -290,7 +290,10 @@ class Run {
     };
     signalGroup(target, 'SIGTERM');
     if (this.exitMono !== null) this.boundDrain();
-    const killTimeout = this.spec.killTimeout;
+    const killTimeout =
+      this.cancelReason === 'shutdown'
+        ? Math.min(this.spec.killTimeout, SHUTDOWN_KILL_MS / 1000)
+        : this.spec.killTimeout;
     let timer: NodeJS.Timeout | null = null;
     const graceful = await Promise.race([
       this.exited.then(() => true),

@@ -2,6 +2,7 @@
 // fire goes through admission (admission.ts), then launch -> outcome -> retry/report/record,
 // and everything that happens is published on one event stream (events.ts).
 import type { JobConfig } from '../config/types.ts';
+import { SHUTDOWN_KILL_MS } from '../exec/kill.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
 import type { ReportContext, ReportHook } from '../report/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -616,7 +617,10 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
     for (const t of this.deferred) this.deps.clock.clearTimer(t);
     this.deferred.clear();
-    if ((await drainWithin([...this.jobs.values()], this.deps.clock, graceMs)) === 'expired')
+    // The kill sequence (SIGTERM, then SIGKILL within SHUTDOWN_KILL_MS) and the daemon's own
+    // closing (web, store) fit inside the grace: SIGTERM exits within --shutdown-timeout.
+    const drainMs = Math.max(0, graceMs - 2 * SHUTDOWN_KILL_MS);
+    if ((await drainWithin([...this.jobs.values()], this.deps.clock, drainMs)) === 'expired')
       await this.killAll('shutdown');
     await Promise.all([...this.jobs.values()].map((rt) => rt.reapChain));
   }
