@@ -3,10 +3,10 @@
 // so lateness is what the job itself saw: (process start) - (scheduled instant).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metric } from './metric.ts';
+import { freePort } from './workload.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
@@ -54,17 +54,6 @@ function jobsYaml(dir: string, jobs: number, period: number, port: number, withS
     );
   }
   return `${out.join('\n')}\n`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
