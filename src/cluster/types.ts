@@ -2,6 +2,7 @@
 // of the daemon (spec 05, DESIGN.md §9). A backend keeps its own view of the fleet up to date in
 // the background; the scheduler's gate asks it synchronously, per fire, whether this node may run
 // a leader-gated job. Nothing here does I/O.
+import type { ClusterSection } from '../config/file-schema.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
 
@@ -160,3 +161,9 @@ export interface ClusterBackend {
   /** The fleet view (`GET /fleet`, spec 05 §11), when this backend runs a gossip mesh. */
   fleet?(): unknown;
 }
+
+/**
+ * Each backend module (`src/cluster/<kind>/index.ts`) exports one of these as
+ * `create<Kind>Backend`; the manager picks it by `cluster.backend`. Constructing does no I/O.
+ */
+export type BackendFactory = (cluster: ClusterSection, host: ClusterHost) => ClusterBackend;
