@@ -119,16 +119,7 @@ describe('cronstable CLI (bundle on Node)', () => {
 describe('other runtimes', () => {
   it('the Bun standalone binary validates the demo config', () => {
     // As `npm run build:binary` does it.
-    const build = run('npx', [
-      'bun',
-      'build',
-      '--compile',
-      '--bytecode',
-      '--format=esm',
-      BUNDLE,
-      '--outfile',
-      BINARY,
-    ]);
+    const build = run(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY]);
     expect(build.code, build.err).toBe(0);
     const r = run(BINARY, ['-c', 'example/demo', '-v']);
     expect(r.err).toContain('Configuration is valid.');
