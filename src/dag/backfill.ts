@@ -2,7 +2,7 @@
 // backfill over a window. Pure: the caller creates each run create-if-absent, which makes a repeat of the
 // same window (in any offset) converge on the same documents.
 import type { DagConfig } from '../config/types.ts';
-import { nextFire, occurrences, prevFire, ScheduleError } from '../schedule/index.ts';
+import { isSupportedInstant, nextFire, occurrences, prevFire } from '../schedule/index.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 import type { RunKind } from './model.ts';
 import { logicalDateOf, runKeyAt } from './runkey.ts';
@@ -93,7 +93,7 @@ export const NO_COMPUTABLE_INSTANTS = 'no computable instants';
  * §8.3: every fire instant with from <= t <= to (both inclusive), at most 100, from the body of
  * `POST /dags/{name}/backfill`. A naive date is UTC. `to` is not clamped to now; the starting deadline
  * does not apply. A window holding no instant is `created: 0`; "no computable instants" is kept for a
- * window the schedule engine cannot search (outside its 1970-2099 calendar).
+ * window wholly outside the schedule engine's 1970-2099 calendar, where no instant can be computed.
  */
 export function planBackfill(dag: DagConfig | undefined, from: unknown, to: unknown): BackfillPlan {
   if (typeof from !== 'string' || typeof to !== 'string') return { ok: false, reason: BACKFILL_NEEDS_DATES };
@@ -101,13 +101,9 @@ export function planBackfill(dag: DagConfig | undefined, from: unknown, to: unkn
   const fromMs = parseIsoInstant(from);
   const toMs = parseIsoInstant(to);
   if (fromMs === null || toMs === null || toMs < fromMs) return { ok: false, reason: BAD_DATE_RANGE };
-  let instants: number[];
-  try {
-    instants = occurrences(dag.cron, dag.frame, fromMs - 1, { untilMs: toMs, limit: MAX_RUNS_PER_CALL });
-  } catch (e) {
-    if (e instanceof ScheduleError) return { ok: false, reason: NO_COMPUTABLE_INSTANTS };
-    throw e;
-  }
+  if (!isSupportedInstant(fromMs) && !isSupportedInstant(toMs))
+    return { ok: false, reason: NO_COMPUTABLE_INSTANTS };
+  const instants = occurrences(dag.cron, dag.frame, fromMs - 1, { untilMs: toMs, limit: MAX_RUNS_PER_CALL });
   const runs = instants.map((at) => toCreate(at, 'backfill'));
   return { ok: true, created: runs.length, runs };
 }

@@ -81,7 +81,7 @@ export class Driver {
   readonly passes: Pass[] = [];
 
   constructor(
-    readonly dag: DagConfig,
+    public dag: DagConfig,
     opts: { now?: number; runKey?: string } = {},
   ) {
     this.now = opts.now ?? T0;

@@ -1,5 +1,6 @@
 // The planner and reducers against the seed DAGs of spec 04 §12 (S1-S7) and the rules of §3 and §5.
 import { describe, expect, it } from 'vitest';
+import type { DagConfig } from '../../src/config/types.ts';
 import {
   canTransition,
   claimPass,
@@ -74,14 +75,7 @@ ${cmd('publish', ['gate'])}`;
 
 const [ordersEtl, nightly, diamond, releaseTrain, hotfix, release] = loadDags(
   [ORDERS_ETL, NIGHTLY, DIAMOND, RELEASE_TRAIN, HOTFIX, RELEASE].join(''),
-) as [
-  ReturnType<typeof loadDags>[0],
-  ReturnType<typeof loadDags>[0],
-  ReturnType<typeof loadDags>[0],
-  ReturnType<typeof loadDags>[0],
-  ReturnType<typeof loadDags>[0],
-  ReturnType<typeof loadDags>[0],
-];
+) as [DagConfig, DagConfig, DagConfig, DagConfig, DagConfig, DagConfig];
 
 const launchedKeys = (d: Driver) => d.passes.at(-1)!.launches.map((l) => l.taskKey);
 

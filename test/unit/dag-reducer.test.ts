@@ -93,7 +93,11 @@ describe('completion fencing (§7.5)', () => {
   });
   it('drops a completion for a task removed from the DAG (§3.7)', () => {
     const d = started();
-    const smaller = makeDag('r', [{ id: 'twice' }, { id: 'probe', type: 'sensor' }, { id: 'gate', type: 'approval' }]);
+    const smaller = makeDag('r', [
+      { id: 'twice' },
+      { id: 'probe', type: 'sensor' },
+      { id: 'gate', type: 'approval' },
+    ]);
     const r = apply(d.run, smaller, {
       type: 'complete',
       taskKey: 'once',
@@ -144,7 +148,12 @@ describe('reconciler (§7.3)', () => {
       failReason: RECONCILED_CRASH,
       finishedAt: d.now,
     });
-    expect(d.run.tasks.probe).toMatchObject({ state: 'running', proc: null, nextPokeAt: d.now, pokeCount: 0 });
+    expect(d.run.tasks.probe).toMatchObject({
+      state: 'running',
+      proc: null,
+      nextPokeAt: d.now,
+      pokeCount: 0,
+    });
     expect(d.run.tasks.probe!.firstPokeAt).toBe(d.now - 40); // the timeout window is not reset
     expect(d.run.tasks.gate).toMatchObject({ state: 'running', awaitingApproval: true });
     // the old owner's late completion is fenced out

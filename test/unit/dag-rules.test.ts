@@ -4,13 +4,22 @@ import {
   effectiveState,
   groupState,
   newRun,
+  type RunState,
   type TaskState,
   type Verdict,
   verdictOf,
 } from '../../src/dag/index.ts';
 import { makeDag, T0 } from './dag-fixtures.ts';
 
-const STATES: TaskState[] = ['pending', 'running', 'up_for_retry', 'success', 'failed', 'upstream_failed', 'skipped'];
+const STATES: TaskState[] = [
+  'pending',
+  'running',
+  'up_for_retry',
+  'success',
+  'failed',
+  'upstream_failed',
+  'skipped',
+];
 
 /** Every list of upstream states of length 0..3 (343 + 49 + 7 + 1 combinations). */
 function* combos(max: number): Generator<TaskState[]> {
@@ -60,7 +69,8 @@ describe('groupState (the fan-in barrier)', () => {
     for (const inst of combos(3)) {
       const out = groupState(inst);
       if (inst.some((s) => ['pending', 'running', 'up_for_retry'].includes(s))) expect(out).toBe('running');
-      else if (inst.some((s) => s === 'failed' || s === 'upstream_failed')) expect(out).toBe('upstream_failed');
+      else if (inst.some((s) => s === 'failed' || s === 'upstream_failed'))
+        expect(out).toBe('upstream_failed');
       else if (inst.includes('skipped')) expect(out).toBe('skipped');
       else expect(out).toBe('success');
     }
@@ -71,12 +81,15 @@ describe('groupState (the fan-in barrier)', () => {
 });
 
 describe('effectiveState', () => {
-  const dag = makeDag('e', [{ id: 'src' }, { id: 'm', dependsOn: ['src'], expand: { fromTask: 'src', key: 'k' } }]);
+  const dag = makeDag('e', [
+    { id: 'src' },
+    { id: 'm', dependsOn: ['src'], expand: { fromTask: 'src', key: 'k' } },
+  ]);
   it('is the placeholder state before expansion, the group state after, null without an entry', () => {
     const run = newRun(dag, { runKey: 'k', runId: 'r', logicalDate: null, kind: 'manual', now: T0 });
     expect(effectiveState(run, 'm')).toBe('pending');
     expect(effectiveState(run, 'ghost')).toBeNull();
-    const expandedRun = {
+    const expandedRun: RunState = {
       ...run,
       mapped: { m: { items: ['a', 'b'], expandedAt: T0 } },
       tasks: {
@@ -87,7 +100,7 @@ describe('effectiveState', () => {
       },
     };
     expect(effectiveState(expandedRun, 'm')).toBe('running');
-    expandedRun.tasks['m#1'] = { ...expandedRun.tasks['m#1'], state: 'success' };
+    expandedRun.tasks['m#1'] = { ...expandedRun.tasks['m#1']!, state: 'success' };
     expect(effectiveState(expandedRun, 'm')).toBe('upstream_failed');
   });
 });
