@@ -9,6 +9,10 @@ export interface DagGraph {
   deps: ReadonlyMap<string, readonly string[]>;
   /** Position of each id in config order (the spec's walk order for launches). */
   configIndex: ReadonlyMap<string, number>;
+  /** For each position in `order`: the positions (in `order`, so all smaller) of its upstreams. */
+  depPos: readonly Int32Array[];
+  /** For each position in `order`: the position of its expand source, or -1. */
+  sourcePos: Int32Array;
 }
 
 const cache = new WeakMap<DagConfig, DagGraph>();
@@ -77,8 +81,14 @@ export function graphOf(dag: DagConfig): DagGraph {
     for (const c of children.get(t.id) ?? []) if (--indegree[c]! === 0) push(c);
   }
   // Config validation rejects cycles; should one slip through, its members still get walked (last).
-  if (order.length < dag.tasks.length) for (const t of dag.tasks) if (!order.includes(t)) order.push(t);
-  const graph: DagGraph = { order, byId, deps, configIndex };
+  if (order.length < dag.tasks.length) {
+    const placed = new Set(order);
+    for (const t of dag.tasks) if (!placed.has(t)) order.push(t);
+  }
+  const pos = new Map(order.map((t, p) => [t.id, p]));
+  const depPos = order.map((t) => Int32Array.from(deps.get(t.id)!, (d) => pos.get(d)!));
+  const sourcePos = Int32Array.from(order, (t) => (t.expand ? (pos.get(t.expand.fromTask) ?? -1) : -1));
+  const graph: DagGraph = { order, byId, deps, configIndex, depPos, sourcePos };
   cache.set(dag, graph);
   return graph;
 }

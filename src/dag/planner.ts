@@ -4,7 +4,7 @@
 import type { DagConfig, DagTaskConfig } from '../config/types.ts';
 import { graphOf } from './graph.ts';
 import { isFailure, isTerminal, type RunState, type TaskEntry, type TaskState } from './model.ts';
-import { groupState, type Verdict, verdictOf } from './trigger-rules.ts';
+import { groupFrom, type Verdict, verdictFrom } from './trigger-rules.ts';
 
 /** At most this many launches (task claims and sensor pokes) per pass; gates do not count (§5). */
 export const MAX_LAUNCHES_PER_PASS = 32;
@@ -65,69 +65,29 @@ export function plan(run: RunState, dag: DagConfig, now: number, opts: PlanOptio
   if (run.state !== 'running') return { actions: [], deferred: false, wakeAt: null };
   const maxLaunches = opts.maxLaunches ?? MAX_LAUNCHES_PER_PASS;
   const graph = graphOf(dag);
+  const { order, depPos, sourcePos } = graph;
   const actions: Action[] = [];
-  /** States this pass has already decided, by task key (the document itself is never touched). */
-  const overlay = new Map<string, TaskState>();
-  /** Effective state (§3.2) of each task walked so far that is part of this run. */
-  const effective = new Map<string, TaskState>();
+  /**
+   * Effective state (§3.2) of each task walked so far, by walk position; undefined when the run has no
+   * entry for it. Positions, not ids: this loop is the hot path of a 10k-task run (DESIGN.md §12).
+   */
+  const effective: (TaskState | undefined)[] = new Array(order.length);
   let launches = 0;
   let deferred = false;
   let needsRead = false;
   let gateWaiting = false;
   let wakeAt = now + IDLE_WAKE_SECONDS;
 
-  const stateOf = (key: string, entry: TaskEntry): TaskState => overlay.get(key) ?? entry.state;
-  const set = (key: string, s: TaskState) => overlay.set(key, s);
-
-  const upstreamVerdict = (t: DagTaskConfig): Verdict => {
-    const states: TaskState[] = [];
-    for (const d of graph.deps.get(t.id)!) {
-      const s = effective.get(d);
-      if (s !== undefined) states.push(s); // absent: added after this run was created (§3.7)
-    }
-    return verdictOf(t.triggerRule, states);
+  /** §3.2 over the walked upstreams of position p (all earlier in the walk). */
+  const verdictAt = (p: number, rule: DagTaskConfig['triggerRule']): Verdict => {
+    const ds = depPos[p]!;
+    return verdictFrom(rule, ds.length, (i) => effective[ds[i]!]);
   };
 
-  /** A plain task, sensor, approval or mapped instance at `key`; `verdict` is computed at most once. */
-  const step = (t: DagTaskConfig, key: string, entry: TaskEntry, verdict: () => Verdict) => {
-    const s = stateOf(key, entry);
-    if (s === 'pending') {
-      const v = verdict();
-      if (v === 'wait') return;
-      if (v !== 'ready') {
-        actions.push({ type: 'cascade', taskKey: key, state: v });
-        set(key, v);
-        return;
-      }
-      if (t.type === 'approval') {
-        actions.push({ type: 'park', taskKey: key });
-        set(key, 'running');
-        gateWaiting = true;
-        return;
-      }
-      launch(t, key, entry, 'first');
-    } else if (s === 'up_for_retry') {
-      const due = entry.nextRetryAt ?? now;
-      if (due <= now) launch(t, key, entry, 'retry');
-      else if (due < wakeAt) wakeAt = due;
-    } else if (s === 'running') {
-      if (entry.awaitingApproval) gateWaiting = true;
-      else if (t.type === 'sensor' && entry.proc === null) {
-        const due = entry.nextPokeAt ?? now;
-        if (due > now) {
-          if (due < wakeAt) wakeAt = due;
-        } else if (now - (entry.firstPokeAt ?? now) >= t.pokeTimeoutSeconds) {
-          actions.push({ type: 'sensor-timeout', taskKey: key });
-          set(key, 'failed');
-        } else launch(t, key, entry, 'repoke');
-      }
-    }
-  };
-
-  const launch = (t: DagTaskConfig, key: string, entry: TaskEntry, reason: LaunchReason) => {
+  const launch = (t: DagTaskConfig, key: string, entry: TaskEntry, reason: LaunchReason): boolean => {
     if (launches >= maxLaunches) {
       deferred = true;
-      return;
+      return false;
     }
     launches++;
     const sensor = t.type === 'sensor';
@@ -141,69 +101,102 @@ export function plan(run: RunState, dag: DagConfig, now: number, opts: PlanOptio
       attempt: entry.attempt,
       pokeCount: sensor ? (reason === 'first' ? 0 : (entry.pokeCount ?? 0)) : null,
     });
-    set(key, 'running');
+    return true;
   };
 
-  for (const t of graph.order) {
+  /**
+   * One plain task, sensor, approval or mapped instance in state `s`; returns its state after this pass.
+   * `v` is the upstream verdict (only read for a pending entry).
+   */
+  const step = (t: DagTaskConfig, key: string, entry: TaskEntry, s: TaskState, v: Verdict): TaskState => {
+    if (s === 'pending') {
+      if (v === 'wait') return s;
+      if (v !== 'ready') {
+        actions.push({ type: 'cascade', taskKey: key, state: v });
+        return v;
+      }
+      if (t.type === 'approval') {
+        actions.push({ type: 'park', taskKey: key });
+        gateWaiting = true;
+        return 'running';
+      }
+      return launch(t, key, entry, 'first') ? 'running' : s;
+    }
+    if (s === 'up_for_retry') {
+      const due = entry.nextRetryAt ?? now;
+      if (due <= now) return launch(t, key, entry, 'retry') ? 'running' : s;
+      if (due < wakeAt) wakeAt = due;
+      return s;
+    }
+    if (s === 'running') {
+      if (entry.awaitingApproval) gateWaiting = true;
+      else if (t.type === 'sensor' && entry.proc === null) {
+        const due = entry.nextPokeAt ?? now;
+        if (due > now) {
+          if (due < wakeAt) wakeAt = due;
+        } else if (now - (entry.firstPokeAt ?? now) >= t.pokeTimeoutSeconds) {
+          actions.push({ type: 'sensor-timeout', taskKey: key });
+          return 'failed';
+        } else launch(t, key, entry, 'repoke');
+      }
+    }
+    return s;
+  };
+
+  for (let p = 0; p < order.length; p++) {
+    const t = order[p]!;
     const entry = run.tasks[t.id];
     if (!entry) continue; // added after this run was created: not part of it (§3.7)
-    let verdictMemo: Verdict | null = null;
-    const verdict = () => {
-      verdictMemo ??= upstreamVerdict(t);
-      return verdictMemo;
-    };
+    const s = entry.state;
     if (!entry.mapped) {
-      step(t, t.id, entry, verdict);
-      effective.set(t.id, stateOf(t.id, entry));
+      effective[p] = isTerminal(s)
+        ? s
+        : step(t, t.id, entry, s, s === 'pending' ? verdictAt(p, t.triggerRule) : 'wait');
       continue;
     }
-    const ph = stateOf(t.id, entry);
-    if (ph === 'expanded') {
+    if (s === 'expanded') {
       const n = run.mapped[t.id]?.items.length ?? 0;
-      const states: TaskState[] = [];
-      for (let i = 0; i < n; i++) {
+      const v = verdictAt(p, t.triggerRule);
+      // groupFrom visits every instance once, in index order: that visit is the instance's step.
+      effective[p] = groupFrom(n, (i) => {
         const key = `${t.id}#${i}`;
         const inst = run.tasks[key];
-        if (!inst) {
-          states.push('pending');
-          continue;
-        }
-        step(t, key, inst, verdict);
-        states.push(stateOf(key, inst));
-      }
-      effective.set(t.id, groupState(states));
+        if (!inst) return 'pending';
+        return isTerminal(inst.state) ? inst.state : step(t, key, inst, inst.state, v);
+      });
       continue;
     }
-    if (ph === 'pending') {
-      // An un-expanded placeholder can only expand or resolve to upstream_failed/skipped (§7.4 4b).
-      const source = t.expand ? effective.get(t.expand.fromTask) : undefined;
-      let resolved: 'upstream_failed' | 'skipped' | null = null;
-      if (source !== undefined && isFailure(source)) resolved = 'upstream_failed';
-      else if (source === 'skipped') resolved = 'skipped';
-      else {
-        const v = verdict();
-        if (v === 'upstream_failed' || v === 'skipped') resolved = v;
-      }
-      if (resolved) {
-        actions.push({ type: 'cascade', taskKey: t.id, state: resolved });
-        set(t.id, resolved);
-      } else if (source === 'success' || source === undefined) {
-        actions.push({
-          type: 'expand',
-          taskId: t.id,
-          fromTask: source === undefined ? null : t.expand!.fromTask,
-          key: source === undefined ? null : t.expand!.key,
-        });
-        needsRead = true;
-      }
+    effective[p] = s;
+    if (s !== 'pending') continue;
+    // An un-expanded placeholder can only expand or resolve to upstream_failed/skipped (§7.4 4b).
+    const sp = sourcePos[p]!;
+    const source = sp >= 0 ? effective[sp] : undefined;
+    let resolved: 'upstream_failed' | 'skipped' | null = null;
+    if (source !== undefined && isFailure(source)) resolved = 'upstream_failed';
+    else if (source === 'skipped') resolved = 'skipped';
+    else {
+      const v = verdictAt(p, t.triggerRule);
+      if (v === 'upstream_failed' || v === 'skipped') resolved = v;
     }
-    effective.set(t.id, stateOf(t.id, entry));
+    if (resolved) {
+      actions.push({ type: 'cascade', taskKey: t.id, state: resolved });
+      effective[p] = resolved;
+    } else if (source === 'success' || source === undefined) {
+      actions.push({
+        type: 'expand',
+        taskId: t.id,
+        fromTask: source === undefined ? null : t.expand!.fromTask,
+        key: source === undefined ? null : t.expand!.key,
+      });
+      needsRead = true;
+    }
   }
 
   // §3.8: a run's members are what was walked; a mapped group counts through its instances.
   let allTerminal = true;
   let failed = false;
-  for (const s of effective.values()) {
+  for (const s of effective) {
+    if (s === undefined) continue;
     if (!isTerminal(s)) {
       allTerminal = false;
       break;

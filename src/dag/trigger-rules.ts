@@ -9,36 +9,51 @@ export type Verdict = 'wait' | 'ready' | 'upstream_failed' | 'skipped';
 /**
  * §3.2: any non-terminal upstream -> wait; `all_done` is then ready whatever the outcomes; `all_success`
  * turns failure into `upstream_failed` before it turns skip into `skipped` (failure wins over skip).
+ * Upstreams are read through `at(i)` for i < count so the planner's hot loop allocates nothing;
+ * undefined means the run has no entry for that upstream, which then gates nothing (§3.7).
  */
-export function verdictOf(rule: TriggerRule, upstream: Iterable<TaskState>): Verdict {
+export function verdictFrom(
+  rule: TriggerRule,
+  count: number,
+  at: (i: number) => TaskState | undefined,
+): Verdict {
   let failed = false;
   let skipped = false;
-  for (const s of upstream) {
+  for (let i = 0; i < count; i++) {
+    const s = at(i);
+    if (s === undefined) continue;
     if (!isTerminal(s)) return 'wait';
     if (isFailure(s)) failed = true;
     else if (s === 'skipped') skipped = true;
   }
   if (rule === 'all_done') return 'ready';
-  if (failed) return 'upstream_failed';
-  if (skipped) return 'skipped';
-  return 'ready';
+  return failed ? 'upstream_failed' : skipped ? 'skipped' : 'ready';
+}
+
+export function verdictOf(rule: TriggerRule, upstream: readonly TaskState[]): Verdict {
+  return verdictFrom(rule, upstream.length, (i) => upstream[i]);
 }
 
 /**
  * The fan-in barrier (§3.2 table): an expanded group reads `running` until every instance is terminal,
- * even after a sibling failed, so no downstream of either rule starts on a half-finished fan-out.
+ * even after a sibling failed, so no downstream of either rule starts on a half-finished fan-out. An
+ * empty expansion is `success`.
  */
-export function groupState(instances: Iterable<TaskState>): TaskState {
+export function groupFrom(count: number, at: (i: number) => TaskState): TaskState {
+  let out = false;
   let failed = false;
   let skipped = false;
-  for (const s of instances) {
-    if (!isTerminal(s)) return 'running';
-    if (isFailure(s)) failed = true;
+  for (let i = 0; i < count; i++) {
+    const s = at(i);
+    if (!isTerminal(s)) out = true;
+    else if (isFailure(s)) failed = true;
     else if (s === 'skipped') skipped = true;
   }
-  if (failed) return 'upstream_failed';
-  if (skipped) return 'skipped';
-  return 'success'; // an empty expansion lands here too
+  return out ? 'running' : failed ? 'upstream_failed' : skipped ? 'skipped' : 'success';
+}
+
+export function groupState(instances: readonly TaskState[]): TaskState {
+  return groupFrom(instances.length, (i) => instances[i]!);
 }
 
 /**
@@ -49,11 +64,6 @@ export function effectiveState(run: RunState, id: string): TaskState | null {
   const entry = run.tasks[id];
   if (!entry) return null;
   if (entry.state !== 'expanded') return entry.state;
-  return groupState(instanceStates(run, id));
-}
-
-/** The states of an expanded task's instances in index order (a missing entry reads as pending). */
-export function* instanceStates(run: RunState, id: string): Generator<TaskState> {
-  const n = run.mapped[id]?.items.length ?? 0;
-  for (let i = 0; i < n; i++) yield run.tasks[`${id}#${i}`]?.state ?? 'pending';
+  // a missing instance entry reads as pending
+  return groupFrom(run.mapped[id]?.items.length ?? 0, (i) => run.tasks[`${id}#${i}`]?.state ?? 'pending');
 }
