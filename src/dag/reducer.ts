@@ -344,6 +344,8 @@ export interface Pass extends Plan {
   launches: Extract<Action, { type: 'launch' }>[];
   /** Mapped tasks still waiting for their list: read them and pass them to the next pass. */
   reads: Extract<Action, { type: 'expand' }>[];
+  /** Entries this pass created or replaced, so a row-per-entry store writes only those. */
+  touched: string[];
 }
 
 /**
@@ -353,11 +355,13 @@ export interface Pass extends Plan {
 export function claimPass(run: RunState, dag: DagConfig, ctx: PassContext): Pass {
   let cur = run;
   let changed = false;
+  const touched: string[] = [];
   if (run.state === 'running' && ctx.expansions) {
     for (const [taskId, items] of ctx.expansions) {
       const r = apply(cur, dag, { type: 'expansion', taskId, items, now: ctx.now });
       cur = r.run;
       changed ||= r.changed;
+      touched.push(...r.touched);
     }
   }
   const opts: PlanOptions = ctx.maxLaunches === undefined ? {} : { maxLaunches: ctx.maxLaunches };
@@ -380,6 +384,7 @@ export function claimPass(run: RunState, dag: DagConfig, ctx: PassContext): Pass
     changed: changed || d.changed,
     launches,
     reads,
+    touched: [...touched, ...d.touched],
   };
 }
 

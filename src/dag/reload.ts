@@ -2,7 +2,7 @@
 // decides what a run is made of: tasks added later are not in it, completions for removed tasks drop.
 import type { DagConfig } from '../config/types.ts';
 import { graphOf } from './graph.ts';
-import { parseTaskKey, type RunState } from './model.ts';
+import type { RunState } from './model.ts';
 
 export type DagChange =
   /** New DAG: seed its next-fire index (and catch-up if durable runs exist). */
@@ -68,5 +68,5 @@ export function membership(run: RunState, dag: DagConfig): Membership {
 /** Whether a completion for `taskKey` may land at all (the reducer also fences it, §7.5). */
 export function acceptsCompletion(run: RunState, dag: DagConfig, taskKey: string): boolean {
   const entry = run.tasks[taskKey];
-  return entry !== undefined && graphOf(dag).byId.has(entry.id ?? parseTaskKey(taskKey).id);
+  return entry !== undefined && graphOf(dag).byId.has(entry.id);
 }

@@ -6,6 +6,7 @@ import {
   claimPass,
   decodeItems,
   GATE_POLL_SECONDS,
+  graphOf,
   IDLE_WAKE_SECONDS,
   plan,
   TASK_TRANSITIONS,
@@ -130,8 +131,9 @@ describe('S1 orders-etl: fan-out, retries, fan-in', () => {
     expect(p.reads).toEqual([{ type: 'expand', taskId: 'load', fromTask: 'discover', key: 'shards' }]);
     expect(p.launches).toEqual([]);
     expect(p.wakeAt).toBe(d.now);
-    d.pass({ load: SHARDS });
+    const expanded = d.pass({ load: SHARDS });
     expect(launchedKeys(d)).toEqual(['load#0', 'load#1', 'load#2']);
+    expect(new Set(expanded.touched)).toEqual(new Set(['load', 'load#0', 'load#1', 'load#2']));
     expect(d.run.mapped.load).toEqual({ items: SHARDS, expandedAt: d.now });
     expect(d.run.tasks['load#1']!.mapItem).toBe('us');
     expect(d.state('load')).toBe('expanded');
@@ -543,6 +545,7 @@ describe('launch quota and wake times', () => {
     const p1 = d.pass();
     expect(p1.launches.map((l) => l.taskKey)).toEqual(Array.from({ length: 32 }, (_, i) => `t${i}`));
     expect(p1).toMatchObject({ deferred: true, wakeAt: d.now });
+    expect(p1.touched.sort()).toEqual(p1.launches.map((l) => l.taskKey).sort());
     const p2 = d.pass();
     expect(p2.launches).toHaveLength(8);
     expect(p2.deferred).toBe(false);
@@ -569,6 +572,18 @@ describe('launch quota and wake times', () => {
 });
 
 describe('walk order', () => {
+  it('is config order when that is topological, upstream-first otherwise; duplicate edges count once', () => {
+    const inOrder = makeDag('o', [{ id: 'z' }, { id: 'a', dependsOn: ['z', 'z'] }, { id: 'm' }]);
+    expect(graphOf(inOrder).order.map((t) => t.id)).toEqual(['z', 'a', 'm']);
+    expect(graphOf(inOrder).deps.get('a')).toEqual(['z']);
+    const reversed = makeDag('o', [
+      { id: 'c', dependsOn: ['b'] },
+      { id: 'x' },
+      { id: 'b', dependsOn: ['a'] },
+      { id: 'a' },
+    ]);
+    expect(graphOf(reversed).order.map((t) => t.id)).toEqual(['x', 'a', 'b', 'c']);
+  });
   it('settles a cascade in one pass even when config lists downstreams first', () => {
     const dag = makeDag('rev', [{ id: 'c', dependsOn: ['b'] }, { id: 'b', dependsOn: ['a'] }, { id: 'a' }]);
     const d = new Driver(dag);
