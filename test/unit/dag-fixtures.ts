@@ -109,15 +109,6 @@ export class Driver {
     return p;
   }
 
-  /** Passes until nothing more happens this instant (reads answered from `lists`). */
-  settle(lists: Record<string, unknown[]> = {}): Pass {
-    for (let i = 0; i < 100; i++) {
-      const p = this.pass(lists);
-      if (!p.changed && p.reads.every((r) => !(r.taskId in lists))) return p;
-    }
-    throw new Error('settle did not settle');
-  }
-
   event(ev: DagEvent) {
     const r = apply(this.run, this.dag, ev);
     this.run = r.run;

@@ -98,7 +98,12 @@ interface Outcome {
   staleAccepted: number;
 }
 
-const MAX_STEPS = 20_000;
+/**
+ * A step is one claim pass plus the completions and decisions due by the next wake. Observed runs of up
+ * to 40 tasks end within ~70 steps; a planner that stalls or loops (a task never claimed, a wake that
+ * never comes due, a re-claim cycle) runs into this ceiling instead.
+ */
+const MAX_STEPS = 2_000;
 
 /**
  * One advancing daemon (or a chain of them, when `crashes`): pass, spawn, complete, decide, repeat, with
@@ -113,15 +118,20 @@ function simulate(dag: DagConfig, seed: number, crashes: boolean): Outcome {
   let staleAccepted = 0;
   let generation = 0;
 
+  // Plain throws, not expect(): this runs for every entry on every step.
   const checkTransitions = (before: RunState, after: RunState) => {
+    if (before === after) return;
     for (const key in after.tasks) {
       const from = before.tasks[key]?.state;
       const to = after.tasks[key]!.state;
       // a new instance starts pending, and the same pass may already claim or cascade it
-      if (from === undefined) expect(to === 'pending' || canTransition('pending', to), key).toBe(true);
-      else if (from !== to) expect(canTransition(from, to), `${key} ${from} -> ${to}`).toBe(true);
+      const legal =
+        from === undefined
+          ? to === 'pending' || canTransition('pending', to)
+          : from === to || canTransition(from, to);
+      if (!legal) throw new Error(`illegal transition of ${key}: ${from} -> ${to}`);
     }
-    for (const key in before.tasks) expect(after.tasks[key], key).toBeDefined();
+    for (const key in before.tasks) if (!after.tasks[key]) throw new Error(`entry ${key} vanished`);
   };
   const event = (ev: Parameters<Driver['event']>[0]) => {
     const before = d.run;
@@ -276,7 +286,7 @@ function checkFinal(dag: DagConfig, o: Outcome, crashes: boolean): void {
   }
 }
 
-const shapes = fc.tuple(fc.array(rawTask, { minLength: 1, maxLength: 40 }), fc.nat());
+const shapes = fc.tuple(fc.array(rawTask, { minLength: 1, maxLength: 40, size: 'max' }), fc.nat());
 
 describe('random DAGs driven to the end', () => {
   it('one owner: no double launch, termination, §3.8 and §3.2 hold', () => {
