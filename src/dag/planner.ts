@@ -1,4 +1,4 @@
-// One advance pass decided as data (spec 04 §7.4 step 4b-4c, §6 of 06): given a run document, its DAG and
+// One advance pass decided as data (spec 04 §7.4 steps 4b-4c): given a run document, its DAG and
 // the time, which instances to launch, park, cascade or time out, which mapped tasks need their list read,
 // and whether the run is over. No I/O: the caller turns the actions into one CAS (see reducer.claimPass).
 import type { DagConfig, DagTaskConfig } from '../config/types.ts';

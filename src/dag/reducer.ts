@@ -153,7 +153,9 @@ function applyTo(d: Draft, dag: DagConfig, ev: DagEvent): string | null {
   if (!t) return 'no such task';
   switch (ev.type) {
     case 'claim': {
+      // The mechanism only: whether the upstreams allow it is the planner's call.
       if (t.type === 'approval') return 'an approval is parked, not claimed';
+      if (e.mapped) return 'a mapped placeholder expands, it is not claimed';
       const base = { proc: ev.proc, host: ev.host, pid: null };
       if (e.state === 'up_for_retry' && t.type === 'task') {
         d.update(ev.taskKey, { ...base, state: 'running' });

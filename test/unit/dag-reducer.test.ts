@@ -47,6 +47,12 @@ describe('claim bookkeeping', () => {
     expect(d.event({ type: 'claim', taskKey: 'gate', proc: 'p', host: 'h', now: d.now }).rejected).toMatch(
       /parked/,
     );
+    const m = new Driver(
+      makeDag('m', [{ id: 's' }, { id: 'x', dependsOn: ['s'], expand: { fromTask: 's', key: 'k' } }]),
+    );
+    expect(m.event({ type: 'claim', taskKey: 'x', proc: 'p', host: 'h', now: m.now }).rejected).toMatch(
+      /placeholder/,
+    );
   });
 });
 
