@@ -168,13 +168,16 @@ export function plan(run: RunState, dag: DagConfig, now: number, opts: PlanOptio
     }
     effective[p] = s;
     if (s !== 'pending') continue;
-    // An un-expanded placeholder can only expand or resolve to upstream_failed/skipped (§7.4 4b).
+    // An un-expanded placeholder can only expand or resolve to upstream_failed/skipped (§7.4 4b). The
+    // source decides first, whatever the rule (§3.6); once it succeeded the list is read and expanded
+    // even if another dep already failed (the reference pre-reads before its walk), and the instances
+    // then cascade. Without a source in the run the other deps' verdict decides, then an empty list.
     const sp = sourcePos[p]!;
     const source = sp >= 0 ? effective[sp] : undefined;
     let resolved: 'upstream_failed' | 'skipped' | null = null;
     if (source !== undefined && isFailure(source)) resolved = 'upstream_failed';
     else if (source === 'skipped') resolved = 'skipped';
-    else {
+    else if (source === undefined) {
       const v = verdictAt(p, t.triggerRule);
       if (v === 'upstream_failed' || v === 'skipped') resolved = v;
     }

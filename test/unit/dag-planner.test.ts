@@ -311,6 +311,31 @@ describe('S1 orders-etl: fan-out, retries, fan-in', () => {
     expect(d.run.state).toBe('failed');
   });
 
+  it('a list that could not be read yet keeps the placeholder pending (never a guessed empty fan-out)', () => {
+    const dag = makeDag('m', [
+      { id: 'src' },
+      { id: 'other' },
+      { id: 'map', dependsOn: ['src', 'other'], expand: { fromTask: 'src', key: 'k' } },
+    ]);
+    const d = new Driver(dag);
+    d.pass();
+    d.complete('src', true);
+    d.complete('other', false);
+    for (let i = 0; i < 3; i++) {
+      const p = d.pass(); // the store read failed: no list supplied
+      expect(p.reads.map((r) => r.taskId)).toEqual(['map']);
+      expect(p.wakeAt).toBe(d.now);
+      expect(d.state('map')).toBe('pending');
+    }
+    d.pass({ map: ['a', 'b'] });
+    expect([d.state('map'), d.state('map#0'), d.state('map#1')]).toEqual([
+      'expanded',
+      'upstream_failed',
+      'upstream_failed',
+    ]);
+    expect(d.run.state).toBe('failed');
+  });
+
   it('an expansion is not applied once the placeholder resolved or the source is not a success', () => {
     const d = new Driver(ordersEtl);
     d.pass();
@@ -619,4 +644,60 @@ describe('walk order', () => {
     expect(again.changed).toBe(false);
     expect(again.run).toBe(d.run);
   });
+});
+
+describe('every task kind under every trigger rule and upstream outcome', () => {
+  const kinds = ['task', 'sensor', 'approval', 'mapped'] as const;
+  const outcomes = ['success', 'failed', 'skipped'] as const;
+  type Kind = (typeof kinds)[number];
+
+  /** What `down` (or its one instance) does once `up` ended with `outcome`. */
+  function firstMove(kind: Kind, rule: 'all_success' | 'all_done', outcome: (typeof outcomes)[number]) {
+    const dag = makeDag('k', [
+      { id: 'src' },
+      outcome === 'skipped' ? { id: 'up', type: 'approval', onReject: 'skip' } : { id: 'up' },
+      {
+        id: 'down',
+        dependsOn: ['src', 'up'],
+        triggerRule: rule,
+        ...(kind === 'mapped' ? { expand: { fromTask: 'src', key: 'k' } } : { type: kind }),
+      },
+    ]);
+    const d = new Driver(dag);
+    d.pass();
+    d.complete('src', true);
+    if (outcome === 'skipped') d.decide('up', 'reject');
+    else d.complete('up', outcome === 'success');
+    d.pass({ down: [7] });
+    const key = kind === 'mapped' && d.state('down') === 'expanded' ? 'down#0' : 'down';
+    const moves = d.passes.flatMap((p) => p.actions).filter((a) => 'taskKey' in a && a.taskKey === key);
+    return { key, move: moves[0] ?? null, state: d.state(key) };
+  }
+
+  for (const kind of kinds)
+    for (const rule of ['all_success', 'all_done'] as const)
+      for (const outcome of outcomes)
+        it(`${kind}, ${rule}, upstream ${outcome}`, () => {
+          const { key, move, state } = firstMove(kind, rule, outcome);
+          const runs = rule === 'all_done' || outcome === 'success';
+          // the source succeeded, so a mapped task expands first and its instance takes the verdict
+          expect(key).toBe(kind === 'mapped' ? 'down#0' : 'down');
+          if (!runs) {
+            const to = outcome === 'failed' ? 'upstream_failed' : 'skipped';
+            expect(move).toEqual({ type: 'cascade', taskKey: key, state: to });
+            expect(state).toBe(to);
+            return;
+          }
+          expect(state).toBe('running');
+          if (kind === 'approval') expect(move).toEqual({ type: 'park', taskKey: 'down' });
+          else
+            expect(move).toMatchObject({
+              type: 'launch',
+              taskKey: kind === 'mapped' ? 'down#0' : 'down',
+              kind: kind === 'sensor' ? 'sensor' : 'task',
+              reason: 'first',
+              attempt: 0,
+              pokeCount: kind === 'sensor' ? 0 : null,
+            });
+        });
 });
