@@ -4,8 +4,10 @@ import {
   effectiveState,
   groupState,
   newRun,
+  parseTaskKey,
   type RunState,
   type TaskState,
+  taskKeyOf,
   type Verdict,
   verdictOf,
 } from '../../src/dag/index.ts';
@@ -102,5 +104,15 @@ describe('effectiveState', () => {
     expect(effectiveState(expandedRun, 'm')).toBe('running');
     expandedRun.tasks['m#1'] = { ...expandedRun.tasks['m#1']!, state: 'success' };
     expect(effectiveState(expandedRun, 'm')).toBe('upstream_failed');
+  });
+});
+
+describe('task keys (§1)', () => {
+  it('round-trips plain and mapped keys; a non-numeric suffix is not an index', () => {
+    expect(taskKeyOf('load', null)).toBe('load');
+    expect(taskKeyOf('load', 2)).toBe('load#2');
+    expect(parseTaskKey('load#2')).toEqual({ id: 'load', mapIndex: 2 });
+    expect(parseTaskKey('load')).toEqual({ id: 'load', mapIndex: null });
+    expect(parseTaskKey('load#x')).toEqual({ id: 'load#x', mapIndex: null });
   });
 });
