@@ -354,6 +354,58 @@ describe('gossip backend over real mTLS', () => {
     expect(peer?.last_error).toMatch(/oversized/);
   });
 
+  it('polls conditionally: an unchanged ETag gets a 304 that replays the cached observation', async () => {
+    const leaf = certs.nodes['node-i'] as { cert: string; key: string };
+    const body = JSON.stringify({ node_name: 'node-i', job_set_id: JOB_SET, instance_id: 'f'.repeat(32) });
+    const seen: string[] = [];
+    const server = httpsServer({ key: readFileSync(leaf.key), cert: readFileSync(leaf.cert) }, (req, res) => {
+      const tag = req.headers['if-none-match'];
+      seen.push(tag === undefined ? '200' : '304');
+      if (tag === '"t1"') res.writeHead(304, { etag: '"t1"' }).end();
+      else res.writeHead(200, { etag: '"t1"', 'content-type': 'application/json' }).end(body);
+    });
+    servers.push(server);
+    const port = await freePort(IPS[8] as string);
+    await new Promise<void>((r) => server.listen(port, IPS[8], r));
+    const [a] = await fleet([
+      {
+        name: 'node-a',
+        ip: IPS[0] as string,
+        peers: [],
+        extraPeers: [`${IPS[8]}:${port}`],
+        electLeader: false,
+      },
+    ]);
+    await until('three polls', () => seen.length >= 3);
+    expect(seen.slice(0, 3)).toEqual(['200', '304', '304']);
+    const peer = a?.backend.report().peers[0];
+    expect(peer).toMatchObject({ status: 'agreed', node_name: 'node-i', last_error: null });
+    expect(Date.parse(peer?.last_seen as string)).toBeGreaterThan(Date.now() - 1500);
+  });
+
+  it('a 304 without a cached ETag is a failure', async () => {
+    const leaf = certs.nodes['node-i'] as { cert: string; key: string };
+    const server = httpsServer({ key: readFileSync(leaf.key), cert: readFileSync(leaf.cert) }, (_req, res) =>
+      res.writeHead(304).end(),
+    );
+    servers.push(server);
+    const port = await freePort(IPS[8] as string);
+    await new Promise<void>((r) => server.listen(port, IPS[8], r));
+    const [a] = await fleet([
+      {
+        name: 'node-a',
+        ip: IPS[0] as string,
+        peers: [],
+        extraPeers: [`${IPS[8]}:${port}`],
+        electLeader: false,
+      },
+    ]);
+    expect(a?.backend.report().peers[0]).toMatchObject({
+      status: 'unreachable',
+      last_error: expect.stringMatching(/304/),
+    });
+  });
+
   it('serves /peer with a strong ETag, 304 on a match, gzip, stats; takes /reboot-ran pushes', async () => {
     const jobs: Record<string, JobSummary> = {};
     for (let i = 0; i < 40; i++)
