@@ -81,6 +81,7 @@ export class GossipBackend implements ClusterBackend {
   private snapshot: RoundSnapshot | null = null;
   private ran = new Set<string>();
   private ranFor: string | null = null;
+  private readonly pushes = new Set<Promise<void>>();
 
   constructor(
     readonly settings: GossipSettings,
@@ -128,6 +129,7 @@ export class GossipBackend implements ClusterBackend {
     this.running = false;
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
+    await Promise.all(this.pushes);
     this.client?.close();
     await this.inflight?.catch(() => {});
     await this.server?.close();
@@ -373,6 +375,10 @@ export class GossipBackend implements ClusterBackend {
     return this.ran.has(job);
   }
 
+  /**
+   * Records the one-shot locally (that is what `/peer` gossips from now on), then pushes it to
+   * every peer in the background: a launch never waits on a slow or dead peer.
+   */
   async recordRebootRan(job: string): Promise<void> {
     const jobSetId = this.currentRanSet();
     this.addRan(job);
@@ -382,8 +388,11 @@ export class GossipBackend implements ClusterBackend {
       job_set_id: jobSetId,
       names: sortedNames(this.ran).slice(0, MAX_RAN_JOBS),
     });
-    await Promise.all(
+    const push = Promise.all(
       this.peers.filter((p) => p.status !== 'self').map((p) => client.post(p.host, '/reboot-ran', json)),
-    );
+    ).then(() => {
+      this.pushes.delete(push);
+    });
+    this.pushes.add(push);
   }
 }
