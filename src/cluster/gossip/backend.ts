@@ -77,7 +77,13 @@ export class GossipBackend implements ClusterBackend {
   private client: PeerClient | null = null;
   private inflight: Promise<void> | null = null;
   private version = 0;
-  private cached: { version: number; jobSetId: string; election: Election } | null = null;
+  private cached: {
+    version: number;
+    jobSetId: string;
+    election: Election;
+    /** Owners per job and policy: `/jobs` asks for every job, the gate once per fire. */
+    owners: Map<string, string | null>;
+  } | null = null;
   private snapshot: RoundSnapshot | null = null;
   private ran = new Set<string>();
   private ranFor: string | null = null;
@@ -105,7 +111,7 @@ export class GossipBackend implements ClusterBackend {
     } catch (err) {
       throw new Error(`cluster: cannot read the gossip TLS files: ${(err as Error).message}`);
     }
-    this.server = await startPeerServer({
+    const server = await startPeerServer({
       host: addr.host,
       port: addr.port,
       tls,
@@ -114,6 +120,12 @@ export class GossipBackend implements ClusterBackend {
       keepAliveMs: (s.intervalS * 2 + 5) * 1000,
       handlers: { peer: () => this.peerPayload(), rebootRan: (text) => this.absorbRebootRan(text) },
     });
+    if (this.stopped) {
+      // stop() came while we were binding: it found nothing to close, so close it here.
+      await server.close();
+      return;
+    }
+    this.server = server;
     this.client = new PeerClient(tls, s.connectTimeoutS * 1000);
     this.running = true;
     this.host.log.info(
@@ -224,7 +236,7 @@ export class GossipBackend implements ClusterBackend {
       completedRounds: this.rounds,
     };
     const election = elect(view);
-    this.cached = { version: this.version, jobSetId, election };
+    this.cached = { version: this.version, jobSetId, election, owners: new Map() };
     return election;
   }
 
@@ -235,7 +247,12 @@ export class GossipBackend implements ClusterBackend {
   ownerOf(name: string, policy: GatedPolicy): string | null | undefined {
     if (!this.settings.electLeader || this.settings.distribution !== 'spread') return undefined;
     const e = this.election();
-    return policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    const memo = this.cached?.owners;
+    const key = `${policy}\u0000${name}`;
+    if (memo?.has(key)) return memo.get(key) as string | null;
+    const owner = policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    memo?.set(key, owner);
+    return owner;
   }
 
   private statsTtlMs(): number {
