@@ -332,6 +332,8 @@ describe('gossip backend over real mTLS', () => {
     const r = a.backend.report();
     expect(r.conflicting_sizes).toEqual([6]);
     expect(r.conflicting_policies).toEqual(["distribution 'single-leader' != 'spread'"]);
+    // b and e agree mutually once they have polled a back; c and d never count.
+    await until('b and e mutual', () => a.backend.election().agreeingNames.length === 2);
     expect(a.backend.election().agreeingNames).toEqual(['node-b', 'node-e']);
     expect(a.backend.decide('j', 'Leader').run).toBe(false);
   });
@@ -441,8 +443,8 @@ describe('gossip backend over real mTLS', () => {
     for (let i = 0; i < 40; i++)
       jobs[`job-${i}`] = { running: false, enabled: true, scheduled_in: 30 + i, last: null };
     const nodes = await fleet(NAMES.slice(0, 3).map((name, i) => ({ name, ip: IPS[i] as string, jobs })));
-    await until('agreed', () => allAgreed(nodes));
     const [a, b] = nodes as [TestNode, TestNode];
+    await until('mutual agreement', () => allAgreed(nodes) && a.backend.election().agreeingNames.length === 2);
     const tester = certs.nodes.tester as { cert: string; key: string };
     const call = (path: string, headers: Record<string, string> = {}, body?: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
