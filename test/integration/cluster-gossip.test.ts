@@ -444,7 +444,10 @@ describe('gossip backend over real mTLS', () => {
       jobs[`job-${i}`] = { running: false, enabled: true, scheduled_in: 30 + i, last: null };
     const nodes = await fleet(NAMES.slice(0, 3).map((name, i) => ({ name, ip: IPS[i] as string, jobs })));
     const [a, b] = nodes as [TestNode, TestNode];
-    await until('mutual agreement', () => allAgreed(nodes) && a.backend.election().agreeingNames.length === 2);
+    await until(
+      'mutual agreement',
+      () => allAgreed(nodes) && a.backend.election().agreeingNames.length === 2,
+    );
     const tester = certs.nodes.tester as { cert: string; key: string };
     const call = (path: string, headers: Record<string, string> = {}, body?: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
