@@ -495,6 +495,43 @@ describe('gossip backend over real mTLS', () => {
     expect(again.headers['x-cronstable-node-stats']).toBeDefined();
     expect((await call('/peer', { 'if-none-match': '"nope"' })).status).toBe(200);
     expect((await call('/other')).status).toBe(404);
+    // A body that stalls past connectTimeout gets 408.
+    const [host, port] = a.addr.split(':');
+    const tlsOpts = {
+      ca: readFileSync(certs.ca),
+      cert: readFileSync(tester.cert),
+      key: readFileSync(tester.key),
+    };
+    const stalled = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host,
+          port: Number(port),
+          path: '/reboot-ran',
+          method: 'POST',
+          headers: { 'content-length': '100' },
+          ...tlsOpts,
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.write('{"job_set_id"');
+    });
+    expect(stalled).toBe(408);
+    // No client certificate, no conversation.
+    const anonymous = await new Promise<string>((resolve) => {
+      const req = httpsRequest({ host, port: Number(port), path: '/peer', ca: tlsOpts.ca }, (res) => {
+        res.resume();
+        resolve(`HTTP ${res.statusCode}`);
+      });
+      req.on('error', (err) => resolve((err as { code?: string }).code ?? err.message));
+      req.end();
+    });
+    expect(anonymous).not.toMatch(/^HTTP/);
     expect((await call('/reboot-ran', {}, '{not json')).status).toBe(400);
     expect((await call('/reboot-ran', {}, 'x'.repeat(300 * 1024))).status).toBe(413);
     expect(
