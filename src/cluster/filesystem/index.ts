@@ -272,6 +272,11 @@ export class FilesystemBackend implements ClusterBackend {
     await this.ranSet.record(job);
   }
 
+  /** The store the election runs on (the daemon's, or its own), once started. */
+  get storeInUse(): Store | null {
+    return this.store;
+  }
+
   /** Test and diagnostics view: the raw holder token and our own. */
   lease(): { token: string; holder: string | null; fence: number | string | null; deadline: number } {
     const h = this.state.holder();
