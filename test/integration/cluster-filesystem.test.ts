@@ -98,7 +98,7 @@ function stateDir(): string {
 }
 
 function start(dir: string, name: string, skewMs = 0): Contender {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(TTL)], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(TTL), 'shared'], {
     env: { ...process.env, CRONSTABLE_TEST_CLOCK_SKEW_MS: String(skewMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -128,9 +128,9 @@ export class Election {
       state.observed(lease, readAt);
       return { step: held ? 'lost' : 'following' };
     }
-    state.observed(null, readAt);
 
-    // 4. Free, released, or expired for at least the margin: take it.
+    // 4. Free, released, or expired for at least the margin: take it. A failed acquire fails
+    // the whole round: a store we can read but not write is not a working store (no freshness).
     const t0 = state.sampleWriteStart();
     const acquired = await op('acquire', () => store.leaseAcquire(name, state.token, ttl));
     if (!acquired.ok) return { step: 'failed', error: acquired.why };
