@@ -286,17 +286,6 @@ export class FilesystemBackend implements ClusterBackend {
   get storeInUse(): Store | null {
     return this.store;
   }
-
-  /** Test and diagnostics view: the raw holder token and our own. */
-  lease(): { token: string; holder: string | null; fence: number | string | null; deadline: number } {
-    const h = this.state.holder();
-    return {
-      token: this.state.token,
-      holder: h?.holder ?? null,
-      fence: h?.fence ?? null,
-      deadline: this.state.leaderDeadline(),
-    };
-  }
 }
 
 export const createFilesystemBackend: BackendFactory = (cluster, host) =>
