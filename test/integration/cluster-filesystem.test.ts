@@ -197,7 +197,12 @@ describe('filesystem backend: three processes on one state directory', () => {
     await sleep(3000);
     const counts = leaderCounts(nodes, steadyFrom, Date.now());
     expect(counts.length).toBeGreaterThan(20);
-    expect(counts.every((c) => c === 1)).toBe(true);
+    expect(counts.filter((c) => c > 1)).toEqual([]);
+    // Exactly one, except when the holder failed closed: a renew that outlived its 500 ms bound
+    // (an overloaded disk) lets its deadline lapse, and it says so in a WARNING.
+    const gaps = counts.filter((c) => c === 0).length;
+    const failedRounds = nodes.flatMap((n) => n.logs).filter((l) => /election round failed/.test(l.message));
+    if (gaps > 0) expect(failedRounds.length, `${gaps} ticks without a leader`).toBeGreaterThan(0);
     const holder = leaderNow(nodes)!;
     const fence = fenceOf(nodes)!;
     for (const n of nodes) {
@@ -218,7 +223,7 @@ describe('filesystem backend: three processes on one state directory', () => {
     const next = leaderNow(survivors)!;
     const took = firstLeading(next, released)!.wall - released;
     console.log(`filesystem graceful takeover: ${took} ms (bound ${RENEW_MS + ROUND_MS} ms)`);
-    expect(took).toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
+    expect(took, 'graceful takeover ms').toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
     // Every survivor names the new holder by its next round.
     await until(
       'all survivors to see the new holder',
