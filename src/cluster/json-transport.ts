@@ -25,6 +25,8 @@ export interface JsonResponse {
   status: number;
   /** The parsed body, or null when it was empty or not JSON. */
   body: unknown;
+  /** The body's text when it was not JSON (some errors are plain text), at most 300 chars. */
+  text: string;
 }
 
 /** A response over this size is treated as a failure (a store answers in kilobytes). */
@@ -101,14 +103,15 @@ export class JsonTransport {
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let body: unknown = null;
+            let raw = '';
             if (text.trim() !== '') {
               try {
                 body = JSON.parse(text);
               } catch {
-                body = null;
+                raw = text.trim().slice(0, 300);
               }
             }
-            done(null, { status: res.statusCode ?? 0, body });
+            done(null, { status: res.statusCode ?? 0, body, text: raw });
           });
           res.on('error', (e) => done(new TransportError(e.message, 'network')));
         },

@@ -238,6 +238,11 @@ export class EtcdBackend implements ClusterBackend {
     this.ranSetReadAt = this.host.clock.monotonic();
   }
 
+  /** Test hook: how many times this backend logged in to etcd. */
+  authentications(): number {
+    return this.client?.authentications ?? 0;
+  }
+
   /** Test hook: the lease id this node holds now (null when none). */
   currentLeaseId(): string | null {
     return this.leaseId;
