@@ -107,7 +107,9 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
   });
 
   it('a SIGKILLed leader process is replaced within ttl + 2 s', async () => {
-    const ttl = 3;
+    // ttl 6: renew every 2 s, followers campaign every 1 s, so a survivor wins within ~1.5 s
+    // of the lease expiring on the server (not up to a whole renew period later).
+    const ttl = 6;
     const cluster = section(ttl);
     const child = spawn(
       process.execPath,
