@@ -45,15 +45,9 @@ export class TransportError extends Error {
 /** A keep-alive connection pool for one backend; `close()` drops its sockets on stop. */
 export class JsonTransport {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  private httpsAgent: https.Agent;
+  private readonly httpsAgent: https.Agent;
 
   constructor(tls: TlsFiles = {}) {
-    this.httpsAgent = this.makeHttpsAgent(tls);
-  }
-
-  /** Swaps the TLS material (e.g. a rotated CA file); open sockets finish with the old one. */
-  setTls(tls: TlsFiles): void {
-    this.httpsAgent.destroy();
     this.httpsAgent = this.makeHttpsAgent(tls);
   }
 

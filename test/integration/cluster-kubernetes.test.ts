@@ -193,7 +193,22 @@ describe('kubernetes backend against an in-test Lease API', () => {
       jobSetId: 'v1:test',
       jobs: ['warm-cache'],
     });
-    // The leader's next renew carries the old resourceVersion: it gets 409, re-reads, renews.
+    // Another writer slips in between the leader's read and its renew: the renew gets 409, the
+    // leader re-reads and renews in the same round, and keeps leading throughout.
+    const mark = api.requests.length;
+    api.interleaveBeforeNextPut(NS, cluster.kubernetes!.leaseName!);
+    await waitFor(
+      () => api.requests.slice(mark).some((r) => r.method === 'PUT' && r.status === 409),
+      3000,
+      'a 409',
+    );
+    const conflict = api.requests.slice(mark).find((r) => r.method === 'PUT' && r.status === 409)!;
+    const retried = () =>
+      api.requests.find((r) => r.method === 'PUT' && r.status === 200 && r.at > conflict.at);
+    await waitFor(() => retried() !== undefined, 3000, 'the renew retried');
+    // Within the same round (the next round is a retry period away).
+    expect(retried()!.at - conflict.at).toBeLessThan(RETRY * 1000 * 0.5);
+    expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${leader.report().node_name}#`));
     const end = performance.now() + 3000;
     while (performance.now() < end) {
       expect(leaders(bs)).toEqual([leader]);
