@@ -97,12 +97,12 @@ export class EtcdBackend implements ClusterBackend {
    * (the same create-if-absent txn, so it cannot take a live key): it then wins within about a
    * second of a crashed holder's lease expiring, instead of up to a renew period later, which
    * keeps failover within ttl + 2 s (issue 10). Its own lease is still renewed once per period.
+   * A holder whose round failed also retries after a second, while its deadline still runs.
    */
   private schedule(): void {
     if (this.stopped) return;
-    const delay = this.state.isLeader()
-      ? this.cadence.renewMs
-      : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
+    const steady = this.state.isLeader() && this.lastRoundError === null;
+    const delay = steady ? this.cadence.renewMs : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
     this.timer = this.host.clock.setTimer(() => {
       this.timer = null;
       void this.runRound().then(() => this.schedule());
