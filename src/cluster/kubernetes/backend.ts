@@ -157,7 +157,7 @@ export class KubernetesBackend implements ClusterBackend {
           action === 'create'
             ? await client.create(createBody(client.namespace, this.settings.leaseName, w))
             : await client.replace(writeBody(lease!, action, w));
-        if (this.stopped) return;
+        // Recorded even when stop() began meanwhile: it then releases what this write took.
         if (res.ok) {
           this.last = res.lease;
           this.seen = observe(this.seen, res.lease, t0, this.settings.durationSeconds);
