@@ -115,7 +115,7 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
       process.execPath,
       ['--import', 'tsx', CONTENDER, 'etcd', 'etcd-child', JSON.stringify(cluster)],
       {
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'ignore'],
       },
     );
     children.push(child);

@@ -82,7 +82,7 @@ describe('kubernetes backend against an in-test Lease API', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CONTENDER, 'kubernetes', name, JSON.stringify(cluster)],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env() } },
+      { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env() } },
     );
     children.push(child);
     const view = { leads: false, linesAfter: [] as { is_leader: boolean }[], record: false };
