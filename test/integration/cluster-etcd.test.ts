@@ -193,6 +193,23 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     expect(d.b.rebootRan('warm-cache')).toBe(true);
   });
 
+  it('stop() while start() is still running waits for it and leaves no key behind', async () => {
+    const cluster = section(5);
+    const a = backend(cluster, 'etcd-a');
+    const starting = a.b.start();
+    await a.b.stop();
+    await starting;
+    expect(a.b.report().is_leader).toBe(false);
+    const transport = new JsonTransport();
+    try {
+      expect(
+        await new EtcdClient(transport, [etcd.url], null, 2000).get(cluster.etcd!.electionName!),
+      ).toBeNull();
+    } finally {
+      transport.close();
+    }
+  });
+
   it('fencing: a stale lease id cannot win, and its holder steps down', async () => {
     const transport = new JsonTransport();
     try {

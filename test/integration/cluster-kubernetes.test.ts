@@ -294,6 +294,17 @@ describe('kubernetes backend against an in-test Lease API', () => {
     expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${holder.report().node_name}#`));
   });
 
+  it('stop() while start() is still running waits for it and leaves no holder behind', async () => {
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    const starting = a.b.start();
+    await a.b.stop();
+    await starting;
+    expect(a.b.report().is_leader).toBe(false);
+    const held = spec(cluster)?.holderIdentity;
+    expect(held === undefined || held === null).toBe(true);
+  });
+
   it('clientLibrary: library fails start; no credentials fails start', async () => {
     const lib = backend(section({ clientLibrary: 'library' }), 'k8s-a');
     await expect(lib.b.start()).rejects.toThrow(/library/);

@@ -41,6 +41,7 @@ export class KubernetesBackend implements ClusterBackend {
   private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
   private inflight: Promise<void> | null = null;
   private stopped = false;
+  private starting: Promise<void> | null = null;
   private lastRoundError: string | null = null;
 
   constructor(
@@ -56,7 +57,12 @@ export class KubernetesBackend implements ClusterBackend {
     });
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const s = this.settings;
     if (s.clientLibrary === 'library')
       throw new Error(
@@ -69,7 +75,10 @@ export class KubernetesBackend implements ClusterBackend {
     this.client = new LeaseClient(this.transport, creds, s.leaseName, requestTimeoutMs(s), () =>
       this.host.clock.monotonic(),
     );
+    // stop() may have begun while we read files: it waits for us, then cleans up.
+    if (this.stopped) return;
     await this.runRound();
+    if (this.stopped) return;
     this.host.log.info(
       `cluster: kubernetes election ready at ${creds.baseUrl} (lease=${creds.namespace}/${s.leaseName}, identity=${s.identity}, duration=${s.durationSeconds}, via ${creds.source})`,
     );
@@ -193,6 +202,7 @@ export class KubernetesBackend implements ClusterBackend {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.starting?.catch(() => undefined);
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
     await this.inflight;
