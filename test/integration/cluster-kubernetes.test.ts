@@ -305,6 +305,19 @@ describe('kubernetes backend against an in-test Lease API', () => {
     expect(held === undefined || held === null).toBe(true);
   });
 
+  it('reads that succeed while writes are forbidden do not make a node quorate', async () => {
+    api.forbidWrites(true);
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    await a.b.start();
+    expect(a.host.lines.some((l) => l.includes('HTTP 403'))).toBe(true);
+    expect(a.b.report()).toMatchObject({ is_leader: false, quorate: false, leader: null });
+    expect(a.b.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
+    expect(a.b.decide('job', 'PreferLeader')).toEqual({ run: true });
+    api.forbidWrites(false);
+    await waitFor(() => a.b.report().is_leader, (RETRY + 1) * 1000, 'leads once writes are allowed');
+  });
+
   it('clientLibrary: library fails start; no credentials fails start', async () => {
     const lib = backend(section({ clientLibrary: 'library' }), 'k8s-a');
     await expect(lib.b.start()).rejects.toThrow(/library/);

@@ -6,7 +6,13 @@
 import type { ClusterSection } from '../../config/file-schema.ts';
 import { JsonTransport } from '../json-transport.ts';
 import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import { expiryIso, holderToken, LeaseState, leaseClusterReport } from '../lease-state.ts';
+import {
+  expiryIso,
+  holderToken,
+  LeaseState,
+  leaseClusterReport,
+  type ObservedLease,
+} from '../lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { LeaseClient } from './client.ts';
 import { resolveCredentials } from './credentials.ts';
@@ -107,24 +113,27 @@ export class KubernetesBackend implements ClusterBackend {
     return this.inflight;
   }
 
-  /** Takes in a positive read of the object (null = 404), sampled at monotonic `at`. */
-  private absorb(lease: LeaseObject | null, at: number): void {
+  /**
+   * Takes in a read of the object (null = 404) sampled at monotonic `at`, and returns who holds
+   * it as the round will report it. Losing the lease to someone else takes effect at once; the
+   * freshness the read proves is applied only once the whole round has succeeded (spec 05 §10:
+   * quorate = a successful apiserver *round* within the last duration).
+   */
+  private absorb(lease: LeaseObject | null, at: number): ObservedLease | null {
     const token = this.state.token;
     this.seen = observe(this.seen, lease, at, this.settings.durationSeconds);
     this.last = lease;
     this.ranSet = readRanSetAnnotation(lease);
     this.ranSetKnown = true;
-    if (!lease && this.seen && this.seen.holder !== '' && this.seen.holder !== token) {
+    const seen = this.seen;
+    if (!lease && seen && seen.holder !== '' && seen.holder !== token) {
       // Deleted under a holder whose lease still runs by our clock: it is still the holder.
-      if (at - this.seen.since < this.seen.durationSeconds * 1000) {
-        this.state.observed(this.state.holder(), at);
-        return;
-      }
+      if (at - seen.since < seen.durationSeconds * 1000) return this.state.holder();
     }
     const holder = lease?.spec.holderIdentity ?? '';
     if (holder === '') {
-      this.state.observed(null, at);
-      return;
+      if (this.state.held()) this.state.lost();
+      return null;
     }
     const renewed = parseTime(lease!.spec.renewTime);
     const duration = lease!.spec.leaseDurationSeconds ?? this.settings.durationSeconds;
@@ -133,10 +142,12 @@ export class KubernetesBackend implements ClusterBackend {
       fence: lease!.spec.leaseTransitions ?? 0,
       expiresAt: renewed === null ? null : renewed / 1000 + duration,
     };
-    // Our own token on a record we do not remember writing: this process wrote it before a
-    // manager rebuild; renew it rather than wait for it to expire.
-    if (holder === token && !this.state.held()) this.state.adopt(observed);
-    this.state.observed(observed, at);
+    if (holder === token) {
+      // Our own token on a record we do not remember writing: this process wrote it before a
+      // manager rebuild (or a write whose answer we lost); renew it rather than wait it out.
+      if (!this.state.held()) this.state.adopt(observed);
+    } else if (this.state.held()) this.state.lost();
+    return observed;
   }
 
   /**
@@ -152,7 +163,8 @@ export class KubernetesBackend implements ClusterBackend {
       let at = clock.monotonic();
       let lease = await client.get();
       if (this.stopped) return;
-      this.absorb(lease, at);
+      let view = this.absorb(lease, at);
+      let won = false;
       for (let attempt = 0; attempt < 2; attempt++) {
         const action = decideRound(lease, this.seen, this.state.token, clock.monotonic());
         if (action === 'wait') break;
@@ -175,6 +187,7 @@ export class KubernetesBackend implements ClusterBackend {
             fence: res.lease.spec.leaseTransitions ?? 0,
             expiresAt: w.nowMs / 1000 + this.settings.durationSeconds,
           });
+          won = true;
           break;
         }
         at = clock.monotonic();
@@ -182,16 +195,17 @@ export class KubernetesBackend implements ClusterBackend {
           lease = await client.get();
         } catch (e) {
           // Lost a race to a winner we cannot name: defer to someone rather than to no one.
-          this.state.lost();
+          if (this.state.held()) this.state.lost();
           this.state.observedUnknownWinner(at);
           throw e;
         }
-        this.absorb(lease, at);
+        view = this.absorb(lease, at);
         if (attempt === 1 && lease?.spec.holderIdentity === this.state.token) {
           // Two conflicts in one round: our record, but we could not renew it. Not leader.
           this.state.lost();
         }
       }
+      if (!won) this.state.observed(view, at);
       if (this.lastRoundError !== null)
         this.host.log.info('cluster: kubernetes election round succeeded again');
       this.lastRoundError = null;
