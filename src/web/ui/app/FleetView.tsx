@@ -108,11 +108,13 @@ export function FleetView({
                       class={`fleet-cell tone-${cell.tone}${owner ? ' is-owner' : ''}`}
                       title={owner ? `${n.node_name} owns ${name}` : undefined}
                     >
-                      {cell.tone === 'ok' || cell.tone === 'fail' ? (
-                        <span class="dot" aria-hidden="true" />
-                      ) : null}
-                      {cell.text}
-                      {cell.age && <span class="fleet-age"> {cell.age}</span>}
+                      <span class="fleet-chip">
+                        {cell.tone === 'ok' || cell.tone === 'fail' ? (
+                          <span class="dot" aria-hidden="true" />
+                        ) : null}
+                        {cell.text}
+                        {cell.age && <span class="fleet-age"> {cell.age}</span>}
+                      </span>
                     </td>
                   );
                 })}
