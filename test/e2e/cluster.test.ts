@@ -332,9 +332,10 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
     const alert = page.locator('[data-testid=cluster-alert]');
     await alert.waitFor({ timeout: 10_000 });
     await expect.poll(() => alert.textContent()).toContain('CLUSTER ALERT — no quorum — Leader jobs paused');
+    // Only the PreferLeader job keeps an owner without quorum (the available owner: this node).
     await expect
       .poll(() => page.locator('[data-testid=cluster-summary]').textContent(), { timeout: 10_000 })
-      .toContain('node-a · 0/2 agreed · quorum lost (need 2) · spread (no quorum) · owns 0');
+      .toContain('node-a · 0/2 agreed · quorum lost (need 2) · spread (no quorum) · owns 1');
     await expect
       .poll(() => page.locator('[data-testid=fleet-button]').getAttribute('class'))
       .toContain('is-alert');
@@ -345,7 +346,8 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       const cell = page.locator(`tr.job[data-job="${name}"] td.c-owner .owner`);
       await expect.poll(() => cell.textContent(), { timeout: 10_000 }).toBe('no quorum');
       expect(await cell.getAttribute('class')).toContain('owner-none');
-      expect(await cell.evaluate('(el) => getComputedStyle(el).borderTopStyle')).toBe('dashed');
+      const style = `getComputedStyle(document.querySelector('tr.job[data-job="${name}"] td.c-owner .owner')).borderTopStyle`;
+      expect(await page.evaluate(style)).toBe('dashed');
     }
     // PreferLeader keeps an available owner (this node, the only one left); EveryNode stays all nodes.
     const prefer = jobs.find((j) => j.name === PREFER_JOB)?.clusterOwner;

@@ -122,11 +122,11 @@ export function Header(p: HeaderProps) {
             class={`clusterchip${p.cluster.alert ? ' is-alert' : ''}${p.fleetOpen ? ' is-on' : ''}`}
             onClick={p.onFleet}
             disabled={!p.cluster.fleet}
-            title={p.cluster.fleet ? 'Open the fleet view' : 'No fleet data on this node'}
+            title={`cluster: ${p.cluster.role}${p.cluster.fleet ? ' — open the fleet view' : ' (no fleet data on this node)'}`}
             data-testid="fleet-button"
           >
             <span class="dot" aria-hidden="true" />
-            {p.cluster.alert ? 'cluster alert' : p.cluster.role} · ⊞ fleet
+            {p.cluster.alert ? 'cluster alert' : '⊞ fleet'}
           </button>
         )}
         <span class={`conn conn-${p.conn}`} title={connTitle} role="status" data-testid="conn">
