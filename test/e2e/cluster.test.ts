@@ -77,6 +77,8 @@ cluster:
   interval: 1
   driftAfter: 2
   connectTimeout: 1
+  observability:
+    shareNodeStats: true
   listen: ${ADDR[me.name]}:${me.peerPort}
   tls:
     ca: ${join(certDir, 'ca.pem')}
@@ -271,7 +273,16 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       expect(tip).toContain('agreed');
       expect(tip).toMatch(/last seen \d{4}-\d{2}-\d{2}T/);
       await expect.poll(() => row.textContent()).toContain(name);
+      const ownsPeer = jobs.filter((j) => j.clusterOwner === name).length;
+      await expect.poll(() => row.locator('td').nth(3).textContent()).toBe(String(ownsPeer));
+      // shareNodeStats: the peer's load rides its /peer answers (spec 05 §5.3).
+      await expect
+        .poll(() => row.locator('td').nth(2).textContent(), { timeout: 10_000 })
+        .toMatch(/^\d+% \/ \d+%$/);
     }
+    await expect
+      .poll(() => page.locator('table.peers th').allTextContents())
+      .toEqual(['Peer', 'Node', 'Load', 'Owns', 'Status', 'Job set']);
     expect(await page.locator('[data-testid=cluster-alert]').count()).toBe(0);
     expect(await page.locator('[data-testid=cluster-conflict]').count()).toBe(0);
   });
@@ -312,6 +323,13 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
     for (const name of NODES)
       await expect.poll(() => page.locator(`th[data-node="${name}"]`).count()).toBe(1);
     await expect.poll(() => page.locator('.fleet-node.is-self').textContent()).toBe('node-a');
+    for (const name of NODES) {
+      await expect
+        .poll(() => page.locator(`th[data-node="${name}"] .fleet-node-load`).textContent(), {
+          timeout: 10_000,
+        })
+        .toMatch(/^cpu \d+% · mem \d+%$/);
+    }
     await expect.poll(() => page.locator('table.fleet-matrix tbody tr[data-job]').count()).toBe(7);
     // The owner's cell of each spread job is framed.
     const jobs = await getJson<JobBody[]>(`${nodeA().base}/jobs`);
