@@ -60,10 +60,19 @@ interface NodeConfig {
   peerPort: number;
 }
 
-function configYaml(me: NodeConfig, all: NodeConfig[], certDir: string, stateDir: string): string {
-  const peers = all
-    .filter((n) => n.name !== me.name)
-    .map((n) => `    - host: ${ADDR[n.name]}:${n.peerPort}`)
+/** `extraPeers`: addresses listed beside the real peers (they raise this node's cluster size). */
+function configYaml(
+  me: NodeConfig,
+  all: NodeConfig[],
+  certDir: string,
+  stateDir: string,
+  extraPeers: string[] = [],
+): string {
+  const peers = [
+    ...all.filter((n) => n.name !== me.name).map((n) => `${ADDR[n.name]}:${n.peerPort}`),
+    ...extraPeers,
+  ]
+    .map((host) => `    - host: ${host}`)
     .join('\n');
   return `${jobsYaml()}
 state:
@@ -167,39 +176,45 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
   const pageErrors: string[] = [];
   const nodeA = (): Running => nodes.get('node-a')!;
   const allLogs = (): string => [...nodes.values()].map((n) => `--- ${n.cfg.name}\n${n.logs}`).join('\n');
+  let cfgs: NodeConfig[] = [];
+  let certDir = '';
+  let stateDir = '';
+
+  const launch = (cfg: NodeConfig, extraPeers: string[] = []): Running => {
+    const confDir = join(dir, cfg.name);
+    mkdirSync(confDir, { recursive: true });
+    writeFileSync(join(confDir, 'cronstable.yaml'), configYaml(cfg, cfgs, certDir, stateDir, extraPeers));
+    const proc = spawn(process.execPath, [DAEMON, '-c', confDir], {
+      cwd: confDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const node: Running = { cfg, proc, logs: '', base: `http://127.0.0.1:${cfg.webPort}` };
+    proc.stdout!.on('data', (c: Buffer) => {
+      node.logs += c.toString();
+    });
+    proc.stderr!.on('data', (c: Buffer) => {
+      node.logs += c.toString();
+    });
+    nodes.set(cfg.name, node);
+    return node;
+  };
 
   beforeAll(async () => {
     if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-cluster-'));
-    const certDir = join(dir, 'certs');
+    certDir = join(dir, 'certs');
     generateClusterCerts(
       certDir,
       NODES.map((name) => ({ name, sans: [`IP:${ADDR[name]}`] })),
     );
-    const stateDir = join(dir, 'state');
+    stateDir = join(dir, 'state');
     mkdirSync(stateDir);
-    const cfgs: NodeConfig[] = [];
+    cfgs = [];
     for (const name of NODES)
       cfgs.push({ name, webPort: await freePort(), peerPort: await freePort(ADDR[name]) });
-    for (const cfg of cfgs) {
-      const confDir = join(dir, cfg.name);
-      mkdirSync(confDir);
-      writeFileSync(join(confDir, 'cronstable.yaml'), configYaml(cfg, cfgs, certDir, stateDir));
-      const proc = spawn(process.execPath, [DAEMON, '-c', confDir], {
-        cwd: confDir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const node: Running = { cfg, proc, logs: '', base: `http://127.0.0.1:${cfg.webPort}` };
-      proc.stdout!.on('data', (c: Buffer) => {
-        node.logs += c.toString();
-      });
-      proc.stderr!.on('data', (c: Buffer) => {
-        node.logs += c.toString();
-      });
-      nodes.set(cfg.name, node);
-    }
+    for (const cfg of cfgs) launch(cfg);
     // Converged: every node quorate with both peers agreed (spec 05 §13 A0).
     for (const node of nodes.values()) {
       await until(`${node.cfg.name} to converge (logs:\n${allLogs()})`, 45_000, async () => {
@@ -384,6 +399,30 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       expect(tip).toContain('last error:');
     }
     await page.screenshot({ path: join(SHOTS, 'cluster-no-quorum.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a peer back with a different cluster size: size conflict banner, standing down, cluster alert', async () => {
+    const a = nodeA();
+    // node-b returns listing a fourth, absent peer: it declares N = 4 while node A counts 3 (spec 05 §5.7).
+    const ghost = `127.0.0.14:${await freePort('127.0.0.14')}`;
+    launch(nodes.get('node-b')!.cfg, [ghost]);
+    await until(`node A to see the size conflict (logs:\n${allLogs()})`, 30_000, async () => {
+      const c = await getJson<ClusterBody & { size_conflict: boolean }>(`${a.base}/cluster`);
+      return c.size_conflict ? c : null;
+    });
+    const notes = page.locator('[data-testid=cluster-conflict]');
+    await expect
+      .poll(() => notes.allTextContents(), { timeout: 10_000 })
+      .toContain('⚠ cluster size mismatch: peers declare 4, this node 3 — Leader jobs paused');
+    await expect
+      .poll(() => page.locator('[data-testid=cluster-summary]').textContent())
+      .toContain('· standing down (conflict) ·');
+    await expect
+      .poll(() => page.locator('[data-testid=cluster-alert]').textContent())
+      .toContain('CLUSTER ALERT — conflict — Leader jobs paused');
+    await page.locator('[data-testid=cluster-panel]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'cluster-conflict.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });
