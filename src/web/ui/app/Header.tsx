@@ -126,7 +126,7 @@ export function Header(p: HeaderProps) {
             data-testid="fleet-button"
           >
             <span class="dot" aria-hidden="true" />
-            {p.cluster.alert ? 'cluster alert' : '⊞ fleet'}
+            {p.cluster.alert ? 'cluster alert' : p.cluster.fleet ? '⊞ fleet' : `cluster: ${p.cluster.role}`}
           </button>
         )}
         <span class={`conn conn-${p.conn}`} title={connTitle} role="status" data-testid="conn">
