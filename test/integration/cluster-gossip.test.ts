@@ -83,6 +83,8 @@ interface TestNode {
   backend: GossipBackend;
   logs: string[];
   setJobSet(id: string): void;
+  /** A new backend (new instance id) with the same config: a restarted process. */
+  restart(): Promise<GossipBackend>;
 }
 
 const started: GossipBackend[] = [];
@@ -134,7 +136,13 @@ async function fleet(specs: NodeSpec[], start = true): Promise<TestNode[]> {
     const logs: string[] = [];
     const host = hostFor(spec, logs);
     const backend = createGossipBackend(cluster, host) as GossipBackend;
-    return { spec, addr: addrs[i] as string, backend, logs, setJobSet: (id) => (host.jobSet = id) };
+    const restart = async () => {
+      const again = createGossipBackend(cluster, host) as GossipBackend;
+      started.push(again);
+      await again.start();
+      return again;
+    };
+    return { spec, addr: addrs[i] as string, backend, logs, setJobSet: (id) => (host.jobSet = id), restart };
   });
   if (start) {
     started.push(...nodes.map((n) => n.backend));
@@ -210,8 +218,17 @@ describe('gossip backend over real mTLS', () => {
       if (owners.get(j) !== 'node-a') expect(rendezvousOwner(j, survivors)).toBe(owners.get(j));
     expect(rest[0]?.logs.some((l) => l.startsWith('WARNING') && l.includes('unreachable'))).toBe(true);
 
-    // Stop two more: the two survivors lose quorum; Leader stands down, PreferLeader runs once.
-    await Promise.all([rest[0]?.backend.stop(), rest[1]?.backend.stop()]);
+    // Restart node-a (a new instance): exactly its former jobs move back, on every node.
+    const a2 = await a.restart();
+    const everyone = [a2, ...rest.map((n) => n.backend)];
+    await until('node-a reclaimed its jobs', () =>
+      everyone.every(
+        (b) => !b.report().conflict && JOBS.every((j) => b.ownerOf(j, 'Leader') === owners.get(j)),
+      ),
+    );
+
+    // Stop three: the two survivors lose quorum; Leader stands down, PreferLeader runs once.
+    await Promise.all([a2.stop(), rest[0]?.backend.stop(), rest[1]?.backend.stop()]);
     const left = rest.slice(2);
     await until('quorum lost', () => left.every((n) => !n.backend.report().quorate));
     // Third-party gossip about the stopped nodes lasts until the survivors' next poll of each other.
