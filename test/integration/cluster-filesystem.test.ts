@@ -122,8 +122,8 @@ function stateDir(): string {
   return d;
 }
 
-function start(dir: string, name: string, skewMs = 0): Contender {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(TTL), 'shared'], {
+function start(dir: string, name: string, skewMs = 0, ttl = TTL): Contender {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(ttl), 'shared'], {
     env: { ...process.env, CRONSTABLE_TEST_CLOCK_SKEW_MS: String(skewMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -131,8 +131,8 @@ function start(dir: string, name: string, skewMs = 0): Contender {
   return new Contender(name, proc);
 }
 
-async function fleet(dir: string, names: string[], skews: number[] = []): Promise<Contender[]> {
-  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0));
+async function fleet(dir: string, names: string[], skews: number[] = [], ttl = TTL): Promise<Contender[]> {
+  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0, ttl));
   await Promise.all(nodes.map((n) => n.ready));
   return nodes;
 }
@@ -328,9 +328,20 @@ describe('filesystem backend: three processes on one state directory', () => {
   }, 60_000);
 
   it('more than 2 s of skew can give two leaders: the tick check sees it', async () => {
+    // ttl 6: renew every 2 s, the holder leads until its last renew + 5 s. With the holder 2.5 s
+    // slow and the challenger 2.5 s fast, the challenger sees the lease expired 2 s after each
+    // renew; once the holder's store hangs, the challenger's next round takes over while the
+    // holder still (rightly, by its own clock) leads for over a second.
     const dir = stateDir();
-    const nodes = await fleet(dir, ['node-a', 'node-b'], [-2500, 2500]);
-    await sleep(5000);
+    const ttl = 6;
+    const [a] = await fleet(dir, ['node-a'], [-2500], ttl);
+    await until('node-a to lead', () => a!.latest()?.leader === true, 8000);
+    const [b] = await fleet(dir, ['node-b'], [2500], ttl);
+    const nodes = [a!, b!];
+    a!.signal('SIGUSR2');
+    await sleep((ttl + 1) * 1000);
+    expect(b!.latest()?.leader).toBe(true);
+    console.log(`filesystem 5 s skew + hung holder: ${overlaps(nodes).length} ticks with two leaders`);
     expect(overlaps(nodes).length).toBeGreaterThan(0);
   }, 30_000);
 });
