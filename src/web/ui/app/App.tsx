@@ -1,12 +1,16 @@
 // The dashboard shell: polling (spec 06 §9.1), routing, selection and keyboard, and the views.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
 import { compileJob, nextFireOf } from '../lib/engine.ts';
 import { failureBanner, summarize } from '../lib/status.ts';
 import { filterRows, type Row, type Segment, type SortKey, sortRows, toRows } from '../lib/table.ts';
-import type { ApiCluster, ApiJob, ApiNode } from '../lib/types.ts';
+import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
 import { type Api, HttpError } from './api.ts';
+import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';
+import { ClusterPanel } from './ClusterPanel.tsx';
 import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
+import { FleetView } from './FleetView.tsx';
 import { type Connection, Header } from './Header.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
@@ -18,7 +22,7 @@ import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
 import { useTheme } from './theme.ts';
 import { WeekCalendar } from './WeekCalendar.tsx';
 
-const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'last', 'next', 'took'];
+const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'owner', 'last', 'next', 'took'];
 
 export function App({ api }: { api: Api }) {
   const now = useNow();
@@ -32,6 +36,7 @@ export function App({ api }: { api: Api }) {
   const [jobSetId, setJobSetId] = useState<string | null>(null);
   const [cluster, setCluster] = useState<ApiCluster | null>(null);
   const [node, setNode] = useState<ApiNode | null>(null);
+  const [fleet, setFleet] = useState<ApiFleet | null>(null);
   const [filter, setFilter] = useState('');
   const [segment, setSegment] = useState<Segment>('all');
   const [sortKey, setSortKey] = usePref<SortKey>('sort', 'status', SORT_KEYS);
@@ -43,6 +48,8 @@ export function App({ api }: { api: Api }) {
   const [theme, toggleTheme] = useTheme();
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
+  const fleetOpen = useRef(route.view === 'fleet');
+  fleetOpen.current = route.view === 'fleet';
 
   // Any 401 opens the token prompt and pauses polling until a token is entered.
   useEffect(() => {
@@ -71,6 +78,14 @@ export function App({ api }: { api: Api }) {
             if (!stopped) setCluster(c);
           })
           .catch(() => {});
+        if (fleetOpen.current) {
+          api
+            .json<ApiFleet>('/fleet')
+            .then((f) => {
+              if (!stopped) setFleet(f);
+            })
+            .catch(() => {});
+        }
         api
           .json<ApiNode>('/node')
           .then((n) => {
@@ -116,6 +131,11 @@ export function App({ api }: { api: Api }) {
 
   const refreshNow = useCallback(() => setPollNonce((n) => n + 1), []);
 
+  // Opening the fleet view fetches at once rather than at the next tick.
+  useEffect(() => {
+    if (route.view === 'fleet') refreshNow();
+  }, [route.view === 'fleet']);
+
   const rows = useMemo(() => (jobs === null ? [] : toRows(jobs, fetchedAt)), [jobs, fetchedAt]);
   const shown = useMemo(
     () => sortRows(filterRows(rows, filter, segment), sortKey, sortDir === 'desc'),
@@ -123,6 +143,17 @@ export function App({ api }: { api: Api }) {
   );
   const summary = useMemo(() => (jobs === null ? null : summarize(jobs)), [jobs]);
   const banner = useMemo(() => (jobs === null ? null : failureBanner(jobs)), [jobs]);
+  const showOwner = useMemo(() => showOwnerColumn(cluster, jobs ?? []), [cluster, jobs]);
+  const alert = useMemo(() => clusterAlert(cluster), [cluster]);
+  const clustered = cluster?.enabled ? cluster : null;
+  const hasFleet = clustered !== null && (clustered.backend === 'gossip' || clustered.fleet === true);
+  const showCluster = useCallback(() => {
+    document.getElementById('cluster-panel')?.scrollIntoView({ block: 'start' });
+  }, []);
+  const openFleet = useCallback(
+    () => setRoute({ view: route.view === 'fleet' ? 'jobs' : 'fleet', drawer: route.drawer }),
+    [route],
+  );
 
   useEffect(() => {
     document.title =
@@ -294,8 +325,20 @@ export function App({ api }: { api: Api }) {
         onToggleTheme={toggleTheme}
         onToken={() => setTokenDialog({ rejected: false })}
         onHelp={() => setHelp(true)}
+        cluster={
+          clustered
+            ? {
+                role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
+                alert: alert !== null,
+                fleet: hasFleet,
+              }
+            : null
+        }
+        fleetOpen={route.view === 'fleet'}
+        onFleet={openFleet}
       />
       <main class="main" id="main">
+        {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
         <Toolbar
           filter={filter}
           segment={segment}
@@ -327,22 +370,33 @@ export function App({ api }: { api: Api }) {
           />
         ) : route.view === 'week' ? (
           <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'fleet' ? (
+          <>
+            {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
+            <FleetView fleet={fleet} jobs={jobs} now={now} onOpen={(name) => openJob(name, 'logs')} />
+          </>
         ) : (
-          <JobsTable
-            rows={shown}
-            total={rows.length}
-            sort={{ key: sortKey, desc: sortDir === 'desc' }}
-            onSort={(s) => {
-              setSortKey(s.key);
-              setSortDir(s.desc ? 'desc' : 'asc');
-            }}
-            selected={selected}
-            now={now}
-            nextAtOf={nextAtOf}
-            nodeName={cluster?.node_name ?? null}
-            actions={rowActions}
-            emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
-          />
+          <>
+            <JobsTable
+              rows={shown}
+              total={rows.length}
+              sort={{ key: sortKey, desc: sortDir === 'desc' }}
+              onSort={(s) => {
+                setSortKey(s.key);
+                setSortDir(s.desc ? 'desc' : 'asc');
+              }}
+              selected={selected}
+              now={now}
+              nextAtOf={nextAtOf}
+              nodeName={cluster?.node_name ?? null}
+              showOwner={showOwner}
+              actions={rowActions}
+              emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+            />
+            {clustered && (
+              <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
+            )}
+          </>
         )}
       </main>
       {drawer && (

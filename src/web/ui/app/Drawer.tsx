@@ -1,5 +1,6 @@
 // The job drawer (URL `#job/<name>/<tab>`): header facts and the Logs / History / Schedule tabs.
 import { useRef, useState } from 'preact/hooks';
+import { ownerCell } from '../lib/cluster.ts';
 import { compileJob } from '../lib/engine.ts';
 import { formatAge, formatDuration, parseIso } from '../lib/format.ts';
 import { jobStatus } from '../lib/status.ts';
@@ -8,7 +9,7 @@ import type { Api } from './api.ts';
 import { useFocusTrap } from './Dialog.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
 import { copyText, DRAWER_TABS, type DrawerTab } from './hooks.ts';
-import { ExitBadge, ownerOf } from './JobRow.tsx';
+import { ExitBadge } from './JobRow.tsx';
 import { LogsTab } from './LogsTab.tsx';
 import { ScheduleTab } from './ScheduleTab.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
@@ -130,7 +131,7 @@ function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeNam
   const c = compileJob(job);
   const last = job.last_run;
   const lastAt = parseIso(last?.finished_at);
-  const owner = ownerOf(job, nodeName);
+  const owner = ownerCell(job, nodeName);
   return (
     <div class="facts">
       <span class="fact">
@@ -155,7 +156,8 @@ function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeNam
       )}
       {job.clusterPolicy && (
         <span class="fact">
-          cluster: <b>{job.clusterPolicy}</b> → {owner.text}
+          cluster: <b>{job.clusterPolicy}</b>
+          {owner.kind === 'other' ? '' : ` → ${owner.text}`}
         </span>
       )}
     </div>

@@ -32,6 +32,10 @@ export interface HeaderProps {
   onToggleTheme(): void;
   onToken(): void;
   onHelp(): void;
+  /** The cluster indicator: absent without a cluster; `alert` when quorum is lost or a conflict shows. */
+  cluster: { role: string; alert: boolean; fleet: boolean } | null;
+  fleetOpen: boolean;
+  onFleet(): void;
 }
 
 function Meter({ label, percent }: { label: string; percent: number }) {
@@ -112,6 +116,19 @@ export function Header(p: HeaderProps) {
           {formatUtcClock(p.now)} <span class="muted">UTC</span>
         </time>
         {p.node?.resources && <NodeMeter resources={p.node.resources} />}
+        {p.cluster && (
+          <button
+            type="button"
+            class={`clusterchip${p.cluster.alert ? ' is-alert' : ''}${p.fleetOpen ? ' is-on' : ''}`}
+            onClick={p.onFleet}
+            disabled={!p.cluster.fleet}
+            title={`cluster: ${p.cluster.role}${p.cluster.fleet ? ' — open the fleet view' : ' (no fleet data on this node)'}`}
+            data-testid="fleet-button"
+          >
+            <span class="dot" aria-hidden="true" />
+            {p.cluster.alert ? 'cluster alert' : p.cluster.fleet ? '⊞ fleet' : `cluster: ${p.cluster.role}`}
+          </button>
+        )}
         <span class={`conn conn-${p.conn}`} title={connTitle} role="status" data-testid="conn">
           <span class="conn-dot" aria-hidden="true" />
           {CONN_TEXT[p.conn]}

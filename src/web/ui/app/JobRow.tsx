@@ -1,8 +1,8 @@
-// One row of the jobs table: status, name + command, owner, schedule, last run, took, next, trend, actions.
+// One row of the jobs table: status, name + command, owner (in a spread cluster), schedule, last run, took, next, trend, actions.
+import { ownerCell } from '../lib/cluster.ts';
 import { compileJob } from '../lib/engine.ts';
 import { formatAge, formatCountdown, formatDuration } from '../lib/format.ts';
 import type { Row } from '../lib/table.ts';
-import type { ApiJob } from '../lib/types.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { StatusBadge, StatusChips } from './StatusBadge.tsx';
 
@@ -11,21 +11,6 @@ export interface RowActions {
   onSelect(name: string): void;
   onRun(name: string): void;
   onCancel(name: string): void;
-}
-
-export interface Owner {
-  text: string;
-  kind: 'self' | 'node' | 'all' | 'none' | 'local';
-}
-
-/** Owner column: spread owner (accent when it is this node), `all nodes`, `no quorum`, or this node. */
-export function ownerOf(job: ApiJob, nodeName: string | null): Owner {
-  if ('clusterOwner' in job && job.clusterOwner !== undefined) {
-    if (job.clusterOwner === null) return { text: 'no quorum', kind: 'none' };
-    return { text: job.clusterOwner, kind: job.clusterOwner === nodeName ? 'self' : 'node' };
-  }
-  if (job.clusterPolicy === 'EveryNode') return { text: 'all nodes', kind: 'all' };
-  return { text: 'this node', kind: 'local' };
 }
 
 export function ExitBadge({ code }: { code: number | null | undefined }) {
@@ -70,6 +55,7 @@ export function JobRow({
   now,
   nextAt,
   nodeName,
+  showOwner,
   actions,
 }: {
   row: Row;
@@ -78,11 +64,13 @@ export function JobRow({
   now: number;
   nextAt: number | null;
   nodeName: string | null;
+  /** the Owner column shows only in a spread cluster (spec 05 §12.4) */
+  showOwner: boolean;
   actions: RowActions;
 }) {
   const j = row.job;
   const c = compileJob(j);
-  const owner = ownerOf(j, nodeName);
+  const owner = showOwner ? ownerCell(j, nodeName) : null;
   const last = j.last_run;
   const describe = c.error ?? c.description;
   const frameNote = c.frameLabel === 'UTC' ? '' : ` · ${c.frameLabel}`;
@@ -114,12 +102,21 @@ export function JobRow({
           {j.command}
         </div>
       </td>
-      <td class="c-owner">
-        <span class={`owner owner-${owner.kind}`}>
-          <span class="dot" aria-hidden="true" />
-          {owner.text}
-        </span>
-      </td>
+      {owner !== null && (
+        <td class="c-owner">
+          {owner.kind === 'other' ? (
+            <span class="muted">—</span>
+          ) : (
+            <span
+              class={`owner owner-${owner.kind}`}
+              title={owner.kind === 'self' ? `${owner.text} (this node)` : owner.text}
+            >
+              <span class="dot" aria-hidden="true" />
+              {owner.text}
+            </span>
+          )}
+        </td>
+      )}
       <td class="c-sched">
         <code class="sched" title={`${describe}${frameNote}`}>
           {j.schedule}

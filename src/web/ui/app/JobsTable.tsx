@@ -15,7 +15,7 @@ export interface SortState {
 const COLUMNS: ReadonlyArray<{ label: string; cls: string; sort?: SortKey }> = [
   { label: 'Status', cls: 'c-status', sort: 'status' },
   { label: 'Job', cls: 'c-job', sort: 'name' },
-  { label: 'Owner', cls: 'c-owner' },
+  { label: 'Owner', cls: 'c-owner', sort: 'owner' },
   { label: 'Schedule', cls: 'c-sched' },
   { label: 'Last run', cls: 'c-last', sort: 'last' },
   { label: 'Took', cls: 'c-took', sort: 'took' },
@@ -33,6 +33,7 @@ export function JobsTable({
   now,
   nextAtOf,
   nodeName,
+  showOwner,
   actions,
   emptyText,
 }: {
@@ -44,9 +45,11 @@ export function JobsTable({
   now: number;
   nextAtOf(row: Row, now: number): number | null;
   nodeName: string | null;
+  showOwner: boolean;
   actions: RowActions;
   emptyText: string;
 }) {
+  const columns = showOwner ? COLUMNS : COLUMNS.filter((c) => c.cls !== 'c-owner');
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [range, setRange] = useState({ first: 0, count: 40 });
 
@@ -102,13 +105,13 @@ export function JobsTable({
       </div>
       <table class="jobs" aria-rowcount={rows.length + 1}>
         <colgroup>
-          {COLUMNS.map((c) => (
+          {columns.map((c) => (
             <col key={c.cls} class={c.cls} />
           ))}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            {COLUMNS.map((c) => {
+            {columns.map((c) => {
               const active = c.sort !== undefined && sort.key === c.sort;
               return (
                 <th
@@ -139,7 +142,7 @@ export function JobsTable({
         <tbody ref={bodyRef}>
           {first > 0 && (
             <tr class="spacer" style={{ height: `${first * ROW_HEIGHT}px` }}>
-              <td colSpan={COLUMNS.length} />
+              <td colSpan={columns.length} />
             </tr>
           )}
           {visible.map((row, i) => (
@@ -151,17 +154,18 @@ export function JobsTable({
               now={now}
               nextAt={nextAtOf(row, now)}
               nodeName={nodeName}
+              showOwner={showOwner}
               actions={actions}
             />
           ))}
           {last < rows.length && (
             <tr class="spacer" style={{ height: `${(rows.length - last) * ROW_HEIGHT}px` }}>
-              <td colSpan={COLUMNS.length} />
+              <td colSpan={columns.length} />
             </tr>
           )}
           {rows.length === 0 && (
             <tr class="empty-row">
-              <td colSpan={COLUMNS.length}>{emptyText}</td>
+              <td colSpan={columns.length}>{emptyText}</td>
             </tr>
           )}
         </tbody>

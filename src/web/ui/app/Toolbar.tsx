@@ -1,6 +1,7 @@
 // Filter box (`/`), status segments, view switch (jobs / week) and the refresh interval.
 import type { Ref } from 'preact';
 import type { Segment } from '../lib/table.ts';
+import type { Route } from './hooks.ts';
 
 const SEGMENTS: ReadonlyArray<[Segment, string]> = [
   ['all', 'all'],
@@ -16,12 +17,12 @@ export type RefreshChoice = (typeof REFRESH_CHOICES)[number];
 export interface ToolbarProps {
   filter: string;
   segment: Segment;
-  view: 'jobs' | 'week';
+  view: Route['view'];
   refresh: RefreshChoice;
   inputRef: Ref<HTMLInputElement>;
   onFilter(text: string): void;
   onSegment(segment: Segment): void;
-  onView(view: 'jobs' | 'week'): void;
+  onView(view: Route['view']): void;
   onRefresh(choice: RefreshChoice): void;
 }
 

@@ -21,15 +21,15 @@ export type DrawerTab = 'logs' | 'history' | 'schedule';
 export const DRAWER_TABS: readonly DrawerTab[] = ['logs', 'history', 'schedule'];
 
 export interface Route {
-  view: 'jobs' | 'week';
+  view: 'jobs' | 'week' | 'fleet';
   drawer: { name: string; tab: DrawerTab } | null;
 }
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#/, '').split('/').filter(Boolean);
   let view: Route['view'] = 'jobs';
-  if (parts[0] === 'week') {
-    view = 'week';
+  if (parts[0] === 'week' || parts[0] === 'fleet') {
+    view = parts[0];
     parts.shift();
   }
   let drawer: Route['drawer'] = null;
@@ -48,7 +48,7 @@ export function parseRoute(hash: string): Route {
 
 export function formatRoute(route: Route): string {
   const parts: string[] = [];
-  if (route.view === 'week') parts.push('week');
+  if (route.view !== 'jobs') parts.push(route.view);
   if (route.drawer !== null) parts.push('job', encodeURIComponent(route.drawer.name), route.drawer.tab);
   return parts.length === 0 ? '' : `#${parts.join('/')}`;
 }

@@ -1,10 +1,11 @@
 // Filtering and sorting of the jobs table (pure).
+import { compareOwners, ownerCell } from './cluster.ts';
 import { parseIso } from './format.ts';
 import { type JobStatus, jobStatus, STATUS_RANK } from './status.ts';
 import type { ApiJob } from './types.ts';
 
 export type Segment = 'all' | 'ok' | 'fail' | 'run' | 'off';
-export type SortKey = 'status' | 'name' | 'last' | 'next' | 'took';
+export type SortKey = 'status' | 'name' | 'owner' | 'last' | 'next' | 'took';
 
 export interface Row {
   job: ApiJob;
@@ -69,6 +70,9 @@ export function sortRows(rows: readonly Row[], key: SortKey, desc: boolean): Row
         break;
       case 'name':
         c = byName(a, b) * dir;
+        break;
+      case 'owner':
+        c = compareOwners(ownerCell(a.job, null), ownerCell(b.job, null)) * dir;
         break;
       case 'last':
         // newest first reads naturally, so ascending = most recent first

@@ -82,13 +82,101 @@ export interface ApiNode {
   };
 }
 
-/** `GET /cluster` (the fields the dashboard reads). */
+/** Live load a node shares with its peers (spec 05 §5.3 node-stats header); any field may be null. */
+export interface ApiNodeStats {
+  cpu_percent: number | null;
+  cpu_count?: number | null;
+  mem_percent: number | null;
+  mem_used_bytes?: number | null;
+  mem_total_bytes?: number | null;
+  proc_rss_bytes?: number | null;
+  proc_cpu_percent?: number | null;
+}
+
+export type PeerStatus =
+  | 'unknown'
+  | 'agreed'
+  | 'syncing'
+  | 'drifted'
+  | 'unreachable'
+  | 'untrusted'
+  | 'conflict'
+  | 'self';
+
+/** One configured gossip peer on `/cluster` (spec 05 §5.4). */
+export interface ApiPeer {
+  host: string;
+  status: PeerStatus | string;
+  job_set_id?: string | null;
+  node_name?: string | null;
+  last_seen?: string | null;
+  last_error?: string | null;
+  mismatch_streak?: number;
+  node_stats?: ApiNodeStats | null;
+}
+
+/**
+ * `GET /cluster` (spec 05 §12.1). `{enabled: false, peers: []}` without a running backend; every other field is
+ * present when a backend runs (optional here so a partial answer never breaks the page).
+ */
 export interface ApiCluster {
+  enabled: boolean;
+  backend?: 'gossip' | 'filesystem' | 'etcd' | 'kubernetes' | string;
+  node_name?: string;
+  job_set_id?: string;
+  cluster_size?: number;
+  quorum?: number;
+  elect_leader?: boolean;
+  distribution?: 'single-leader' | 'spread' | string;
+  conflict?: boolean;
+  conflict_names?: string[];
+  size_conflict?: boolean;
+  conflicting_sizes?: number[];
+  policy_conflict?: boolean;
+  conflicting_policies?: string[];
+  quorate?: boolean;
+  leader?: string | null;
+  is_leader?: boolean;
+  peers: ApiPeer[];
+  /** Lease backends: the lease block (filesystem / etcd / kubernetes shapes differ). */
+  lease?: Record<string, unknown>;
+  /** Lease backends: whether an observability mesh feeds `/fleet`. */
+  fleet?: boolean;
+  node_stats?: ApiNodeStats | null;
+}
+
+/** One job of a fleet node (spec 05 §5.3 `job_summaries`). */
+export interface ApiJobSummary {
+  running: boolean;
+  enabled: boolean;
+  scheduled_in: number | null;
+  last: null | {
+    outcome: 'success' | 'failure' | 'cancelled' | string;
+    finished_at: string;
+    duration: number | null;
+    exit_code: number | null;
+  };
+}
+
+export interface ApiFleetNode {
+  node_name: string | null;
+  host: string | null;
+  self: boolean;
+  status: PeerStatus | string;
+  /** ISO-8601 of the observation these jobs come from. */
+  as_of: string | null;
+  jobs: Record<string, ApiJobSummary> | null;
+  truncated: boolean;
+  node_stats: ApiNodeStats | null;
+}
+
+/** `GET /fleet` (spec 05 §11); `{enabled: false, nodes: []}` without a gossip mesh. */
+export interface ApiFleet {
   enabled: boolean;
   backend?: string;
   node_name?: string;
-  leader?: string | null;
-  quorate?: boolean;
   distribution?: string;
-  peers: Array<{ host?: string; status?: string; node_name?: string | null }>;
+  elect_leader?: boolean;
+  interval?: number;
+  nodes: ApiFleetNode[];
 }
