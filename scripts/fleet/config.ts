@@ -34,6 +34,8 @@ export interface NodeSpec {
   webPort: number;
   /** `peers[].host` entries: every other member, as this node reaches it. */
   peers: string[];
+  /** The node id each `peers` entry stands for (same order). */
+  peerIds: string[];
   tls: TlsFiles | null;
   /** The job set file's text (jobs, defaults, dags: no singleton sections). */
   jobsYaml: string;

@@ -235,6 +235,12 @@ export class FleetNode {
     return Object.fromEntries(list.map((j) => [j.name, j]));
   }
 
+  /** This node's `/cluster` entry for peer `id` (by the address its peer list gives `id`). */
+  async peer(id: string): Promise<ClusterView['peers'][number] | undefined> {
+    const host = this.spec.peers[this.spec.peerIds.indexOf(id)];
+    return (await this.cluster()).peers.find((p) => p.host === host);
+  }
+
   log(): string {
     try {
       return readFileSync(this.logFile, 'utf8');
@@ -337,6 +343,7 @@ export class Fleet {
           peerPort,
           webPort,
           peers: [],
+          peerIds: [],
           tls: null,
           jobsYaml,
           clusterOverrides: {},
@@ -350,8 +357,10 @@ export class Fleet {
         for (const s of specs) s.tls = { ca: certs.ca, ...certs.nodes[s.id]! };
         for (const from of specs)
           for (const to of specs)
-            if (to !== from)
+            if (to !== from) {
               from.peers.push(opts.peerHost ? await opts.peerHost(from, to) : `${to.ip}:${to.peerPort}`);
+              from.peerIds.push(to.id);
+            }
       }
       for (const s of specs) fleet.nodes.push(new FleetNode(fleet, s));
       if (opts.start !== false) await fleet.startAll();

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Fleet, type FleetNode, type FleetOptions, waitUntil } from '../../scripts/fleet/fleet.ts';
-import { type ExactlyOnceReport, exactlyOnce, readRuns } from '../../scripts/fleet/ledger.ts';
+import { type ExactlyOnceReport, exactlyOnce, readRuns, tallySlots } from '../../scripts/fleet/ledger.ts';
+import { rendezvousOwner } from '../../src/cluster/rendezvous.ts';
 import { ProxyMesh } from './proxy.ts';
 
 export { waitUntil } from '../../scripts/fleet/fleet.ts';
@@ -41,7 +42,11 @@ export interface TestFleet {
   node(id: string): FleetNode;
 }
 
-export type TestFleetOptions = Omit<FleetOptions, 'webPortBase' | 'peerPort'> & { proxy?: boolean };
+export type TestFleetOptions = Omit<FleetOptions, 'webPortBase' | 'peerPort'> & {
+  proxy?: boolean;
+  /** false: plan and write the nodes, start none (the test edits specs first). */
+  start?: boolean;
+};
 
 /** Starts a fleet with test timings, free ports and (with `proxy`) a LinkProxy on every link. */
 export async function startFleet(opts: TestFleetOptions): Promise<{ fleet: Fleet; mesh: ProxyMesh | null }> {
@@ -149,3 +154,64 @@ export async function waitViews(
 }
 
 export { Fleet, type FleetNode };
+
+/** The owner spec 05 §6.1 gives `job` among `members` (node names). */
+export function expectedOwner(job: string, members: string[]): string {
+  return rendezvousOwner(job, members)!;
+}
+
+/**
+ * Waits until every node in `nodes` reports, on `/jobs`, the rendezvous owner over `members`
+ * as `clusterOwner` of each of `jobs` (null members: no quorum, owner null).
+ */
+export async function waitOwners(
+  nodes: FleetNode[],
+  jobs: string[],
+  members: string[] | null,
+  timeoutMs = 15_000,
+): Promise<Record<string, string | null>> {
+  const want = Object.fromEntries(jobs.map((j) => [j, members ? expectedOwner(j, members) : null]));
+  let last: unknown = null;
+  try {
+    await waitUntil(
+      async () => {
+        for (const n of nodes) {
+          const js = await n.jobs();
+          const got = Object.fromEntries(jobs.map((j) => [j, js[j]?.clusterOwner]));
+          last = { node: n.id, got };
+          for (const j of jobs) if (got[j] !== want[j]) return false;
+        }
+        return true;
+      },
+      { timeoutMs, label: `owners ${JSON.stringify(want)}` },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; last seen ${JSON.stringify(last)}`);
+  }
+  return want;
+}
+
+/** Slots of an EveryNode job in the window, each with the sorted nodes that ran it. */
+export async function everyNodeSlots(
+  fleet: Fleet,
+  job: string,
+  fromMs: number,
+  toMs: number,
+): Promise<string[][]> {
+  await sleep(Math.max(0, toMs + 2500 - Date.now()));
+  const rows = readRuns(fleet.stateDir, { ns: fleet.shape.deploymentId, jobs: [job] });
+  return [...tallySlots(rows, [job], fromMs, toMs).values()].map((t) => t.ranOn.sort());
+}
+
+/** Every slot of `jobs` in the window ran somewhere (PreferLeader never skips; it may run twice). */
+export async function expectEverySlotRan(
+  fleet: Fleet,
+  jobs: string[],
+  fromMs: number,
+  toMs: number,
+): Promise<ExactlyOnceReport> {
+  const report = await ledgerWindow(fleet, jobs, fromMs, toMs);
+  expect(report.expected).toBeGreaterThan(0);
+  expect(report.missing, 'slots that ran nowhere').toEqual([]);
+  return report;
+}

@@ -1,0 +1,97 @@
+// `npm run fleet -- --nodes 3 --backend gossip` starts three daemons that serve `/cluster`, and
+// Ctrl-C (SIGINT) stops every one of them and removes the fleet's temp directory.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { canBind, freePort } from '../../scripts/fleet/ports.ts';
+import { waitUntil } from './harness.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+async function freeRun(n: number): Promise<number> {
+  for (;;) {
+    const base = await freePort();
+    let ok = base + n < 65536;
+    for (let i = 1; ok && i < n; i++) ok = await canBind('127.0.0.1', base + i);
+    if (ok) return base;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm run fleet', () => {
+  it('starts three gossip nodes serving /cluster and stops them all on SIGINT', async () => {
+    const web = await freeRun(3);
+    const peer = await freePort('127.0.0.11');
+    const child = spawn(
+      'npm',
+      [
+        'run',
+        'fleet',
+        '--',
+        '--nodes',
+        '3',
+        '--backend',
+        'gossip',
+        '--interval',
+        '1',
+        '--web-port',
+        String(web),
+        '--peer-port',
+        String(peer),
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await waitUntil(() => out.includes('fleet: running'), {
+        timeoutMs: 30_000,
+        label: `the fleet to start:\n${out}`,
+      });
+      const urls = [...out.matchAll(/dashboard (http:\/\/127\.0\.0\.1:\d+)\//g)].map((m) => m[1]!);
+      expect(urls).toEqual([0, 1, 2].map((i) => `http://127.0.0.1:${web + i}`));
+      const root = /shared state: (.*)\/state\/cronstable\.db/.exec(out)![1]!;
+      expect(existsSync(root)).toBe(true);
+      for (const url of urls) {
+        const view = await waitUntil(
+          async () => {
+            const v = (await (await fetch(`${url}/cluster`)).json()) as {
+              enabled: boolean;
+              peers: unknown[];
+            };
+            return v.enabled ? v : null;
+          },
+          { timeoutMs: 10_000, label: `${url}/cluster enabled` },
+        );
+        expect(view.peers).toHaveLength(2);
+      }
+      // The daemons' pids, from each node's /status? Simpler and exact: whoever listens on the
+      // web ports must be gone after SIGINT.
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(out).toMatch(/fleet: stopped/);
+      for (let i = 0; i < 3; i++) expect(await canBind('127.0.0.1', web + i)).toBe(true);
+      expect(existsSync(root)).toBe(false);
+    } finally {
+      if (child.pid && alive(child.pid)) child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
