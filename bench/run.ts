@@ -10,6 +10,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   state: () => import('./state.bench.ts'),
   jobapi: () => import('./jobapi.bench.ts'),
   web: () => import('./web.bench.ts'),
+  cluster: () => import('./cluster.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {
