@@ -83,15 +83,18 @@ describe('npm run fleet', () => {
         );
         expect(view.peers).toHaveLength(2);
       }
-      // The daemons' pids, from each node's /status? Simpler and exact: whoever listens on the
-      // web ports must be gone after SIGINT.
-      child.kill('SIGINT');
+      process.kill(-child.pid!, 'SIGINT');
       expect(await exited).toBe(0);
       expect(out).toMatch(/fleet: stopped/);
+      // Nothing listens on the dashboards' ports any more: every daemon is gone.
       for (let i = 0; i < 3; i++) expect(await canBind('127.0.0.1', web + i)).toBe(true);
       expect(existsSync(root)).toBe(false);
     } finally {
-      if (child.pid && alive(child.pid)) child.kill('SIGKILL');
+      // A failed run still stops its nodes: SIGTERM lets the runner stop them.
+      if (child.pid && alive(child.pid)) {
+        process.kill(-child.pid, 'SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      }
     }
   }, 60_000);
 });

@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { exactlyOnce } from '../../scripts/fleet/ledger.ts';
 import { jobsYaml, ledgerWindow, secondFromNow, sleep, useFleet } from './harness.ts';
 import { LinkProxy } from './proxy.ts';
 
@@ -25,7 +24,7 @@ describe.sequential('fleet harness (no cluster section)', () => {
   });
 
   it('counts from the shared ledger: without clustering each slot runs on every node', async () => {
-    const from = secondFromNow(1000);
+    const from = secondFromNow(300);
     const to = from + 2000;
     const report = await ledgerWindow(t.fleet, ['tick'], from, to);
     expect(report.expected).toBe(3);
@@ -34,23 +33,6 @@ describe.sequential('fleet harness (no cluster section)', () => {
     for (const d of report.duplicates)
       expect(d.split(' on ')[1]!.split(',').sort()).toEqual(['node-a', 'node-b', 'node-c']);
     expect(report.runners.tick).toEqual(['node-a', 'node-b', 'node-c']);
-  });
-
-  it('SIGKILL, SIGSTOP/SIGCONT and restart change what the ledger shows', async () => {
-    await t.node('node-c').kill();
-    t.node('node-b').pause();
-    const from = secondFromNow(500);
-    const to = from + 2000;
-    await ledgerWindow(t.fleet, ['tick'], from, to, 1500);
-    t.node('node-b').resume();
-    const report = exactlyOnce(t.fleet.stateDir, { jobs: ['tick'], fromMs: from, toMs: to, ns: 'fleet' });
-    // Only node-a ran these slots: c was dead, b was frozen (its catch-up after SIGCONT is not a
-    // scheduled first run of these slots unless it fires them late: either way, never on c).
-    expect(report.runners.tick).not.toContain('node-c');
-    expect(report.runners.tick).toContain('node-a');
-    await t.node('node-c').start();
-    const again = await ledgerWindow(t.fleet, ['tick'], secondFromNow(500), secondFromNow(2500));
-    expect(again.runners.tick).toContain('node-c');
   });
 });
 
