@@ -304,6 +304,19 @@ describe('the backend on a real clock and store', () => {
     expect(store.stats?.().ops.leaseAcquire).toBe(1);
   });
 
+  it('warns once that gossip-only keys do nothing here', async () => {
+    const dir = tempDir();
+    const a = host('node-a');
+    const cluster = { ...section(dir), interval: 10, driftAfter: 2 };
+    const back = createFilesystemBackend(cluster, a.host);
+    cleanups.push(() => back.stop());
+    await back.start();
+    const advisories = a.logs.filter((l) => /ignored by the filesystem backend/.test(l.message));
+    expect(advisories.map((l) => [l.level, l.message])).toEqual([
+      ['warning', 'cluster: interval, driftAfter are ignored by the filesystem backend'],
+    ]);
+  });
+
   it('rounds that fail log the WARNING; the leader demotes itself and quorum lapses (fail closed)', async () => {
     const dir = tempDir();
     const a = host('node-a');

@@ -7,17 +7,11 @@ import type { ClusterSection } from '../../config/file-schema.ts';
 import type { SecretSource } from '../../config/types.ts';
 import { JsonTransport, type TlsFiles } from '../json-transport.ts';
 import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import { LeaseState, leaseClusterReport } from '../lease-state.ts';
+import { type LeaseCadence, LeaseState, leaseClusterReport } from '../lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { EtcdClient, type EtcdCredentials, EtcdError } from './client.ts';
 import { readRanSet, writeRanSet } from './ran-set.ts';
-import {
-  type EtcdCadence,
-  type EtcdSettings,
-  etcdCadence,
-  etcdSettings,
-  lowTtlAdvisory,
-} from './settings.ts';
+import { type EtcdSettings, etcdCadence, etcdSettings, lowTtlAdvisory } from './settings.ts';
 import type { RanSet } from './wire.ts';
 
 /** How often a follower re-reads the ran-set (a new leader re-reads it at once). */
@@ -48,7 +42,7 @@ export class EtcdBackend implements ClusterBackend {
   readonly kind = 'etcd' as const;
   private readonly settings: EtcdSettings;
   private readonly state: LeaseState;
-  private cadence: EtcdCadence;
+  private cadence: LeaseCadence;
   private transport: JsonTransport | null = null;
   private client: EtcdClient | null = null;
   private leaseId: string | null = null;
@@ -82,7 +76,7 @@ export class EtcdBackend implements ClusterBackend {
       ? { username: s.username, password: await resolvePassword(s.password, this.env) }
       : null;
     this.transport = new JsonTransport(await readTls(s.tls));
-    this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.postMs, () =>
+    this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.opMs, () =>
       this.host.clock.monotonic(),
     );
     await this.runRound();
@@ -119,7 +113,7 @@ export class EtcdBackend implements ClusterBackend {
     if (eff === this.state.ttlSeconds) return;
     this.state.setEffectiveTtl(eff);
     this.cadence = etcdCadence(eff, this.settings.connectTimeout);
-    if (this.client) this.client.timeoutMs = this.cadence.postMs;
+    if (this.client) this.client.timeoutMs = this.cadence.opMs;
     const advisory = lowTtlAdvisory(eff, this.settings.ttl);
     if (advisory && !this.warnedTtl) {
       this.warnedTtl = true;

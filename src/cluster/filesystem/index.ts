@@ -8,6 +8,7 @@ import { openStore } from '../../store/index.ts';
 import { probeMount, resolveTopology } from '../../store/topology.ts';
 import type { Store } from '../../store/types.ts';
 import type { TimerHandle } from '../../util/clock.ts';
+import { gossipKeysAdvisory } from '../lease-advisory.ts';
 import { displayHolder, expiryIso, holderToken, LeaseState, leaseClusterReport } from '../lease-state.ts';
 import type {
   BackendFactory,
@@ -85,6 +86,8 @@ export class FilesystemBackend implements ClusterBackend {
     this.started = true;
     const s = this.settings;
     const log = this.host.log;
+    const advisory = gossipKeysAdvisory(this.cluster, 'filesystem');
+    if (advisory) log.warning(advisory);
     if (s.skewMs !== 0)
       log.warning(`cluster: test hook ${CLOCK_SKEW_ENV}=${s.skewMs} shifts the lease wall clock`);
 

@@ -36,7 +36,7 @@ export function leasePath(namespace: string, name?: string): string {
 /** MicroTime: `YYYY-MM-DDTHH:MM:SS.ffffffZ` (microseconds, always six digits, UTC). */
 export function microTime(epochMs: number): string {
   const iso = new Date(Math.floor(epochMs)).toISOString(); // ...SS.mmmZ
-  const micros = Math.floor((epochMs % 1) * 1000)
+  const micros = Math.min(999, Math.round((epochMs % 1) * 1000))
     .toString()
     .padStart(3, '0');
   return `${iso.slice(0, -1)}${micros}Z`;
