@@ -1,7 +1,7 @@
 // A throwaway single-member etcd for a local fleet: free ports on loopback, a temp data dir,
 // never 2379/2380. Stopped with SIGTERM (SIGKILL after a grace), its data dir removed.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.ts';
@@ -37,6 +37,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 export async function startEtcd(opts: { dir?: string; log?: string } = {}): Promise<LocalEtcd> {
   const dataDir = opts.dir ?? mkdtempSync(join(tmpdir(), 'cronstable-etcd-'));
+  mkdirSync(dataDir, { recursive: true });
   const clientPort = await freePort();
   const peerPort = await freePort();
   const endpoint = `http://127.0.0.1:${clientPort}`;
