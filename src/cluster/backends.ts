@@ -7,12 +7,14 @@ import type { BackendFactory, BackendKind } from './types.ts';
 export type BackendLoader = () => Promise<BackendFactory>;
 
 export const BACKENDS: Partial<Record<BackendKind, BackendLoader>> = {
+  gossip: async () => (await import('./gossip/index.ts')).createGossipBackend,
   filesystem: async () => (await import('./filesystem/index.ts')).createFilesystemBackend,
   etcd: async () => (await import('./etcd/index.ts')).createEtcdBackend,
 };
 
 /**
  * The election-inert gossip mesh a lease backend runs beside it for `/fleet` when
- * `cluster.observability` is set (spec 05 §11); null until the gossip backend exists.
+ * `cluster.observability` is set (spec 05 §11); it reads the lease backend's own section.
  */
-export const FLEET_MESH: BackendLoader | null = null;
+export const FLEET_MESH: BackendLoader | null = async () =>
+  (await import('./gossip/index.ts')).createFleetMesh;

@@ -89,23 +89,10 @@ function unreadableTls(cluster: ClusterSection): string | null {
   return null;
 }
 
-/** The election-inert gossip section of a lease backend's observability mesh (spec 05 §11). */
-export function meshSection(cluster: ClusterSection, nodeName: string): ClusterSection | null {
+/** Whether a lease backend's section asks for the observability mesh (spec 05 §11). */
+export function wantsMesh(cluster: ClusterSection): boolean {
   const o = cluster.observability;
-  if (!o?.listen || !o.tls || !o.peers) return null;
-  return {
-    backend: 'gossip',
-    nodeName: o.nodeName ?? nodeName,
-    electLeader: false,
-    distribution: 'single-leader',
-    listen: o.listen,
-    tls: o.tls,
-    peers: o.peers,
-    ...(o.interval !== undefined ? { interval: o.interval } : {}),
-    ...(o.driftAfter !== undefined ? { driftAfter: o.driftAfter } : {}),
-    ...(o.connectTimeout !== undefined ? { connectTimeout: o.connectTimeout } : {}),
-    observability: { shareNodeStats: o.shareNodeStats ?? true },
-  };
+  return (cluster.backend ?? 'gossip') !== 'gossip' && Boolean(o?.listen && o.tls && o.peers);
 }
 
 const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
@@ -271,8 +258,9 @@ export class ClusterManager implements GateSource {
     const generation = ++this.generation;
     const node = this.nodeName;
     const started = this.startOne(kind, this.backends[kind], cluster, node, generation, false);
-    const obs = kind !== 'gossip' ? meshSection(cluster, node) : null;
-    const mesh = obs ? this.startOne('gossip', this.mesh, obs, obs.nodeName ?? node, generation, true) : null;
+    const mesh = wantsMesh(cluster)
+      ? this.startOne('gossip', this.mesh, cluster, cluster.observability?.nodeName ?? node, generation, true)
+      : null;
     const wait = this.o.startWaitMs ?? 30_000;
     let timer: TimerHandle | null = null;
     const late = new Promise<void>((resolve) => {

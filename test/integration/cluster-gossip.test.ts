@@ -181,6 +181,8 @@ describe('gossip backend over real mTLS', () => {
     await until('every node settled on the same owners', () =>
       nodes.every((n) => JOBS.every((j) => n.backend.ownerOf(j, 'Leader') === owners.get(j))),
     );
+    // The never-skip gates hold until every node's view has settled (spec 05 §5.5 settle hold).
+    await until('views settled', () => nodes.every((n) => n.backend.election().settled));
     for (const j of JOBS) {
       expect(nodes.filter((n) => n.backend.decide(j, 'Leader').run)).toHaveLength(1);
       expect(nodes.filter((n) => n.backend.decide(j, 'PreferLeader').run)).toHaveLength(1);
@@ -256,6 +258,7 @@ describe('gossip backend over real mTLS', () => {
       'untrusted seen',
       () => statusOf(a, x.addr) === 'untrusted' && statusOf(a, y.addr) === 'untrusted',
     );
+    await until('the three members quorate', () => a.backend.election().agreeingNames.length === 2);
     const r = a.backend.report();
     expect(r.cluster_size).toBe(5);
     expect(r.quorate).toBe(true);
@@ -329,6 +332,8 @@ describe('gossip backend over real mTLS', () => {
     const r = a.backend.report();
     expect(r.conflicting_sizes).toEqual([6]);
     expect(r.conflicting_policies).toEqual(["distribution 'single-leader' != 'spread'"]);
+    // b and e agree mutually once they have polled a back; c and d never count.
+    await until('b and e mutual', () => a.backend.election().agreeingNames.length === 2);
     expect(a.backend.election().agreeingNames).toEqual(['node-b', 'node-e']);
     expect(a.backend.decide('j', 'Leader').run).toBe(false);
   });
@@ -352,6 +357,33 @@ describe('gossip backend over real mTLS', () => {
     const peer = a?.backend.report().peers[0];
     expect(peer?.status).toBe('unreachable');
     expect(peer?.last_error).toMatch(/oversized/);
+  });
+
+  it('a black-holed peer times out after connectTimeout and reads unreachable', async () => {
+    const held: import('node:net').Socket[] = [];
+    const hole = netServer((sock) => held.push(sock));
+    const port = await freePort(IPS[8] as string);
+    await new Promise<void>((r) => hole.listen(port, IPS[8], r));
+    try {
+      const t0 = Date.now();
+      const [a] = await fleet([
+        {
+          name: 'node-a',
+          ip: IPS[0] as string,
+          peers: [],
+          extraPeers: [`${IPS[8]}:${port}`],
+          electLeader: false,
+        },
+      ]);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+      expect(a?.backend.report().peers[0]).toMatchObject({
+        status: 'unreachable',
+        last_error: expect.stringMatching(/timed out after 1000 ms/),
+      });
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise((r) => hole.close(r));
+    }
   });
 
   it('polls conditionally: an unchanged ETag gets a 304 that replays the cached observation', async () => {
@@ -411,8 +443,11 @@ describe('gossip backend over real mTLS', () => {
     for (let i = 0; i < 40; i++)
       jobs[`job-${i}`] = { running: false, enabled: true, scheduled_in: 30 + i, last: null };
     const nodes = await fleet(NAMES.slice(0, 3).map((name, i) => ({ name, ip: IPS[i] as string, jobs })));
-    await until('agreed', () => allAgreed(nodes));
     const [a, b] = nodes as [TestNode, TestNode];
+    await until(
+      'mutual agreement',
+      () => allAgreed(nodes) && a.backend.election().agreeingNames.length === 2,
+    );
     const tester = certs.nodes.tester as { cert: string; key: string };
     const call = (path: string, headers: Record<string, string> = {}, body?: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
@@ -466,10 +501,16 @@ describe('gossip backend over real mTLS', () => {
       (await call('/reboot-ran', {}, JSON.stringify({ job_set_id: 'v1:other', names: ['boot-x'] }))).status,
     ).toBe(204);
     expect(a.backend.rebootRan('boot-x')).toBe(false);
+    expect(
+      (await call('/reboot-ran', {}, JSON.stringify({ job_set_id: JOB_SET, names: ['boot-z'] }))).status,
+    ).toBe(204);
+    expect(a.backend.rebootRan('boot-z')).toBe(true);
     // A recorded one-shot reaches every peer at once, and rides the next /peer bodies.
     await b.backend.recordRebootRan('boot-y');
-    expect(a.backend.rebootRan('boot-y')).toBe(true);
-    expect(nodes[2]?.backend.rebootRan('boot-y')).toBe(true);
+    expect(b.backend.rebootRan('boot-y')).toBe(true);
+    await until('the record reached both peers', () =>
+      [a, nodes[2] as TestNode].every((n) => n.backend.rebootRan('boot-y') === true),
+    );
     // Peers see the stats header, and the fleet view carries every node's jobs.
     expect(a.backend.report().peers[0]?.node_stats).toEqual(STATS);
     const view = a.backend.fleet() as FleetView;

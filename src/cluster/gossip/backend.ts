@@ -77,10 +77,17 @@ export class GossipBackend implements ClusterBackend {
   private client: PeerClient | null = null;
   private inflight: Promise<void> | null = null;
   private version = 0;
-  private cached: { version: number; jobSetId: string; election: Election } | null = null;
+  private cached: {
+    version: number;
+    jobSetId: string;
+    election: Election;
+    /** Owners per job and policy: `/jobs` asks for every job, the gate once per fire. */
+    owners: Map<string, string | null>;
+  } | null = null;
   private snapshot: RoundSnapshot | null = null;
   private ran = new Set<string>();
   private ranFor: string | null = null;
+  private readonly pushes = new Set<Promise<void>>();
 
   constructor(
     readonly settings: GossipSettings,
@@ -104,7 +111,7 @@ export class GossipBackend implements ClusterBackend {
     } catch (err) {
       throw new Error(`cluster: cannot read the gossip TLS files: ${(err as Error).message}`);
     }
-    this.server = await startPeerServer({
+    const server = await startPeerServer({
       host: addr.host,
       port: addr.port,
       tls,
@@ -113,6 +120,12 @@ export class GossipBackend implements ClusterBackend {
       keepAliveMs: (s.intervalS * 2 + 5) * 1000,
       handlers: { peer: () => this.peerPayload(), rebootRan: (text) => this.absorbRebootRan(text) },
     });
+    if (this.stopped) {
+      // stop() came while we were binding: it found nothing to close, so close it here.
+      await server.close();
+      return;
+    }
+    this.server = server;
     this.client = new PeerClient(tls, s.connectTimeoutS * 1000);
     this.running = true;
     this.host.log.info(
@@ -128,6 +141,7 @@ export class GossipBackend implements ClusterBackend {
     this.running = false;
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
+    await Promise.all(this.pushes);
     this.client?.close();
     await this.inflight?.catch(() => {});
     await this.server?.close();
@@ -222,7 +236,7 @@ export class GossipBackend implements ClusterBackend {
       completedRounds: this.rounds,
     };
     const election = elect(view);
-    this.cached = { version: this.version, jobSetId, election };
+    this.cached = { version: this.version, jobSetId, election, owners: new Map() };
     return election;
   }
 
@@ -233,7 +247,12 @@ export class GossipBackend implements ClusterBackend {
   ownerOf(name: string, policy: GatedPolicy): string | null | undefined {
     if (!this.settings.electLeader || this.settings.distribution !== 'spread') return undefined;
     const e = this.election();
-    return policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    const memo = this.cached?.owners;
+    const key = `${policy}\u0000${name}`;
+    if (memo?.has(key)) return memo.get(key) as string | null;
+    const owner = policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    memo?.set(key, owner);
+    return owner;
   }
 
   private statsTtlMs(): number {
@@ -373,6 +392,10 @@ export class GossipBackend implements ClusterBackend {
     return this.ran.has(job);
   }
 
+  /**
+   * Records the one-shot locally (that is what `/peer` gossips from now on), then pushes it to
+   * every peer in the background: a launch never waits on a slow or dead peer.
+   */
   async recordRebootRan(job: string): Promise<void> {
     const jobSetId = this.currentRanSet();
     this.addRan(job);
@@ -382,8 +405,11 @@ export class GossipBackend implements ClusterBackend {
       job_set_id: jobSetId,
       names: sortedNames(this.ran).slice(0, MAX_RAN_JOBS),
     });
-    await Promise.all(
+    const push = Promise.all(
       this.peers.filter((p) => p.status !== 'self').map((p) => client.post(p.host, '/reboot-ran', json)),
-    );
+    ).then(() => {
+      this.pushes.delete(push);
+    });
+    this.pushes.add(push);
   }
 }

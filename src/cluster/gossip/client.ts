@@ -2,7 +2,7 @@
 // our cert and trusts only the cluster CA, with standard hostname verification against the host
 // part of `peers[].host`; a total per-request deadline; gzip; a 256 KiB cap after
 // decompression; `If-None-Match` conditional polls.
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Agent, type RequestOptions, request } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -82,7 +82,10 @@ export class PeerClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: 4, ca: tls.ca, cert: tls.cert, key: tls.key });
   }
 
-  /** Runs one request within the total deadline; retries once when a kept-alive socket was stale. */
+  /**
+   * Runs one request within one total deadline; a kept-alive socket the server had just closed
+   * gets one retry on a fresh connection, inside the same deadline.
+   */
   private exchange<T>(
     host: string,
     opts: RequestOptions,
@@ -91,8 +94,24 @@ export class PeerClient {
   ): Promise<T> {
     const addr = splitHostPort(host);
     if (!addr) return Promise.reject(new Failure(`bad peer address ${host}`));
-    const attempt = (retry: boolean): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
+      let current: ClientRequest | null = null;
+      let settled = false;
+      const finish = (err: unknown, value?: T) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (err === null) resolve(value as T);
+        else {
+          current?.destroy();
+          reject(err);
+        }
+      };
+      const timer = setTimeout(
+        () => finish(new Failure(`timed out after ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+      const attempt = (retry: boolean) => {
         const req = request({
           ...opts,
           host: addr.host,
@@ -100,32 +119,22 @@ export class PeerClient {
           agent: this.agent,
           rejectUnauthorized: true,
         });
-        const timer = setTimeout(() => {
-          req.destroy(new Failure(`timed out after ${this.timeoutMs} ms`));
-        }, this.timeoutMs);
-        const done = () => clearTimeout(timer);
+        current = req;
         req.on('error', (err) => {
-          done();
-          if (retry && req.reusedSocket && (err as { code?: string }).code === 'ECONNRESET')
-            resolve(attempt(false));
-          else reject(err);
+          if (retry && !settled && req.reusedSocket && (err as { code?: string }).code === 'ECONNRESET')
+            attempt(false);
+          else finish(err);
         });
         req.on('response', (res) => {
           onResponse(res).then(
-            (v) => {
-              done();
-              resolve(v);
-            },
-            (err) => {
-              done();
-              req.destroy();
-              reject(err);
-            },
+            (v) => finish(null, v),
+            (err) => finish(err),
           );
         });
         req.end(body ?? undefined);
-      });
-    return attempt(true);
+      };
+      attempt(true);
+    });
   }
 
   /** One `GET /peer`; never rejects. */
