@@ -3,8 +3,10 @@
 // After each, every slot of every Leader job in the window ran exactly once fleet-wide, counted
 // from the shared ledger.
 import { describe, expect, it } from 'vitest';
+import { readRuns, tallySlots } from '../../scripts/fleet/ledger.ts';
 import {
   everyNodeSlots,
+  expectEverySlotRan,
   expectExactlyOnce,
   expectedOwner,
   jobsYaml,
@@ -144,18 +146,25 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     const isolated = 'node-b';
     const majority = others(isolated);
     t.mesh!.partition([isolated], ['node-a', 'node-c']);
-    await waitViews(t.fleet, `${isolated} without quorum`, (v) => v[isolated]?.quorate === false, 8000);
-    await waitOwners([t.node(isolated)], LEADER, null, 5000);
-    await waitOwners(majority, LEADER, ['node-a', 'node-c'], 8000);
-    const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 3000);
-    for (const job of LEADER) expect(report.runners[job]).not.toContain(isolated);
-    // PreferLeader never skips: the isolated node runs it itself, the majority once more.
-    const prefer = runsPerNode(t.fleet, 'prefer', from, from + 3000);
-    expect(prefer[isolated]).toBeGreaterThanOrEqual(3);
-    // EveryNode everywhere.
-    for (const ran of await everyNodeSlots(t.fleet, 'every', from, from + 3000)) expect(ran).toEqual(ALL);
-    t.mesh!.heal();
+    try {
+      await waitViews(t.fleet, `${isolated} without quorum`, (v) => v[isolated]?.quorate === false, 8000);
+      await waitOwners([t.node(isolated)], LEADER, null, 5000);
+      await waitOwners(majority, LEADER, ['node-a', 'node-c'], 8000);
+      const from = secondFromNow(300);
+      const to = from + 3000;
+      const report = await expectExactlyOnce(t.fleet, LEADER, from, to);
+      for (const job of LEADER) expect(report.runners[job]).not.toContain(isolated);
+      // PreferLeader never skips: the isolated node tries every slot itself (the shared store's
+      // fire claim still lets one node per slot run it), the majority too.
+      await expectEverySlotRan(t.fleet, ['prefer'], from, to);
+      const rows = readRuns(t.fleet.stateDir, { ns: 'fleet', jobs: ['prefer'] });
+      for (const slot of tallySlots(rows, ['prefer'], from, to).values())
+        expect([...slot.ranOn, ...slot.claimedElsewhere]).toContain(isolated);
+      // EveryNode everywhere.
+      for (const ran of await everyNodeSlots(t.fleet, 'every', from, to)) expect(ran).toEqual(ALL);
+    } finally {
+      t.mesh!.heal();
+    }
     await t.fleet.waitConverged(10_000);
   });
 
@@ -163,12 +172,16 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     const cut = 'node-a';
     // node-a's polls of the others time out; theirs of node-a still work.
     t.mesh!.partition([cut], ['node-b', 'node-c'], 'blackhole', true);
-    await waitViews(t.fleet, `${cut} without quorum`, (v) => v[cut]?.quorate === false, 8000);
-    await waitOwners(others(cut), LEADER, ['node-b', 'node-c'], 8000);
-    const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
-    for (const job of LEADER) expect(report.runners[job]).not.toContain(cut);
-    t.mesh!.heal();
+    try {
+      await waitViews(t.fleet, `${cut} without quorum`, (v) => v[cut]?.quorate === false, 8000);
+      for (const n of others(cut)) expect((await n.peer(cut))?.status).toBe('agreed');
+      await waitOwners(others(cut), LEADER, ['node-b', 'node-c'], 8000);
+      const from = secondFromNow(300);
+      const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+      for (const job of LEADER) expect(report.runners[job]).not.toContain(cut);
+    } finally {
+      t.mesh!.heal();
+    }
     await t.fleet.waitConverged(10_000);
     await waitOwners(t.fleet.nodes, LEADER, ALL);
   });
