@@ -67,7 +67,7 @@ function scalar(v: string | number | boolean | null): string {
 /** Block-style YAML of plain data; strings always double-quoted so nothing is re-typed. */
 export function toYaml(value: Yaml, indent = ''): string {
   if (Array.isArray(value)) {
-    if (value.length === 0) return `${indent}[]\n`;
+    if (value.length === 0) return '';
     return value
       .map((item) => {
         if (item !== null && typeof item === 'object') {
@@ -83,7 +83,9 @@ export function toYaml(value: Yaml, indent = ''): string {
       .map(([k, v]) => {
         if (v !== null && typeof v === 'object' && (!Array.isArray(v) || v.length > 0))
           return `${indent}${k}:\n${toYaml(v, `${indent}  `)}`;
-        return `${indent}${k}: ${Array.isArray(v) ? '[]' : scalar(v as string | number | boolean | null)}\n`;
+        // An empty list is a blank value: the config's strict YAML refuses flow style `[]`.
+        if (Array.isArray(v)) return `${indent}${k}:\n`;
+        return `${indent}${k}: ${scalar(v as string | number | boolean | null)}\n`;
       })
       .join('');
   }

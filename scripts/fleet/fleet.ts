@@ -61,6 +61,9 @@ export interface FleetOptions {
 
 export const DEFAULT_TIMINGS: FleetTimings = { interval: 2, driftAfter: 2, connectTimeout: 1, ttl: 6 };
 
+/** Thrown by a probe to stop `waitUntil` at once (the awaited thing can no longer happen). */
+export class GiveUp extends Error {}
+
 /** Polls `probe` until it returns something truthy; throws `label` (and the last error) on timeout. */
 export async function waitUntil<T>(
   probe: () => T | Promise<T>,
@@ -74,6 +77,7 @@ export async function waitUntil<T>(
       if (v) return v as NonNullable<T>;
       last = v;
     } catch (e) {
+      if (e instanceof GiveUp) throw e;
       last = e;
     }
     if (Date.now() > deadline) {
@@ -166,7 +170,7 @@ export class FleetNode {
   async ready(timeoutMs = 30_000): Promise<void> {
     await waitUntil(
       async () => {
-        if (this.state === 'stopped') throw new Error(`${this.id} exited: ${this.logTail()}`);
+        if (this.state === 'stopped') throw new GiveUp(`${this.id} exited: ${this.logTail()}`);
         const res = await fetch(`${this.url}/version`, { signal: AbortSignal.timeout(1000) });
         return res.ok;
       },

@@ -18,8 +18,10 @@ async function twoLeaders(backend: FleetBackend): Promise<void> {
   try {
     for (const n of fleet.nodes) {
       if (backend === 'gossip') {
-        n.spec.peers = [];
-        n.spec.peerIds = [];
+        // Its own address only: a self-listing entry is dropped at load, so N = 1 (there is no
+        // way to write an empty peer list: a blank value is not a list).
+        n.spec.peers = [`${n.spec.ip}:${n.spec.peerPort}`];
+        n.spec.peerIds = [n.id];
       } else {
         n.spec.clusterOverrides = {
           filesystem: {
