@@ -99,7 +99,7 @@ for (const n of fleet.nodes) {
     backend === 'etcd' || backend === 'none' ? '' : `  peer https://${n.spec.ip}:${n.spec.peerPort}`;
   say(`${n.id}  dashboard ${n.url}/${peer}  log ${n.logFile}`);
 }
-say('fleet: running; Ctrl-C stops every node');
+say(`fleet: running (pid ${process.pid}); Ctrl-C stops every node`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

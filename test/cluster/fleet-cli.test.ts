@@ -60,12 +60,15 @@ describe('npm run fleet', () => {
     child.stderr!.on('data', (c: Buffer) => {
       out += c.toString();
     });
+    let runner = 0;
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       await waitUntil(() => out.includes('fleet: running'), {
         timeoutMs: 30_000,
         label: `the fleet to start:\n${out}`,
       });
+      runner = Number(/fleet: running \(pid (\d+)\)/.exec(out)![1]);
+      expect(runner).toBeGreaterThan(1);
       const urls = [...out.matchAll(/dashboard (http:\/\/127\.0\.0\.1:\d+)\//g)].map((m) => m[1]!);
       expect(urls).toEqual([0, 1, 2].map((i) => `http://127.0.0.1:${web + i}`));
       const root = /shared state: (.*)\/state\/cronstable\.db/.exec(out)![1]!;
@@ -83,16 +86,21 @@ describe('npm run fleet', () => {
         );
         expect(view.peers).toHaveLength(2);
       }
-      process.kill(-child.pid!, 'SIGINT');
-      expect(await exited).toBe(0);
-      expect(out).toMatch(/fleet: stopped/);
+      // Ctrl-C: the terminal's SIGINT reaches the runner (the daemons run in process groups of
+      // their own, so only the runner stops them, in order).
+      process.kill(runner, 'SIGINT');
+      await exited;
+      await waitUntil(() => out.includes('fleet: stopped'), {
+        timeoutMs: 20_000,
+        label: `the runner to stop:\n${out}`,
+      });
       // Nothing listens on the dashboards' ports any more: every daemon is gone.
       for (let i = 0; i < 3; i++) expect(await canBind('127.0.0.1', web + i)).toBe(true);
       expect(existsSync(root)).toBe(false);
     } finally {
       // A failed run still stops its nodes: SIGTERM lets the runner stop them.
-      if (child.pid && alive(child.pid)) {
-        process.kill(-child.pid, 'SIGTERM');
+      if (runner && alive(runner)) {
+        process.kill(runner, 'SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
       }
     }
