@@ -100,8 +100,10 @@ export function secondFromNow(afterMs = 0): number {
 }
 
 /**
- * Waits until the ledger has settled past `toMs` (every slot up to it has its row: runs are
- * appended when they finish) and returns the exactly-once report of `jobs` over [fromMs, toMs].
+ * Waits until the ledger has settled past `toMs` and returns the exactly-once report of `jobs`
+ * over [fromMs, toMs]. Runs are appended when they finish: once every slot has a run, a short
+ * grace more lets a second run of the same slot land too; a window where slots are missing
+ * (a node that stood down) is read after `settleMs`.
  */
 export async function ledgerWindow(
   fleet: Fleet,
@@ -110,9 +112,16 @@ export async function ledgerWindow(
   toMs: number,
   settleMs = 2500,
 ): Promise<ExactlyOnceReport> {
-  const wait = toMs + settleMs - Date.now();
-  if (wait > 0) await sleep(wait);
-  return exactlyOnce(fleet.stateDir, { jobs, fromMs, toMs, ns: fleet.shape.deploymentId });
+  const read = () => exactlyOnce(fleet.stateDir, { jobs, fromMs, toMs, ns: fleet.shape.deploymentId });
+  await sleep(Math.max(0, toMs + 300 - Date.now()));
+  while (Date.now() < toMs + settleMs) {
+    if (read().missing.length === 0) {
+      await sleep(600);
+      break;
+    }
+    await sleep(150);
+  }
+  return read();
 }
 
 /** Every slot of `jobs` in the window ran exactly once fleet-wide (at most `maxMissing` lost). */
@@ -198,7 +207,7 @@ export async function everyNodeSlots(
   fromMs: number,
   toMs: number,
 ): Promise<string[][]> {
-  await sleep(Math.max(0, toMs + 2500 - Date.now()));
+  await sleep(Math.max(0, toMs + 1500 - Date.now()));
   const rows = readRuns(fleet.stateDir, { ns: fleet.shape.deploymentId, jobs: [job] });
   return [...tallySlots(rows, [job], fromMs, toMs).values()].map((t) => t.ranOn.sort());
 }
