@@ -424,7 +424,12 @@ export class Fleet {
     if (vs.some((v) => !v.enabled)) return false;
     if (new Set(vs.map((v) => v.job_set_id)).size !== 1) return false;
     if (this.shape.backend === 'gossip') {
-      return vs.every((v) => v.peers.filter((p) => p.status === 'agreed').length === nodes.length - 1);
+      // Agreed is one-sided; a majority of live nodes is also quorate once agreement is mutual.
+      return vs.every(
+        (v) =>
+          v.peers.filter((p) => p.status === 'agreed').length === nodes.length - 1 &&
+          v.quorate === nodes.length * 2 > (v.cluster_size ?? 0),
+      );
     }
     const leaders = new Set(vs.map((v) => v.leader));
     return vs.every((v) => v.quorate) && leaders.size === 1 && !leaders.has(null) && !leaders.has(undefined);

@@ -79,7 +79,7 @@ describe.sequential('gossip, 9 nodes, spread', () => {
     const metrics = await (await fetch(`${survivors[0]!.url}/metrics`)).text();
     expect(metrics).toMatch(/^cronstable_cluster_quorate 0$/m);
     const from = secondFromNow(1300);
-    const to = from + 3000;
+    const to = from + 2000;
     const report = await expectExactlyOnce(t.fleet, ['prefer'], from, to);
     expect(report.runners.prefer).toHaveLength(1);
     for (const job of LEADER) expect(runsPerNode(t.fleet, job, from, to)).toEqual({});

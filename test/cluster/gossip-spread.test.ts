@@ -58,10 +58,10 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     const owners = await waitOwners(t.fleet.nodes, LEADER, ALL);
     expect(new Set(Object.values(owners)).size).toBe(3);
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 3000);
+    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 2000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([owners[job]]);
-    const every = await everyNodeSlots(t.fleet, 'every', from, from + 3000);
-    expect(every.length).toBeGreaterThanOrEqual(3);
+    const every = await everyNodeSlots(t.fleet, 'every', from, from + 2000);
+    expect(every.length).toBeGreaterThanOrEqual(2);
     for (const ran of every) expect(ran).toEqual(ALL);
   });
 
@@ -92,10 +92,7 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     expect(whole.duplicates).toEqual([]);
     await t.node('node-c').start();
     await t.fleet.waitConverged(10_000);
-    const back = await waitOwners(t.fleet.nodes, LEADER, ALL);
-    const again = secondFromNow(300);
-    const after = await expectExactlyOnce(t.fleet, LEADER, again, again + 2000);
-    for (const job of LEADER) expect(after.runners[job]).toEqual([back[job]]);
+    await waitOwners(t.fleet.nodes, LEADER, ALL);
   });
 
   it('kill -9 of an owner: its jobs move, no slot runs twice across the failover', async () => {
@@ -151,7 +148,7 @@ describe.sequential('gossip, 3 nodes, spread', () => {
       await waitOwners([t.node(isolated)], LEADER, null, 5000);
       await waitOwners(majority, LEADER, ['node-a', 'node-c'], 8000);
       const from = secondFromNow(300);
-      const to = from + 3000;
+      const to = from + 2000;
       const report = await expectExactlyOnce(t.fleet, LEADER, from, to);
       for (const job of LEADER) expect(report.runners[job]).not.toContain(isolated);
       // PreferLeader never skips: the isolated node tries every slot itself (the shared store's
