@@ -5,7 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import type { FleetBackend } from '../../scripts/fleet/config.ts';
 import { readRuns } from '../../scripts/fleet/ledger.ts';
-import { expectExactlyOnce, jobsYaml, secondFromNow, startFleet, waitViews } from './harness.ts';
+import {
+  expectExactlyOnce,
+  jobsYaml,
+  readmeDuplicates,
+  secondFromNow,
+  startFleet,
+  waitViews,
+} from './harness.ts';
 
 async function twoLeaders(backend: FleetBackend): Promise<void> {
   const { fleet } = await startFleet({
@@ -47,6 +54,7 @@ async function twoLeaders(backend: FleetBackend): Promise<void> {
       (r) => r.outcome === 'claimed-elsewhere' && r.scheduledAt! >= from && r.scheduledAt! <= from + 3000,
     );
     expect(losers).toHaveLength(report.expected);
+    expect(readmeDuplicates(fleet)).toEqual([]);
   } finally {
     await fleet.close();
   }

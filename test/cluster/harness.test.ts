@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { jobsYaml, ledgerWindow, secondFromNow, sleep, useFleet } from './harness.ts';
+import { jobsYaml, ledgerWindow, readmeDuplicates, secondFromNow, sleep, useFleet } from './harness.ts';
 import { LinkProxy } from './proxy.ts';
 
 describe.sequential('fleet harness (no cluster section)', () => {
@@ -33,6 +33,12 @@ describe.sequential('fleet harness (no cluster section)', () => {
     for (const d of report.duplicates)
       expect(d.split(' on ')[1]!.split(',').sort()).toEqual(['node-a', 'node-b', 'node-c']);
     expect(report.runners.tick).toEqual(['node-a', 'node-b', 'node-c']);
+    // The README's query finds the same duplicates.
+    const dups = readmeDuplicates(t.fleet).filter(
+      (d) => Date.parse(d.scheduled_at) >= from && Date.parse(d.scheduled_at) <= to,
+    );
+    expect(dups).toHaveLength(3);
+    for (const d of dups) expect(d.nodes.split(',').sort()).toEqual(['node-a', 'node-b', 'node-c']);
   });
 });
 

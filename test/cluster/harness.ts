@@ -2,7 +2,10 @@
 // interval 1, driftAfter 2, connectTimeout 1, ttl 3), free ports, optional link proxies, and the
 // exactly-once check read from the shared ledger. One fleet per test file, reused across its
 // scenarios; everything is stopped and removed after the file.
-import { existsSync } from 'node:fs';
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Fleet, type FleetNode, type FleetOptions, waitUntil } from '../../scripts/fleet/fleet.ts';
 import { type ExactlyOnceReport, exactlyOnce, readRuns, tallySlots } from '../../scripts/fleet/ledger.ts';
@@ -223,4 +226,17 @@ export async function expectEverySlotRan(
   expect(report.expected).toBeGreaterThan(0);
   expect(report.missing, 'slots that ran nowhere').toEqual([]);
   return report;
+}
+
+/** Runs the README's "Run a fleet" duplicate-slot query on the fleet's shared ledger. */
+export function readmeDuplicates(fleet: Fleet): { job: string; scheduled_at: string; nodes: string }[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Run a fleet'));
+  const sql = /```sql\n([\s\S]*?)```/.exec(section)![1]!;
+  const db = new Database(join(fleet.stateDir, 'cronstable.db'), { readonly: true });
+  try {
+    return db.prepare(sql).all() as { job: string; scheduled_at: string; nodes: string }[];
+  } finally {
+    db.close();
+  }
 }
