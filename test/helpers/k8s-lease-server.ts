@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   token: string | null;
+  /** performance.now() when answered. */
+  at: number;
 }
 
 export interface LeaseServer {
@@ -33,6 +35,13 @@ export interface LeaseServer {
   requests: RequestLogEntry[];
   /** The stored object (a copy), or undefined. */
   lease(namespace: string, name: string): Record<string, unknown> | undefined;
+  /**
+   * Another writer slips in: just before the next PUT to this lease is handled, the stored object
+   * gets an annotation and a new resourceVersion, so that PUT (read before) conflicts.
+   */
+  interleaveBeforeNextPut(namespace: string, name: string): void;
+  /** Answers every write with 403 Forbidden (RBAC granting `get` but not `create`/`update`). */
+  forbidWrites(on: boolean): void;
   /** Deletes a stored lease (an operator's `kubectl delete lease`). */
   deleteLease(namespace: string, name: string): void;
   /** Stops answering: closes the listener and drops every open connection. */
@@ -65,13 +74,21 @@ export async function startLeaseServer(
   const store = new Map<string, Record<string, unknown>>();
   let version = 100;
   const requests: RequestLogEntry[] = [];
+  const interleave = new Set<string>();
+  let writesForbidden = false;
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const path = (req.url ?? '').split('?')[0]!;
     const auth = req.headers.authorization ?? null;
     const presented = auth?.startsWith('Bearer ') ? auth.slice(7) : null;
     const send = (code: number, payload: unknown) => {
-      requests.push({ method: req.method ?? '', path, status: code, token: presented });
+      requests.push({
+        method: req.method ?? '',
+        path,
+        status: code,
+        token: presented,
+        at: performance.now(),
+      });
       res.writeHead(code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(payload));
     };
@@ -79,6 +96,8 @@ export async function startLeaseServer(
     const m = LEASES.exec(path);
     if (!m) return send(404, status(404, 'NotFound', `no route ${path}`));
     const ns = decodeURIComponent(m[1]!);
+    if (writesForbidden && req.method !== 'GET')
+      return send(403, status(403, 'Forbidden', 'leases.coordination.k8s.io is forbidden: cannot update'));
     const name = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
     let obj: Record<string, unknown> | null = null;
     if (req.method !== 'GET') {
@@ -108,6 +127,20 @@ export async function startLeaseServer(
       };
       store.set(`${ns}/${n}`, created);
       return send(201, created);
+    }
+    if (req.method === 'PUT' && name !== undefined && interleave.delete(`${ns}/${name}`)) {
+      const before = store.get(`${ns}/${name}`);
+      if (before) {
+        const m = before.metadata as Record<string, unknown>;
+        const annotations = {
+          ...(m.annotations as Record<string, string> | undefined),
+          'test/touched': 'yes',
+        };
+        store.set(`${ns}/${name}`, {
+          ...before,
+          metadata: { ...m, annotations, resourceVersion: String(++version) },
+        });
+      }
     }
     if (req.method === 'PUT' && name !== undefined) {
       const current = store.get(`${ns}/${name}`);
@@ -182,6 +215,12 @@ export async function startLeaseServer(
     lease(ns, name) {
       const o = store.get(`${ns}/${name}`);
       return o ? (JSON.parse(JSON.stringify(o)) as Record<string, unknown>) : undefined;
+    },
+    forbidWrites(on) {
+      writesForbidden = on;
+    },
+    interleaveBeforeNextPut(ns, name) {
+      interleave.add(`${ns}/${name}`);
     },
     deleteLease(ns, name) {
       store.delete(`${ns}/${name}`);

@@ -1,7 +1,8 @@
 // The filesystem backend with real processes on one state directory (spec 05 §8, §13 A4, §14):
 // three contenders sample is_leader on every 100 ms wall-clock tick; at no tick do two report
 // leading. Graceful stop, SIGKILL, SIGSTOP beyond the ttl, clock skew under the 2 s budget, and
-// a store that is locked or unreadable (rounds fail closed). ttl 3: renew 1 s, round 1 s.
+// a store that is locked or unreadable (rounds fail closed). ttl 3: renew 1 s, round 1 s;
+// topology shared (rollback journal), as on the shared mount the backend is made for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,8 +13,32 @@ import { afterEach, describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 const Better = require('better-sqlite3') as new (
   file: string,
-  opts?: { timeout?: number },
-) => { exec(sql: string): void; close(): void };
+  opts?: { timeout?: number; readonly?: boolean },
+) => {
+  exec(sql: string): void;
+  prepare(sql: string): { get(...p: unknown[]): unknown };
+  close(): void;
+};
+
+interface LeaseRow {
+  holder: string;
+  fence: number;
+  expires_at: number;
+}
+
+/** The lease row as `sqlite3` shows it (the store's own table, read by a separate connection). */
+function leaseRow(dir: string): LeaseRow {
+  const db = new Better(join(dir, 'cronstable.db'), { readonly: true, timeout: 2000 });
+  try {
+    return db
+      .prepare(
+        "SELECT holder, fence, expires_at FROM leases WHERE ns = 'default' AND name = 'cluster/leader'",
+      )
+      .get() as LeaseRow;
+  } finally {
+    db.close();
+  }
+}
 
 const CONTENDER = join(import.meta.dirname, 'fixtures', 'fs-contender.ts');
 const TTL = 3;
@@ -97,8 +122,8 @@ function stateDir(): string {
   return d;
 }
 
-function start(dir: string, name: string, skewMs = 0): Contender {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(TTL), 'shared'], {
+function start(dir: string, name: string, skewMs = 0, ttl = TTL): Contender {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(ttl), 'shared'], {
     env: { ...process.env, CRONSTABLE_TEST_CLOCK_SKEW_MS: String(skewMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,8 +131,8 @@ function start(dir: string, name: string, skewMs = 0): Contender {
   return new Contender(name, proc);
 }
 
-async function fleet(dir: string, names: string[], skews: number[] = []): Promise<Contender[]> {
-  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0));
+async function fleet(dir: string, names: string[], skews: number[] = [], ttl = TTL): Promise<Contender[]> {
+  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0, ttl));
   await Promise.all(nodes.map((n) => n.ready));
   return nodes;
 }
@@ -137,9 +162,7 @@ function overlaps(nodes: Contender[]): { tick: number; who: string[] }[] {
         set.add(n.name);
         byTick.set(s.tick, set);
       }
-  return [...byTick]
-    .filter(([, who]) => who.size > 1)
-    .map(([tick, who]) => ({ tick, who: [...who].sort() }));
+  return [...byTick].filter(([, who]) => who.size > 1).map(([tick, who]) => ({ tick, who: [...who].sort() }));
 }
 
 /** Ticks in [fromWall, toWall) sampled by every node in `nodes`, with their leader count. */
@@ -174,7 +197,12 @@ describe('filesystem backend: three processes on one state directory', () => {
     await sleep(3000);
     const counts = leaderCounts(nodes, steadyFrom, Date.now());
     expect(counts.length).toBeGreaterThan(20);
-    expect(counts.every((c) => c === 1)).toBe(true);
+    expect(counts.filter((c) => c > 1)).toEqual([]);
+    // Exactly one, except when the holder failed closed: a renew that outlived its 500 ms bound
+    // (an overloaded disk) lets its deadline lapse, and it says so in a WARNING.
+    const gaps = counts.filter((c) => c === 0).length;
+    const failedRounds = nodes.flatMap((n) => n.logs).filter((l) => /election round failed/.test(l.message));
+    if (gaps > 0) expect(failedRounds.length, `${gaps} ticks without a leader`).toBeGreaterThan(0);
     const holder = leaderNow(nodes)!;
     const fence = fenceOf(nodes)!;
     for (const n of nodes) {
@@ -184,15 +212,27 @@ describe('filesystem backend: three processes on one state directory', () => {
     holder.signal('SIGTERM');
     expect(await holder.exited).toBe(0);
     const released = holder.stoppedAt!;
+    expect(holder.logs.map((l) => l.message)).toContain('cluster: released cluster/leader');
+    // Released (expiry 0, fence kept) unless a survivor already took it over with fence + 1.
+    const row = leaseRow(dir);
+    if (row.expires_at === 0) expect(row.fence).toBe(fence);
+    else
+      expect(row).toMatchObject({ fence: fence + 1, holder: expect.not.stringMatching(`^${holder.name}#`) });
     const survivors = nodes.filter((n) => n !== holder);
     await until('a survivor to lead', () => leaderNow(survivors) !== undefined, RENEW_MS + ROUND_MS + 3000);
     const next = leaderNow(survivors)!;
     const took = firstLeading(next, released)!.wall - released;
     console.log(`filesystem graceful takeover: ${took} ms (bound ${RENEW_MS + ROUND_MS} ms)`);
-    expect(took).toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
-    await sleep(300);
+    expect(took, 'graceful takeover ms').toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
+    // Every survivor names the new holder by its next round.
+    await until(
+      'all survivors to see the new holder',
+      () => survivors.every((n) => n.latest()?.holder === next.name),
+      RENEW_MS + SLACK_MS,
+    );
     expect(fenceOf(survivors)).toBe(fence + 1);
     for (const n of survivors) expect(n.latest()).toMatchObject({ holder: next.name, fence: fence + 1 });
+    expect(leaseRow(dir)).toMatchObject({ fence: fence + 1 });
     expect(overlaps(nodes)).toEqual([]);
   }, 40_000);
 
@@ -203,20 +243,29 @@ describe('filesystem backend: three processes on one state directory', () => {
     await sleep(1500);
     const holder = leaderNow(nodes)!;
     const fence = fenceOf(nodes)!;
-    const lastRenewBefore = Date.now();
     holder.signal('SIGKILL');
     await holder.exited;
+    // Its last renew, from the row it left behind (expiry = renew instant + ttl).
+    const row = leaseRow(dir);
+    expect(row).toMatchObject({
+      holder: expect.stringMatching(new RegExp(`^${holder.name}#[0-9a-f]{12}$`)),
+      fence,
+    });
+    const lastRenew = row.expires_at * 1000 - TTL * 1000;
     const survivors = nodes.filter((n) => n !== holder);
     const bound = (TTL + 1) * 1000 + RENEW_MS;
     await until('a survivor to lead', () => leaderNow(survivors) !== undefined, bound + 3000);
     const next = leaderNow(survivors)!;
-    const took = firstLeading(next, lastRenewBefore)!.wall - lastRenewBefore;
-    console.log(`filesystem SIGKILL takeover: ${took} ms (bound ${bound} ms)`);
-    expect(took).toBeLessThanOrEqual(bound + SLACK_MS);
-    // The holder's lease ran out first: nobody led in between (fail closed, never two).
-    expect(took).toBeGreaterThan((TTL - 1) * 1000);
+    const takenAt = firstLeading(next, lastRenew)!.wall;
+    console.log(
+      `filesystem SIGKILL takeover: ${takenAt - lastRenew} ms after the last renew (bound ${bound} ms)`,
+    );
+    expect(takenAt - lastRenew).toBeLessThanOrEqual(bound + SLACK_MS);
+    // Challenger margin: not before the written expiry is 1 s in the past.
+    expect(takenAt).toBeGreaterThanOrEqual(row.expires_at * 1000 + 1000);
     await sleep(300);
     expect(fenceOf(survivors)).toBe(fence + 1);
+    expect(leaseRow(dir)).toMatchObject({ fence: fence + 1 });
     expect(overlaps(nodes)).toEqual([]);
   }, 40_000);
 
@@ -232,7 +281,11 @@ describe('filesystem backend: three processes on one state directory', () => {
     holder.signal('SIGSTOP');
     const stoppedAt = Date.now();
     const survivors = nodes.filter((n) => n !== holder);
-    await until('a survivor to lead', () => leaderNow(survivors) !== undefined, (TTL + 1) * 1000 + RENEW_MS + 3000);
+    await until(
+      'a survivor to lead',
+      () => leaderNow(survivors) !== undefined,
+      (TTL + 1) * 1000 + RENEW_MS + 3000,
+    );
     await sleep(Math.max(0, stoppedAt + (TTL + 3) * 1000 - Date.now()));
     const seenBefore = holder.samples.length;
     holder.signal('SIGCONT');
@@ -248,7 +301,12 @@ describe('filesystem backend: three processes on one state directory', () => {
     );
     await sleep(1500);
     const next = leaderNow(survivors)!;
-    expect(holder.latest()).toMatchObject({ leader: false, quorate: true, holder: next.name, fence: fence + 1 });
+    expect(holder.latest()).toMatchObject({
+      leader: false,
+      quorate: true,
+      holder: next.name,
+      fence: fence + 1,
+    });
     expect(overlaps(nodes)).toEqual([]);
   }, 40_000);
 
@@ -275,10 +333,24 @@ describe('filesystem backend: three processes on one state directory', () => {
   }, 60_000);
 
   it('more than 2 s of skew can give two leaders: the tick check sees it', async () => {
+    // ttl 6: renew every 2 s; the holder leads until its last renew + 5 s. Holder 2.25 s slow,
+    // challenger 2.25 s fast (4.5 s apart): the challenger sees the lease expired 2.5 s after a
+    // renew, never reached while renewals flow. Once the holder's store hangs, the challenger's
+    // next round (2.5-4.5 s after the last renew) takes over while the holder still leads, by
+    // its own clock rightly, until 5 s: at least half a second of two leaders.
     const dir = stateDir();
-    const nodes = await fleet(dir, ['node-a', 'node-b'], [-2500, 2500]);
-    await sleep(5000);
-    expect(overlaps(nodes).length).toBeGreaterThan(0);
+    const ttl = 6;
+    const [a] = await fleet(dir, ['node-a'], [-2250], ttl);
+    await until('node-a to lead', () => a!.latest()?.leader === true, 8000);
+    const [b] = await fleet(dir, ['node-b'], [2250], ttl);
+    await sleep(2500);
+    expect(overlaps([a!, b!])).toEqual([]); // renewals flowing: still one leader
+    const nodes = [a!, b!];
+    a!.signal('SIGUSR2');
+    await sleep((ttl + 1) * 1000);
+    expect(b!.latest()?.leader).toBe(true);
+    console.log(`filesystem 4.5 s skew + hung holder: ${overlaps(nodes).length} ticks with two leaders`);
+    expect(overlaps(nodes).length).toBeGreaterThanOrEqual(3);
   }, 30_000);
 });
 
@@ -288,23 +360,38 @@ describe('filesystem backend: the store fails, rounds fail closed', () => {
     const nodes = await fleet(dir, ['node-a', 'node-b', 'node-c']);
     await until('a leader', () => leaderNow(nodes) !== undefined, 5000);
     const fence = fenceOf(nodes)!;
+    const holder = leaderNow(nodes)!;
     const locker = new Better(join(dir, 'cronstable.db'), { timeout: 0 });
     locker.exec('BEGIN EXCLUSIVE');
     const lockedAt = Date.now();
     try {
       await sleep(TTL * 1000 + ROUND_MS + SLACK_MS);
+      const lockedFor = Date.now();
       for (const n of nodes) expect(n.latest()).toMatchObject({ leader: false, quorate: false });
-      const firstNoLeader = Math.min(
-        ...nodes.map((n) => n.samples.find((s) => s.wall >= lockedAt && !s.leader)?.wall ?? Number.POSITIVE_INFINITY),
-      );
-      expect(firstNoLeader).toBeLessThan(lockedAt + (TTL - 1) * 1000 + ROUND_MS + SLACK_MS);
+      // The holder's last renew was sampled before the lock: it stops within ttl − 1 s, no I/O needed.
+      const holderStop = holder.samples.find((s) => s.wall >= lockedAt && !s.leader)!.wall;
+      expect(holderStop - lockedAt).toBeLessThanOrEqual((TTL - 1) * 1000 + 100 + SLACK_MS);
+      // Every node's last good observation predates the lock: quorum is gone within ttl, for good.
+      for (const n of nodes) {
+        const after = n.samples.filter((s) => s.wall >= lockedAt && s.wall < lockedFor);
+        const lost = after.findIndex((s) => !s.quorate);
+        expect(lost).toBeGreaterThanOrEqual(0);
+        expect(after[lost]!.wall - lockedAt).toBeLessThanOrEqual(TTL * 1000 + 100 + SLACK_MS);
+        expect(after.slice(lost).every((s) => !s.quorate && !s.leader)).toBe(true);
+      }
       const warned = nodes.flatMap((n) => n.logs).filter((l) => l.level === 'warning');
-      expect(warned.some((l) => l.message.startsWith('cluster: filesystem election round failed: '))).toBe(true);
+      expect(warned.some((l) => l.message.startsWith('cluster: filesystem election round failed: '))).toBe(
+        true,
+      );
     } finally {
       locker.exec('COMMIT');
       locker.close();
     }
-    await until('a leader again', () => leaderNow(nodes) !== undefined && nodes.every((n) => n.latest()?.quorate), 8000);
+    await until(
+      'a leader again',
+      () => leaderNow(nodes) !== undefined && nodes.every((n) => n.latest()?.quorate),
+      8000,
+    );
     expect(fenceOf(nodes)! - fence).toBeLessThanOrEqual(1);
     expect(overlaps(nodes)).toEqual([]);
   }, 40_000);

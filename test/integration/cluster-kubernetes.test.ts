@@ -82,7 +82,7 @@ describe('kubernetes backend against an in-test Lease API', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CONTENDER, 'kubernetes', name, JSON.stringify(cluster)],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env() } },
+      { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env() } },
     );
     children.push(child);
     const view = { leads: false, linesAfter: [] as { is_leader: boolean }[], record: false };
@@ -193,7 +193,22 @@ describe('kubernetes backend against an in-test Lease API', () => {
       jobSetId: 'v1:test',
       jobs: ['warm-cache'],
     });
-    // The leader's next renew carries the old resourceVersion: it gets 409, re-reads, renews.
+    // Another writer slips in between the leader's read and its renew: the renew gets 409, the
+    // leader re-reads and renews in the same round, and keeps leading throughout.
+    const mark = api.requests.length;
+    api.interleaveBeforeNextPut(NS, cluster.kubernetes!.leaseName!);
+    await waitFor(
+      () => api.requests.slice(mark).some((r) => r.method === 'PUT' && r.status === 409),
+      3000,
+      'a 409',
+    );
+    const conflict = api.requests.slice(mark).find((r) => r.method === 'PUT' && r.status === 409)!;
+    const retried = () =>
+      api.requests.find((r) => r.method === 'PUT' && r.status === 200 && r.at > conflict.at);
+    await waitFor(() => retried() !== undefined, 3000, 'the renew retried');
+    // Within the same round (the next round is a retry period away).
+    expect(retried()!.at - conflict.at).toBeLessThan(RETRY * 1000 * 0.5);
+    expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${leader.report().node_name}#`));
     const end = performance.now() + 3000;
     while (performance.now() < end) {
       expect(leaders(bs)).toEqual([leader]);
@@ -277,6 +292,30 @@ describe('kubernetes backend against an in-test Lease API', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${holder.report().node_name}#`));
+  });
+
+  it('stop() while start() is still running waits for it and leaves no holder behind', async () => {
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    const starting = a.b.start();
+    await a.b.stop();
+    await starting;
+    expect(a.b.report().is_leader).toBe(false);
+    const held = spec(cluster)?.holderIdentity;
+    expect(held === undefined || held === null).toBe(true);
+  });
+
+  it('reads that succeed while writes are forbidden do not make a node quorate', async () => {
+    api.forbidWrites(true);
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    await a.b.start();
+    expect(a.host.lines.some((l) => l.includes('HTTP 403'))).toBe(true);
+    expect(a.b.report()).toMatchObject({ is_leader: false, quorate: false, leader: null });
+    expect(a.b.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
+    expect(a.b.decide('job', 'PreferLeader')).toEqual({ run: true });
+    api.forbidWrites(false);
+    await waitFor(() => a.b.report().is_leader, (RETRY + 1) * 1000, 'leads once writes are allowed');
   });
 
   it('clientLibrary: library fails start; no credentials fails start', async () => {

@@ -328,7 +328,8 @@ describe('the scheduler behind the cluster gate (fake clock)', () => {
 
   it('a failed run retries only once the quorum is back; an ownership move ends the retry', async () => {
     const clock = new FakeClock(START);
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 10\n        maximumDelay: 10\n        backoffMultiplier: 1\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 10\n        maximumDelay: 10\n        backoffMultiplier: 1\n';
     const n = nodeOf('node-a', clock, job('l', '0 * * * *', retry));
     n.launcher.behave('l', { exitCode: 1, durationMs: 1000 });
     n.scheduler.start();
@@ -347,6 +348,16 @@ describe('the scheduler behind the cluster gate (fake clock)', () => {
     expect(n.launcher.of('l')).toHaveLength(2);
     const settled = n.events.filter((e) => e.type === 'retry-settled').map((e) => e.reason);
     expect(settled).toContain('owner-moved');
+    // The abandoned retry is a cancelled run that never started (spec 02 §8.4 step 4).
+    const last = n.events.filter((e) => e.type === 'run-finished').at(-1);
+    expect(last?.type === 'run-finished' && last.run).toMatchObject({
+      trigger: 'retry',
+      attempt: 2,
+      outcome: 'cancelled',
+      startedAt: null,
+      exitCode: null,
+      failReason: 'retry abandoned: cluster ownership moved to another node',
+    });
   });
 
   it('@reboot under Leader is pending at boot and runs once when the gate first allows', async () => {

@@ -14,6 +14,10 @@ import { readRanSet, writeRanSet } from './ran-set.ts';
 import { type EtcdSettings, etcdCadence, etcdSettings, lowTtlAdvisory } from './settings.ts';
 import type { RanSet } from './wire.ts';
 
+/** A follower's campaign cadence between its lease renewals. */
+const FOLLOWER_CAMPAIGN_MS = 1000;
+/** Renew a little early rather than a timer tick late. */
+const RENEW_SLACK_MS = 50;
 /** How often a follower re-reads the ran-set (a new leader re-reads it at once). */
 const RAN_SET_REFRESH_MS = 60_000;
 
@@ -46,11 +50,14 @@ export class EtcdBackend implements ClusterBackend {
   private transport: JsonTransport | null = null;
   private client: EtcdClient | null = null;
   private leaseId: string | null = null;
+  /** Monotonic instant sampled just before the write that last extended our lease. */
+  private leaseT0: number | null = null;
   /** Wall-clock epoch seconds our lease runs to, as of its last renewal (for `/cluster`). */
   private leaseExpiresAt: number | null = null;
   private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
   private inflight: Promise<void> | null = null;
   private stopped = false;
+  private starting: Promise<void> | null = null;
   private warnedTtl = false;
   private lastRoundError: string | null = null;
   private ranSet: RanSet | null = null;
@@ -68,7 +75,12 @@ export class EtcdBackend implements ClusterBackend {
     this.cadence = etcdCadence(this.settings.ttl, this.settings.connectTimeout);
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const s = this.settings;
     const advisory = gossipKeysAdvisory(this.cluster, 'etcd');
     if (advisory) this.host.log.warning(advisory);
@@ -79,19 +91,31 @@ export class EtcdBackend implements ClusterBackend {
     this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.opMs, () =>
       this.host.clock.monotonic(),
     );
+    // stop() may have begun while we read files: it waits for us, then cleans up.
+    if (this.stopped) return;
     await this.runRound();
+    if (this.stopped) return;
     this.host.log.info(
       `cluster: etcd election ready at ${s.endpoints.join(',')} (election=${s.electionName}, identity=${this.host.nodeName}, ttl=${this.state.ttlSeconds})`,
     );
     this.schedule();
   }
 
+  /**
+   * The holder runs a round every renew period. A follower campaigns every second in between
+   * (the same create-if-absent txn, so it cannot take a live key): it then wins within about a
+   * second of a crashed holder's lease expiring, instead of up to a renew period later, which
+   * keeps failover within ttl + 2 s (issue 10). Its own lease is still renewed once per period.
+   * A holder whose round failed also retries after a second, while its deadline still runs.
+   */
   private schedule(): void {
     if (this.stopped) return;
+    const steady = this.state.isLeader() && this.lastRoundError === null;
+    const delay = steady ? this.cadence.renewMs : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
     this.timer = this.host.clock.setTimer(() => {
       this.timer = null;
       void this.runRound().then(() => this.schedule());
-    }, this.cadence.renewMs);
+    }, delay);
   }
 
   private runRound(): Promise<void> {
@@ -131,33 +155,47 @@ export class EtcdBackend implements ClusterBackend {
     client.rotate();
     client.roundDeadline = clock.monotonic() + this.cadence.roundMs;
     try {
-      let t0 = this.state.sampleWriteStart();
-      let wall0 = clock.now();
-      if (this.leaseId) {
+      const renewDue =
+        this.leaseT0 === null || clock.monotonic() - this.leaseT0 >= this.cadence.renewMs - RENEW_SLACK_MS;
+      if (this.leaseId && renewDue) {
+        const t0 = this.state.sampleWriteStart();
+        const wall0 = clock.now();
         const ttl = await client.keepAlive(this.leaseId);
         if (ttl <= 0) {
           this.host.log.warning(`cluster: etcd lease ${this.leaseId} was lost; granting a new one`);
           this.leaseId = null;
+          this.leaseT0 = null;
           this.leaseExpiresAt = null;
           this.state.lost();
-        } else this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+        } else {
+          this.leaseT0 = t0;
+          this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+        }
       }
       if (!this.leaseId) {
-        t0 = this.state.sampleWriteStart();
-        wall0 = clock.now();
+        const t0 = this.state.sampleWriteStart();
+        const wall0 = clock.now();
         const g = await client.grant(this.settings.ttl);
         this.applyGrantedTtl(g.ttl);
         this.leaseId = g.id;
+        this.leaseT0 = t0;
         this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
       }
       const leaseId = this.leaseId;
       const tc = clock.monotonic();
       const r = await client.campaign(this.settings.electionName, this.host.nodeName, leaseId);
       if (this.stopped) return;
-      if (r.won) {
-        this.state.won(t0, { holder: this.host.nodeName, fence: leaseId, expiresAt: this.leaseExpiresAt });
+      if (r.won && this.leaseT0 !== null) {
+        // The deadline counts from the write that last extended this lease (its grant or its
+        // latest keepalive), not from the campaign: the key lives exactly as long as the lease.
+        this.state.won(this.leaseT0, {
+          holder: this.host.nodeName,
+          fence: leaseId,
+          expiresAt: this.leaseExpiresAt,
+        });
       } else {
-        // The key names our node but another lease: a twin process with our name holds it.
+        // Not won. Also when the key carries our name on another lease: a twin process with our
+        // nodeName holds it, and fencing is by lease id, never by name.
         this.state.lost();
         this.state.observed(
           r.holder === null ? null : { holder: r.holder, fence: r.holderLease, expiresAt: null },
@@ -186,11 +224,13 @@ export class EtcdBackend implements ClusterBackend {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.starting?.catch(() => undefined);
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
     await this.inflight;
     const id = this.leaseId;
     this.leaseId = null;
+    this.leaseT0 = null;
     this.state.lost();
     if (id && this.client) {
       // Revoking deletes the election key with the lease, so a survivor wins its next round.
@@ -236,6 +276,11 @@ export class EtcdBackend implements ClusterBackend {
     if (!this.client) throw new Error('etcd backend is not running');
     this.ranSet = await writeRanSet(this.client, this.settings.electionName, this.host.jobSetId(), job);
     this.ranSetReadAt = this.host.clock.monotonic();
+  }
+
+  /** Test hook: how many times this backend logged in to etcd. */
+  authentications(): number {
+    return this.client?.authentications ?? 0;
   }
 
   /** Test hook: the lease id this node holds now (null when none). */

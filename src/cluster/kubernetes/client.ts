@@ -1,6 +1,6 @@
 // The three Lease calls of spec 05 §10: GET the object, POST the collection, PUT the object.
 // 404 on GET means absent; 409 on a write means another writer got there first this round.
-import type { JsonTransport } from '../json-transport.ts';
+import type { JsonResponse, JsonTransport } from '../json-transport.ts';
 import type { ApiCredentials } from './credentials.ts';
 import { asLease, type LeaseObject, leasePath } from './lease-object.ts';
 
@@ -53,15 +53,16 @@ export class LeaseClient {
     return res;
   }
 
-  private fail(what: string, status: number, body: unknown): never {
-    throw new KubernetesError(`${what}: HTTP ${status}${statusMessage(body)}`, status);
+  private fail(what: string, res: JsonResponse): never {
+    const detail = statusMessage(res.body) || (res.text ? `: ${res.text}` : '');
+    throw new KubernetesError(`${what}: HTTP ${res.status}${detail}`, res.status);
   }
 
   /** The Lease, or null when it does not exist. */
   async get(): Promise<LeaseObject | null> {
     const res = await this.call('GET', leasePath(this.namespace, this.name));
     if (res.status === 404) return null;
-    if (res.status !== 200) this.fail(`GET lease ${this.namespace}/${this.name}`, res.status, res.body);
+    if (res.status !== 200) this.fail(`GET lease ${this.namespace}/${this.name}`, res);
     const lease = asLease(res.body);
     if (!lease) throw new KubernetesError('GET lease: the answer is not a Lease', res.status);
     return lease;
@@ -69,19 +70,19 @@ export class LeaseClient {
 
   async create(lease: LeaseObject): Promise<WriteResult> {
     const res = await this.call('POST', leasePath(this.namespace), lease);
-    return this.written('POST lease', res.status, res.body);
+    return this.written('POST lease', res);
   }
 
   async replace(lease: LeaseObject): Promise<WriteResult> {
     const res = await this.call('PUT', leasePath(this.namespace, this.name), lease);
-    return this.written('PUT lease', res.status, res.body);
+    return this.written('PUT lease', res);
   }
 
-  private written(what: string, status: number, body: unknown): WriteResult {
-    if (status === 409) return { ok: false, conflict: true };
-    if (status !== 200 && status !== 201) this.fail(`${what} ${this.namespace}/${this.name}`, status, body);
-    const lease = asLease(body);
-    if (!lease) throw new KubernetesError(`${what}: the answer is not a Lease`, status);
+  private written(what: string, res: JsonResponse): WriteResult {
+    if (res.status === 409) return { ok: false, conflict: true };
+    if (res.status !== 200 && res.status !== 201) this.fail(`${what} ${this.namespace}/${this.name}`, res);
+    const lease = asLease(res.body);
+    if (!lease) throw new KubernetesError(`${what}: the answer is not a Lease`, res.status);
     return { ok: true, lease };
   }
 }
