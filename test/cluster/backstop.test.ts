@@ -47,11 +47,11 @@ async function twoLeaders(backend: FleetBackend): Promise<void> {
     for (const [id, v] of Object.entries(await fleet.views()))
       expect(v).toMatchObject({ cluster_size: 1, quorate: true, leader: id, is_leader: true });
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(fleet, ['tick'], from, from + 3000);
+    const report = await expectExactlyOnce(fleet, ['tick'], from, from + 2000);
     // Every slot was contested: one node ran it, the other recorded the claim it lost.
     expect(report.claimedElsewhere).toBe(report.expected);
     const losers = readRuns(fleet.stateDir, { ns: 'fleet', jobs: ['tick'] }).filter(
-      (r) => r.outcome === 'claimed-elsewhere' && r.scheduledAt! >= from && r.scheduledAt! <= from + 3000,
+      (r) => r.outcome === 'claimed-elsewhere' && r.scheduledAt! >= from && r.scheduledAt! <= from + 2000,
     );
     expect(losers).toHaveLength(report.expected);
     expect(readmeDuplicates(fleet)).toEqual([]);

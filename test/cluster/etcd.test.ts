@@ -36,7 +36,7 @@ describe.sequential('etcd backend, 3 nodes', () => {
     const leader = await waitUntil(() => leaderOf(t.fleet), { timeoutMs: 15_000, label: 'one etcd leader' });
     expect((await t.node(leader).cluster()).backend).toBe('etcd');
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([leader]);
   });
 
@@ -55,9 +55,9 @@ describe.sequential('etcd backend, 3 nodes', () => {
     );
     expect(Date.now() - killedAt).toBeLessThan((TTL + 2) * 1000 + 4000);
     const settled = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
+    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([next]);
-    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 2000)).duplicates).toEqual([]);
+    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
     await t.node(old).start();
   });
 
@@ -70,7 +70,7 @@ describe.sequential('etcd backend, 3 nodes', () => {
       (TTL + 3) * 1000,
     );
     const from = secondFromNow(300);
-    const to = from + 2000;
+    const to = from + 1000;
     await ledgerWindow(t.fleet, LEADER, from, to);
     for (const job of LEADER) expect(runsPerNode(t.fleet, job, from, to)).toEqual({});
     await t.fleet.etcd!.restart();
@@ -79,6 +79,6 @@ describe.sequential('etcd backend, 3 nodes', () => {
       label: 'a leader after etcd is back',
     });
     const again = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, again, again + 2000);
+    await expectExactlyOnce(t.fleet, LEADER, again, again + 1000);
   });
 });

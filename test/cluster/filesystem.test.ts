@@ -67,7 +67,7 @@ describe.sequential('filesystem backend, 3 nodes', () => {
     const v = await t.node(holder.leader).cluster();
     expect(v).toMatchObject({ backend: 'filesystem', cluster_size: 1, quorum: 1, fleet: true });
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([holder.leader]);
   });
 
@@ -91,8 +91,8 @@ describe.sequential('filesystem backend, 3 nodes', () => {
     expect(value.fence).toBe(old.fence + 1);
     holder = value;
     const settled = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
-    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 2000)).duplicates).toEqual([]);
+    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
+    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
     await t.node(old.leader).start();
   });
 
@@ -112,9 +112,9 @@ describe.sequential('filesystem backend, 3 nodes', () => {
     expect(next.fence).toBe(old.fence + 1);
     expect(Date.now() - killedAt).toBeLessThan((TTL + 1 + 1) * 1000 + 4000);
     const settled = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
+    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([next.leader]);
-    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 2000)).duplicates).toEqual([]);
+    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
     await t.node(old.leader).start();
   });
 

@@ -69,7 +69,7 @@ describe.sequential('gossip, 3 nodes: drift and conflicts', () => {
         await waitViews(t.fleet, 'node-c without quorum', (v) => v['node-c']?.quorate === false, 8000);
         await waitOwners(ab(), LEADER, ['node-a', 'node-b'], 8000);
         const from = secondFromNow(300);
-        const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+        const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
         for (const job of LEADER) expect(report.runners[job]).not.toContain('node-c');
       },
     );
@@ -92,7 +92,7 @@ describe.sequential('gossip, 3 nodes: drift and conflicts', () => {
         );
         expect((await t.node('node-b').peer('node-c'))?.status).toBe('conflict');
         const from = secondFromNow(300);
-        const to = from + 2000;
+        const to = from + 1000;
         await expectEverySlotRan(t.fleet, ['prefer'], from, to); // PreferLeader is not gated by conflicts
         for (const job of LEADER) {
           const ran = runsPerNode(t.fleet, job, from, to);
@@ -124,7 +124,7 @@ describe.sequential('gossip, 3 nodes: drift and conflicts', () => {
           10_000,
         );
         const from = secondFromNow(300);
-        const to = from + 2000;
+        const to = from + 1000;
         await expectEverySlotRan(t.fleet, ['prefer'], from, to);
         for (const job of LEADER) expect(runsPerNode(t.fleet, job, from, to)).toEqual({});
       },
@@ -153,7 +153,7 @@ describe.sequential('gossip, 3 nodes: drift and conflicts', () => {
         for (const n of ab()) expect((await n.cluster()).quorate).toBe(true);
         await waitOwners(ab(), LEADER, ['node-a', 'node-b'], 8000);
         const from = secondFromNow(300);
-        const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+        const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
         for (const job of LEADER) expect(report.runners[job]).not.toContain('node-c');
       },
     );

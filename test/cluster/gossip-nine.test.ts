@@ -43,7 +43,7 @@ describe.sequential('gossip, 9 nodes, spread', () => {
     const owners = await waitOwners(t.fleet.nodes, LEADER, ALL);
     expect(new Set(Object.values(owners)).size).toBeGreaterThanOrEqual(4);
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 2000);
+    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([owners[job]]);
   });
 
@@ -58,7 +58,7 @@ describe.sequential('gossip, 9 nodes, spread', () => {
       else expect(owners[job]).toBe(before);
     }
     const from = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+    await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
     await t.node('node-c').start();
     await t.fleet.waitConverged(15_000);
     await waitOwners(t.fleet.nodes, LEADER, ALL);
@@ -79,7 +79,7 @@ describe.sequential('gossip, 9 nodes, spread', () => {
     const metrics = await (await fetch(`${survivors[0]!.url}/metrics`)).text();
     expect(metrics).toMatch(/^cronstable_cluster_quorate 0$/m);
     const from = secondFromNow(1300);
-    const to = from + 2000;
+    const to = from + 1000;
     const report = await expectExactlyOnce(t.fleet, ['prefer'], from, to);
     expect(report.runners.prefer).toHaveLength(1);
     for (const job of LEADER) expect(runsPerNode(t.fleet, job, from, to)).toEqual({});
@@ -97,6 +97,6 @@ describe.sequential('gossip, 9 nodes, spread', () => {
       10_000,
     );
     const again = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, again, again + 2000);
+    await expectExactlyOnce(t.fleet, LEADER, again, again + 1000);
   });
 });

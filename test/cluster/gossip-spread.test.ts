@@ -58,9 +58,9 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     const owners = await waitOwners(t.fleet.nodes, LEADER, ALL);
     expect(new Set(Object.values(owners)).size).toBe(3);
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 2000);
+    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([owners[job]]);
-    const every = await everyNodeSlots(t.fleet, 'every', from, from + 2000);
+    const every = await everyNodeSlots(t.fleet, 'every', from, from + 1000);
     expect(every.length).toBeGreaterThanOrEqual(2);
     for (const ran of every) expect(ran).toEqual(ALL);
   });
@@ -85,10 +85,10 @@ describe.sequential('gossip, 3 nodes, spread', () => {
       if (expectedOwner(job, ALL) !== 'node-c') expect(owners[job]).toBe(expectedOwner(job, ALL));
     for (const v of Object.values(await t.fleet.views(survivors))) expect(v.quorate).toBe(true);
     const from = secondFromNow(300);
-    const steady = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+    const steady = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
     for (const job of LEADER) expect(steady.runners[job]).toEqual([owners[job]]);
     // The whole transition: never a double run, at most a few lost slots per re-homed job.
-    const whole = await ledgerWindow(t.fleet, LEADER, start, from + 2000);
+    const whole = await ledgerWindow(t.fleet, LEADER, start, from + 1000);
     expect(whole.duplicates).toEqual([]);
     await t.node('node-c').start();
     await t.fleet.waitConverged(10_000);
@@ -108,12 +108,12 @@ describe.sequential('gossip, 3 nodes, spread', () => {
       8000,
     );
     const settled = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
-    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 2000);
+    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
+    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 1000);
     expect(whole.duplicates).toEqual([]);
     // Detection within ~interval + connectTimeout: a handful of lost slots, not more.
     expect(whole.missing.length).toBeLessThanOrEqual(8);
-    expect(runsPerNode(t.fleet, 'lead-2', start + 1000, settled + 2000)[victim] ?? 0).toBe(0);
+    expect(runsPerNode(t.fleet, 'lead-2', start + 1000, settled + 1000)[victim] ?? 0).toBe(0);
     await t.node(victim).start();
     await t.fleet.waitConverged(10_000);
     await waitOwners(t.fleet.nodes, LEADER, ALL);
@@ -132,9 +132,9 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     await t.fleet.waitConverged(10_000);
     await waitOwners(t.fleet.nodes, LEADER, ALL);
     const settled = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
+    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
     // Across the pause and the wake-up (stale view, late timers, catch-up): never twice.
-    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 2000);
+    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 1000);
     expect(whole.duplicates).toEqual([]);
     expect(woke).toBeGreaterThan(start);
   });
@@ -148,7 +148,7 @@ describe.sequential('gossip, 3 nodes, spread', () => {
       await waitOwners([t.node(isolated)], LEADER, null, 5000);
       await waitOwners(majority, LEADER, ['node-a', 'node-c'], 8000);
       const from = secondFromNow(300);
-      const to = from + 2000;
+      const to = from + 1000;
       const report = await expectExactlyOnce(t.fleet, LEADER, from, to);
       for (const job of LEADER) expect(report.runners[job]).not.toContain(isolated);
       // PreferLeader never skips: the isolated node tries every slot itself (the shared store's
@@ -174,7 +174,7 @@ describe.sequential('gossip, 3 nodes, spread', () => {
       for (const n of others(cut)) expect((await n.peer(cut))?.status).toBe('agreed');
       await waitOwners(others(cut), LEADER, ['node-b', 'node-c'], 8000);
       const from = secondFromNow(300);
-      const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 2000);
+      const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
       for (const job of LEADER) expect(report.runners[job]).not.toContain(cut);
     } finally {
       t.mesh!.heal();

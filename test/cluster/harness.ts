@@ -113,7 +113,7 @@ export async function ledgerWindow(
   jobs: string[],
   fromMs: number,
   toMs: number,
-  settleMs = 2500,
+  settleMs = 1800,
 ): Promise<ExactlyOnceReport> {
   const read = () => exactlyOnce(fleet.stateDir, { jobs, fromMs, toMs, ns: fleet.shape.deploymentId });
   await sleep(Math.max(0, toMs + 300 - Date.now()));

@@ -38,7 +38,7 @@ describe.sequential('gossip, 3 nodes, single-leader', () => {
     }
     for (const job of Object.values(await t.node('node-b').jobs())) expect(job.clusterOwner).toBeUndefined();
     const from = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 2000);
+    const report = await expectExactlyOnce(t.fleet, [...LEADER, 'prefer'], from, from + 1000);
     for (const job of [...LEADER, 'prefer']) expect(report.runners[job]).toEqual(['node-a']);
   });
 
@@ -56,9 +56,9 @@ describe.sequential('gossip, 3 nodes, single-leader', () => {
     );
     expect((await t.node('node-b').cluster()).is_leader).toBe(true);
     const settled = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 2000);
+    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual(['node-b']);
-    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 2000);
+    const whole = await ledgerWindow(t.fleet, LEADER, start, settled + 1000);
     expect(whole.duplicates).toEqual([]);
     await t.node('node-a').start();
     await t.fleet.waitConverged(10_000);
@@ -82,7 +82,7 @@ describe.sequential('gossip, 3 nodes, single-leader', () => {
       const views = await t.fleet.views();
       expect(views['node-a']!.conflicting_policies).toEqual(["distribution 'spread' != 'single-leader'"]);
       const from = secondFromNow(300);
-      const to = from + 2000;
+      const to = from + 1000;
       await ledgerWindow(t.fleet, LEADER, from, to);
       for (const job of LEADER) {
         const ran = runsPerNode(t.fleet, job, from, to);
