@@ -19,6 +19,8 @@ export interface LedgerRow {
   node: string;
   trigger: string;
   attempt: number;
+  /** Why it failed, or why the slot did not run here (a gate's reason). */
+  detail: string | null;
 }
 
 interface RawRow {
@@ -30,6 +32,7 @@ interface RawRow {
   node: string;
   trigger: string | null;
   attempt: number | null;
+  fail_reason: string | null;
 }
 
 const ms = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
@@ -52,7 +55,7 @@ export function readRuns(
     }
     const rows = db
       .prepare(
-        `SELECT id, job, scheduled_at, started_at, outcome, node, trigger, attempt
+        `SELECT id, job, scheduled_at, started_at, outcome, node, trigger, attempt, fail_reason
          FROM runs WHERE ${where.join(' AND ')} ORDER BY id`,
       )
       .all(...args) as RawRow[];
@@ -65,6 +68,7 @@ export function readRuns(
       node: r.node,
       trigger: r.trigger ?? 'schedule',
       attempt: r.attempt ?? 0,
+      detail: r.fail_reason,
     }));
   } finally {
     db.close();
@@ -108,7 +112,7 @@ export function tallySlots(
     if (isRun(r)) {
       if (r.attempt === 0) t.ranOn.push(r.node);
     } else if (r.outcome === 'claimed-elsewhere') t.claimedElsewhere.push(r.node);
-    else t.other.push(`${r.node}:${r.outcome}`);
+    else t.other.push(`${r.node}:${r.outcome}${r.detail ? ` [${r.detail}]` : ''}`);
   }
   return out;
 }
@@ -120,7 +124,7 @@ export interface ExactlyOnceReport {
   once: number;
   /** Slots that ran on more than one node (or twice): `job@iso on a,b`. */
   duplicates: string[];
-  /** Expected slots with no run anywhere: `job@iso`. */
+  /** Expected slots with no run anywhere: `job@iso`, with what the nodes recorded instead. */
   missing: string[];
   /** Nodes that ran at least one slot, per job. */
   runners: Record<string, string[]>;
@@ -157,7 +161,10 @@ export function exactlyOnce(
       for (const n of ran) runners.add(n);
       if (t && t.claimedElsewhere.length > 0) report.claimedElsewhere++;
       if (ran.length === 1) report.once++;
-      else if (ran.length === 0) report.missing.push(`${job}@${new Date(at).toISOString()}`);
+      else if (ran.length === 0)
+        report.missing.push(
+          `${job}@${new Date(at).toISOString()}${t && t.other.length > 0 ? ` (${t.other.join(', ')})` : ''}`,
+        );
       else report.duplicates.push(`${job}@${new Date(at).toISOString()} on ${ran.join(',')}`);
     }
     report.runners[job] = [...runners].sort();
