@@ -11,6 +11,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   jobapi: () => import('./jobapi.bench.ts'),
   web: () => import('./web.bench.ts'),
   dag: () => import('./dag.bench.ts'),
+  cluster: () => import('./cluster.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -1,0 +1,441 @@
+// The local fleet (DESIGN.md §10): N cronstable daemons as processes on loopback, one shared
+// state directory, generated certs and cluster sections. `npm run fleet` drives it from the
+// command line; the cluster tests and the failover bench drive it with short timings.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateClusterCerts } from './certs.ts';
+import {
+  type FleetBackend,
+  type FleetDistribution,
+  type FleetShape,
+  type FleetTimings,
+  type NodeSpec,
+  nodeId,
+  nodeIp,
+  nodeYaml,
+} from './config.ts';
+import { type LocalEtcd, startEtcd } from './etcd.ts';
+import { canBind, freePort } from './ports.ts';
+
+export type { FleetBackend, FleetDistribution, FleetTimings, NodeSpec } from './config.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
+export const DEMO_JOBS = join(import.meta.dirname, 'demo-jobs.yaml');
+
+export interface FleetOptions {
+  nodes: number;
+  backend: FleetBackend;
+  /** Gossip only (default `spread`). */
+  distribution?: FleetDistribution;
+  /** Gossip only (default true). */
+  electLeader?: boolean;
+  timings?: Partial<FleetTimings>;
+  /** The job set every node loads (jobs, defaults, dags); default: the built-in demo. */
+  jobsYaml?: string;
+  /** Where config dirs, certs, logs and the shared state go; default a new temp dir. */
+  root?: string;
+  /** Leave `root` on disk after `close()`. */
+  keep?: boolean;
+  /** First web port (node i listens on base + i), or 'free' for OS-chosen ports. Default 8080. */
+  webPortBase?: number | 'free';
+  /** The `/peer` port on every node's loopback alias, or 'free'. Default 8443. */
+  peerPort?: number | 'free';
+  /** Use these etcd endpoints instead of starting a local etcd. */
+  etcdEndpoints?: string[];
+  /** How node `from` addresses node `to` in its peer list (a test puts a proxy here). */
+  peerHost?: (from: NodeSpec, to: NodeSpec) => string | Promise<string>;
+  /** Extra environment of every node (after HOSTNAME). */
+  env?: Record<string, string>;
+  logLevel?: string;
+  /** The daemons' `--shutdown-timeout` (s). Default 5. */
+  shutdownTimeout?: number;
+  /** SIGTERM -> SIGKILL grace when stopping a node (ms). Default 10 s. */
+  stopGraceMs?: number;
+  stateExtra?: Record<string, unknown>;
+  deploymentId?: string;
+  bundle?: string;
+}
+
+export const DEFAULT_TIMINGS: FleetTimings = { interval: 2, driftAfter: 2, connectTimeout: 1, ttl: 6 };
+
+/** Thrown by a probe to stop `waitUntil` at once (the awaited thing can no longer happen). */
+export class GiveUp extends Error {}
+
+/** Polls `probe` until it returns something truthy; throws `label` (and the last error) on timeout. */
+export async function waitUntil<T>(
+  probe: () => T | Promise<T>,
+  opts: { timeoutMs: number; label: string; everyMs?: number },
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let last: unknown = null;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v) return v as NonNullable<T>;
+      last = v;
+    } catch (e) {
+      if (e instanceof GiveUp) throw e;
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      const why = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${opts.label} (last: ${why})`);
+    }
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 200));
+  }
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // A crashed runner must not leave daemons behind.
+    process.on('exit', () => {
+      for (const c of live) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    });
+  }
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+export type NodeState = 'stopped' | 'running' | 'paused';
+
+export class FleetNode {
+  child: ChildProcess | null = null;
+  /** Epoch ms of the last spawn. */
+  startedAt = 0;
+  constructor(
+    readonly fleet: Fleet,
+    readonly spec: NodeSpec,
+  ) {}
+
+  get id(): string {
+    return this.spec.id;
+  }
+  get dir(): string {
+    return join(this.fleet.root, 'nodes', this.spec.id);
+  }
+  get logFile(): string {
+    return join(this.dir, 'daemon.log');
+  }
+  get url(): string {
+    return `http://127.0.0.1:${this.spec.webPort}`;
+  }
+  get state(): NodeState {
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return 'stopped';
+    return this.paused ? 'paused' : 'running';
+  }
+  private paused = false;
+
+  writeConfig(): void {
+    mkdirSync(this.dir, { recursive: true });
+    writeFileSync(join(this.dir, 'jobs.yaml'), this.spec.jobsYaml);
+    writeFileSync(join(this.dir, 'node.yaml'), nodeYaml(this.fleet.shape, this.spec));
+  }
+
+  /** Spawns the daemon (config regenerated from `spec`); waits for its web API unless told not to. */
+  async start(opts: { wait?: boolean } = {}): Promise<void> {
+    if (this.state !== 'stopped') throw new Error(`${this.id} is already ${this.state}`);
+    this.writeConfig();
+    const o = this.fleet.opts;
+    const fd = openSync(this.logFile, 'a');
+    const args = [
+      o.bundle ?? BUNDLE,
+      '-c',
+      this.dir,
+      '--shutdown-timeout',
+      String(o.shutdownTimeout ?? 5),
+      '-l',
+      o.logLevel ?? 'INFO',
+    ];
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, HOSTNAME: this.spec.nodeName, ...o.env },
+      stdio: ['ignore', fd, fd],
+      // Its own process group: Ctrl-C reaches the fleet runner, which stops nodes in order.
+      detached: true,
+    });
+    closeSync(fd);
+    track(child);
+    this.child = child;
+    this.paused = false;
+    this.startedAt = Date.now();
+    if (opts.wait !== false) await this.ready();
+  }
+
+  /** Resolves once `/version` answers; throws if the process exits first. */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    await waitUntil(
+      async () => {
+        if (this.state === 'stopped') throw new GiveUp(`${this.id} exited: ${this.logTail()}`);
+        const res = await fetch(`${this.url}/version`, { signal: AbortSignal.timeout(1000) });
+        return res.ok;
+      },
+      { timeoutMs, label: `${this.id} to serve ${this.url}`, everyMs: 100 },
+    );
+  }
+
+  private exited(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((r) => child.once('exit', () => r()));
+  }
+
+  /** Graceful stop: SIGTERM (a lease backend releases its lease), SIGKILL after the grace. */
+  async stop(graceMs = this.fleet.opts.stopGraceMs ?? 10_000): Promise<void> {
+    const child = this.child;
+    if (!child || this.state === 'stopped') return;
+    child.kill('SIGTERM');
+    if (this.paused) this.resume();
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await this.exited();
+    clearTimeout(timer);
+  }
+
+  /** Crash: SIGKILL, no release of anything. */
+  async kill(): Promise<void> {
+    if (!this.child || this.state === 'stopped') return;
+    this.child.kill('SIGKILL');
+    await this.exited();
+  }
+
+  pause(): void {
+    if (this.state !== 'running') throw new Error(`${this.id} is ${this.state}`);
+    this.child!.kill('SIGSTOP');
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.child) return;
+    this.child.kill('SIGCONT');
+    this.paused = false;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async get<T = unknown>(path: string): Promise<T> {
+    const res = await fetch(`${this.url}${path}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!res.ok) throw new Error(`${this.id} GET ${path}: HTTP ${res.status}`);
+    return (await res.json()) as T;
+  }
+
+  cluster(): Promise<ClusterView> {
+    return this.get<ClusterView>('/cluster');
+  }
+
+  /** `/jobs` as a name -> job map. */
+  async jobs(): Promise<Record<string, JobView>> {
+    const body = await this.get<JobView[] | { jobs: JobView[] }>('/jobs');
+    const list = Array.isArray(body) ? body : body.jobs;
+    return Object.fromEntries(list.map((j) => [j.name, j]));
+  }
+
+  /** This node's `/cluster` entry for peer `id` (by the address its peer list gives `id`). */
+  async peer(id: string): Promise<ClusterView['peers'][number] | undefined> {
+    const host = this.spec.peers[this.spec.peerIds.indexOf(id)];
+    return (await this.cluster()).peers.find((p) => p.host === host);
+  }
+
+  log(): string {
+    try {
+      return readFileSync(this.logFile, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  logTail(lines = 15): string {
+    return this.log().trimEnd().split('\n').slice(-lines).join('\n');
+  }
+}
+
+/** The parts of `GET /cluster` the fleet reads (spec 05 §12.1). */
+export interface ClusterView {
+  enabled: boolean;
+  backend?: string;
+  node_name?: string;
+  job_set_id?: string;
+  cluster_size?: number;
+  quorum?: number;
+  quorate?: boolean;
+  leader?: string | null;
+  is_leader?: boolean;
+  distribution?: string;
+  conflict?: boolean;
+  conflict_names?: string[];
+  size_conflict?: boolean;
+  conflicting_sizes?: number[];
+  policy_conflict?: boolean;
+  conflicting_policies?: string[];
+  peers: {
+    host: string;
+    status: string;
+    node_name: string | null;
+    job_set_id: string | null;
+    last_error: string | null;
+  }[];
+  lease?: Record<string, unknown>;
+}
+
+export interface JobView {
+  name: string;
+  clusterPolicy?: string;
+  clusterOwner?: string | null;
+}
+
+export class Fleet {
+  readonly nodes: FleetNode[] = [];
+  etcd: LocalEtcd | null = null;
+  private constructor(
+    readonly opts: FleetOptions,
+    readonly root: string,
+    readonly shape: FleetShape,
+  ) {}
+
+  get stateDir(): string {
+    return this.shape.stateDir;
+  }
+
+  /** Plans, writes and (unless `start: false`) starts every node. */
+  static async create(opts: FleetOptions & { start?: boolean }): Promise<Fleet> {
+    if (!(opts.nodes >= 1)) throw new Error('a fleet needs at least one node');
+    const root = opts.root ?? mkdtempSync(join(tmpdir(), 'cronstable-fleet-'));
+    mkdirSync(root, { recursive: true });
+    const stateDir = join(root, 'state');
+    mkdirSync(stateDir, { recursive: true });
+    const shape: FleetShape = {
+      backend: opts.backend,
+      distribution: opts.distribution ?? 'spread',
+      electLeader: opts.electLeader ?? true,
+      timings: { ...DEFAULT_TIMINGS, ...opts.timings },
+      stateDir,
+      deploymentId: opts.deploymentId ?? 'fleet',
+      etcdEndpoints: opts.etcdEndpoints ?? [],
+      stateExtra: opts.stateExtra ?? {},
+    };
+    const fleet = new Fleet(opts, root, shape);
+    try {
+      if (opts.backend === 'etcd' && shape.etcdEndpoints.length === 0) {
+        fleet.etcd = await startEtcd({ dir: join(root, 'etcd') });
+        shape.etcdEndpoints = [fleet.etcd.endpoint];
+      }
+      const jobsYaml = opts.jobsYaml ?? readFileSync(DEMO_JOBS, 'utf8');
+      const specs: NodeSpec[] = [];
+      for (let i = 0; i < opts.nodes; i++) {
+        const ip = nodeIp(i);
+        const webPort = opts.webPortBase === 'free' ? await freePort() : (opts.webPortBase ?? 8080) + i;
+        const peerPort = opts.peerPort === 'free' ? await freePort(ip) : (opts.peerPort ?? 8443);
+        if (opts.webPortBase !== 'free' && !(await canBind('127.0.0.1', webPort)))
+          throw new Error(`port 127.0.0.1:${webPort} is in use (pick another --web-port)`);
+        if (opts.peerPort !== 'free' && opts.backend !== 'etcd' && !(await canBind(ip, peerPort)))
+          throw new Error(`port ${ip}:${peerPort} is in use (pick another --peer-port)`);
+        const id = nodeId(i);
+        specs.push({
+          id,
+          nodeName: id,
+          index: i,
+          ip,
+          peerPort,
+          webPort,
+          peers: [],
+          peerIds: [],
+          tls: null,
+          jobsYaml,
+          clusterOverrides: {},
+        });
+      }
+      if (opts.backend === 'gossip' || opts.backend === 'filesystem') {
+        const certs = generateClusterCerts(
+          join(root, 'certs'),
+          specs.map((s) => ({ name: s.id, sans: [`IP:${s.ip}`] })),
+        );
+        for (const s of specs) s.tls = { ca: certs.ca, ...certs.nodes[s.id]! };
+        for (const from of specs)
+          for (const to of specs)
+            if (to !== from) {
+              from.peers.push(opts.peerHost ? await opts.peerHost(from, to) : `${to.ip}:${to.peerPort}`);
+              from.peerIds.push(to.id);
+            }
+      }
+      for (const s of specs) fleet.nodes.push(new FleetNode(fleet, s));
+      if (opts.start !== false) await fleet.startAll();
+    } catch (e) {
+      await fleet.close();
+      throw e;
+    }
+    return fleet;
+  }
+
+  node(id: string): FleetNode {
+    const n = this.nodes.find((x) => x.id === id);
+    if (!n) throw new Error(`no node ${id}`);
+    return n;
+  }
+
+  /** Nodes whose process is running (not stopped, not paused). */
+  running(): FleetNode[] {
+    return this.nodes.filter((n) => n.state === 'running');
+  }
+
+  async startAll(): Promise<void> {
+    await Promise.all(this.nodes.filter((n) => n.state === 'stopped').map((n) => n.start({ wait: false })));
+    await Promise.all(this.nodes.map((n) => n.ready()));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.nodes.map((n) => n.stop()));
+  }
+
+  /** Stops every node and etcd; removes the root dir unless `keep`. */
+  async close(): Promise<void> {
+    await this.stopAll();
+    await this.etcd?.close();
+    if (!this.opts.keep) rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Every running node's `/cluster`, by node id. */
+  async views(nodes = this.running()): Promise<Record<string, ClusterView>> {
+    const out: Record<string, ClusterView> = {};
+    await Promise.all(
+      nodes.map(async (n) => {
+        out[n.id] = await n.cluster();
+      }),
+    );
+    return out;
+  }
+
+  /**
+   * Gossip: every running node sees every other running node `agreed` and all report the same
+   * job-set id (spec 05 §13 "converged"). Lease backends: every running node is quorate and
+   * names the same leader.
+   */
+  async converged(nodes = this.running()): Promise<boolean> {
+    const views = await this.views(nodes);
+    const vs = Object.values(views);
+    if (vs.some((v) => !v.enabled)) return false;
+    if (new Set(vs.map((v) => v.job_set_id)).size !== 1) return false;
+    if (this.shape.backend === 'gossip') {
+      // Agreed is one-sided; a majority of live nodes is also quorate once agreement is mutual.
+      return vs.every(
+        (v) =>
+          v.peers.filter((p) => p.status === 'agreed').length === nodes.length - 1 &&
+          v.quorate === nodes.length * 2 > (v.cluster_size ?? 0),
+      );
+    }
+    const leaders = new Set(vs.map((v) => v.leader));
+    return vs.every((v) => v.quorate) && leaders.size === 1 && !leaders.has(null) && !leaders.has(undefined);
+  }
+
+  async waitConverged(timeoutMs = 30_000, nodes?: FleetNode[]): Promise<void> {
+    await waitUntil(() => this.converged(nodes), { timeoutMs, label: 'the fleet to converge' });
+  }
+}

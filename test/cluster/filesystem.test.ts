@@ -1,0 +1,156 @@
+// Spec 05 §13 A4 on three nodes, `backend: filesystem` over the shared state directory (ttl 3,
+// an observability mesh beside it): one holder, fence equal everywhere; a graceful stop and a
+// kill -9 of the holder hand the lease over with fence +1 and never two leaders at once; a
+// SIGSTOPped holder runs no Leader slot once it wakes without its lease.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BUNDLE, type ClusterView, type Fleet } from '../../scripts/fleet/fleet.ts';
+import {
+  expectExactlyOnce,
+  jobsYaml,
+  ledgerWindow,
+  runsPerNode,
+  secondFromNow,
+  sleep,
+  useFleet,
+  waitUntil,
+} from './harness.ts';
+
+const LEADER = ['lead-1', 'lead-2'];
+const TTL = 3;
+
+interface Holder {
+  leader: string;
+  fence: number;
+}
+
+/** The holder every running node agrees on (all quorate, one is_leader), or null. */
+async function agreedHolder(fleet: Fleet): Promise<Holder | null> {
+  const views = Object.entries(await fleet.views());
+  const leaders = views.filter(([, v]) => v.is_leader).map(([id]) => id);
+  const names = new Set(views.map(([, v]) => v.leader));
+  const fences = new Set(views.map(([, v]) => (v.lease as { fence?: number } | undefined)?.fence));
+  if (leaders.length !== 1 || names.size !== 1 || fences.size !== 1) return null;
+  if (!views.every(([, v]) => v.quorate)) return null;
+  const leader = leaders[0]!;
+  if (views.find(([id]) => id === leader)![1].leader !== leader) return null;
+  return { leader, fence: [...fences][0] as number };
+}
+
+/** Samples every running node's is_leader until `until` resolves; returns the most at once. */
+async function mostLeadersAtOnce<T>(fleet: Fleet, until: Promise<T>): Promise<{ most: number; value: T }> {
+  let done = false;
+  let most = 0;
+  const watched = until.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const vs: ClusterView[] = await Promise.all(
+      fleet.running().map((n) => n.cluster().catch(() => ({ peers: [], enabled: false }))),
+    );
+    most = Math.max(most, vs.filter((v) => v.is_leader).length);
+    await sleep(100);
+  }
+  return { most, value: await watched };
+}
+
+describe.sequential('filesystem backend, 3 nodes', () => {
+  const t = useFleet({
+    nodes: 3,
+    backend: 'filesystem',
+    jobsYaml: jobsYaml(LEADER.map((name) => ({ name, policy: 'Leader' as const }))),
+  });
+  let holder: Holder;
+
+  it('A4: one holder, every node quorate and naming it, fence equal; Leader jobs run there', async () => {
+    holder = await waitUntil(() => agreedHolder(t.fleet), { timeoutMs: 15_000, label: 'one agreed holder' });
+    const v = await t.node(holder.leader).cluster();
+    expect(v).toMatchObject({ backend: 'filesystem', cluster_size: 1, quorum: 1, fleet: true });
+    const from = secondFromNow(300);
+    const report = await expectExactlyOnce(t.fleet, LEADER, from, from + 1000);
+    for (const job of LEADER) expect(report.runners[job]).toEqual([holder.leader]);
+  });
+
+  it('A4: a graceful stop of the holder: a survivor holds it, fence + 1, never two leaders', async () => {
+    const old = holder;
+    const start = secondFromNow();
+    const { most, value } = await mostLeadersAtOnce(
+      t.fleet,
+      (async () => {
+        await t.node(old.leader).stop();
+        return waitUntil(
+          async () => {
+            const h = await agreedHolder(t.fleet);
+            return h && h.leader !== old.leader ? h : null;
+          },
+          { timeoutMs: 8000, label: 'a new holder' },
+        );
+      })(),
+    );
+    expect(most).toBeLessThanOrEqual(1);
+    expect(value.fence).toBe(old.fence + 1);
+    holder = value;
+    const settled = secondFromNow(300);
+    await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
+    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
+    await t.node(old.leader).start();
+  });
+
+  it('A4: kill -9 of the holder: takeover within ttl + 1 + renew, fence + 1, no slot twice', async () => {
+    const old = (await waitUntil(() => agreedHolder(t.fleet), { timeoutMs: 8000, label: 'a holder' }))!;
+    const start = secondFromNow(300);
+    await sleep(start - Date.now());
+    const killedAt = Date.now();
+    await t.node(old.leader).kill();
+    const next = await waitUntil(
+      async () => {
+        const h = await agreedHolder(t.fleet);
+        return h && h.leader !== old.leader ? h : null;
+      },
+      { timeoutMs: (TTL + 1 + 1) * 1000 + 4000, label: 'a new holder after kill -9' },
+    );
+    expect(next.fence).toBe(old.fence + 1);
+    expect(Date.now() - killedAt).toBeLessThan((TTL + 1 + 1) * 1000 + 4000);
+    const settled = secondFromNow(300);
+    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
+    for (const job of LEADER) expect(report.runners[job]).toEqual([next.leader]);
+    expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
+    await t.node(old.leader).start();
+  });
+
+  it('SIGSTOP of the holder: after SIGCONT it runs no Leader slot without its lease', async () => {
+    const old = (await waitUntil(() => agreedHolder(t.fleet), { timeoutMs: 8000, label: 'a holder' }))!;
+    const pausedAt = Date.now();
+    t.node(old.leader).pause();
+    await waitUntil(
+      async () => {
+        const h = await agreedHolder(t.fleet);
+        return h && h.leader !== old.leader ? h : null;
+      },
+      { timeoutMs: (TTL + 2) * 1000 + 4000, label: 'a new holder while the old one sleeps' },
+    );
+    await sleep(1000);
+    t.node(old.leader).resume();
+    // Its timers fire late, its catch-up replays the slots it slept through: its own lease
+    // deadline (monotonic, ttl - 1 after its last renew) has passed, so the gate says no.
+    const to = secondFromNow(3000);
+    const report = await ledgerWindow(t.fleet, LEADER, pausedAt - 1000, to);
+    expect(report.duplicates).toEqual([]);
+    for (const job of LEADER) expect(runsPerNode(t.fleet, job, pausedAt + 1000, to)[old.leader] ?? 0).toBe(0);
+    await waitUntil(() => agreedHolder(t.fleet), { timeoutMs: 8000, label: 'one holder again' });
+  });
+
+  it('A4: distribution: spread with the filesystem backend is a config error', () => {
+    const n = t.node('node-a');
+    n.spec.clusterOverrides = { distribution: 'spread' };
+    n.writeConfig();
+    try {
+      const r = spawnSync(process.execPath, [BUNDLE, '-c', n.dir, '-v'], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/distribution: spread is only supported by the gossip backend/);
+    } finally {
+      n.spec.clusterOverrides = {};
+      n.writeConfig();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+// The harness itself, on a fleet without a cluster section (spec 05 §2: every node runs every
+// job): node processes, web ports, the shared ledger reader, kill/pause/restart, and the proxy.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { jobsYaml, ledgerWindow, readmeDuplicates, secondFromNow, sleep, useFleet } from './harness.ts';
+import { LinkProxy } from './proxy.ts';
+
+describe.sequential('fleet harness (no cluster section)', () => {
+  const t = useFleet({
+    nodes: 3,
+    backend: 'none',
+    jobsYaml: jobsYaml([{ name: 'tick', policy: 'Leader' }]),
+  });
+
+  it('serves every node on its own port, /cluster disabled', async () => {
+    const ports = new Set(t.fleet.nodes.map((n) => n.spec.webPort));
+    expect(ports.size).toBe(3);
+    for (const n of t.fleet.nodes) {
+      const view = await n.cluster();
+      expect(view).toEqual({ enabled: false, peers: [] });
+    }
+  });
+
+  it('counts from the shared ledger: without clustering each slot runs on every node', async () => {
+    const from = secondFromNow(300);
+    const to = from + 1000;
+    const report = await ledgerWindow(t.fleet, ['tick'], from, to);
+    expect(report.expected).toBe(2);
+    expect(report.once).toBe(0);
+    expect(report.duplicates).toHaveLength(2);
+    for (const d of report.duplicates)
+      expect(d.split(' on ')[1]!.split(',').sort()).toEqual(['node-a', 'node-b', 'node-c']);
+    expect(report.runners.tick).toEqual(['node-a', 'node-b', 'node-c']);
+    // The README's query finds the same duplicates.
+    const dups = readmeDuplicates(t.fleet).filter(
+      (d) => Date.parse(d.scheduled_at) >= from && Date.parse(d.scheduled_at) <= to,
+    );
+    expect(dups).toHaveLength(2);
+    for (const d of dups) expect(d.nodes.split(',').sort()).toEqual(['node-a', 'node-b', 'node-c']);
+  });
+});
+
+describe('link proxy', () => {
+  it('passes, refuses and black-holes one direction of a link', async () => {
+    const echo = createServer((s) => s.pipe(s));
+    echo.listen(0, '127.0.0.1');
+    await once(echo, 'listening');
+    const port = (echo.address() as AddressInfo).port;
+    const link = new LinkProxy('x', 'y', { host: '127.0.0.1', port });
+    const addr = await link.listen('127.0.0.1');
+    const [host, p] = addr.split(':') as [string, string];
+    const roundTrip = (timeoutMs: number) =>
+      new Promise<string>((resolve) => {
+        const s = connect(Number(p), host, () => s.write('ping'));
+        let got = '';
+        const t = setTimeout(() => {
+          s.destroy();
+          resolve(`timeout:${got}`);
+        }, timeoutMs);
+        s.on('data', (d) => {
+          got += d.toString();
+          if (got === 'ping') {
+            clearTimeout(t);
+            s.destroy();
+            resolve('ok');
+          }
+        });
+        s.on('error', () => {
+          clearTimeout(t);
+          resolve('error');
+        });
+        s.on('close', () => {
+          clearTimeout(t);
+          resolve(got === 'ping' ? 'ok' : 'closed');
+        });
+      });
+    try {
+      expect(await roundTrip(2000)).toBe('ok');
+      link.set('refuse');
+      expect(['error', 'closed']).toContain(await roundTrip(2000));
+      link.set('blackhole');
+      expect(await roundTrip(500)).toBe('timeout:');
+      link.set('pass');
+      expect(await roundTrip(2000)).toBe('ok');
+      expect(link.accepted).toBe(4);
+    } finally {
+      await link.close();
+      echo.close();
+      await sleep(10);
+    }
+  });
+});
