@@ -61,7 +61,7 @@ function context(cfg: LoadedConfig): WebContext & { scheduler: Scheduler } {
     jobSetId: () => id,
     scheduler,
     store: null,
-    cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }),
+    cluster: () => ({ enabled: false, nodeName: '' }),
   };
 }
 

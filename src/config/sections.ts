@@ -1,5 +1,6 @@
 // Load-time rules of the singleton sections: state (spec 03 §1), cluster (spec 05 §2),
 // web (spec 06 §1) and logging (spec 01 §1.9).
+import { BUILT_CLUSTER_BACKENDS } from './cluster-backends.ts';
 import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
@@ -82,6 +83,11 @@ export function checkCluster(
   const bad = problems(cluster, 'cluster', fallback, issues);
   const warn = (message: string) => warnings.push({ level: 'warning', logger: 'cronstable', message });
   const backend = cluster.backend ?? 'gossip';
+  if (!BUILT_CLUSTER_BACKENDS.includes(backend))
+    bad(
+      ['backend'],
+      `the ${backend} backend is not available in this build (available: ${BUILT_CLUSTER_BACKENDS.join(', ') || 'none'}); without it every node would run every Leader job`,
+    );
   for (const sub of ['filesystem', 'etcd', 'kubernetes'] as const) {
     if (cluster[sub] !== undefined && sub !== backend)
       bad([sub], `a '${sub}' block has no effect with backend: ${backend}; remove it or set backend: ${sub}`);

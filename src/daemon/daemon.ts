@@ -12,7 +12,8 @@ import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
-import type { WebContext } from '../web/context.ts';
+import type { ClusterView, WebContext } from '../web/context.ts';
+import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
@@ -51,6 +52,8 @@ export class Daemon {
   private reloading = false;
   private readonly clock: Clock;
   state: StateServices | null = null;
+  /** The cluster manager, gate and fire claims (built at start, after the store opens). */
+  private cluster: DaemonCluster | null = null;
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
   private web: { stop(): Promise<void> } | null = null;
@@ -81,14 +84,19 @@ export class Daemon {
       launch,
       report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: log }),
       durable: state?.durable ?? null,
+      gate: this.cluster?.gate,
+      claims: this.cluster?.claims,
     });
     if (state) scheduler.subscribe(state.durable.onEvent);
     scheduler.subscribe(statsdSubscriber(log));
     return scheduler;
   }
 
-  /** Installs config-wide settings (logging) and logs the load's warnings. */
-  private applyConfig(cfg: LoadedConfig): void {
+  /**
+   * Installs config-wide settings (logging) and logs the load's warnings; returns the cluster
+   * advisories among them, which the cluster manager logs once per (re)build instead.
+   */
+  private applyConfig(cfg: LoadedConfig): string[] {
     const key = JSON.stringify(cfg.logging);
     if (key !== this.appliedLogging) {
       const error = applyLoggingSection(cfg.logging, (m) => this.log.warning(m));
@@ -96,18 +104,22 @@ export class Daemon {
         this.log.error(`${error} (the logging section is applied like Python's logging.config.dictConfig)`);
       else this.appliedLogging = key;
     }
-    for (const w of cfg.warnings)
-      getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
+    const advisories: string[] = [];
+    for (const w of cfg.warnings) {
+      if (isClusterAdvisory(w)) advisories.push(w.message);
+      else getLogger(w.logger).log(w.level === 'warning' ? LEVELS.WARNING : LEVELS.INFO, w.message);
+    }
     const id = jobSetId(cfg.jobs);
     if (id !== this.jobSet) {
       this.jobSet = id;
       this.log.info(`Job set id: ${id} (${cfg.jobs.length} jobs)`);
     }
+    return advisories;
   }
 
   async start(): Promise<void> {
     process.env.HOSTNAME ??= hostname();
-    this.applyConfig(this.config);
+    const advisories = this.applyConfig(this.config);
     this.shim = installCliShim();
     if (this.config.state) {
       try {
@@ -125,6 +137,16 @@ export class Daemon {
         );
       }
     }
+    this.cluster = daemonCluster({
+      clock: this.clock,
+      cluster: this.config.cluster,
+      state: this.config.state,
+      store: () => this.state?.store ?? null,
+      jobSetId: () => this.jobSet,
+      scheduler: () => this.sched,
+    });
+    // Gossip polls its peers once before the first scheduling pass (spec 05 §5.1).
+    await this.cluster.manager.apply(this.config.cluster, advisories);
     const scheduler = this.buildScheduler(this.state);
     this.sched = scheduler;
     scheduler.load(this.config.jobs);
@@ -165,7 +187,8 @@ export class Daemon {
       );
     this.config = next;
     this.signature = filesSignature(next.files);
-    this.applyConfig(next);
+    const advisories = this.applyConfig(next);
+    await this.cluster?.manager.apply(next.cluster, advisories);
     this.scheduler.load(next.jobs);
     this.lastReload = { successful: true, atMs: this.clock.now() };
     await this.applyWeb();
@@ -181,6 +204,10 @@ export class Daemon {
       );
       this.gc?.stop();
       await scheduler?.stop(graceMs);
+      // Release leadership (a survivor takes over at once) while the store is still open.
+      await this.cluster?.manager
+        .stop()
+        .catch((e) => this.log.warning(`cluster: stopping failed: ${(e as Error)?.message ?? e}`));
       await this.web
         ?.stop()
         .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
@@ -203,14 +230,26 @@ export class Daemon {
       jobSetId: () => this.jobSet,
       scheduler: this.scheduler,
       store: this.state?.store ?? null,
-      cluster: () => ({
-        enabled: false,
-        nodeName: process.env.HOSTNAME ?? hostname(),
-        leader: null,
-        peers: [],
-      }),
+      cluster: () => this.clusterView(),
       metrics: this.metrics ?? undefined,
       configReload: () => this.lastReload,
+    };
+  }
+
+  /** What the web API shows of the cluster (spec 05 §12). */
+  private clusterView(): ClusterView {
+    const manager = this.cluster?.manager;
+    if (!manager?.configured()) return { enabled: false, nodeName: process.env.HOSTNAME ?? hostname() };
+    const report = manager.report();
+    return {
+      enabled: report !== null,
+      nodeName: manager.nodeName,
+      electLeader: manager.electionOn(),
+      distribution: manager.distribution(),
+      report,
+      ownerOf: (name, policy) => manager.ownerOf(name, policy),
+      fleet: () => manager.fleet(),
+      transitions: { leader: manager.leaderTransitions, quorum: manager.quorumTransitions },
     };
   }
 

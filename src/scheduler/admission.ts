@@ -5,8 +5,8 @@
 // store pass the whole pipeline in one tick (same-instant fires keep their order).
 import type { JobConfig } from '../config/types.ts';
 import type { Logger } from '../util/log.ts';
-import type { DurableControl, FireClaims } from './control.ts';
-import type { ClusterGate } from './gate.ts';
+import type { ClaimAnswer, DurableControl, FireClaims } from './control.ts';
+import type { ClusterGate, GateDecision } from './gate.ts';
 import type { RunTrigger, SlotOutcome } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
 
@@ -63,15 +63,22 @@ export function isSlotFire(fire: Fire): boolean {
 /** 1. `enabled: false` never launches (manual start answers 409). */
 export const enabledGate: Gate = (fire) => (fire.job.enabled ? PASS : skip('skipped:disabled'));
 
-/** 2. Cluster ownership (spec 05 §3): scheduled, @reboot and retry fires; not manual or catch-up. */
+/**
+ * 2. Cluster ownership (spec 05 §3): scheduled, @reboot and retry fires; not manual or catch-up.
+ * A retry refused for good (its ownership moved, spec 02 §8.4 step 4) ends its ladder.
+ */
 export const clusterGate: Gate = (fire, env) => {
   const kind = fire.trigger;
   if (kind !== 'schedule' && kind !== 'reboot' && kind !== 'retry') return PASS;
+  const decide = (d: GateDecision): Step => {
+    if (d.run) return PASS;
+    if (kind === 'retry') env.log.info(`Cron job ${fire.job.name}: retry not run here (${d.reason})`);
+    if ('deferUntil' in d) return { kind: 'defer', until: d.deferUntil, reason: d.reason };
+    if (kind === 'retry') fire.ladder?.cancel('owner-moved');
+    return skip('skipped:gate', d.reason);
+  };
   const d = env.gate.decide(fire.job, fire.scheduledAt, kind);
-  if (d.run) return PASS;
-  if (kind === 'retry') env.log.info(`Cron job ${fire.job.name}: retry not run here (${d.reason})`);
-  if ('deferUntil' in d) return { kind: 'defer', until: d.deferUntil, reason: d.reason };
-  return skip('skipped:gate', d.reason);
+  return d instanceof Promise ? d.then(decide) : decide(d);
 };
 
 /** 3. onlyIfLastSucceeded (scheduled and @reboot fires), from the ledger when a store exists. */
@@ -140,9 +147,18 @@ export const clusterSlotGate: Gate = (fire, env) => {
 /** 6. The fire claim: the one node whose claim of `(job, scheduledAt)` wins runs the slot. */
 export const fireClaimGate: Gate = (fire, env) => {
   if (!isSlotFire(fire)) return PASS;
-  const won = env.claims.claim(fire.job, fire.scheduledAt!);
-  const decide = (ok: boolean): Step => (ok ? PASS : skip('claimed-elsewhere'));
-  return typeof won === 'boolean' ? decide(won) : won.then(decide);
+  const decide = (a: ClaimAnswer): Step => {
+    if (a === true) return PASS;
+    if (a === false) return skip('claimed-elsewhere');
+    if ('skip' in a) {
+      env.log.warning(`Job ${fire.job.name} skipped: ${a.skip}`);
+      return skip('skipped:gate', a.skip);
+    }
+    env.log.info(`Job ${fire.job.name}: this slot was claimed by ${a.by}; not running it here`);
+    return skip('claimed-elsewhere', `claimed by ${a.by}`);
+  };
+  const answer = env.claims.claim(fire.job, fire.scheduledAt!);
+  return answer instanceof Promise ? answer.then(decide) : decide(answer);
 };
 
 /** The pipeline, in order (DESIGN.md §4). */

@@ -36,12 +36,18 @@ export interface DurableControl {
 }
 
 /**
- * The exactly-once backstop of DESIGN.md §4 step 3: true when this node won the fire
+ * A fire claim's answer: true = this node won the slot; false or `{ by }` = another node holds it
+ * (`by` names it when known); `{ skip }` = no claim could be made and the fire must not run.
+ */
+export type ClaimAnswer = boolean | { by: string } | { skip: string };
+
+/**
+ * The exactly-once backstop of DESIGN.md §4 step 3: whether this node won the fire
  * `(job, scheduledAt)`. May answer synchronously (the local claim does, so a fire that needs no
  * store never waits a tick).
  */
 export interface FireClaims {
-  claim(job: JobConfig, scheduledAt: number): boolean | Promise<boolean>;
+  claim(job: JobConfig, scheduledAt: number): ClaimAnswer | Promise<ClaimAnswer>;
 }
 
 /** A single node owns every fire. */

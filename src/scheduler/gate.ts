@@ -9,8 +9,16 @@ export type GateDecision =
   | { run: false; reason: string; deferUntil: number };
 
 export interface ClusterGate {
-  /** A scheduled, catch-up or retry fire of `job` at `scheduledAt` (epoch ms). */
-  decide(job: JobConfig, scheduledAt: number | null, kind: 'schedule' | 'retry' | 'reboot'): GateDecision;
+  /**
+   * A scheduled, @reboot or retry fire of `job` at `scheduledAt` (epoch ms). Synchronous for
+   * scheduled fires; an @reboot under election may wait for the fleet to record its run. A
+   * retry refused without `deferUntil` means its ownership moved: the retry ends.
+   */
+  decide(
+    job: JobConfig,
+    scheduledAt: number | null,
+    kind: 'schedule' | 'retry' | 'reboot',
+  ): GateDecision | Promise<GateDecision>;
 }
 
 export const RUN_HERE: ClusterGate = {

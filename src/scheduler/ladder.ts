@@ -18,7 +18,9 @@ export type SettleReason =
   | 'cancelled'
   | 'exhausted'
   | 'job-removed'
-  | 'shutdown';
+  | 'shutdown'
+  /** The cluster gate saw the job's ownership move to another node (spec 02 §8.4 step 4). */
+  | 'owner-moved';
 
 /** What a ladder tells its owner; `armed`/`settled` feed the durable retry records. */
 export interface LadderHooks {

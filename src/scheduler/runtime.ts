@@ -16,6 +16,8 @@ import type { JobStatus, RunningRun } from './view.ts';
 /** A fire as the scheduler tracks it: its admission state plus its slot record once it has one. */
 export interface PendingFire extends Fire {
   slot: SlotRecord | null;
+  /** How often admission deferred it so far. */
+  deferrals: number;
 }
 
 export interface RunInstance {

@@ -171,7 +171,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     scheduledAt: number | null,
     ladder: RetryLadder | null,
   ): PendingFire {
-    return { job: rt.config, trigger, scheduledAt, ladder, releases: [], slot: null };
+    return { job: rt.config, trigger, scheduledAt, ladder, releases: [], slot: null, deferrals: 0 };
   }
 
   /** A scheduled fire or an @reboot run (spec 02 §2.2). */
@@ -209,7 +209,10 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   /** A deferred fire is admitted again at `until` (a retry through its own ladder timer). */
   private deferTo(rt: JobRuntime, fire: PendingFire, until: number, reason: string): void {
     const name = rt.config.name;
-    this.deps.log.info(`Job ${name}: fire deferred until ${new Date(until).toISOString()} (${reason})`);
+    // A fire deferred again and again (a pending @reboot waiting for quorum) logs once at INFO.
+    const text = `Job ${name}: fire deferred until ${new Date(until).toISOString()} (${reason})`;
+    if (fire.deferrals++ === 0) this.deps.log.info(text);
+    else this.deps.log.debug(text);
     if (fire.trigger === 'retry') {
       fire.ladder?.postpone(until);
       return;

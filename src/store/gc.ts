@@ -12,6 +12,7 @@ import {
 } from './admin-common.ts';
 import type { Database } from './driver.ts';
 import { SCHEMA_VERSION } from './primitives/common.ts';
+import { pruneFireClaims } from './primitives/fire-claims.ts';
 import { blobs, leases, records, streamCounts } from './schema.ts';
 
 /** Rows of `column` starting with `prefix` (ending in '/'), as an index range. */
@@ -42,6 +43,8 @@ export interface GcResult extends AdminResult {
   removedBlobs: number;
   blobSweepSkipped: string | null;
   removedLeases: number;
+  /** Fire claims older than the grace window (their slots are long settled). */
+  removedFireClaims: number;
 }
 
 interface ManifestFacts {
@@ -98,6 +101,7 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
     removedBlobs: 0,
     blobSweepSkipped: null,
     removedLeases: 0,
+    removedFireClaims: 0,
   };
   if (!(gc.graceSeconds > 0)) return { ...empty, ...fail('gc is disabled (state.gcGraceSeconds <= 0)') };
   const ns = nsOf(opts);
@@ -193,6 +197,10 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
             .run();
       });
 
+    const removedFireClaims = gc.dryRun
+      ? pruneFireClaims(o, ns, cutoff, true)
+      : db.transaction(() => pruneFireClaims(o, ns, cutoff, false));
+
     const sweep = sweepBlobs(db, ns, cutoff, gc.dryRun ? new Set(removedStreams) : new Set(), gc.dryRun);
     const lines = [
       `state: gc ${verb} ${plural(removedStreams.length, 'stream')} (${plural(removedRecords, 'record')}), ${plural(0, 'temp file')}, ${plural(0, 'quarantined record')}; kept ${plural(kept, 'stream')}`,
@@ -202,6 +210,7 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
     ];
     if (deadLeases.length > 0)
       lines.push(`state: gc ${verb} ${plural(deadLeases.length, 'dead dagadvance lease')}`);
+    if (removedFireClaims > 0) lines.push(`state: gc ${verb} ${plural(removedFireClaims, 'old fire claim')}`);
     for (const s of removedStreams) lines.push(`  - ${s}`);
     return {
       ok: true,
@@ -213,6 +222,7 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
       removedBlobs: sweep.count,
       blobSweepSkipped: sweep.skipped,
       removedLeases: deadLeases.length,
+      removedFireClaims,
     };
   } finally {
     db.close();

@@ -218,6 +218,10 @@ class SqliteStore implements Store {
     return this.call('semaphoreAcquire', base, permits, holder, ttlSeconds);
   }
 
+  fireClaim(job: string, scheduledAtMs: number, node: string): Promise<{ won: boolean; node: string }> {
+    return this.call('fireClaim', job, scheduledAtMs, node);
+  }
+
   /** Test hook: blocks one lane's thread for `ms` (a hung filesystem call). */
   testStall(lane: LaneName, ms: number): Promise<void> {
     return this.call(lane === 'lease' ? 'testStallLease' : 'testStallBulk', ms);

@@ -97,4 +97,18 @@ CREATE VIEW \`retries\` AS select "ns", substr("stream", 9) as "job", json_extra
 CREATE VIEW \`runs\` AS select "ns", "id", substr("stream", 6) as "job", json_extract("data", '$.scheduled_at') as "scheduled_at", json_extract("data", '$.started_at') as "started_at", json_extract("data", '$.finished_at') as "finished_at", json_extract("data", '$.outcome') as "outcome", json_extract("data", '$.exit_code') as "exit_code", json_extract("data", '$.attempt') as "attempt", substr("writer", 1, instr("writer" || '#', '#') - 1) as "node", json_extract("data", '$.trigger') as "trigger", json_extract("data", '$.duration') as "duration", json_extract("data", '$.fail_reason') as "fail_reason", json_extract("data", '$.run_id') as "run_id" from "records" where "records"."stream" >= 'runs/' AND "records"."stream" < 'runs0' AND "records"."schema_version" = 'v1';--> statement-breakpoint
 CREATE VIEW \`slots\` AS select "ns", "job", "scheduled_at", "outcome", "finished_at", count(*) as "attempts", "node", max("id") as "id" from "runs" where "scheduled_at" IS NOT NULL group by "runs"."ns", "job", "scheduled_at";`,
   },
+  {
+    tag: '0003_fire_claims',
+    sha256: '4ba067ad0811edbf9280c20558e67fa8feb1dc7afb3d2694e265983911273601',
+    sql: `CREATE TABLE \`fire_claims\` (
+	\`ns\` text NOT NULL,
+	\`job\` text NOT NULL,
+	\`scheduled_at\` text NOT NULL,
+	\`node\` text NOT NULL,
+	\`claimed_at\` real NOT NULL,
+	PRIMARY KEY(\`ns\`, \`job\`, \`scheduled_at\`)
+);
+--> statement-breakpoint
+CREATE INDEX \`fire_claims_ns_claimed\` ON \`fire_claims\` (\`ns\`,\`claimed_at\`);`,
+  },
 ];

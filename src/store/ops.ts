@@ -5,6 +5,7 @@
 import * as artifacts from './primitives/artifacts.ts';
 import type { Ctx } from './primitives/common.ts';
 import * as cursor from './primitives/cursor.ts';
+import * as fireClaims from './primitives/fire-claims.ts';
 import * as idem from './primitives/idempotency.ts';
 import * as kv from './primitives/kv.ts';
 import * as leases from './primitives/leases.ts';
@@ -54,6 +55,8 @@ export const OPERATIONS = {
   leaseRelease: op('lease', true, (c, lease: Lease) => leases.leaseRelease(c, lease)),
   leaseRead: op('lease', false, leases.leaseRead),
   semaphoreAcquire: op('lease', true, leases.semaphoreAcquire),
+  // On the lease lane: a fire waits for its claim, so it must not queue behind bulk writes.
+  fireClaim: op('lease', true, fireClaims.fireClaim),
   /** Test hook: blocks the lane's thread for `ms` (simulates a hung filesystem call). */
   testStallBulk: op('bulk', false, (_c, ms: number) => sleepSync(ms)),
   testStallLease: op('lease', false, (_c, ms: number) => sleepSync(ms)),

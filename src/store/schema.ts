@@ -105,10 +105,34 @@ export const leases = sqliteTable(
   (t) => [primaryKey({ columns: [t.ns, t.name] })],
 );
 
+/**
+ * The exactly-once backstop of a fleet (DESIGN.md §4 step 3): one row per scheduled fire of a
+ * leader-gated job; the node whose insert lands runs the slot, every other node records
+ * `claimed-elsewhere`. A plain table with plain columns, so it is its own readable view.
+ */
+export const fireClaims = sqliteTable(
+  'fire_claims',
+  {
+    ns: text('ns').notNull(),
+    job: text('job').notNull(),
+    /** The slot instant, ISO-8601 UTC with milliseconds (the same text as `runs.scheduled_at`). */
+    scheduledAt: text('scheduled_at').notNull(),
+    /** The winner's node name. */
+    node: text('node').notNull(),
+    /** Epoch seconds (float) of the winning insert. */
+    claimedAt: real('claimed_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ns, t.job, t.scheduledAt] }),
+    index('fire_claims_ns_claimed').on(t.ns, t.claimedAt),
+  ],
+);
+
 export type RecordRow = typeof records.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;
 export type BlobRow = typeof blobs.$inferSelect;
 export type LeaseRow = typeof leases.$inferSelect;
+export type FireClaimRow = typeof fireClaims.$inferSelect;
 
 // ---- Views: every kind of state under a plain name with plain columns (DESIGN.md §5). ----
 // They read the generic tables above; only v1 rows (the only version this build writes).

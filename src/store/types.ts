@@ -162,6 +162,12 @@ export interface Store {
     ttlSeconds: number,
   ): Promise<{ lease: Lease; slot: number } | null>;
 
+  /**
+   * The fire claim of DESIGN.md §4 step 3: the first node to claim `(job, scheduledAtMs)` wins
+   * (`won: true`); every later claim of the slot answers the winner's node name.
+   */
+  fireClaim(job: string, scheduledAtMs: number, node: string): Promise<{ won: boolean; node: string }>;
+
   /** Operation counters for /metrics (spec 03 §10); optional so test doubles may omit it. */
   stats?(): StoreStats;
 

@@ -1,5 +1,6 @@
 // What the web server reads from the running daemon. The daemon builds one WebContext and
 // the server never reaches around it, so tests can run the server against a real scheduler.
+import type { ClusterReport, Distribution, GatedPolicy } from '../cluster/types.ts';
 import type { WebSection } from '../config/file-schema.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
@@ -33,17 +34,23 @@ export interface WebContext {
   dags?: DagWebApi;
 }
 
-/** The cluster view (spec 05 §12.1). */
+/** The cluster as the web API shows it (spec 05 §12). */
 export interface ClusterView {
+  /** A leadership backend runs: `report` is its `/cluster` body. */
   enabled: boolean;
+  /** `cluster.nodeName`, or the host name. */
   nodeName: string;
-  leader: string | null;
-  peers: unknown[];
-  /** `gossip` / `filesystem` / `etcd` / `kubernetes` when a backend runs. */
-  backend?: string;
-  distribution?: 'single-leader' | 'spread';
-  /** Extra `/cluster` fields of a running backend (spec 05 §12.1), merged into the response as is. */
-  details?: Record<string, unknown>;
+  /** Election is configured (`clusterPolicy` in force): `/jobs` shows each job's policy. */
+  electLeader?: boolean;
+  /** The configured distribution: under spread `/jobs` shows each gated job's owner. */
+  distribution?: Distribution;
+  report?: ClusterReport | null;
+  /** The owner `/jobs` shows as `clusterOwner` under spread (undefined: not distributed). */
+  ownerOf?(name: string, policy: GatedPolicy): string | null | undefined;
+  /** The `/fleet` body of the gossip mesh, or null without one. */
+  fleet?(): unknown;
+  /** Leadership / quorum transitions of this node so far (metrics). */
+  transitions?: { leader: number; quorum: number };
 }
 
 /** A DAG route's answer: a JSON body, or an error status with its message (spec 04 §9). */

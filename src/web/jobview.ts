@@ -2,7 +2,7 @@
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';
-import type { WebContext } from './context.ts';
+import type { ClusterView, WebContext } from './context.ts';
 import { isoUtc, isoUtcOrNull } from './timefmt.ts';
 
 export function commandText(command: string | string[]): string {
@@ -103,7 +103,7 @@ interface StaticJob {
   findings: { code: string; level: string; message: string }[];
   resolved: string | null;
   clusterScope: boolean;
-  clusterPolicy: string;
+  clusterPolicy: JobConfig['clusterPolicy'];
 }
 
 const staticCache = new WeakMap<JobConfig, StaticJob>();
@@ -136,7 +136,8 @@ export function jobObject(
   job: JobConfig,
   st: JobStatus | undefined,
   now: number,
-  clusterPolicies: boolean,
+  /** The cluster view when election is configured (spec 05 §12.2), else null. */
+  election: ClusterView | null,
 ): Record<string, unknown> {
   const j = staticOf(job);
   const runs = ctx.scheduler.history(j.name)?.recentRuns() ?? [];
@@ -178,18 +179,25 @@ export function jobObject(
     out.concurrencyScope = 'cluster';
     out.slot = { held: running, holder: running ? ctx.hostname : null, refs: st?.pids.length ?? 0 };
   }
-  if (clusterPolicies) out.clusterPolicy = j.clusterPolicy;
+  if (election) {
+    out.clusterPolicy = j.clusterPolicy;
+    if (j.clusterPolicy !== 'EveryNode') {
+      const owner = election.ownerOf?.(j.name, j.clusterPolicy);
+      if (owner !== undefined) out.clusterOwner = owner;
+    }
+  }
   return out;
 }
 
 /** Every job in config order (spec 06 §5.4). */
 export function jobsList(ctx: WebContext): Record<string, unknown>[] {
   const now = ctx.clock.now();
-  const clusterPolicies = ctx.cluster().enabled;
+  const view = ctx.cluster();
+  const election = view.electLeader ? view : null;
   const out: Record<string, unknown>[] = [];
   for (const st of ctx.scheduler.status()) {
     const job = ctx.scheduler.job(st.name);
-    if (job) out.push(jobObject(ctx, job, st, now, clusterPolicies));
+    if (job) out.push(jobObject(ctx, job, st, now, election));
   }
   return out;
 }

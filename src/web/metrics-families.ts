@@ -1,11 +1,12 @@
 // The durable-state and cluster metric families (spec 06 §6.2), read at scrape time from the
 // daemon context. A failing store read omits the block, never fails the scrape.
 import { Counter, Gauge, type Metric } from 'prom-client';
+import type { ClusterReport, PeerStatus } from '../cluster/types.ts';
 import type { StoreStats } from '../store/types.ts';
 import type { WebContext } from './context.ts';
 import { clearSeries } from './exposition.ts';
 
-const PEER_STATUSES = [
+const PEER_STATUSES: readonly PeerStatus[] = [
   'agreed',
   'syncing',
   'drifted',
@@ -68,12 +69,43 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
       },
     });
 
+  /** The running backend's `/cluster` view, or null. */
+  const report = (): ClusterReport | null => {
+    const c = context()?.cluster();
+    return c?.enabled ? (c.report ?? null) : null;
+  };
+  const gauge = (name: string, help: string, pick: (r: ClusterReport) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const r = report();
+        if (r) this.set(pick(r));
+        else clearSeries(this);
+      },
+    });
+  /** Emitted when election is configured or once the count is non-zero (spec 05 §12.3). */
+  const transitions = (name: string, help: string, pick: 'leader' | 'quorum') =>
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        const c = context()?.cluster();
+        const n = c?.transitions?.[pick] ?? 0;
+        if (c?.electLeader || n > 0) this.inc(n);
+        else clearSeries(this);
+      },
+    });
+
   const clusterEnabled = new Gauge({
     name: 'cronstable_cluster_enabled',
     help: 'Whether a cluster leadership backend runs (1) or not (0).',
     registers,
     collect() {
-      this.set(context()?.cluster().enabled ? 1 : 0);
+      this.set(report() ? 1 : 0);
     },
   });
   const clusterInfo = new Gauge({
@@ -83,26 +115,8 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
     registers,
     collect() {
       this.reset();
-      const c = context()?.cluster();
-      if (!c?.enabled) return;
-      this.set(
-        {
-          backend: c.backend ?? 'unknown',
-          node_name: c.nodeName,
-          distribution: c.distribution ?? 'single-leader',
-        },
-        1,
-      );
-    },
-  });
-  const clusterIsLeader = new Gauge({
-    name: 'cronstable_cluster_is_leader',
-    help: 'Whether this node is the leader (1) or not (0).',
-    registers,
-    collect() {
-      const c = context()?.cluster();
-      if (c?.enabled) this.set(c.leader !== null && c.leader === c.nodeName ? 1 : 0);
-      else clearSeries(this);
+      const r = report();
+      if (r) this.set({ backend: r.backend, node_name: r.node_name, distribution: r.distribution }, 1);
     },
   });
   const clusterLeaderInfo = new Gauge({
@@ -112,8 +126,22 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
     registers,
     collect() {
       this.reset();
-      const c = context()?.cluster();
-      if (c?.enabled && c.leader !== null) this.set({ leader: c.leader }, 1);
+      const r = report();
+      if (r && r.leader !== null) this.set({ leader: r.leader }, 1);
+    },
+  });
+  const clusterConflict = new Gauge({
+    name: 'cronstable_cluster_conflict',
+    help: 'Whether this node sees a conflict of the given kind (1) or not (0).',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      this.reset();
+      const r = report();
+      if (!r) return;
+      this.set({ kind: 'nodename' }, r.conflict_names.length > 0 ? 1 : 0);
+      this.set({ kind: 'size' }, r.size_conflict ? 1 : 0);
+      this.set({ kind: 'policy' }, r.policy_conflict ? 1 : 0);
     },
   });
   const clusterPeers = new Gauge({
@@ -123,12 +151,11 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
     registers,
     collect() {
       this.reset();
-      const c = context()?.cluster();
-      if (!c?.enabled || c.peers.length === 0) return;
+      const r = report();
+      if (!r || r.peers.length === 0) return;
       const counts = new Map<string, number>(PEER_STATUSES.map((s) => [s, 0]));
-      for (const p of c.peers) {
-        const st = (p as { status?: unknown } | null)?.status;
-        const key = typeof st === 'string' && counts.has(st) ? st : 'unknown';
+      for (const p of r.peers) {
+        const key = counts.has(p.status) ? p.status : 'unknown';
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       for (const [status, n] of counts) this.set({ status }, n);
@@ -151,9 +178,27 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
       (s) => s.throttleWaitSeconds,
     ),
     clusterEnabled,
+    transitions(
+      'cronstable_cluster_leader_transitions_total',
+      'Times this node gained or lost leadership.',
+      'leader',
+    ),
+    transitions(
+      'cronstable_cluster_quorum_transitions_total',
+      'Times this node joined or left quorum.',
+      'quorum',
+    ),
     clusterInfo,
-    clusterIsLeader,
+    gauge('cronstable_cluster_size', 'Effective cluster size N.', (r) => r.cluster_size),
+    gauge('cronstable_cluster_quorum', 'Nodes needed for quorum.', (r) => r.quorum),
+    gauge('cronstable_cluster_quorate', 'Whether this node is quorate (1) or not (0).', (r) =>
+      r.quorate ? 1 : 0,
+    ),
+    gauge('cronstable_cluster_is_leader', 'Whether this node is the leader (1) or not (0).', (r) =>
+      r.is_leader ? 1 : 0,
+    ),
     clusterLeaderInfo,
+    clusterConflict,
     clusterPeers,
   ] as Metric<string>[];
 }

@@ -78,6 +78,11 @@ async function writeStore(dir: string): Promise<void> {
     await store.idempotencyClaim('orders', 'import-42', 3600);
     await store.artifactPut('orders', 'report.csv', new TextEncoder().encode('a,b\n'));
     await store.artifactPut('orders', 'report.csv', new TextEncoder().encode('a,b\n1,2\n'));
+    // The fleet claimed the orders-ingest slots (the second node's claims lost).
+    for (const at of ['2026-07-05T09:00:00.000Z', '2026-07-05T09:05:00.000Z']) {
+      await store.fireClaim('orders-ingest', Date.parse(at), 'meridian-a');
+      expect((await store.fireClaim('orders-ingest', Date.parse(at), 'meridian-b')).won).toBe(false);
+    }
   } finally {
     await store.close();
   }
@@ -99,6 +104,7 @@ describe("the README's SQL section", () => {
       'locks',
       'artifacts',
       'retries',
+      'fire_claims',
     ]);
     for (const v of views)
       expect(
@@ -109,8 +115,9 @@ describe("the README's SQL section", () => {
     await writeStore(dir);
     const db = new Database(join(dir, 'cronstable.db'), { readonly: true });
     try {
+      // fire_claims is a plain table (its own readable view); the others are views.
       const inStore = db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'view'")
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'view' OR name = 'fire_claims'")
         .all()
         .map((r) => (r as { name: string }).name);
       expect(inStore.sort()).toEqual([...views].sort());
@@ -120,12 +127,12 @@ describe("the README's SQL section", () => {
   });
 
   it('answers each query from a real store', async () => {
-    expect(queries).toHaveLength(9);
+    expect(queries).toHaveLength(10);
     const dir = writeTree({});
     await writeStore(dir);
     const db = new Database(join(dir, 'cronstable.db'), { readonly: true });
     try {
-      const [ran, failures, slots, retries, locks, kv, cursors, claims, artifacts] = queries.map(
+      const [ran, failures, slots, retries, locks, kv, cursors, claims, artifacts, fireClaims] = queries.map(
         (q) => db.prepare(q).all() as Record<string, unknown>[],
       );
       expect(ran).toHaveLength(5);
@@ -167,6 +174,32 @@ describe("the README's SQL section", () => {
       ]);
       expect(artifacts).toEqual([
         expect.objectContaining({ scope: 'orders', name: 'report.csv', size: 8, versions: 2 }),
+      ]);
+      expect(fireClaims).toEqual([
+        {
+          job: 'orders-ingest',
+          scheduled_at: '2026-07-05T09:05:00.000Z',
+          claimed_by: 'meridian-a',
+          ran_on: 'meridian-a',
+          outcome: 'failure',
+          attempt: 0,
+        },
+        {
+          job: 'orders-ingest',
+          scheduled_at: '2026-07-05T09:00:00.000Z',
+          claimed_by: 'meridian-a',
+          ran_on: 'meridian-a',
+          outcome: 'failure',
+          attempt: 0,
+        },
+        {
+          job: 'orders-ingest',
+          scheduled_at: '2026-07-05T09:00:00.000Z',
+          claimed_by: 'meridian-a',
+          ran_on: 'meridian-a',
+          outcome: 'success',
+          attempt: 1,
+        },
       ]);
     } finally {
       db.close();

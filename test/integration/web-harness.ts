@@ -61,7 +61,7 @@ export function buildContext(cfg: LoadedConfig, clock: Clock = new RealClock()) 
     jobSetId: () => jobSetId(cfg.jobs),
     scheduler,
     store: null,
-    cluster: () => ({ enabled: false, nodeName: '', leader: null, peers: [] }),
+    cluster: () => ({ enabled: false, nodeName: '' }),
     metrics,
     configReload: () => ({ successful: true, atMs: 1_700_000_000_000 }),
   };

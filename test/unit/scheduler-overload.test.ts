@@ -66,7 +66,7 @@ function setup(count: number, launchCostMs: number, startIso = '2026-01-07T12:00
     jobSetId: () => 'v1:x',
     scheduler,
     store: null,
-    cluster: () => ({ enabled: false, nodeName: 'h', leader: null }),
+    cluster: () => ({ enabled: false, nodeName: 'h' }),
   } as unknown as WebContext;
   metrics.attach(ctx);
   scheduler.start();

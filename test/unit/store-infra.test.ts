@@ -112,7 +112,7 @@ describe('migrations', () => {
   it('upgrades a store written before the views: they appear at open and show its rows', async () => {
     const path = tempDir();
     const db = await openDatabase(join(path, 'cronstable.db'), { busyTimeoutMs: 1000 });
-    const before = MIGRATIONS.filter((m) => m.tag !== '0002_views');
+    const before = MIGRATIONS.filter((m) => m.tag < '0002_views');
     expect(migrate(db, before).applied).toEqual(['0000_init', '0001_stream_counts']);
     stampMeta(db, 'default');
     const old = new Executor(db, { ns: 'default', writer: 'node-a#1', busyRetry: false });

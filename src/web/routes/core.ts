@@ -44,25 +44,16 @@ export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     return text(id);
   });
 
+  // Spec 05 §12.1: the running backend's view plus enabled, job_set_id and this node's load.
   app.get('/cluster', () => {
     const view = ctx.cluster();
-    if (!view.enabled) return json({ enabled: false, peers: [] });
-    const node = d.node.read();
-    return json({
-      enabled: true,
-      backend: view.backend ?? null,
-      node_name: view.nodeName,
-      job_set_id: ctx.jobSetId(),
-      distribution: view.distribution ?? 'single-leader',
-      leader: view.leader,
-      is_leader: view.leader !== null && view.leader === view.nodeName,
-      peers: view.peers,
-      ...view.details,
-      node_stats: node,
-    });
+    const report = view.enabled ? view.report : null;
+    if (!report) return json({ enabled: false, peers: [] });
+    return json({ enabled: true, ...report, job_set_id: ctx.jobSetId(), node_stats: d.node.read() });
   });
 
-  app.get('/fleet', () => json({ enabled: false, nodes: [] }));
+  // Spec 05 §11: the gossip mesh's fleet view.
+  app.get('/fleet', () => json(ctx.cluster().fleet?.() ?? { enabled: false, nodes: [] }));
 
   app.get('/node', () => {
     const o = ctx.scheduler.overload();

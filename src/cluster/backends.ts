@@ -1,0 +1,20 @@
+// The leadership backends this build carries, by `cluster.backend` (spec 05 §2.1). Each entry
+// loads its module lazily: a node pays only for the backend it runs. A kind is listed here only
+// once its module exists; src/config/cluster-backends.ts names the same kinds so that a config
+// asking for a missing one fails at load (issue 10 item 1: never silently double-fire).
+import type { BackendFactory, BackendKind } from './types.ts';
+
+export type BackendLoader = () => Promise<BackendFactory>;
+
+export const BACKENDS: Partial<Record<BackendKind, BackendLoader>> = {
+  gossip: async () => (await import('./gossip/index.ts')).createGossipBackend,
+  filesystem: async () => (await import('./filesystem/index.ts')).createFilesystemBackend,
+  etcd: async () => (await import('./etcd/index.ts')).createEtcdBackend,
+};
+
+/**
+ * The election-inert gossip mesh a lease backend runs beside it for `/fleet` when
+ * `cluster.observability` is set (spec 05 §11); it reads the lease backend's own section.
+ */
+export const FLEET_MESH: BackendLoader | null = async () =>
+  (await import('./gossip/index.ts')).createFleetMesh;

@@ -1,0 +1,251 @@
+// The etcd leadership backend (spec 05 §9): a lease kept alive every round and an election key
+// bound to it, created only when absent. Fencing is etcd's: the key dies with the lease, so a
+// holder that stops renewing loses the key on the server, and a stale lease id can neither create
+// the key (the put fails: lease not found) nor match the live key's lease on the range.
+import { readFile } from 'node:fs/promises';
+import type { ClusterSection } from '../../config/file-schema.ts';
+import type { SecretSource } from '../../config/types.ts';
+import { JsonTransport, type TlsFiles } from '../json-transport.ts';
+import { gossipKeysAdvisory } from '../lease-advisory.ts';
+import { LeaseState, leaseClusterReport } from '../lease-state.ts';
+import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
+import { EtcdClient, type EtcdCredentials, EtcdError } from './client.ts';
+import { readRanSet, writeRanSet } from './ran-set.ts';
+import {
+  type EtcdCadence,
+  type EtcdSettings,
+  etcdCadence,
+  etcdSettings,
+  lowTtlAdvisory,
+} from './settings.ts';
+import type { RanSet } from './wire.ts';
+
+/** How often a follower re-reads the ran-set (a new leader re-reads it at once). */
+const RAN_SET_REFRESH_MS = 60_000;
+
+async function resolvePassword(src: SecretSource | null, env: NodeJS.ProcessEnv): Promise<string> {
+  if (src?.value) return src.value;
+  if (src?.fromFile) {
+    const text = (await readFile(src.fromFile, 'utf8')).trim();
+    if (text === '') throw new Error(`etcd.password.fromFile ${src.fromFile} is empty`);
+    return text;
+  }
+  if (src?.fromEnvVar) {
+    const v = env[src.fromEnvVar];
+    if (!v) throw new Error(`etcd.password.fromEnvVar ${src.fromEnvVar} is unset or empty`);
+    return v;
+  }
+  throw new Error('etcd.username is set without a password');
+}
+
+async function readTls(tls: EtcdSettings['tls']): Promise<TlsFiles> {
+  const read = (p: string | null) => (p ? readFile(p, 'utf8') : Promise.resolve(undefined));
+  const [ca, cert, key] = await Promise.all([read(tls.ca), read(tls.cert), read(tls.key)]);
+  return { ca, cert, key };
+}
+
+export class EtcdBackend implements ClusterBackend {
+  readonly kind = 'etcd' as const;
+  private readonly settings: EtcdSettings;
+  private readonly state: LeaseState;
+  private cadence: EtcdCadence;
+  private transport: JsonTransport | null = null;
+  private client: EtcdClient | null = null;
+  private leaseId: string | null = null;
+  /** Wall-clock epoch seconds our lease runs to, as of its last renewal (for `/cluster`). */
+  private leaseExpiresAt: number | null = null;
+  private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
+  private inflight: Promise<void> | null = null;
+  private stopped = false;
+  private warnedTtl = false;
+  private lastRoundError: string | null = null;
+  private ranSet: RanSet | null = null;
+  /** Monotonic instant of the last ran-set read; null until one succeeded (answers 'unknown'). */
+  private ranSetReadAt: number | null = null;
+  private wasLeader = false;
+
+  constructor(
+    private readonly cluster: ClusterSection,
+    private readonly host: ClusterHost,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.settings = etcdSettings(cluster);
+    this.state = new LeaseState({ clock: host.clock, token: host.nodeName, ttlSeconds: this.settings.ttl });
+    this.cadence = etcdCadence(this.settings.ttl, this.settings.connectTimeout);
+  }
+
+  async start(): Promise<void> {
+    const s = this.settings;
+    const advisory = gossipKeysAdvisory(this.cluster, 'etcd');
+    if (advisory) this.host.log.warning(advisory);
+    const credentials: EtcdCredentials | null = s.username
+      ? { username: s.username, password: await resolvePassword(s.password, this.env) }
+      : null;
+    this.transport = new JsonTransport(await readTls(s.tls));
+    this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.postMs, () =>
+      this.host.clock.monotonic(),
+    );
+    await this.runRound();
+    this.host.log.info(
+      `cluster: etcd election ready at ${s.endpoints.join(',')} (election=${s.electionName}, identity=${this.host.nodeName}, ttl=${this.state.ttlSeconds})`,
+    );
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = this.host.clock.setTimer(() => {
+      this.timer = null;
+      void this.runRound().then(() => this.schedule());
+    }, this.cadence.renewMs);
+  }
+
+  private runRound(): Promise<void> {
+    this.inflight ??= this.round()
+      .catch((e: unknown) => {
+        const msg = e instanceof Error ? e.message : String(e);
+        if (msg !== this.lastRoundError) this.host.log.warning(`cluster: etcd election round failed: ${msg}`);
+        this.lastRoundError = msg;
+      })
+      .finally(() => {
+        this.inflight = null;
+      });
+    return this.inflight;
+  }
+
+  /** Narrows ttl, cadence and per-POST timeout to what the server granted. */
+  private applyGrantedTtl(granted: number): void {
+    const eff = Math.min(granted, this.settings.ttl);
+    if (eff === this.state.ttlSeconds) return;
+    this.state.setEffectiveTtl(eff);
+    this.cadence = etcdCadence(eff, this.settings.connectTimeout);
+    if (this.client) this.client.timeoutMs = this.cadence.postMs;
+    const advisory = lowTtlAdvisory(eff, this.settings.ttl);
+    if (advisory && !this.warnedTtl) {
+      this.warnedTtl = true;
+      this.host.log.warning(advisory);
+    }
+  }
+
+  /**
+   * One round: renew (or get) the lease, then campaign. An answer that the lease is gone ends our
+   * leadership at once; an unreachable store changes nothing, and the deadline lapses by itself.
+   */
+  private async round(): Promise<void> {
+    const client = this.client!;
+    const clock = this.host.clock;
+    client.rotate();
+    client.roundDeadline = clock.monotonic() + this.cadence.roundMs;
+    try {
+      let t0 = this.state.sampleWriteStart();
+      let wall0 = clock.now();
+      if (this.leaseId) {
+        const ttl = await client.keepAlive(this.leaseId);
+        if (ttl <= 0) {
+          this.host.log.warning(`cluster: etcd lease ${this.leaseId} was lost; granting a new one`);
+          this.leaseId = null;
+          this.leaseExpiresAt = null;
+          this.state.lost();
+        } else this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+      }
+      if (!this.leaseId) {
+        t0 = this.state.sampleWriteStart();
+        wall0 = clock.now();
+        const g = await client.grant(this.settings.ttl);
+        this.applyGrantedTtl(g.ttl);
+        this.leaseId = g.id;
+        this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+      }
+      const leaseId = this.leaseId;
+      const tc = clock.monotonic();
+      const r = await client.campaign(this.settings.electionName, this.host.nodeName, leaseId);
+      if (this.stopped) return;
+      if (r.won) {
+        this.state.won(t0, { holder: this.host.nodeName, fence: leaseId, expiresAt: this.leaseExpiresAt });
+      } else {
+        // The key names our node but another lease: a twin process with our name holds it.
+        this.state.lost();
+        this.state.observed(
+          r.holder === null ? null : { holder: r.holder, fence: r.holderLease, expiresAt: null },
+          tc,
+        );
+      }
+      if (this.lastRoundError !== null) this.host.log.info('cluster: etcd election round succeeded again');
+      this.lastRoundError = null;
+      await this.maybeReadRanSet();
+    } finally {
+      client.roundDeadline = null;
+    }
+  }
+
+  private async maybeReadRanSet(): Promise<void> {
+    const leader = this.state.isLeader();
+    const gained = leader && !this.wasLeader;
+    this.wasLeader = leader;
+    // A new leader must re-read the persisted set before it answers "not ran" (spec 05 §3.3).
+    if (gained) this.ranSetReadAt = null;
+    const now = this.host.clock.monotonic();
+    if (this.ranSetReadAt !== null && now - this.ranSetReadAt < RAN_SET_REFRESH_MS) return;
+    this.ranSet = await readRanSet(this.client!, this.settings.electionName);
+    this.ranSetReadAt = now;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) this.host.clock.clearTimer(this.timer);
+    this.timer = null;
+    await this.inflight;
+    const id = this.leaseId;
+    this.leaseId = null;
+    this.state.lost();
+    if (id && this.client) {
+      // Revoking deletes the election key with the lease, so a survivor wins its next round.
+      try {
+        await this.client.revoke(id);
+      } catch (e) {
+        if (!(e instanceof EtcdError && e.answered))
+          this.host.log.warning(
+            `cluster: etcd lease revoke failed (it expires by itself): ${(e as Error).message}`,
+          );
+      }
+    }
+    this.transport?.close();
+  }
+
+  decide(name: string, policy: GatedPolicy): Leadership {
+    return this.state.decide(name, policy);
+  }
+
+  ownerOf(): undefined {
+    return undefined;
+  }
+
+  report(): ClusterReport {
+    const leader = this.state.isLeader();
+    return leaseClusterReport('etcd', this.host.nodeName, this.state, {
+      electionName: this.settings.electionName,
+      identity: this.host.nodeName,
+      holder: this.state.leaderName(),
+      leaseId: this.leaseId,
+      expiry:
+        leader && this.leaseExpiresAt !== null ? new Date(this.leaseExpiresAt * 1000).toISOString() : null,
+    });
+  }
+
+  rebootRan(job: string): boolean | 'unknown' {
+    if (this.ranSetReadAt === null) return 'unknown';
+    const set = this.ranSet;
+    return set !== null && set.jobSetId === this.host.jobSetId() && set.jobs.includes(job);
+  }
+
+  async recordRebootRan(job: string): Promise<void> {
+    if (!this.client) throw new Error('etcd backend is not running');
+    this.ranSet = await writeRanSet(this.client, this.settings.electionName, this.host.jobSetId(), job);
+    this.ranSetReadAt = this.host.clock.monotonic();
+  }
+
+  /** Test hook: the lease id this node holds now (null when none). */
+  currentLeaseId(): string | null {
+    return this.leaseId;
+  }
+}

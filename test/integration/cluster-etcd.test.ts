@@ -1,0 +1,236 @@
+// The etcd backend against a real etcd (spec 05 §9): one leader among three, revoke on graceful
+// stop, takeover after a SIGKILLed holder's lease expires, fail closed while etcd is down and
+// recover after it returns, the @reboot ran-set, and fencing by lease id.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EtcdClient } from '../../src/cluster/etcd/client.ts';
+import { EtcdBackend } from '../../src/cluster/etcd/index.ts';
+import { JsonTransport } from '../../src/cluster/json-transport.ts';
+import type { ClusterSection } from '../../src/config/file-schema.ts';
+import { type EtcdServer, etcdBinary, startEtcd } from '../helpers/etcd.ts';
+import { leaseTestHost, type TestHost, waitFor } from '../helpers/lease-host.ts';
+
+const HAVE_ETCD = etcdBinary() !== null;
+if (!HAVE_ETCD) console.warn('cluster-etcd tests skipped: no `etcd` on PATH (CI installs etcd-server)');
+
+const CONTENDER = join(import.meta.dirname, '..', 'helpers', 'lease-contender.ts');
+
+describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
+  let etcd: EtcdServer;
+  let election = 0;
+  const running: EtcdBackend[] = [];
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  });
+  afterAll(async () => {
+    await etcd?.destroy();
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+    await Promise.all(running.splice(0).map((b) => b.stop()));
+    if (etcd) await etcd.start();
+  });
+
+  /** A cluster section with its own election key, so tests never see each other's leases. */
+  function section(ttl: number): ClusterSection {
+    election++;
+    return {
+      backend: 'etcd',
+      connectTimeout: 2,
+      etcd: { endpoints: [etcd.url], electionName: `test/election-${election}`, ttl },
+    };
+  }
+
+  function backend(cluster: ClusterSection, name: string): { b: EtcdBackend; host: TestHost } {
+    const host = leaseTestHost(name);
+    const b = new EtcdBackend(cluster, host);
+    running.push(b);
+    return { b, host };
+  }
+
+  const leaders = (bs: EtcdBackend[]) => bs.filter((b) => b.report().is_leader);
+
+  /** Samples for `ms`, failing if two nodes ever both claim leadership. */
+  async function neverTwoLeaders(bs: EtcdBackend[], ms: number): Promise<void> {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      expect(leaders(bs).length).toBeLessThanOrEqual(1);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('three contenders elect exactly one leader, and all name it', async () => {
+    const cluster = section(5);
+    const nodes = ['etcd-a', 'etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
+    await Promise.all(nodes.map((b) => b.start()));
+    await waitFor(() => leaders(nodes).length === 1, 5000, 'one leader');
+    await neverTwoLeaders(nodes, 2500);
+    const leader = leaders(nodes)[0]!.report();
+    expect(leaders(nodes)).toHaveLength(1);
+    for (const b of nodes) {
+      const r = b.report();
+      expect(r.quorate).toBe(true);
+      expect(r.leader).toBe(leader.node_name);
+      expect(r.cluster_size).toBe(1);
+      expect(r.backend).toBe('etcd');
+      expect(r.lease).toMatchObject({ electionName: cluster.etcd!.electionName, holder: leader.node_name });
+    }
+    const lb = leaders(nodes)[0]!;
+    expect(lb.report().lease).toMatchObject({ identity: leader.node_name, leaseId: lb.currentLeaseId() });
+    expect(typeof lb.report().lease!.expiry).toBe('string');
+    expect(lb.decide('job', 'Leader')).toEqual({ run: true });
+    for (const f of nodes.filter((b) => b !== lb)) {
+      expect(f.decide('job', 'Leader').run).toBe(false);
+      expect(f.decide('job', 'PreferLeader').run).toBe(false);
+    }
+  });
+
+  it('a graceful stop revokes the lease and another node takes over within a round', async () => {
+    const cluster = section(6);
+    const nodes = ['etcd-a', 'etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
+    await Promise.all(nodes.map((b) => b.start()));
+    await waitFor(() => leaders(nodes).length === 1, 5000, 'one leader');
+    const old = leaders(nodes)[0]!;
+    const rest = nodes.filter((b) => b !== old);
+    await old.stop();
+    expect(old.report().is_leader).toBe(false);
+    // renew = ttl/3 = 2 s: the next round of a survivor finds the key gone with the lease.
+    const took = await waitFor(() => leaders(rest).length === 1, 2000 + 1500, 'a survivor leads');
+    expect(took).toBeLessThan(3500);
+    await neverTwoLeaders(rest, 1000);
+  });
+
+  it('a SIGKILLed leader process is replaced within ttl + 2 s', async () => {
+    const ttl = 3;
+    const cluster = section(ttl);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CONTENDER, 'etcd', 'etcd-child', JSON.stringify(cluster)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let childLeads = false;
+    child.stdout!.on('data', (c: Buffer) => {
+      for (const line of c.toString().split('\n').filter(Boolean))
+        childLeads = (JSON.parse(line) as { is_leader: boolean }).is_leader;
+    });
+    await waitFor(() => childLeads, 15_000, 'the child leads');
+    const nodes = ['etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
+    await Promise.all(nodes.map((b) => b.start()));
+    for (const b of nodes) {
+      expect(b.report().leader).toBe('etcd-child');
+      expect(b.report().is_leader).toBe(false);
+    }
+    const killedAt = performance.now();
+    child.kill('SIGKILL');
+    await waitFor(() => leaders(nodes).length === 1, (ttl + 2) * 1000, 'a survivor leads');
+    const failover = performance.now() - killedAt;
+    expect(failover).toBeLessThanOrEqual((ttl + 2) * 1000);
+    await neverTwoLeaders(nodes, 1000);
+  });
+
+  it('with etcd gone every node fails closed by its deadline, and the fleet recovers', async () => {
+    const ttl = 5;
+    const cluster = section(ttl);
+    const nodes = ['etcd-a', 'etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
+    await Promise.all(nodes.map((b) => b.start()));
+    await waitFor(() => leaders(nodes).length === 1, 5000, 'one leader');
+    const stoppedAt = performance.now();
+    await etcd.stop();
+    // The leader's deadline is (instant before its last renew) + ttl − 1 s, and that renew came
+    // before the stop: it stops leading within ttl − 1 s of the stop, with no I/O.
+    const demoted = await waitFor(() => leaders(nodes).length === 0, ttl * 1000, 'the leader self-demotes');
+    expect(demoted).toBeLessThanOrEqual((ttl - 1) * 1000 + 300);
+    for (const b of nodes) expect(b.decide('job', 'Leader').run).toBe(false);
+    // Freshness: no positive read for a ttl ⇒ not quorate; PreferLeader then runs everywhere.
+    await waitFor(() => nodes.every((b) => !b.report().quorate), ttl * 1000 + 500, 'quorum lost');
+    expect(performance.now() - stoppedAt).toBeLessThanOrEqual(ttl * 1000 + 500);
+    for (const b of nodes) {
+      const r = b.report();
+      expect(r.leader).toBeNull();
+      expect(b.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
+      expect(b.decide('job', 'PreferLeader')).toEqual({ run: true });
+    }
+    await etcd.start();
+    await waitFor(
+      () => leaders(nodes).length === 1 && nodes.every((b) => b.report().quorate),
+      ttl * 3000,
+      'recovery',
+    );
+    await neverTwoLeaders(nodes, 1500);
+    const name = leaders(nodes)[0]!.report().node_name;
+    for (const b of nodes) expect(b.report().leader).toBe(name);
+  });
+
+  it('the @reboot ran-set round-trips, merges concurrent writes and is scoped to the job set', async () => {
+    const cluster = section(5);
+    const a = backend(cluster, 'etcd-a');
+    const b = backend(cluster, 'etcd-b');
+    await Promise.all([a.b.start(), b.b.start()]);
+    expect(a.b.rebootRan('warm-cache')).toBe(false);
+    await Promise.all([a.b.recordRebootRan('warm-cache'), b.b.recordRebootRan('announce')]);
+    const c = backend(cluster, 'etcd-c');
+    expect(c.b.rebootRan('warm-cache')).toBe('unknown');
+    await c.b.start();
+    expect(c.b.rebootRan('warm-cache')).toBe(true);
+    expect(c.b.rebootRan('announce')).toBe(true);
+    expect(c.b.rebootRan('never-ran')).toBe(false);
+    const d = backend(cluster, 'etcd-d');
+    d.host.setJobSetId('v1:another-job-set');
+    await d.b.start();
+    expect(d.b.rebootRan('warm-cache')).toBe(false);
+    await d.b.recordRebootRan('warm-cache');
+    expect(d.b.rebootRan('warm-cache')).toBe(true);
+  });
+
+  it('fencing: a stale lease id cannot win, and its holder steps down', async () => {
+    const transport = new JsonTransport();
+    try {
+      const client = new EtcdClient(transport, [etcd.url], null, 2000);
+      const cluster = section(5);
+      const key = cluster.etcd!.electionName!;
+      // The protocol: a revoked lease can neither create the key nor match the live key's lease.
+      const l1 = await client.grant(5);
+      expect((await client.campaign(`${key}-raw`, 'x', l1.id)).won).toBe(true);
+      await client.revoke(l1.id);
+      await expect(client.campaign(`${key}-raw`, 'x', l1.id)).rejects.toThrow(/lease not found/);
+      const l2 = await client.grant(5);
+      expect(await client.campaign(`${key}-raw`, 'y', l2.id)).toEqual({
+        won: true,
+        holder: 'y',
+        holderLease: l2.id,
+      });
+      expect(await client.campaign(`${key}-raw`, 'x', l1.id)).toEqual({
+        won: false,
+        holder: 'y',
+        holderLease: l2.id,
+      });
+      await client.revoke(l2.id);
+
+      // The backend: a's lease is revoked behind its back (an operator, or etcd expiring it while
+      // a was paused); b starts at once. Whoever leads next, it is not on the stale lease.
+      const a = backend(cluster, 'etcd-a');
+      await a.b.start();
+      expect(a.b.report().is_leader).toBe(true);
+      const stale = a.b.currentLeaseId()!;
+      await client.revoke(stale);
+      const b = backend(cluster, 'etcd-b');
+      await b.b.start();
+      await waitFor(() => a.host.lines.some((l) => l.includes('was lost')), 4000, 'a sees its lease lost');
+      expect(a.b.currentLeaseId()).not.toBe(stale);
+      await waitFor(() => leaders([a.b, b.b]).length === 1, 4000, 'one leader');
+      await neverTwoLeaders([a.b, b.b], 2000);
+      const live = await client.get(key);
+      const holder = leaders([a.b, b.b])[0]!;
+      expect(live).toMatchObject({ value: holder.report().node_name, lease: holder.currentLeaseId() });
+      expect(live!.lease).not.toBe(stale);
+    } finally {
+      transport.close();
+    }
+  });
+});
