@@ -1,0 +1,63 @@
+// Run documents over the store (spec 04 §4, §14.6): every change is a pure transform applied in a
+// compare-and-set on the run's version, so concurrent writers (the advancer, a decision on another
+// node, a completion) serialise and none of them is lost. Only the entries a transform touched are
+// written, so a pass over a 10k-task run writes a handful of rows.
+import type { Store, StoredDagRun, StoredDagTask } from '../../store/types.ts';
+import type { RunState } from '../model.ts';
+
+/** A transform's answer: the new document, whether it changed and which entries it touched. */
+export interface Transformed {
+  run: RunState;
+  changed: boolean;
+  touched: readonly string[];
+}
+
+/** How many times a CAS is retried against concurrent writers before giving up for this call. */
+const CAS_ATTEMPTS = 20;
+
+export class RunStore {
+  constructor(private readonly store: Store) {}
+
+  async get(dag: string, runKey: string): Promise<{ run: RunState; version: number } | null> {
+    const got = await this.store.dagRunGet(dag, runKey);
+    return got ? { run: got.run as unknown as RunState, version: got.version } : null;
+  }
+
+  /** Create-if-absent (§4.2): false when the key already had a document. */
+  async create(run: RunState): Promise<boolean> {
+    return (await this.store.dagRunCreate(run as unknown as StoredDagRun)).created;
+  }
+
+  /**
+   * Read, transform, write back if changed; re-read and retry when another writer won. Resolves with
+   * the transform's answer on the document it applied to, or null when the run does not exist.
+   */
+  async mutate<T extends Transformed>(
+    dag: string,
+    runKey: string,
+    fn: (run: RunState) => T,
+  ): Promise<T | null> {
+    for (let i = 0; i < CAS_ATTEMPTS; i++) {
+      const cur = await this.get(dag, runKey);
+      if (!cur) return null;
+      const out = fn(cur.run);
+      if (!out.changed) return out;
+      const tasks: Record<string, StoredDagTask> = {};
+      for (const key of out.touched) {
+        const e = out.run.tasks[key];
+        if (e) tasks[key] = e as unknown as StoredDagTask;
+      }
+      const w = await this.store.dagRunWrite({
+        dag,
+        runKey,
+        version: cur.version,
+        state: out.run.state,
+        updatedAt: out.run.updatedAt,
+        mapped: out.run.mapped,
+        tasks,
+      });
+      if (w.ok) return out;
+    }
+    throw new Error(`dag run ${dag}/${runKey}: too many concurrent writers`);
+  }
+}
