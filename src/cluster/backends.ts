@@ -10,6 +10,7 @@ export const BACKENDS: Partial<Record<BackendKind, BackendLoader>> = {
   gossip: async () => (await import('./gossip/index.ts')).createGossipBackend,
   filesystem: async () => (await import('./filesystem/index.ts')).createFilesystemBackend,
   etcd: async () => (await import('./etcd/index.ts')).createEtcdBackend,
+  kubernetes: async () => (await import('./kubernetes/index.ts')).createKubernetesBackend,
 };
 
 /**

@@ -25,6 +25,8 @@ export interface JsonResponse {
   status: number;
   /** The parsed body, or null when it was empty or not JSON. */
   body: unknown;
+  /** The body's text when it was not JSON (some errors are plain text), at most 300 chars. */
+  text: string;
 }
 
 /** A response over this size is treated as a failure (a store answers in kilobytes). */
@@ -43,15 +45,9 @@ export class TransportError extends Error {
 /** A keep-alive connection pool for one backend; `close()` drops its sockets on stop. */
 export class JsonTransport {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  private httpsAgent: https.Agent;
+  private readonly httpsAgent: https.Agent;
 
   constructor(tls: TlsFiles = {}) {
-    this.httpsAgent = this.makeHttpsAgent(tls);
-  }
-
-  /** Swaps the TLS material (e.g. a rotated CA file); open sockets finish with the old one. */
-  setTls(tls: TlsFiles): void {
-    this.httpsAgent.destroy();
     this.httpsAgent = this.makeHttpsAgent(tls);
   }
 
@@ -101,14 +97,15 @@ export class JsonTransport {
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let body: unknown = null;
+            let raw = '';
             if (text.trim() !== '') {
               try {
                 body = JSON.parse(text);
               } catch {
-                body = null;
+                raw = text.trim().slice(0, 300);
               }
             }
-            done(null, { status: res.statusCode ?? 0, body });
+            done(null, { status: res.statusCode ?? 0, body, text: raw });
           });
           res.on('error', (e) => done(new TransportError(e.message, 'network')));
         },

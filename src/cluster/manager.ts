@@ -163,7 +163,9 @@ export class ClusterManager implements GateSource {
     if (!b) return null;
     try {
       const r = b.report();
-      return b.kind === 'gossip' ? r : { ...r, fleet: r.fleet ?? this.meshBuilt !== null };
+      if (b.kind === 'gossip') return r;
+      // Lease backends say whether the observability overlay is configured (spec 05 §12.1).
+      return { ...r, fleet: r.fleet === true || (this.section !== null && wantsMesh(this.section)) };
     } catch (e) {
       this.o.log.warning(`cluster: the ${b.kind} backend's report failed: ${errorText(e)}`);
       return null;

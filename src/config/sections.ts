@@ -79,14 +79,15 @@ export function checkCluster(
   fallback: SourcePos,
   issues: ConfigIssue[],
   warnings: LoadWarning[],
+  built: readonly string[] = BUILT_CLUSTER_BACKENDS,
 ): void {
   const bad = problems(cluster, 'cluster', fallback, issues);
   const warn = (message: string) => warnings.push({ level: 'warning', logger: 'cronstable', message });
   const backend = cluster.backend ?? 'gossip';
-  if (!BUILT_CLUSTER_BACKENDS.includes(backend))
+  if (!built.includes(backend))
     bad(
       ['backend'],
-      `the ${backend} backend is not available in this build (available: ${BUILT_CLUSTER_BACKENDS.join(', ') || 'none'}); without it every node would run every Leader job`,
+      `the ${backend} backend is not available in this build (available: ${built.join(', ') || 'none'}); without it every node would run every Leader job`,
     );
   for (const sub of ['filesystem', 'etcd', 'kubernetes'] as const) {
     if (cluster[sub] !== undefined && sub !== backend)

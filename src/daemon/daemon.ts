@@ -131,7 +131,8 @@ export class Daemon {
         this.state = await startStateServices(this.config.state, {
           clock: this.clock,
           log: this.log,
-          host: process.env.HOSTNAME ?? hostname(),
+          // The ledger's `node` is the cluster's node name when one is set.
+          host: this.config.cluster?.nodeName || (process.env.HOSTNAME ?? hostname()),
           workerEntry: this.opts.workerEntry,
         });
         if ((this.config.state.gcGraceSeconds ?? 604_800) > 0)
@@ -216,8 +217,8 @@ export class Daemon {
     this.config = next;
     this.signature = filesSignature(next.files);
     const advisories = this.applyConfig(next);
-    await this.cluster?.manager.apply(next.cluster, advisories);
     this.scheduler.load(next.jobs);
+    await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
     await this.applyWeb();

@@ -1,11 +1,12 @@
 // A real single-member etcd for the etcd backend's tests: free client and peer ports, a temp data
 // directory, ready once `/health` answers. It can be stopped and started again on the same ports
 // and data directory, to show a backend failing closed while the store is gone and recovering.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JsonTransport } from '../../src/cluster/json-transport.ts';
 
 /** The etcd binary on PATH, or null (the tests skip, saying so). CI installs `etcd-server`. */
 export function etcdBinary(): string | null {
@@ -24,7 +25,7 @@ export async function freePort(): Promise<number> {
 }
 
 export interface EtcdServer {
-  /** `http://127.0.0.1:<clientPort>` */
+  /** `http(s)://127.0.0.1:<clientPort>` */
   url: string;
   /** Starts (again) on the same ports and data dir; resolves once healthy. */
   start(): Promise<void>;
@@ -34,23 +35,40 @@ export interface EtcdServer {
   destroy(): Promise<void>;
 }
 
-export async function startEtcd(): Promise<EtcdServer> {
+export interface EtcdOptions {
+  /** Serve clients over https with these files (paths), requiring client certificates. */
+  tls?: { ca: string; cert: string; key: string };
+  /** More flags (e.g. `--auth-token-ttl`). */
+  extraArgs?: string[];
+}
+
+export async function startEtcd(opts: EtcdOptions = {}): Promise<EtcdServer> {
   const bin = etcdBinary();
   if (!bin) throw new Error('etcd is not on PATH');
   const clientPort = await freePort();
   const peerPort = await freePort();
+  const tls = opts.tls;
+  const transport = new JsonTransport(
+    tls
+      ? {
+          ca: readFileSync(tls.ca, 'utf8'),
+          cert: readFileSync(tls.cert, 'utf8'),
+          key: readFileSync(tls.key, 'utf8'),
+        }
+      : {},
+  );
   // tmpfs when there is one: etcd fsyncs every write, and a slow disk would stretch our rounds.
   const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'cronstable-etcd-'));
-  const url = `http://127.0.0.1:${clientPort}`;
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   let child: ChildProcess | null = null;
   let output = '';
 
   const healthy = async (): Promise<boolean> => {
     try {
-      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
-      const body = (await res.json()) as { health?: unknown };
-      return res.ok && (body.health === 'true' || body.health === true);
+      const res = await transport.request({ method: 'GET', url: `${url}/health`, timeoutMs: 1000 });
+      const body = res.body as { health?: unknown } | null;
+      return res.status === 200 && (body?.health === 'true' || body?.health === true);
     } catch {
       return false;
     }
@@ -84,6 +102,18 @@ export async function startEtcd(): Promise<EtcdServer> {
           'error',
           '--logger',
           'zap',
+          ...(tls
+            ? [
+                '--cert-file',
+                tls.cert,
+                '--key-file',
+                tls.key,
+                '--trusted-ca-file',
+                tls.ca,
+                '--client-cert-auth',
+              ]
+            : []),
+          ...(opts.extraArgs ?? []),
         ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
@@ -120,6 +150,7 @@ export async function startEtcd(): Promise<EtcdServer> {
     },
     async destroy() {
       await server.stop();
+      transport.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -130,4 +161,41 @@ export async function startEtcd(): Promise<EtcdServer> {
     throw e;
   }
   return server;
+}
+
+/**
+ * A client certificate without a CommonName, signed by `ca`. etcd refuses gateway requests whose
+ * client certificate carries a CN while auth is on (the gateway could not honour it as the user
+ * name), so password auth over mutual TLS needs a CN-less client certificate.
+ */
+export function cnLessClientCert(dir: string, ca: string, caKey: string): { cert: string; key: string } {
+  const run = (args: string[]) =>
+    execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const key = join(dir, 'client-no-cn.key');
+  const csr = join(dir, 'client-no-cn.csr');
+  const ext = join(dir, 'client-no-cn.ext');
+  const cert = join(dir, 'client-no-cn.pem');
+  run(
+    ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'].concat([
+      '-keyout',
+      key,
+      '-out',
+      csr,
+      '-subj',
+      '/O=cronstable',
+    ]),
+  );
+  writeFileSync(
+    ext,
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n',
+  );
+  run(
+    ['x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-days', '30'].concat([
+      '-extfile',
+      ext,
+      '-out',
+      cert,
+    ]),
+  );
+  return { cert, key };
 }

@@ -83,6 +83,8 @@ interface TestNode {
   backend: GossipBackend;
   logs: string[];
   setJobSet(id: string): void;
+  /** A new backend (new instance id) with the same config: a restarted process. */
+  restart(): Promise<GossipBackend>;
 }
 
 const started: GossipBackend[] = [];
@@ -134,7 +136,13 @@ async function fleet(specs: NodeSpec[], start = true): Promise<TestNode[]> {
     const logs: string[] = [];
     const host = hostFor(spec, logs);
     const backend = createGossipBackend(cluster, host) as GossipBackend;
-    return { spec, addr: addrs[i] as string, backend, logs, setJobSet: (id) => (host.jobSet = id) };
+    const restart = async () => {
+      const again = createGossipBackend(cluster, host) as GossipBackend;
+      started.push(again);
+      await again.start();
+      return again;
+    };
+    return { spec, addr: addrs[i] as string, backend, logs, setJobSet: (id) => (host.jobSet = id), restart };
   });
   if (start) {
     started.push(...nodes.map((n) => n.backend));
@@ -210,8 +218,17 @@ describe('gossip backend over real mTLS', () => {
       if (owners.get(j) !== 'node-a') expect(rendezvousOwner(j, survivors)).toBe(owners.get(j));
     expect(rest[0]?.logs.some((l) => l.startsWith('WARNING') && l.includes('unreachable'))).toBe(true);
 
-    // Stop two more: the two survivors lose quorum; Leader stands down, PreferLeader runs once.
-    await Promise.all([rest[0]?.backend.stop(), rest[1]?.backend.stop()]);
+    // Restart node-a (a new instance): exactly its former jobs move back, on every node.
+    const a2 = await a.restart();
+    const everyone = [a2, ...rest.map((n) => n.backend)];
+    await until('node-a reclaimed its jobs', () =>
+      everyone.every(
+        (b) => !b.report().conflict && JOBS.every((j) => b.ownerOf(j, 'Leader') === owners.get(j)),
+      ),
+    );
+
+    // Stop three: the two survivors lose quorum; Leader stands down, PreferLeader runs once.
+    await Promise.all([a2.stop(), rest[0]?.backend.stop(), rest[1]?.backend.stop()]);
     const left = rest.slice(2);
     await until('quorum lost', () => left.every((n) => !n.backend.report().quorate));
     // Third-party gossip about the stopped nodes lasts until the survivors' next poll of each other.
@@ -332,6 +349,8 @@ describe('gossip backend over real mTLS', () => {
     const r = a.backend.report();
     expect(r.conflicting_sizes).toEqual([6]);
     expect(r.conflicting_policies).toEqual(["distribution 'single-leader' != 'spread'"]);
+    // b and e agree mutually once they have polled a back; c and d never count.
+    await until('b and e mutual', () => a.backend.election().agreeingNames.length === 2);
     expect(a.backend.election().agreeingNames).toEqual(['node-b', 'node-e']);
     expect(a.backend.decide('j', 'Leader').run).toBe(false);
   });
@@ -441,8 +460,11 @@ describe('gossip backend over real mTLS', () => {
     for (let i = 0; i < 40; i++)
       jobs[`job-${i}`] = { running: false, enabled: true, scheduled_in: 30 + i, last: null };
     const nodes = await fleet(NAMES.slice(0, 3).map((name, i) => ({ name, ip: IPS[i] as string, jobs })));
-    await until('agreed', () => allAgreed(nodes));
     const [a, b] = nodes as [TestNode, TestNode];
+    await until(
+      'mutual agreement',
+      () => allAgreed(nodes) && a.backend.election().agreeingNames.length === 2,
+    );
     const tester = certs.nodes.tester as { cert: string; key: string };
     const call = (path: string, headers: Record<string, string> = {}, body?: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
@@ -490,6 +512,43 @@ describe('gossip backend over real mTLS', () => {
     expect(again.headers['x-cronstable-node-stats']).toBeDefined();
     expect((await call('/peer', { 'if-none-match': '"nope"' })).status).toBe(200);
     expect((await call('/other')).status).toBe(404);
+    // A body that stalls past connectTimeout gets 408.
+    const [host, port] = a.addr.split(':');
+    const tlsOpts = {
+      ca: readFileSync(certs.ca),
+      cert: readFileSync(tester.cert),
+      key: readFileSync(tester.key),
+    };
+    const stalled = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host,
+          port: Number(port),
+          path: '/reboot-ran',
+          method: 'POST',
+          headers: { 'content-length': '100' },
+          ...tlsOpts,
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.write('{"job_set_id"');
+    });
+    expect(stalled).toBe(408);
+    // No client certificate, no conversation.
+    const anonymous = await new Promise<string>((resolve) => {
+      const req = httpsRequest({ host, port: Number(port), path: '/peer', ca: tlsOpts.ca }, (res) => {
+        res.resume();
+        resolve(`HTTP ${res.statusCode}`);
+      });
+      req.on('error', (err) => resolve((err as { code?: string }).code ?? err.message));
+      req.end();
+    });
+    expect(anonymous).not.toMatch(/^HTTP/);
     expect((await call('/reboot-ran', {}, '{not json')).status).toBe(400);
     expect((await call('/reboot-ran', {}, 'x'.repeat(300 * 1024))).status).toBe(413);
     expect(

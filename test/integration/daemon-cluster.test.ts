@@ -64,7 +64,8 @@ function startDaemon(name: string, config: string, webPort: number): Daemon {
   const path = join(dir, `${name}-${webPort}.yaml`);
   writeFileSync(path, config);
   const child = spawn(process.execPath, [BUNDLE, '-c', path], {
-    env: { ...process.env, HOSTNAME: name },
+    // One host name for every node, as on one machine: the ledger's node is cluster.nodeName.
+    env: { ...process.env, HOSTNAME: 'one-machine' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -245,7 +246,21 @@ describe('a three-node gossip fleet in real daemons sharing one store', () => {
     expect(jobs.map((j) => j.clusterPolicy)).toEqual(['Leader', 'PreferLeader', 'EveryNode']);
     expect(jobs.some((j) => 'clusterOwner' in j)).toBe(false);
 
-    const text = await metrics(nodes[0]!);
+    // The fleet view: every node with its job summaries (the daemon's scheduler as seen by peers).
+    const fleet = await getJson(nodes[2]!, '/fleet');
+    expect(fleet).toMatchObject({ enabled: true, backend: 'gossip', node_name: 'node-c' });
+    const fleetNodes = fleet.nodes as { node_name: string; self: boolean; jobs: Record<string, unknown> }[];
+    expect(fleetNodes.map((n) => n.node_name).sort()).toEqual(NAMES);
+    for (const n of fleetNodes) {
+      expect(Object.keys(n.jobs).sort()).toEqual(['tick-every', 'tick-leader', 'tick-prefer']);
+      expect(n.jobs['tick-every']).toMatchObject({ enabled: true, running: expect.any(Boolean) });
+    }
+
+    // Transitions are counted on the one-second cadence: the first one may lag the view by a tick.
+    const text = await eventually('a counted leadership transition', 5000, async () => {
+      const t = await metrics(nodes[0]!);
+      return /^cronstable_cluster_leader_transitions_total [1-9]\d*$/m.test(t) ? t : null;
+    });
     for (const line of [
       'cronstable_cluster_enabled 1',
       'cronstable_cluster_size 3',

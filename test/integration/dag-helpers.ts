@@ -100,6 +100,7 @@ export interface TaskDoc {
   exitCode: number | null;
   failReason: string | null;
   host: string | null;
+  pid: number | null;
   pokeCount?: number;
   awaitingApproval?: true;
   approval?: { decision: string; by: string; at: number } | null;

@@ -304,6 +304,36 @@ describe('the backend on a real clock and store', () => {
     expect(store.stats?.().ops.leaseAcquire).toBe(1);
   });
 
+  it('a stop during start waits for it and then releases; a second start is refused', async () => {
+    const dir = tempDir();
+    const a = host('node-a');
+    const back = createFilesystemBackend(section(dir), a.host);
+    const started = back.start();
+    const stopped = back.stop();
+    await started;
+    await stopped;
+    expect(back.report().is_leader).toBe(false);
+    await expect(back.start()).rejects.toThrow(/already started/);
+    const b = host('node-b');
+    const next = createFilesystemBackend(section(dir), b.host);
+    cleanups.push(() => next.stop());
+    await next.start();
+    expect(next.report()).toMatchObject({ is_leader: true, lease: { fence: 2 } });
+  });
+
+  it('warns once that gossip-only keys do nothing here', async () => {
+    const dir = tempDir();
+    const a = host('node-a');
+    const cluster = { ...section(dir), interval: 10, driftAfter: 2 };
+    const back = createFilesystemBackend(cluster, a.host);
+    cleanups.push(() => back.stop());
+    await back.start();
+    const advisories = a.logs.filter((l) => /ignored by the filesystem backend/.test(l.message));
+    expect(advisories.map((l) => [l.level, l.message])).toEqual([
+      ['warning', 'cluster: interval, driftAfter are ignored by the filesystem backend'],
+    ]);
+  });
+
   it('rounds that fail log the WARNING; the leader demotes itself and quorum lapses (fail closed)', async () => {
     const dir = tempDir();
     const a = host('node-a');

@@ -179,6 +179,32 @@ describe('election rounds on one SQLite file', () => {
     expect(again.state.holder()?.fence).toBe(1);
   });
 
+  it('stopping after an acquire whose answer never came still releases what it wrote', async () => {
+    const dir = tempDir();
+    const clock = new FakeClock(START);
+    const a = await contender(dir, 'node-a', clock, 0, (s) => ({
+      leaseRead: (n) => s.leaseRead(n),
+      leaseRenew: (l, t) => s.leaseRenew(l, t),
+      leaseRelease: (l) => s.leaseRelease(l),
+      // The write lands, but its answer arrives only after the call's bound.
+      leaseAcquire: (n, h, t) => {
+        const written = s.leaseAcquire(n, h, t);
+        return new Promise<Lease | null>((r) => clock.setTimer(() => r(written), 5000));
+      },
+    }));
+    const b = await contender(dir, 'node-b', clock);
+    const pending = a.election.round();
+    await new Promise((r) => setImmediate(r)); // the read answers; the acquire is under way
+    await clock.advance(500);
+    expect((await pending).step).toBe('failed');
+    expect(a.state.held()).toBeNull();
+    expect((await b.store.leaseRead(NAME))?.holder).toBe(a.state.token);
+    expect((await a.election.release())?.ok).toBe(true);
+    expect(await b.store.leaseRead(NAME)).toBeNull();
+    expect(await b.election.round()).toEqual({ step: 'acquired' });
+    expect(b.state.holder()?.fence).toBe(2);
+  });
+
   it('a lost race is confirmed by a read and followed', async () => {
     const dir = tempDir();
     const clock = new FakeClock(START);

@@ -328,7 +328,8 @@ describe('the scheduler behind the cluster gate (fake clock)', () => {
 
   it('a failed run retries only once the quorum is back; an ownership move ends the retry', async () => {
     const clock = new FakeClock(START);
-    const retry = '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 10\n        maximumDelay: 10\n        backoffMultiplier: 1\n';
+    const retry =
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 10\n        maximumDelay: 10\n        backoffMultiplier: 1\n';
     const n = nodeOf('node-a', clock, job('l', '0 * * * *', retry));
     n.launcher.behave('l', { exitCode: 1, durationMs: 1000 });
     n.scheduler.start();

@@ -69,6 +69,35 @@ describe('round logs (spec 05 §5.7)', () => {
   });
 });
 
+describe('round logs of an observe-only mesh', () => {
+  it('say nothing about quorum or leadership, and gate nothing on conflict', () => {
+    const peers = [
+      peer('node-b', 'agreed', { electLeader: false }),
+      peer('node-c', 'agreed', { electLeader: false, clusterSize: 9 }),
+    ];
+    const e = elect({
+      me: 'node-a',
+      instanceId: 'a'.repeat(32),
+      distribution: 'single-leader',
+      electLeader: false,
+      peers,
+      completedRounds: 5,
+    });
+    const after: RoundSnapshot = {
+      statuses: new Map(peers.map((p) => [p.host, { status: p.status, error: null, jobSetId: 'v1:x' }])),
+      quorate: e.quorate,
+      leader: e.leader,
+      conflictKey: conflictKey(e),
+    };
+    expect(roundLogs(null, after, e)).toEqual([
+      {
+        level: 'error',
+        message: 'cluster: conflict (peers declare cluster sizes 9 (ours 3)); observe-only, nothing is gated',
+      },
+    ]);
+  });
+});
+
 describe('TLS error classification (spec 05 §14)', () => {
   it.each([
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'untrusted'],

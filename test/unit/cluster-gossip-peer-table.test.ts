@@ -11,6 +11,7 @@ import {
   toPeerReport,
   withStats,
 } from '../../src/cluster/gossip/peer-table.ts';
+import { fleetMeshSettings, gossipSettings } from '../../src/cluster/gossip/settings.ts';
 
 const ME = 'node-a';
 const MY_ID = 'a'.repeat(32);
@@ -144,5 +145,58 @@ describe('peer addresses and the self-listing drop rules (spec 05 §2.2)', () =>
     expect(isSelfListing('127.0.0.1:8443', ':8443', 'node-a')).toBe(true);
     // Two loopback aliases are two nodes (the local fleet runs that way).
     expect(isSelfListing('127.0.0.12:8443', '127.0.0.11:8443', 'node-a')).toBe(false);
+  });
+});
+
+describe('gossip settings', () => {
+  const tls = { ca: 'ca.pem', cert: 'a.pem', key: 'a.key' };
+  it('resolve defaults and drop self listings', () => {
+    const s = gossipSettings(
+      {
+        listen: '0.0.0.0:8443',
+        tls,
+        peers: [{ host: 'node-a:8443' }, { host: 'b:8443' }, { host: 'b:8443' }],
+      },
+      'node-a',
+    );
+    expect(s).toMatchObject({
+      peers: ['b:8443'],
+      intervalS: 30,
+      driftAfter: 3,
+      connectTimeoutS: 10,
+      electLeader: false,
+      distribution: 'single-leader',
+      shareNodeStats: true,
+    });
+  });
+
+  it('the fleet mesh reads the observability block, or a lifted gossip section, election off', () => {
+    const lease = {
+      backend: 'filesystem' as const,
+      electLeader: true,
+      distribution: 'spread' as const,
+      connectTimeout: 4,
+      observability: {
+        listen: '10.0.0.1:8443',
+        tls,
+        peers: [{ host: 'b:8443' }],
+        nodeName: 'mesh-a',
+        interval: 5,
+      },
+    };
+    expect(fleetMeshSettings(lease, 'node-a')).toMatchObject({
+      nodeName: 'mesh-a',
+      listen: '10.0.0.1:8443',
+      peers: ['b:8443'],
+      intervalS: 5,
+      connectTimeoutS: 4,
+      electLeader: false,
+      distribution: 'single-leader',
+    });
+    const lifted = { backend: 'gossip' as const, electLeader: true, listen: '10.0.0.1:8443', tls, peers: [] };
+    expect(fleetMeshSettings(lifted, 'node-a')).toMatchObject({
+      electLeader: false,
+      listen: '10.0.0.1:8443',
+    });
   });
 });

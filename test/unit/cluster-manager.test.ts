@@ -16,8 +16,10 @@ import type {
   Leadership,
 } from '../../src/cluster/types.ts';
 import { BUILT_CLUSTER_BACKENDS } from '../../src/config/cluster-backends.ts';
+import type { ConfigIssue } from '../../src/config/errors.ts';
 import type { ClusterSection } from '../../src/config/file-schema.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { checkCluster } from '../../src/config/sections.ts';
 import { FakeClock } from '../../src/util/clock.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -28,11 +30,9 @@ describe('the backend registry', () => {
     expect([...BUILT_CLUSTER_BACKENDS].sort()).toEqual(Object.keys(BACKENDS).sort());
   });
 
-  const missing = ALL_KINDS.filter((k) => !BUILT_CLUSTER_BACKENDS.includes(k));
-  it.skipIf(missing.length === 0)(
-    'a cluster: naming a backend this build lacks fails at load, with file:line:key',
-    () => {
-      const kind = missing[0]!;
+  it('a cluster: naming a backend this build lacks fails at load, with file:line:key', () => {
+    const kind = ALL_KINDS.find((k) => !BUILT_CLUSTER_BACKENDS.includes(k));
+    if (kind) {
       const dir = writeTree({
         'c.yaml': `jobs:\n  - name: j\n    command: x\n    schedule: "* * * * *"\ncluster:\n  backend: ${kind}\n`,
       });
@@ -41,8 +41,14 @@ describe('the backend registry', () => {
           `c\\.yaml:6:3: cluster\\.backend: cluster: the ${kind} backend is not available in this build`,
         ),
       );
-    },
-  );
+    }
+    // The same rule against a build without etcd, whatever this build carries.
+    const issues: ConfigIssue[] = [];
+    checkCluster({ backend: 'etcd' }, { file: 'c.yaml', line: 5, col: 1 }, issues, [], ['gossip']);
+    expect(issues.map((i) => i.message)).toEqual([
+      'cluster: the etcd backend is not available in this build (available: gossip); without it every node would run every Leader job',
+    ]);
+  });
 });
 
 class FakeBackend implements ClusterBackend {
@@ -66,8 +72,9 @@ class FakeBackend implements ClusterBackend {
   decide(): Leadership {
     return this.leader ? { run: true } : { run: false, reason: 'follower', transient: true };
   }
-  ownerOf(): string | null | undefined {
-    return undefined;
+  owners: Record<string, string | null> | null = null;
+  ownerOf(_name: string, policy: string): string | null | undefined {
+    return this.owners ? (this.owners[policy] ?? null) : undefined;
   }
   report(): ClusterReport {
     return {
@@ -253,6 +260,30 @@ describe('ClusterManager', () => {
     await k.manager.stop();
     expect(b.stopped).toBe(1);
     expect(k.clock.pendingTimers()).toBe(0);
+  });
+
+  it('clusterOwner (spec 05 §12.2): only under spread; null without quorum; no backend: Leader none, PreferLeader here', async () => {
+    const k = kit();
+    stops.push(k.manager);
+    const spread: ClusterSection = {
+      backend: 'gossip',
+      nodeName: 'node-a',
+      electLeader: true,
+      distribution: 'spread',
+    };
+    k.failStart.value = 'bind failed';
+    await k.manager.apply(spread);
+    expect(k.manager.distribution()).toBe('spread');
+    expect(k.manager.ownerOf('j', 'Leader')).toBeNull();
+    expect(k.manager.ownerOf('j', 'PreferLeader')).toBe('node-a');
+    k.failStart.value = null;
+    await k.manager.apply({ ...spread, interval: 5 });
+    const b = k.built[1]!;
+    b.owners = { Leader: null, PreferLeader: 'node-b' };
+    expect(k.manager.ownerOf('j', 'Leader')).toBeNull();
+    expect(k.manager.ownerOf('j', 'PreferLeader')).toBe('node-b');
+    await k.manager.apply({ ...spread, distribution: 'single-leader' });
+    expect(k.manager.ownerOf('j', 'Leader')).toBeUndefined();
   });
 
   it('election is in force on lease backends always, on gossip only with electLeader', () => {

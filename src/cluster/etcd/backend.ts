@@ -7,19 +7,17 @@ import type { ClusterSection } from '../../config/file-schema.ts';
 import type { SecretSource } from '../../config/types.ts';
 import { JsonTransport, type TlsFiles } from '../json-transport.ts';
 import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import { LeaseState, leaseClusterReport } from '../lease-state.ts';
+import { type LeaseCadence, LeaseState, leaseClusterReport } from '../lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { EtcdClient, type EtcdCredentials, EtcdError } from './client.ts';
 import { readRanSet, writeRanSet } from './ran-set.ts';
-import {
-  type EtcdCadence,
-  type EtcdSettings,
-  etcdCadence,
-  etcdSettings,
-  lowTtlAdvisory,
-} from './settings.ts';
+import { type EtcdSettings, etcdCadence, etcdSettings, lowTtlAdvisory } from './settings.ts';
 import type { RanSet } from './wire.ts';
 
+/** A follower's campaign cadence between its lease renewals. */
+const FOLLOWER_CAMPAIGN_MS = 1000;
+/** Renew a little early rather than a timer tick late. */
+const RENEW_SLACK_MS = 50;
 /** How often a follower re-reads the ran-set (a new leader re-reads it at once). */
 const RAN_SET_REFRESH_MS = 60_000;
 
@@ -48,10 +46,12 @@ export class EtcdBackend implements ClusterBackend {
   readonly kind = 'etcd' as const;
   private readonly settings: EtcdSettings;
   private readonly state: LeaseState;
-  private cadence: EtcdCadence;
+  private cadence: LeaseCadence;
   private transport: JsonTransport | null = null;
   private client: EtcdClient | null = null;
   private leaseId: string | null = null;
+  /** Monotonic instant sampled just before the write that last extended our lease. */
+  private leaseT0: number | null = null;
   /** Wall-clock epoch seconds our lease runs to, as of its last renewal (for `/cluster`). */
   private leaseExpiresAt: number | null = null;
   private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
@@ -82,7 +82,7 @@ export class EtcdBackend implements ClusterBackend {
       ? { username: s.username, password: await resolvePassword(s.password, this.env) }
       : null;
     this.transport = new JsonTransport(await readTls(s.tls));
-    this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.postMs, () =>
+    this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.opMs, () =>
       this.host.clock.monotonic(),
     );
     await this.runRound();
@@ -92,12 +92,21 @@ export class EtcdBackend implements ClusterBackend {
     this.schedule();
   }
 
+  /**
+   * The holder runs a round every renew period. A follower campaigns every second in between
+   * (the same create-if-absent txn, so it cannot take a live key): it then wins within about a
+   * second of a crashed holder's lease expiring, instead of up to a renew period later, which
+   * keeps failover within ttl + 2 s (issue 10). Its own lease is still renewed once per period.
+   */
   private schedule(): void {
     if (this.stopped) return;
+    const delay = this.state.isLeader()
+      ? this.cadence.renewMs
+      : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
     this.timer = this.host.clock.setTimer(() => {
       this.timer = null;
       void this.runRound().then(() => this.schedule());
-    }, this.cadence.renewMs);
+    }, delay);
   }
 
   private runRound(): Promise<void> {
@@ -119,7 +128,7 @@ export class EtcdBackend implements ClusterBackend {
     if (eff === this.state.ttlSeconds) return;
     this.state.setEffectiveTtl(eff);
     this.cadence = etcdCadence(eff, this.settings.connectTimeout);
-    if (this.client) this.client.timeoutMs = this.cadence.postMs;
+    if (this.client) this.client.timeoutMs = this.cadence.opMs;
     const advisory = lowTtlAdvisory(eff, this.settings.ttl);
     if (advisory && !this.warnedTtl) {
       this.warnedTtl = true;
@@ -137,33 +146,47 @@ export class EtcdBackend implements ClusterBackend {
     client.rotate();
     client.roundDeadline = clock.monotonic() + this.cadence.roundMs;
     try {
-      let t0 = this.state.sampleWriteStart();
-      let wall0 = clock.now();
-      if (this.leaseId) {
+      const renewDue =
+        this.leaseT0 === null || clock.monotonic() - this.leaseT0 >= this.cadence.renewMs - RENEW_SLACK_MS;
+      if (this.leaseId && renewDue) {
+        const t0 = this.state.sampleWriteStart();
+        const wall0 = clock.now();
         const ttl = await client.keepAlive(this.leaseId);
         if (ttl <= 0) {
           this.host.log.warning(`cluster: etcd lease ${this.leaseId} was lost; granting a new one`);
           this.leaseId = null;
+          this.leaseT0 = null;
           this.leaseExpiresAt = null;
           this.state.lost();
-        } else this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+        } else {
+          this.leaseT0 = t0;
+          this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
+        }
       }
       if (!this.leaseId) {
-        t0 = this.state.sampleWriteStart();
-        wall0 = clock.now();
+        const t0 = this.state.sampleWriteStart();
+        const wall0 = clock.now();
         const g = await client.grant(this.settings.ttl);
         this.applyGrantedTtl(g.ttl);
         this.leaseId = g.id;
+        this.leaseT0 = t0;
         this.leaseExpiresAt = wall0 / 1000 + this.state.ttlSeconds;
       }
       const leaseId = this.leaseId;
       const tc = clock.monotonic();
       const r = await client.campaign(this.settings.electionName, this.host.nodeName, leaseId);
       if (this.stopped) return;
-      if (r.won) {
-        this.state.won(t0, { holder: this.host.nodeName, fence: leaseId, expiresAt: this.leaseExpiresAt });
+      if (r.won && this.leaseT0 !== null) {
+        // The deadline counts from the write that last extended this lease (its grant or its
+        // latest keepalive), not from the campaign: the key lives exactly as long as the lease.
+        this.state.won(this.leaseT0, {
+          holder: this.host.nodeName,
+          fence: leaseId,
+          expiresAt: this.leaseExpiresAt,
+        });
       } else {
-        // The key names our node but another lease: a twin process with our name holds it.
+        // Not won. Also when the key carries our name on another lease: a twin process with our
+        // nodeName holds it, and fencing is by lease id, never by name.
         this.state.lost();
         this.state.observed(
           r.holder === null ? null : { holder: r.holder, fence: r.holderLease, expiresAt: null },
@@ -197,6 +220,7 @@ export class EtcdBackend implements ClusterBackend {
     await this.inflight;
     const id = this.leaseId;
     this.leaseId = null;
+    this.leaseT0 = null;
     this.state.lost();
     if (id && this.client) {
       // Revoking deletes the election key with the lease, so a survivor wins its next round.
@@ -242,6 +266,11 @@ export class EtcdBackend implements ClusterBackend {
     if (!this.client) throw new Error('etcd backend is not running');
     this.ranSet = await writeRanSet(this.client, this.settings.electionName, this.host.jobSetId(), job);
     this.ranSetReadAt = this.host.clock.monotonic();
+  }
+
+  /** Test hook: how many times this backend logged in to etcd. */
+  authentications(): number {
+    return this.client?.authentications ?? 0;
   }
 
   /** Test hook: the lease id this node holds now (null when none). */

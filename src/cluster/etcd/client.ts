@@ -38,6 +38,8 @@ export interface EtcdCredentials {
 export class EtcdClient {
   private start = 0;
   private token: string | null = null;
+  /** How many times we authenticated (first login plus every re-login after a 401). */
+  authentications = 0;
   /** Monotonic instant (ms) the current round must end by; calls get no more than what is left. */
   roundDeadline: number | null = null;
 
@@ -99,8 +101,12 @@ export class EtcdClient {
     );
     const token = (res.body as { token?: unknown } | null)?.token;
     if (res.status !== 200 || typeof token !== 'string' || token === '')
-      throw new EtcdError(`etcd authenticate: HTTP ${res.status} ${errorText(res.body) ?? ''}`.trim(), true);
+      throw new EtcdError(
+        `etcd authenticate: HTTP ${res.status} ${errorText(res.body) ?? res.text}`.trim(),
+        true,
+      );
     this.token = token;
+    this.authentications++;
   }
 
   /** One call; with auth on, authenticates first if needed and once more on a 401. */
@@ -113,7 +119,7 @@ export class EtcdClient {
       res = await this.postAny(path, body, true);
     }
     if (res.status !== 200)
-      throw new EtcdError(`etcd ${path}: HTTP ${res.status} ${errorText(res.body) ?? ''}`.trim(), true);
+      throw new EtcdError(`etcd ${path}: HTTP ${res.status} ${errorText(res.body) ?? res.text}`.trim(), true);
     return res.body;
   }
 

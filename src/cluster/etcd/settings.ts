@@ -2,6 +2,7 @@
 // Pure: reading the password and TLS files happens at start.
 import type { ClusterSection } from '../../config/file-schema.ts';
 import type { SecretSource } from '../../config/types.ts';
+import { type LeaseCadence, leaseCadence } from '../lease-state.ts';
 
 export interface EtcdSettings {
   endpoints: string[];
@@ -26,19 +27,9 @@ export function etcdSettings(cluster: ClusterSection): EtcdSettings {
   };
 }
 
-export interface EtcdCadence {
-  /** Between rounds: `max(1, ttl/3)` s. */
-  renewMs: number;
-  /** Bound on one round: `max(1, ttl − renew − 1)` s. */
-  roundMs: number;
-  /** Bound on one POST: `min(connectTimeout, round/5)` s. */
-  postMs: number;
-}
-
-export function etcdCadence(effectiveTtl: number, connectTimeout: number): EtcdCadence {
-  const renew = Math.max(1, effectiveTtl / 3);
-  const round = Math.max(1, effectiveTtl - renew - 1);
-  return { renewMs: renew * 1000, roundMs: round * 1000, postMs: Math.min(connectTimeout, round / 5) * 1000 };
+/** Round cadence of spec 05 §9: renew `max(1, ttl/3)`, round `max(1, ttl − renew − 1)`, POST `min(connectTimeout, round/5)`. */
+export function etcdCadence(effectiveTtl: number, connectTimeout: number): LeaseCadence {
+  return leaseCadence(effectiveTtl, connectTimeout, 5, 0);
 }
 
 /** The advisory of spec 05 §2.4 / §9 for a ttl whose renew POSTs get under a second each. */

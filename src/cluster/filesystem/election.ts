@@ -128,9 +128,9 @@ export class Election {
       state.observed(lease, readAt);
       return { step: held ? 'lost' : 'following' };
     }
-    state.observed(null, readAt);
 
-    // 4. Free, released, or expired for at least the margin: take it.
+    // 4. Free, released, or expired for at least the margin: take it. A failed acquire fails
+    // the whole round: a store we can read but not write is not a working store (no freshness).
     const t0 = state.sampleWriteStart();
     const acquired = await op('acquire', () => store.leaseAcquire(name, state.token, ttl));
     if (!acquired.ok) return { step: 'failed', error: acquired.why };
@@ -148,12 +148,22 @@ export class Election {
     return { step: 'denied' };
   }
 
-  /** Graceful stop: expiry 0 with the fence kept, so a survivor takes over on its next round. */
+  /**
+   * Graceful stop: expiry 0 with the fence kept, so a survivor takes over on its next round.
+   * Without a lease of our own we still look: an acquire whose answer never came may have
+   * written our token, and leaving it would make the survivors wait out the ttl.
+   */
   async release(): Promise<Answer<void> | null> {
     const { state, store, clock, electionName: name, cadence } = this.o;
     const held = state.held();
-    if (!held) return null;
     state.lost();
-    return bounded(clock, cadence.opMs, 'release', () => store.leaseRelease(toLease(name, held)));
+    let lease = held ? toLease(name, held) : null;
+    if (!lease) {
+      const read = await bounded(clock, cadence.opMs, 'read', () => store.leaseRead(name));
+      if (!read.ok || read.value?.holder !== state.token) return null;
+      lease = read.value;
+    }
+    const mine = lease;
+    return bounded(clock, cadence.opMs, 'release', () => store.leaseRelease(mine));
   }
 }

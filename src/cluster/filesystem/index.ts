@@ -8,6 +8,7 @@ import { openStore } from '../../store/index.ts';
 import { probeMount, resolveTopology } from '../../store/topology.ts';
 import type { Store } from '../../store/types.ts';
 import type { TimerHandle } from '../../util/clock.ts';
+import { gossipKeysAdvisory } from '../lease-advisory.ts';
 import { displayHolder, expiryIso, holderToken, LeaseState, leaseClusterReport } from '../lease-state.ts';
 import type {
   BackendFactory,
@@ -56,7 +57,7 @@ export class FilesystemBackend implements ClusterBackend {
   private ranSet: RebootRanSet | null = null;
   private timer: TimerHandle | null = null;
   private running: Promise<void> | null = null;
-  private started = false;
+  private starting: Promise<void> | null = null;
   private stopped = false;
   private lastRanRefresh = Number.NEGATIVE_INFINITY;
   private lastWarning: { text: string; at: number; repeats: number } | null = null;
@@ -80,11 +81,17 @@ export class FilesystemBackend implements ClusterBackend {
     return this.host.clock.now() + this.settings.skewMs;
   }
 
-  async start(): Promise<void> {
-    if (this.started) throw new Error('the filesystem backend was already started');
-    this.started = true;
+  start(): Promise<void> {
+    if (this.starting) return Promise.reject(new Error('the filesystem backend was already started'));
+    this.starting = this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const s = this.settings;
     const log = this.host.log;
+    const advisory = gossipKeysAdvisory(this.cluster, 'filesystem');
+    if (advisory) log.warning(advisory);
     if (s.skewMs !== 0)
       log.warning(`cluster: test hook ${CLOCK_SKEW_ENV}=${s.skewMs} shifts the lease wall clock`);
 
@@ -219,6 +226,9 @@ export class FilesystemBackend implements ClusterBackend {
 
   async stop(): Promise<void> {
     if (this.stopped) return;
+    // A stop during start waits for it (bounded: the store open and one round), then undoes it.
+    await this.starting?.catch(() => undefined);
+    if (this.stopped) return;
     this.stopped = true;
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
@@ -272,15 +282,9 @@ export class FilesystemBackend implements ClusterBackend {
     await this.ranSet.record(job);
   }
 
-  /** Test and diagnostics view: the raw holder token and our own. */
-  lease(): { token: string; holder: string | null; fence: number | string | null; deadline: number } {
-    const h = this.state.holder();
-    return {
-      token: this.state.token,
-      holder: h?.holder ?? null,
-      fence: h?.fence ?? null,
-      deadline: this.state.leaderDeadline(),
-    };
+  /** The store the election runs on (the daemon's, or its own), once started. */
+  get storeInUse(): Store | null {
+    return this.store;
   }
 }
 

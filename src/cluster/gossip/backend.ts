@@ -4,25 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { TimerHandle } from '../../util/clock.ts';
 import { availableOwnerOf, decide, type Election, type ElectionView, elect, ownerOf } from '../election.ts';
-import type {
-  ClusterBackend,
-  ClusterHost,
-  ClusterReport,
-  GatedPolicy,
-  JobSummary,
-  Leadership,
-  NodeStats,
-} from '../types.ts';
+import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { splitHostPort } from './address.ts';
-import {
-  etagOf,
-  formatNodeStats,
-  limitSummaries,
-  MAX_RAN_JOBS,
-  type PeerBody,
-  parseRebootRan,
-  SCHEME_VERSION,
-} from './body.ts';
+import { etagOf, formatNodeStats, MAX_RAN_JOBS, type PeerBody, parseRebootRan } from './body.ts';
 import { PeerClient, type PollResult } from './client.ts';
 import {
   blankPeer,
@@ -30,7 +14,6 @@ import {
   observeFailure,
   observeSuccess,
   type PeerRecord,
-  summariesAt,
   toElectionPeer,
   toPeerReport,
   withStats,
@@ -38,31 +21,7 @@ import {
 import { type PeerServer, startPeerServer, type TlsMaterial } from './server.ts';
 import type { GossipSettings } from './settings.ts';
 import { conflictKey, type RoundSnapshot, roundLogs } from './transitions.ts';
-
-/** One entry of `GET /fleet` (spec 05 §11). */
-export interface FleetNode {
-  node_name: string | null;
-  host: string;
-  self: boolean;
-  status: string;
-  as_of: string | null;
-  jobs: Record<string, JobSummary>;
-  truncated: boolean;
-  node_stats: NodeStats | null;
-}
-
-export interface FleetView {
-  enabled: true;
-  backend: 'gossip';
-  node_name: string;
-  distribution: string;
-  elect_leader: boolean;
-  interval: number;
-  nodes: FleetNode[];
-}
-
-const sortedNames = (names: Iterable<string>) =>
-  [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+import { type FleetView, fleetView, peerBody, sortedNames } from './views.ts';
 
 export class GossipBackend implements ClusterBackend {
   readonly kind = 'gossip' as const;
@@ -77,7 +36,13 @@ export class GossipBackend implements ClusterBackend {
   private client: PeerClient | null = null;
   private inflight: Promise<void> | null = null;
   private version = 0;
-  private cached: { version: number; jobSetId: string; election: Election } | null = null;
+  private cached: {
+    version: number;
+    jobSetId: string;
+    election: Election;
+    /** Owners per job and policy: `/jobs` asks for every job, the gate once per fire. */
+    owners: Map<string, string | null>;
+  } | null = null;
   private snapshot: RoundSnapshot | null = null;
   private ran = new Set<string>();
   private ranFor: string | null = null;
@@ -105,7 +70,7 @@ export class GossipBackend implements ClusterBackend {
     } catch (err) {
       throw new Error(`cluster: cannot read the gossip TLS files: ${(err as Error).message}`);
     }
-    this.server = await startPeerServer({
+    const server = await startPeerServer({
       host: addr.host,
       port: addr.port,
       tls,
@@ -114,6 +79,12 @@ export class GossipBackend implements ClusterBackend {
       keepAliveMs: (s.intervalS * 2 + 5) * 1000,
       handlers: { peer: () => this.peerPayload(), rebootRan: (text) => this.absorbRebootRan(text) },
     });
+    if (this.stopped) {
+      // stop() came while we were binding: it found nothing to close, so close it here.
+      await server.close();
+      return;
+    }
+    this.server = server;
     this.client = new PeerClient(tls, s.connectTimeoutS * 1000);
     this.running = true;
     this.host.log.info(
@@ -224,7 +195,7 @@ export class GossipBackend implements ClusterBackend {
       completedRounds: this.rounds,
     };
     const election = elect(view);
-    this.cached = { version: this.version, jobSetId, election };
+    this.cached = { version: this.version, jobSetId, election, owners: new Map() };
     return election;
   }
 
@@ -235,7 +206,12 @@ export class GossipBackend implements ClusterBackend {
   ownerOf(name: string, policy: GatedPolicy): string | null | undefined {
     if (!this.settings.electLeader || this.settings.distribution !== 'spread') return undefined;
     const e = this.election();
-    return policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    const memo = this.cached?.owners;
+    const key = `${policy}\u0000${name}`;
+    if (memo?.has(key)) return memo.get(key) as string | null;
+    const owner = policy === 'Leader' ? ownerOf(e, name) : availableOwnerOf(e, name);
+    memo?.set(key, owner);
+    return owner;
   }
 
   private statsTtlMs(): number {
@@ -267,73 +243,27 @@ export class GossipBackend implements ClusterBackend {
   }
 
   fleet(): FleetView {
-    const now = this.host.clock.now();
-    const mono = this.host.clock.monotonic();
-    const own = limitSummaries(this.host.jobSummaries());
-    const nodes: FleetNode[] = [
+    return fleetView(
+      this.settings,
       {
-        node_name: this.settings.nodeName,
-        host: this.settings.listen,
-        self: true,
-        status: 'self',
-        as_of: new Date(now).toISOString(),
-        jobs: own.summaries,
-        truncated: own.truncated,
-        node_stats: this.settings.shareNodeStats ? this.host.nodeStats() : null,
+        jobSummaries: this.host.jobSummaries(),
+        nodeStats: this.settings.shareNodeStats ? this.host.nodeStats() : null,
       },
-    ];
-    for (const p of this.peers) {
-      if (p.status === 'self') continue;
-      nodes.push({
-        node_name: p.nodeName,
-        host: p.host,
-        self: false,
-        status: p.status,
-        as_of: p.lastSeen === null ? null : new Date(p.lastSeen).toISOString(),
-        jobs: summariesAt(p, now),
-        truncated: p.summariesTruncated,
-        node_stats: currentStats(p, mono, this.statsTtlMs()),
-      });
-    }
-    return {
-      enabled: true,
-      backend: 'gossip',
-      node_name: this.settings.nodeName,
-      distribution: this.settings.distribution,
-      elect_leader: this.settings.electLeader,
-      interval: this.settings.intervalS,
-      nodes,
-    };
+      this.peers,
+      { now: this.host.clock.now(), mono: this.host.clock.monotonic(), statsTtlMs: this.statsTtlMs() },
+    );
   }
 
   /** Our `/peer` body as of now. */
   peerBody(): PeerBody {
-    const e = this.election();
-    const members: PeerBody['members'] = [
-      { node_name: this.settings.nodeName, instance_id: this.instanceId, agreed: true },
-    ];
-    for (const p of this.peers) {
-      const fresh =
-        p.status === 'agreed' || p.status === 'syncing' || p.status === 'drifted' || p.status === 'conflict';
-      if (fresh && p.nodeName !== null && p.instanceId !== null)
-        members.push({ node_name: p.nodeName, instance_id: p.instanceId, agreed: p.status === 'agreed' });
-    }
-    const summaries = limitSummaries(this.host.jobSummaries());
-    return {
-      node_name: this.settings.nodeName,
-      job_set_id: this.currentRanSet(),
-      scheme_version: SCHEME_VERSION,
-      instance_id: this.instanceId,
-      cluster_size: e.n,
-      distribution: this.settings.distribution,
-      elect_leader: this.settings.electLeader,
-      members,
-      mutual_agreeing: e.agreeingNames,
-      quorate_vouched: e.eligible,
-      ran_reboot_jobs: sortedNames(this.ran).slice(0, MAX_RAN_JOBS),
-      job_summaries: summaries.summaries,
-      job_summaries_truncated: summaries.truncated,
+    const own = {
+      settings: this.settings,
+      instanceId: this.instanceId,
+      jobSetId: this.currentRanSet(),
+      ranRebootJobs: this.ran,
+      jobSummaries: this.host.jobSummaries(),
     };
+    return peerBody(own, this.peers, this.election());
   }
 
   private peerPayload() {

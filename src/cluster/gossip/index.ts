@@ -5,8 +5,8 @@ import type { BackendFactory, ClusterBackend, ClusterHost } from '../types.ts';
 import { GossipBackend } from './backend.ts';
 import { fleetMeshSettings, gossipSettings } from './settings.ts';
 
-export type { FleetNode, FleetView } from './backend.ts';
 export { GossipBackend } from './backend.ts';
+export type { FleetNode, FleetView } from './views.ts';
 
 export const createGossipBackend: BackendFactory = (cluster, host) =>
   new GossipBackend(gossipSettings(cluster, host.nodeName), host);

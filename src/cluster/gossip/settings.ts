@@ -45,8 +45,14 @@ export function gossipSettings(cluster: ClusterSection, nodeName: string): Gossi
   };
 }
 
-/** The observability mesh of a lease backend: gossip for `/fleet` only, never gating a job. */
+/**
+ * The observability mesh of a lease backend: gossip for `/fleet` only, never gating a job. Takes
+ * the lease backend's section (the mesh lives in its `observability` block), or a gossip section
+ * already lifted out of it (transport keys at the top): either way election stays off.
+ */
 export function fleetMeshSettings(cluster: ClusterSection, nodeName: string): GossipSettings {
+  if (cluster.observability?.listen === undefined && cluster.listen !== undefined)
+    return { ...gossipSettings(cluster, nodeName), electLeader: false, distribution: 'single-leader' };
   const obs = required(cluster.observability, "an 'observability' block");
   const name = obs.nodeName ?? nodeName;
   const listen = required(obs.listen, "'observability.listen'");

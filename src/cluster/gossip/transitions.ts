@@ -44,10 +44,12 @@ export function roundLogs(before: RoundSnapshot | null, after: RoundSnapshot, e:
       c.sizes.length > 0 ? `peers declare cluster sizes ${c.sizes.join(', ')} (ours ${e.n})` : '',
       c.policies.length > 0 ? `policy mismatch: ${c.policies.join('; ')}` : '',
     ].filter(Boolean);
-    out.push({ level: 'error', message: `cluster: conflict (${parts.join('; ')}); Leader jobs stand down` });
+    const effect = e.view.electLeader ? 'Leader jobs stand down' : 'observe-only, nothing is gated';
+    out.push({ level: 'error', message: `cluster: conflict (${parts.join('; ')}); ${effect}` });
   } else if (after.conflictKey === '' && (before?.conflictKey ?? '') !== '')
     out.push({ level: 'info', message: 'cluster: conflict cleared' });
-  if (before === null || before.quorate !== after.quorate)
+  // Quorum only means something to an election; an observe-only mesh keeps quiet about it.
+  if (e.view.electLeader && (before === null || before.quorate !== after.quorate))
     out.push({
       level: 'info',
       message: after.quorate
