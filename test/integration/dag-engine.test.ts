@@ -212,6 +212,21 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
       { task_key: 'certify', state: 'upstream_failed', fail_reason: null },
       { task_key: 'check-volume', state: 'failed', fail_reason: 'failsWhen=nonzeroReturn and retcode=1' },
     ]);
+    // The README's DAG section asks the same question of the last day's runs.
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## DAGs'),
+      readme.indexOf('\n## ', readme.indexOf('## DAGs')),
+    );
+    const sql = /```sql\n([\s\S]*?)```/.exec(section)![1]!;
+    const answer = query<{ dag: string; run_key: string; task_key: string; fail_reason: string | null }>(
+      dir,
+      sql,
+    );
+    expect(answer.filter((r) => r.run_key === key).map((r) => [r.task_key, r.fail_reason])).toEqual([
+      ['certify', null],
+      ['check-volume', 'failsWhen=nonzeroReturn and retcode=1'],
+    ]);
   }, 60_000);
 
   it('S4: approve over HTTP, the sensor pokes until healthy, publish pulls the tag; 409s', async () => {

@@ -38,6 +38,23 @@ export function dagSummary(d: DagConfig) {
   };
 }
 
+/** Entries in config order, instances in index order after their placeholder (how people read a run). */
+function inConfigOrder<T extends { id: string; mapIndex: number | null }>(
+  dag: DagConfig,
+  tasks: Record<string, T>,
+): Record<string, T> {
+  const pos = new Map(dag.tasks.map((t, i) => [t.id, i]));
+  const rank = (e: T) => [pos.get(e.id) ?? Number.MAX_SAFE_INTEGER, e.mapIndex ?? -1] as const;
+  const keys = Object.keys(tasks).sort((a, b) => {
+    const [x, i] = rank(tasks[a]!);
+    const [y, j] = rank(tasks[b]!);
+    return x - y || i - j || (a < b ? -1 : 1);
+  });
+  const out: Record<string, T> = {};
+  for (const k of keys) out[k] = tasks[k]!;
+  return out;
+}
+
 export class DagApi {
   constructor(private readonly engine: DagEngine) {}
 
@@ -84,7 +101,10 @@ export class DagApi {
     if (!this.engine.configured(dag)) return unknownDag(dag);
     const got = await this.store.dagRunGet(dag, runKey);
     if (!got) return { ok: false, status: 404, error: `unknown run '${runKey}'` };
-    return { ok: true, body: got.run };
+    return {
+      ok: true,
+      body: { ...got.run, tasks: inConfigOrder(this.engine.configured(dag)!, got.run.tasks) },
+    };
   }
 
   async xcom(dag: string, runKey: string): Promise<EngineAnswer> {
