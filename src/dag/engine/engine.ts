@@ -74,6 +74,19 @@ interface Verdict {
   jitter?: number;
 }
 
+/** What one launch reports back, fenced on its attempt and poke count. */
+interface Completion extends Verdict {
+  attempt: number;
+  pokeCount: number | null;
+}
+
+interface CompletionQueue {
+  dag: string;
+  runKey: string;
+  items: { taskKey: string; ev: Completion; resolve: () => void }[];
+  flushing: boolean;
+}
+
 /** A run whose advance lease this node holds. */
 interface Owned {
   dag: string;
@@ -111,6 +124,7 @@ export class DagEngine {
   private readonly index = new Map<string, Index>();
   private readonly owned = new Map<string, Owned>();
   private readonly launched = new Set<Launched>();
+  private readonly completions = new Map<string, CompletionQueue>();
   private readonly timers: TimerHandle[] = [];
   private started = false;
   private stopping = false;
@@ -569,49 +583,71 @@ export class DagEngine {
     void item.recorded.finally(() => this.launched.delete(item));
   }
 
-  /** A fenced completion (§7.5); a failed write is retried 5 s, doubling to 60 s, until it lands. */
-  private async complete(
-    dag: DagConfig,
-    runKey: string,
-    taskKey: string,
-    ev: {
-      attempt: number;
-      pokeCount: number | null;
-      ok: boolean;
-      exitCode: number | null;
-      failReason: string | null;
-      jitter?: number;
-    },
-  ): Promise<void> {
+  /**
+   * A fenced completion (§7.5). Completions of one run queue up and land together in one CAS (a
+   * fan-in of a thousand instances is a handful of writes, not a thousand); a failed write is retried
+   * 5 s later, doubling to 60 s, until it lands (fencing makes a repeat harmless).
+   */
+  private complete(dag: DagConfig, runKey: string, taskKey: string, ev: Completion): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const key = ownedKey(dag.name, runKey);
+      let q = this.completions.get(key);
+      if (!q) {
+        q = { dag: dag.name, runKey, items: [], flushing: false };
+        this.completions.set(key, q);
+      }
+      q.items.push({ taskKey, ev, resolve });
+      void this.flush(q, key);
+    });
+  }
+
+  private async flush(q: CompletionQueue, key: string): Promise<void> {
+    if (q.flushing) return;
+    q.flushing = true;
     let backoff = 5_000;
-    for (;;) {
+    while (q.items.length > 0) {
+      const batch = q.items.splice(0);
       try {
-        await this.runs.mutate(dag.name, runKey, (run) => {
-          const cur = this.dags.get(dag.name) ?? dag;
-          if (!acceptsCompletion(run, cur, taskKey)) return { run, changed: false, touched: [] };
-          return apply(run, cur, {
-            type: 'complete',
-            taskKey,
-            proc: this.proc,
-            attempt: ev.attempt,
-            pokeCount: ev.pokeCount,
-            ok: ev.ok,
-            exitCode: ev.exitCode,
-            failReason: ev.failReason,
-            ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
-            now: this.nowS(),
-          });
+        await this.runs.mutate(q.dag, q.runKey, (run) => {
+          const dag = this.dags.get(q.dag);
+          let cur = run;
+          let changed = false;
+          const touched: string[] = [];
+          if (!dag) return { run, changed, touched };
+          for (const { taskKey, ev } of batch) {
+            if (!acceptsCompletion(cur, dag, taskKey)) continue;
+            const r = apply(cur, dag, {
+              type: 'complete',
+              taskKey,
+              proc: this.proc,
+              attempt: ev.attempt,
+              pokeCount: ev.pokeCount,
+              ok: ev.ok,
+              exitCode: ev.exitCode,
+              failReason: ev.failReason,
+              ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
+              now: this.nowS(),
+            });
+            cur = r.run;
+            changed ||= r.changed;
+            touched.push(...r.touched);
+          }
+          return { run: cur, changed, touched };
         });
-        break;
+        for (const b of batch) b.resolve();
+        backoff = 5_000;
+        this.wake(q.dag, q.runKey);
       } catch (e) {
         this.deps.log.warning(
-          `dag run ${dag.name}/${runKey}: recording ${taskKey} failed (retrying in ${backoff / 1000} s): ${errorText(e)}`,
+          `dag run ${q.dag}/${q.runKey}: recording ${batch.map((b) => b.taskKey).join(', ')} failed (retrying in ${backoff / 1000} s): ${errorText(e)}`,
         );
+        q.items.unshift(...batch);
         await new Promise<void>((r) => this.deps.clock.setTimer(r, backoff));
         backoff = Math.min(60_000, backoff * 2);
       }
     }
-    this.wake(dag.name, runKey);
+    q.flushing = false;
+    if (this.completions.get(key) === q && q.items.length === 0) this.completions.delete(key);
   }
 
   /** Live output of a task instance running here (the logs route): its ring so far and a follow. */

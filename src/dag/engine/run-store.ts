@@ -16,7 +16,23 @@ export interface Transformed {
 const CAS_ATTEMPTS = 20;
 
 export class RunStore {
+  /** Per-run tail of this process's writes: its own writers queue instead of racing each other. */
+  private readonly tails = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: Store) {}
+
+  /** Runs `fn` after every earlier write of this process to the same run has settled. */
+  private serial<T>(dag: string, runKey: string, fn: () => Promise<T>): Promise<T> {
+    const key = `${dag}\u0000${runKey}`;
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
 
   async get(dag: string, runKey: string): Promise<{ run: RunState; version: number } | null> {
     const got = await this.store.dagRunGet(dag, runKey);
@@ -32,7 +48,11 @@ export class RunStore {
    * Read, transform, write back if changed; re-read and retry when another writer won. Resolves with
    * the transform's answer on the document it applied to, or null when the run does not exist.
    */
-  async mutate<T extends Transformed>(
+  mutate<T extends Transformed>(dag: string, runKey: string, fn: (run: RunState) => T): Promise<T | null> {
+    return this.serial(dag, runKey, () => this.cas(dag, runKey, fn));
+  }
+
+  private async cas<T extends Transformed>(
     dag: string,
     runKey: string,
     fn: (run: RunState) => T,
