@@ -233,6 +233,9 @@ class SqliteStore implements Store {
   dagRunGet(dag: string, runKey: string): Promise<VersionedDagRun | null> {
     return this.call('dagRunGet', dag, runKey);
   }
+  dagRunVersion(dag: string, runKey: string): Promise<number | null> {
+    return this.call('dagRunVersion', dag, runKey);
+  }
   dagRunWrite(w: DagRunWrite): Promise<{ ok: boolean; version: number }> {
     return this.call('dagRunWrite', w);
   }

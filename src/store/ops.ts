@@ -60,6 +60,7 @@ export const OPERATIONS = {
   fireClaim: op('lease', true, fireClaims.fireClaim),
   dagRunCreate: op('bulk', true, dagRuns.dagRunCreate),
   dagRunGet: op('bulk', false, dagRuns.dagRunGet),
+  dagRunVersion: op('bulk', false, dagRuns.dagRunVersion),
   dagRunWrite: op('bulk', true, dagRuns.dagRunWrite),
   dagRunList: op('bulk', false, dagRuns.dagRunList),
   dagRunsActive: op('bulk', false, dagRuns.dagRunsActive),

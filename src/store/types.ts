@@ -172,6 +172,8 @@ export interface Store {
   /** Create-if-absent by `(dag, runKey)`. */
   dagRunCreate(run: StoredDagRun): Promise<{ created: boolean }>;
   dagRunGet(dag: string, runKey: string): Promise<VersionedDagRun | null>;
+  /** The run's version alone (null: no such run). */
+  dagRunVersion(dag: string, runKey: string): Promise<number | null>;
   /** Lands only when `version` is still the run's: `{ok: false}` = re-read and retry. */
   dagRunWrite(w: DagRunWrite): Promise<{ ok: boolean; version: number }>;
   /** Newest `createdAt` first. */

@@ -14,8 +14,8 @@ import { decodeItems } from '../expand.ts';
 import { newRun, type RunKind, type RunState } from '../model.ts';
 import { plan } from '../planner.ts';
 import { apply, claimPass } from '../reducer.ts';
-import { acceptsCompletion } from '../reload.ts';
 import { manualRunKey } from '../runkey.ts';
+import { applyCompletions } from './completions.ts';
 import { launchSpecOfTask } from './launch-spec.ts';
 import { RunStore } from './run-store.ts';
 
@@ -309,6 +309,7 @@ export class DagEngine {
     const key = ownedKey(o.dag, o.runKey);
     if (this.owned.get(key) !== o) return;
     this.owned.delete(key);
+    this.runs.forget(o.dag, o.runKey);
     if (o.timer) this.deps.clock.clearTimer(o.timer);
     o.timer = null;
     if (release)
@@ -610,14 +611,13 @@ export class DagEngine {
       try {
         await this.runs.mutate(q.dag, q.runKey, (run) => {
           const dag = this.dags.get(q.dag);
-          let cur = run;
-          let changed = false;
-          const touched: string[] = [];
-          if (!dag) return { run, changed, touched };
-          for (const { taskKey, ev } of batch) {
-            if (!acceptsCompletion(cur, dag, taskKey)) continue;
-            const r = apply(cur, dag, {
-              type: 'complete',
+          if (!dag) return { run, changed: false, touched: [] };
+          const now = this.nowS();
+          return applyCompletions(
+            run,
+            dag,
+            batch.map(({ taskKey, ev }) => ({
+              type: 'complete' as const,
               taskKey,
               proc: this.proc,
               attempt: ev.attempt,
@@ -626,13 +626,9 @@ export class DagEngine {
               exitCode: ev.exitCode,
               failReason: ev.failReason,
               ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
-              now: this.nowS(),
-            });
-            cur = r.run;
-            changed ||= r.changed;
-            touched.push(...r.touched);
-          }
-          return { run: cur, changed, touched };
+              now,
+            })),
+          );
         });
         for (const b of batch) b.resolve();
         backoff = 5_000;

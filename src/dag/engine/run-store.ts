@@ -18,6 +18,11 @@ const CAS_ATTEMPTS = 20;
 export class RunStore {
   /** Per-run tail of this process's writes: its own writers queue instead of racing each other. */
   private readonly tails = new Map<string, Promise<unknown>>();
+  /**
+   * The last document this process read or wrote per run, with its version: while nobody else wrote
+   * the run (the usual case on its owner), a CAS reads one integer instead of every task row.
+   */
+  private readonly cache = new Map<string, { run: RunState; version: number }>();
 
   constructor(private readonly store: Store) {}
 
@@ -39,6 +44,11 @@ export class RunStore {
     return got ? { run: got.run as unknown as RunState, version: got.version } : null;
   }
 
+  /** Forget a run's cached document (it went terminal here, or its ownership moved). */
+  forget(dag: string, runKey: string): void {
+    this.cache.delete(`${dag}\u0000${runKey}`);
+  }
+
   /** Create-if-absent (§4.2): false when the key already had a document. */
   async create(run: RunState): Promise<boolean> {
     return (await this.store.dagRunCreate(run as unknown as StoredDagRun)).created;
@@ -57,9 +67,16 @@ export class RunStore {
     runKey: string,
     fn: (run: RunState) => T,
   ): Promise<T | null> {
+    const key = `${dag}\u0000${runKey}`;
     for (let i = 0; i < CAS_ATTEMPTS; i++) {
-      const cur = await this.get(dag, runKey);
-      if (!cur) return null;
+      let cur = this.cache.get(key) ?? null;
+      if (cur && (await this.store.dagRunVersion(dag, runKey)) !== cur.version) cur = null;
+      cur ??= await this.get(dag, runKey);
+      if (!cur) {
+        this.cache.delete(key);
+        return null;
+      }
+      this.cache.set(key, cur);
       const out = fn(cur.run);
       if (!out.changed) return out;
       const tasks: Record<string, StoredDagTask> = {};
@@ -76,7 +93,10 @@ export class RunStore {
         mapped: out.run.mapped,
         tasks,
       });
-      if (w.ok) return out;
+      if (w.ok) {
+        this.cache.set(key, { run: out.run, version: w.version });
+        return out;
+      }
     }
     throw new Error(`dag run ${dag}/${runKey}: too many concurrent writers`);
   }

@@ -223,6 +223,15 @@ export function dagRunGet(c: Ctx, dag: string, runKey: string): VersionedDagRun 
   });
 }
 
+/** The run's current version (null: no such run): a writer with this version cached skips the read. */
+export function dagRunVersion(c: Ctx, dag: string, runKey: string): number | null {
+  return (
+    c.db
+      .prepare('SELECT version FROM dag_runs WHERE ns = ? AND dag = ? AND run_key = ?')
+      .get<{ version: number }>(c.ns, dag, runKey)?.version ?? null
+  );
+}
+
 /** The compare-and-set: `{ok: false}` when another writer got there first (re-read and retry). */
 export function dagRunWrite(c: Ctx, w: DagRunWrite): { ok: boolean; version: number } {
   requireName(w?.dag, 'dag');
