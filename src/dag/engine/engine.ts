@@ -644,6 +644,7 @@ export class DagEngine {
     }
     q.flushing = false;
     if (this.completions.get(key) === q && q.items.length === 0) this.completions.delete(key);
+    if (!this.owns(q.dag, q.runKey)) this.runs.forget(q.dag, q.runKey);
   }
 
   /** Live output of a task instance running here (the logs route): its ring so far and a follow. */
@@ -682,6 +683,8 @@ export class DagEngine {
       rejected = r.rejected;
       return r;
     });
+    // A decision here for a run another node advances: do not keep its document in memory.
+    if (!this.owns(dag.name, runKey)) this.runs.forget(dag.name, runKey);
     if (!out) return { ok: false, reason: 'no such run' };
     if (rejected !== null || out.taskState === null)
       return { ok: false, reason: rejected === 'no such task' ? rejected : 'task is not awaiting approval' };
