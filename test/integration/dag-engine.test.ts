@@ -44,7 +44,11 @@ const DAGS = (dir: string) => `
       - id: verify
         dependsOn:
           - load
-        command: cronstable xcom pull --task discover --key shards > ${dir}/verify-$CRONSTABLE_DAG_RUN_ID.out
+        command: >-
+          cronstable xcom pull --task discover --key shards > ${dir}/verify-$CRONSTABLE_DAG_RUN_ID.out;
+          cronstable xcom list > ${dir}/list-$CRONSTABLE_DAG_RUN_ID.out;
+          cronstable xcom pull --task discover --key nope 2>/dev/null; echo "missing=$?" >> ${dir}/list-$CRONSTABLE_DAG_RUN_ID.out;
+          echo "$CRONSTABLE_DAG_NAME $CRONSTABLE_DAG_RUN_KEY $CRONSTABLE_DAG_TASK $CRONSTABLE_DAG_TASKKEY [$CRONSTABLE_DAG_MAP_INDEX] [$CRONSTABLE_DAG_MAP_ITEM] $CRONSTABLE_JOB_NAME $CRONSTABLE_DAG_XCOM_SCOPE" >> ${dir}/list-$CRONSTABLE_DAG_RUN_ID.out
   - name: data-quality-gate
     tasks:
       - id: snapshot
@@ -153,6 +157,10 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
     expect(log).toContain('load#0 attempt=0 item="eu" index=0');
     expect(log).toContain('load#1 attempt=1 item="us" index=1');
     expect(readFileSync(join(dir, `verify-${run.runId}.out`), 'utf8')).toBe('["eu", "us", "apac"]\n');
+    // xcom list, a missing pull (exit 4), and the plain task's §6.3 environment.
+    expect(readFileSync(join(dir, `list-${run.runId}.out`), 'utf8')).toBe(
+      `discover/shards\nmissing=4\norders-etl ${key} verify verify [] [] orders-etl.verify dagxcom/orders-etl/${run.runId}\n`,
+    );
     const summary = await api(d, 'GET', '/dags/orders-etl/runs');
     const mine = (
       summary.json as { runs: { runKey: string; taskStates: Record<string, number> }[] }
