@@ -106,6 +106,13 @@ const DAGS = (dir: string) => `
         dependsOn:
           - approve
         command: echo deployed
+  - name: secretive
+    tasks:
+      - id: use
+        secrets:
+          - name: token
+            fromEnvVar: DAG_TEST_TOKEN
+        command: echo "s=$(cronstable secret get token)" > ${dir}/secret.out
   - name: wait-forever
     tasks:
       - id: never
@@ -127,7 +134,7 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
   beforeAll(async () => {
     dir = writeTree({}, true);
     writeConfig(dir, DAGS(dir));
-    d = await startDaemon(dir);
+    d = await startDaemon(dir, { DAG_TEST_TOKEN: 'tok-Zq81' });
   }, 30_000);
 
   afterAll(async () => {
@@ -353,6 +360,13 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
     // Let the backfilled runs finish so shutdown is quick.
     await waitRun(d, 'orders-etl', '2026-07-05T09:30:00_00:00', terminal, 60_000);
   }, 90_000);
+
+  it('a task gets its run-scoped secrets over the job API', async () => {
+    const key = await trigger(d, 'secretive');
+    const run = await waitRun(d, 'secretive', key, terminal);
+    expect(run.state).toBe('success');
+    expect(readFileSync(join(dir, 'secret.out'), 'utf8')).toBe('s=tok-Zq81\n');
+  }, 30_000);
 
   it('unknown DAGs and runs answer 404 on reads and trigger', async () => {
     expect((await api(d, 'GET', '/dags/nope/runs')).status).toBe(404);

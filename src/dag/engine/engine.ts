@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../../exec/types.ts';
+import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
 import type { RunCredentials, RunRegistration } from '../../jobapi/server.ts';
 import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
@@ -504,6 +505,31 @@ export class DagEngine {
     const entry = run.tasks[taskKey];
     const task = dag.tasks.find((t) => t.id === entry?.id);
     if (!entry || !task) return;
+    if (task.secrets.length === 0) {
+      this.spawnNow(dag, run, task, taskKey, attempt, pokeCount, {});
+      return;
+    }
+    // Run-scoped secrets (§6.3): one that fails to resolve is simply absent (`secret get` exits 4).
+    const warnings: SecretWarning[] = [];
+    void resolveRunSecrets(task.secrets, process.env, warnings)
+      .catch(() => ({}))
+      .then((secrets) => {
+        for (const w of warnings)
+          this.deps.log.warning(`dag task ${task.launchName}: secret '${w.name}' is not staged: ${w.reason}`);
+        this.spawnNow(dag, run, task, taskKey, attempt, pokeCount, secrets);
+      });
+  }
+
+  private spawnNow(
+    dag: DagConfig,
+    run: RunState,
+    task: DagTaskConfig,
+    taskKey: string,
+    attempt: number,
+    pokeCount: number | null,
+    secrets: Record<string, string>,
+  ): void {
+    const entry = run.tasks[taskKey]!;
     const log = this.deps.log;
     const xcomScope = `dagxcom/${dag.name}/${run.runId}`;
     let creds: RunCredentials | null = null;
@@ -518,6 +544,7 @@ export class DagEngine {
           scheduledAt: null,
           defaultScope: xcomScope,
           allowedScopes: task.stateAllowedScopes,
+          secrets,
           dag: {
             name: dag.name,
             runId: run.runId,
@@ -748,5 +775,3 @@ export class DagEngine {
     return this.owned.has(ownedKey(dag, runKey));
   }
 }
-
-export type { DagTaskConfig };
