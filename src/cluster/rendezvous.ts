@@ -14,6 +14,23 @@ export function rendezvousScore(job: string, node: string): bigint {
   return digest.readBigUInt64BE(0);
 }
 
+// A (job, node) score never changes, while `/jobs` asks for every job's owner after each round:
+// remembering scores turns that from thousands of SHA-256 runs into map lookups. Bounded, and
+// simply dropped when full (a refill costs one pass).
+const SCORE_CACHE_MAX = 200_000;
+const scores = new Map<string, bigint>();
+
+function cachedScore(job: string, node: string): bigint {
+  const key = `${job}\u0000${node}`;
+  let score = scores.get(key);
+  if (score === undefined) {
+    if (scores.size >= SCORE_CACHE_MAX) scores.clear();
+    score = rendezvousScore(job, node);
+    scores.set(key, score);
+  }
+  return score;
+}
+
 /** Plain code-point string order, as the election uses for names (never locale order). */
 export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -27,7 +44,7 @@ export function rendezvousOwner(job: string, members: Iterable<string>): string 
   let best: string | null = null;
   let bestScore = -1n;
   for (const node of members) {
-    const score = rendezvousScore(job, node);
+    const score = cachedScore(job, node);
     if (score > bestScore || (score === bestScore && best !== null && compareNames(node, best) > 0)) {
       best = node;
       bestScore = score;

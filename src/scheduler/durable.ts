@@ -299,7 +299,7 @@ export class DurableFeatures implements DurableControl {
     this.secretValues.delete(run.id);
     this.write(`appending the run of ${job.name} to the ledger`, async () => {
       await this.o.store.append(`runs/${job.name}`, record, { keep });
-      if (!job.archiveOutput || job.saveLimit === 0) return;
+      if (!job.archiveOutput || job.saveLimit === 0 || run.startedAt === null) return;
       const raw = result.ring.map((l) => l.line.replace(/\n$/, ''));
       const redacted = job.redactArchivedSecrets
         ? redactLines(raw, secrets)

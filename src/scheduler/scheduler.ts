@@ -198,12 +198,58 @@ export class Scheduler implements SchedulerView, SchedulerControl {
         this.slotOutcome(rt, fire, decision.outcome, decision.reason);
         if (fire.trigger === 'retry' && decision.outcome === 'skipped:disabled')
           fire.ladder?.cancel('cancelled');
+        if (fire.trigger === 'retry' && fire.ladder?.settled === 'owner-moved') this.retryAbandoned(rt, fire);
         return null;
       case 'defer':
         this.slotOutcome(rt, fire, 'deferred', decision.reason);
         this.deferTo(rt, fire, decision.until, decision.reason);
         return null;
     }
+  }
+
+  /**
+   * A retry whose job's cluster ownership moved (spec 02 §8.4 step 4): recorded as a cancelled
+   * run that never started, so the ledger shows why the ladder ended; no permanent-failure report.
+   */
+  private retryAbandoned(rt: JobRuntime, fire: PendingFire): void {
+    const now = this.deps.clock.now();
+    const reason = 'retry abandoned: cluster ownership moved to another node';
+    this.deps.log.info(`Cron job ${rt.config.name}: ${reason}`);
+    const run: RunRecord = {
+      id: newRunId(),
+      job: rt.config.name,
+      trigger: 'retry',
+      attempt: fire.ladder?.count ?? 0,
+      scheduledAt: fire.scheduledAt,
+      outcome: 'cancelled',
+      exitCode: null,
+      startedAt: null,
+      finishedAt: now,
+      durationSeconds: null,
+      failReason: reason,
+      startFailed: false,
+      stdout: null,
+      stderr: null,
+      lines: [],
+    };
+    rt.history.addRun(run);
+    const result: RunResult = {
+      exitCode: 0,
+      startFailed: false,
+      stdout: null,
+      stderr: null,
+      stdoutDiscarded: 0,
+      stderrDiscarded: 0,
+      failReason: reason,
+      cancelReason: null,
+      startedAt: now,
+      finishedAt: now,
+      durationSeconds: 0,
+      environment: null,
+      ring: [],
+      publishedLines: 0,
+    };
+    this.events.emit({ type: 'run-finished', job: rt.config, run, result });
   }
 
   /** A deferred fire is admitted again at `until` (a retry through its own ladder timer). */

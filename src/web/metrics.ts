@@ -389,7 +389,8 @@ export class Metrics implements MetricsRegistry {
     const name = run.job;
     this.ensureJob(name);
     const job = this.ctx?.scheduler.job(name);
-    if (run.trigger === 'retry') this.retriesTotal.inc({ job_name: name });
+    // A retry abandoned before it started (its cluster owner moved) was never launched.
+    if (run.trigger === 'retry' && run.startedAt !== null) this.retriesTotal.inc({ job_name: name });
     if (run.outcome === 'unknown') return;
     if (run.outcome === 'cancelled' && run.failReason === REPLACED) return;
     this.runsTotal.inc({ job_name: name, status: run.outcome });

@@ -40,6 +40,8 @@ export interface LeaseServer {
    * gets an annotation and a new resourceVersion, so that PUT (read before) conflicts.
    */
   interleaveBeforeNextPut(namespace: string, name: string): void;
+  /** Answers every write with 403 Forbidden (RBAC granting `get` but not `create`/`update`). */
+  forbidWrites(on: boolean): void;
   /** Deletes a stored lease (an operator's `kubectl delete lease`). */
   deleteLease(namespace: string, name: string): void;
   /** Stops answering: closes the listener and drops every open connection. */
@@ -73,6 +75,7 @@ export async function startLeaseServer(
   let version = 100;
   const requests: RequestLogEntry[] = [];
   const interleave = new Set<string>();
+  let writesForbidden = false;
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const path = (req.url ?? '').split('?')[0]!;
@@ -93,6 +96,8 @@ export async function startLeaseServer(
     const m = LEASES.exec(path);
     if (!m) return send(404, status(404, 'NotFound', `no route ${path}`));
     const ns = decodeURIComponent(m[1]!);
+    if (writesForbidden && req.method !== 'GET')
+      return send(403, status(403, 'Forbidden', 'leases.coordination.k8s.io is forbidden: cannot update'));
     const name = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
     let obj: Record<string, unknown> | null = null;
     if (req.method !== 'GET') {
@@ -210,6 +215,9 @@ export async function startLeaseServer(
     lease(ns, name) {
       const o = store.get(`${ns}/${name}`);
       return o ? (JSON.parse(JSON.stringify(o)) as Record<string, unknown>) : undefined;
+    },
+    forbidWrites(on) {
+      writesForbidden = on;
     },
     interleaveBeforeNextPut(ns, name) {
       interleave.add(`${ns}/${name}`);

@@ -115,7 +115,7 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
       process.execPath,
       ['--import', 'tsx', CONTENDER, 'etcd', 'etcd-child', JSON.stringify(cluster)],
       {
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'ignore'],
       },
     );
     children.push(child);
@@ -191,6 +191,23 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     expect(d.b.rebootRan('warm-cache')).toBe(false);
     await d.b.recordRebootRan('warm-cache');
     expect(d.b.rebootRan('warm-cache')).toBe(true);
+  });
+
+  it('stop() while start() is still running waits for it and leaves no key behind', async () => {
+    const cluster = section(5);
+    const a = backend(cluster, 'etcd-a');
+    const starting = a.b.start();
+    await a.b.stop();
+    await starting;
+    expect(a.b.report().is_leader).toBe(false);
+    const transport = new JsonTransport();
+    try {
+      expect(
+        await new EtcdClient(transport, [etcd.url], null, 2000).get(cluster.etcd!.electionName!),
+      ).toBeNull();
+    } finally {
+      transport.close();
+    }
   });
 
   it('fencing: a stale lease id cannot win, and its holder steps down', async () => {

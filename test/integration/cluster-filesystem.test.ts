@@ -122,8 +122,8 @@ function stateDir(): string {
   return d;
 }
 
-function start(dir: string, name: string, skewMs = 0): Contender {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(TTL), 'shared'], {
+function start(dir: string, name: string, skewMs = 0, ttl = TTL): Contender {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(ttl), 'shared'], {
     env: { ...process.env, CRONSTABLE_TEST_CLOCK_SKEW_MS: String(skewMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -131,8 +131,8 @@ function start(dir: string, name: string, skewMs = 0): Contender {
   return new Contender(name, proc);
 }
 
-async function fleet(dir: string, names: string[], skews: number[] = []): Promise<Contender[]> {
-  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0));
+async function fleet(dir: string, names: string[], skews: number[] = [], ttl = TTL): Promise<Contender[]> {
+  const nodes = names.map((n, i) => start(dir, n, skews[i] ?? 0, ttl));
   await Promise.all(nodes.map((n) => n.ready));
   return nodes;
 }
@@ -197,7 +197,12 @@ describe('filesystem backend: three processes on one state directory', () => {
     await sleep(3000);
     const counts = leaderCounts(nodes, steadyFrom, Date.now());
     expect(counts.length).toBeGreaterThan(20);
-    expect(counts.every((c) => c === 1)).toBe(true);
+    expect(counts.filter((c) => c > 1)).toEqual([]);
+    // Exactly one, except when the holder failed closed: a renew that outlived its 500 ms bound
+    // (an overloaded disk) lets its deadline lapse, and it says so in a WARNING.
+    const gaps = counts.filter((c) => c === 0).length;
+    const failedRounds = nodes.flatMap((n) => n.logs).filter((l) => /election round failed/.test(l.message));
+    if (gaps > 0) expect(failedRounds.length, `${gaps} ticks without a leader`).toBeGreaterThan(0);
     const holder = leaderNow(nodes)!;
     const fence = fenceOf(nodes)!;
     for (const n of nodes) {
@@ -218,7 +223,7 @@ describe('filesystem backend: three processes on one state directory', () => {
     const next = leaderNow(survivors)!;
     const took = firstLeading(next, released)!.wall - released;
     console.log(`filesystem graceful takeover: ${took} ms (bound ${RENEW_MS + ROUND_MS} ms)`);
-    expect(took).toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
+    expect(took, 'graceful takeover ms').toBeLessThanOrEqual(RENEW_MS + ROUND_MS + SLACK_MS);
     // Every survivor names the new holder by its next round.
     await until(
       'all survivors to see the new holder',
@@ -328,10 +333,24 @@ describe('filesystem backend: three processes on one state directory', () => {
   }, 60_000);
 
   it('more than 2 s of skew can give two leaders: the tick check sees it', async () => {
+    // ttl 6: renew every 2 s; the holder leads until its last renew + 5 s. Holder 2.25 s slow,
+    // challenger 2.25 s fast (4.5 s apart): the challenger sees the lease expired 2.5 s after a
+    // renew, never reached while renewals flow. Once the holder's store hangs, the challenger's
+    // next round (2.5-4.5 s after the last renew) takes over while the holder still leads, by
+    // its own clock rightly, until 5 s: at least half a second of two leaders.
     const dir = stateDir();
-    const nodes = await fleet(dir, ['node-a', 'node-b'], [-2500, 2500]);
-    await sleep(5000);
-    expect(overlaps(nodes).length).toBeGreaterThan(0);
+    const ttl = 6;
+    const [a] = await fleet(dir, ['node-a'], [-2250], ttl);
+    await until('node-a to lead', () => a!.latest()?.leader === true, 8000);
+    const [b] = await fleet(dir, ['node-b'], [2250], ttl);
+    await sleep(2500);
+    expect(overlaps([a!, b!])).toEqual([]); // renewals flowing: still one leader
+    const nodes = [a!, b!];
+    a!.signal('SIGUSR2');
+    await sleep((ttl + 1) * 1000);
+    expect(b!.latest()?.leader).toBe(true);
+    console.log(`filesystem 4.5 s skew + hung holder: ${overlaps(nodes).length} ticks with two leaders`);
+    expect(overlaps(nodes).length).toBeGreaterThanOrEqual(3);
   }, 30_000);
 });
 
@@ -341,18 +360,25 @@ describe('filesystem backend: the store fails, rounds fail closed', () => {
     const nodes = await fleet(dir, ['node-a', 'node-b', 'node-c']);
     await until('a leader', () => leaderNow(nodes) !== undefined, 5000);
     const fence = fenceOf(nodes)!;
+    const holder = leaderNow(nodes)!;
     const locker = new Better(join(dir, 'cronstable.db'), { timeout: 0 });
     locker.exec('BEGIN EXCLUSIVE');
     const lockedAt = Date.now();
     try {
       await sleep(TTL * 1000 + ROUND_MS + SLACK_MS);
+      const lockedFor = Date.now();
       for (const n of nodes) expect(n.latest()).toMatchObject({ leader: false, quorate: false });
-      const firstNoLeader = Math.min(
-        ...nodes.map(
-          (n) => n.samples.find((s) => s.wall >= lockedAt && !s.leader)?.wall ?? Number.POSITIVE_INFINITY,
-        ),
-      );
-      expect(firstNoLeader).toBeLessThan(lockedAt + (TTL - 1) * 1000 + ROUND_MS + SLACK_MS);
+      // The holder's last renew was sampled before the lock: it stops within ttl − 1 s, no I/O needed.
+      const holderStop = holder.samples.find((s) => s.wall >= lockedAt && !s.leader)!.wall;
+      expect(holderStop - lockedAt).toBeLessThanOrEqual((TTL - 1) * 1000 + 100 + SLACK_MS);
+      // Every node's last good observation predates the lock: quorum is gone within ttl, for good.
+      for (const n of nodes) {
+        const after = n.samples.filter((s) => s.wall >= lockedAt && s.wall < lockedFor);
+        const lost = after.findIndex((s) => !s.quorate);
+        expect(lost).toBeGreaterThanOrEqual(0);
+        expect(after[lost]!.wall - lockedAt).toBeLessThanOrEqual(TTL * 1000 + 100 + SLACK_MS);
+        expect(after.slice(lost).every((s) => !s.quorate && !s.leader)).toBe(true);
+      }
       const warned = nodes.flatMap((n) => n.logs).filter((l) => l.level === 'warning');
       expect(warned.some((l) => l.message.startsWith('cluster: filesystem election round failed: '))).toBe(
         true,

@@ -82,7 +82,7 @@ describe('kubernetes backend against an in-test Lease API', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CONTENDER, 'kubernetes', name, JSON.stringify(cluster)],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env() } },
+      { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env() } },
     );
     children.push(child);
     const view = { leads: false, linesAfter: [] as { is_leader: boolean }[], record: false };
@@ -292,6 +292,30 @@ describe('kubernetes backend against an in-test Lease API', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${holder.report().node_name}#`));
+  });
+
+  it('stop() while start() is still running waits for it and leaves no holder behind', async () => {
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    const starting = a.b.start();
+    await a.b.stop();
+    await starting;
+    expect(a.b.report().is_leader).toBe(false);
+    const held = spec(cluster)?.holderIdentity;
+    expect(held === undefined || held === null).toBe(true);
+  });
+
+  it('reads that succeed while writes are forbidden do not make a node quorate', async () => {
+    api.forbidWrites(true);
+    const cluster = section();
+    const a = backend(cluster, 'k8s-a');
+    await a.b.start();
+    expect(a.host.lines.some((l) => l.includes('HTTP 403'))).toBe(true);
+    expect(a.b.report()).toMatchObject({ is_leader: false, quorate: false, leader: null });
+    expect(a.b.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
+    expect(a.b.decide('job', 'PreferLeader')).toEqual({ run: true });
+    api.forbidWrites(false);
+    await waitFor(() => a.b.report().is_leader, (RETRY + 1) * 1000, 'leads once writes are allowed');
   });
 
   it('clientLibrary: library fails start; no credentials fails start', async () => {

@@ -329,3 +329,51 @@ describe('a three-node gossip fleet in real daemons sharing one store', () => {
     expect(view).toMatchObject({ distribution: 'spread', leader: null, is_leader: false });
   }, 90_000);
 });
+
+describe('two daemons electing over the filesystem backend (one shared store)', () => {
+  it('one holder, the lease block on /cluster, Leader slots only on the holder, each once', async () => {
+    const state = join(dir, 'state-fs');
+    const nodes: Daemon[] = [];
+    for (const name of NAMES.slice(0, 2)) {
+      const web = await freePort();
+      nodes.push(
+        startDaemon(
+          name,
+          `${JOBS}state:\n  path: ${state}\n  topology: shared\nweb:\n  listen:\n    - http://127.0.0.1:${web}\n` +
+            `cluster:\n  backend: filesystem\n  nodeName: ${name}\n  filesystem:\n    path: ${state}\n    ttl: 3\n    topology: shared\n`,
+          web,
+        ),
+      );
+    }
+    const views = await eventually('one holder seen by both nodes', 30_000, async () => {
+      const v = await Promise.all(nodes.map((n) => getJson(n, '/cluster')));
+      const holders = v.filter((x) => x.is_leader === true);
+      return holders.length === 1 && v.every((x) => x.quorate === true && x.leader === holders[0]!.node_name)
+        ? v
+        : null;
+    });
+    const holder = String(views.find((v) => v.is_leader)!.node_name);
+    for (const v of views)
+      expect(v).toMatchObject({
+        enabled: true,
+        backend: 'filesystem',
+        cluster_size: 1,
+        quorum: 1,
+        elect_leader: true,
+        distribution: 'single-leader',
+        leader: holder,
+        peers: [],
+        fleet: false,
+        lease: expect.objectContaining({ electionName: 'cluster/leader', holder: expect.any(String) }),
+      });
+    const since = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 4000));
+    const leaderRuns = query(
+      state,
+      `SELECT scheduled_at, node FROM runs WHERE job = 'tick-leader' AND outcome IN ('success', 'failure') AND scheduled_at > '${since}'`,
+    );
+    expect(leaderRuns.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(leaderRuns.map((r) => r.node))).toEqual(new Set([holder]));
+    expect(new Set(leaderRuns.map((r) => r.scheduled_at)).size).toBe(leaderRuns.length);
+  }, 60_000);
+});

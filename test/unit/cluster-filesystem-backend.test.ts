@@ -6,7 +6,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mountRefusal, probeLockFidelity, topologyWarning } from '../../src/cluster/filesystem/checks.ts';
+import {
+  fidelityVerdict,
+  lockAttemptFromAnotherProcess,
+  mountRefusal,
+  probeLockFidelity,
+  topologyWarning,
+} from '../../src/cluster/filesystem/checks.ts';
 import { createFilesystemBackend, FilesystemBackend } from '../../src/cluster/filesystem/index.ts';
 import { REBOOT_RAN_KEEP, REBOOT_RAN_STREAM, RebootRanSet } from '../../src/cluster/filesystem/reboot-ran.ts';
 import { CLOCK_SKEW_ENV, filesystemSettings } from '../../src/cluster/filesystem/settings.ts';
@@ -142,6 +148,43 @@ describe('start-up checks', () => {
     expect(topologyWarning('/srv/s', 'single-node')).toMatch(
       /its locks only exclude processes on this host; set cluster.filesystem.topology: shared/,
     );
+  });
+
+  it('refuses when a second connection also gets the write lock, in the spec’s words', () => {
+    expect(fidelityVerdict('/srv/s', ['busy', 'granted'])).toEqual({
+      verdict: 'refuse',
+      message:
+        'cluster.backend filesystem: refusing to elect over /srv/s: /srv/s/cronstable.db grants two exclusive locks on one file (its locks are no-ops)',
+    });
+    expect(fidelityVerdict('/srv/s', ['granted'])).toMatchObject({ verdict: 'refuse' });
+    expect(fidelityVerdict('/srv/s', ['busy', { error: 'x' }])).toEqual({ verdict: 'ok' });
+    expect(fidelityVerdict('/srv/s', [{ error: 'disk I/O error' }])).toEqual({
+      verdict: 'inconclusive',
+      why: 'disk I/O error',
+    });
+  });
+
+  it('another process meets the filesystem’s own lock: BUSY while held, granted when free', async () => {
+    const dir = tempDir();
+    const store = await openStore({
+      path: dir,
+      namespace: 'default',
+      topology: 'shared',
+      placement: 'inline',
+    });
+    cleanups.push(() => store.close());
+    const file = join(dir, 'cronstable.db');
+    expect(await lockAttemptFromAnotherProcess(file, 10_000)).toBe('granted');
+    const holder = new Better(file, { timeout: 0 });
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      expect(await lockAttemptFromAnotherProcess(file, 10_000)).toBe('busy');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const missing = await lockAttemptFromAnotherProcess(join(dir, 'nope.db'), 10_000);
+    expect(missing).toMatchObject({ error: expect.stringMatching(/^lock probe process: error /) });
   });
 
   it('the lock-fidelity probe passes on a real SQLite file and is inconclusive while it is busy', async () => {

@@ -348,6 +348,16 @@ describe('the scheduler behind the cluster gate (fake clock)', () => {
     expect(n.launcher.of('l')).toHaveLength(2);
     const settled = n.events.filter((e) => e.type === 'retry-settled').map((e) => e.reason);
     expect(settled).toContain('owner-moved');
+    // The abandoned retry is a cancelled run that never started (spec 02 §8.4 step 4).
+    const last = n.events.filter((e) => e.type === 'run-finished').at(-1);
+    expect(last?.type === 'run-finished' && last.run).toMatchObject({
+      trigger: 'retry',
+      attempt: 2,
+      outcome: 'cancelled',
+      startedAt: null,
+      exitCode: null,
+      failReason: 'retry abandoned: cluster ownership moved to another node',
+    });
   });
 
   it('@reboot under Leader is pending at boot and runs once when the gate first allows', async () => {

@@ -57,6 +57,7 @@ export class EtcdBackend implements ClusterBackend {
   private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
   private inflight: Promise<void> | null = null;
   private stopped = false;
+  private starting: Promise<void> | null = null;
   private warnedTtl = false;
   private lastRoundError: string | null = null;
   private ranSet: RanSet | null = null;
@@ -74,7 +75,12 @@ export class EtcdBackend implements ClusterBackend {
     this.cadence = etcdCadence(this.settings.ttl, this.settings.connectTimeout);
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const s = this.settings;
     const advisory = gossipKeysAdvisory(this.cluster, 'etcd');
     if (advisory) this.host.log.warning(advisory);
@@ -85,7 +91,10 @@ export class EtcdBackend implements ClusterBackend {
     this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.opMs, () =>
       this.host.clock.monotonic(),
     );
+    // stop() may have begun while we read files: it waits for us, then cleans up.
+    if (this.stopped) return;
     await this.runRound();
+    if (this.stopped) return;
     this.host.log.info(
       `cluster: etcd election ready at ${s.endpoints.join(',')} (election=${s.electionName}, identity=${this.host.nodeName}, ttl=${this.state.ttlSeconds})`,
     );
@@ -97,12 +106,12 @@ export class EtcdBackend implements ClusterBackend {
    * (the same create-if-absent txn, so it cannot take a live key): it then wins within about a
    * second of a crashed holder's lease expiring, instead of up to a renew period later, which
    * keeps failover within ttl + 2 s (issue 10). Its own lease is still renewed once per period.
+   * A holder whose round failed also retries after a second, while its deadline still runs.
    */
   private schedule(): void {
     if (this.stopped) return;
-    const delay = this.state.isLeader()
-      ? this.cadence.renewMs
-      : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
+    const steady = this.state.isLeader() && this.lastRoundError === null;
+    const delay = steady ? this.cadence.renewMs : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
     this.timer = this.host.clock.setTimer(() => {
       this.timer = null;
       void this.runRound().then(() => this.schedule());
@@ -215,6 +224,7 @@ export class EtcdBackend implements ClusterBackend {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.starting?.catch(() => undefined);
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
     await this.inflight;

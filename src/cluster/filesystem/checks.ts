@@ -1,5 +1,7 @@
 // Start-up checks of the filesystem backend (spec 05 §8.4 as mapped to SQLite by §14): the
 // mount must give real cross-host locks, and SQLite's locks on the store file must exclude.
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { DB_FILE } from '../../store/connection.ts';
 import { type Database, isBusyError, openDatabase } from '../../store/driver.ts';
 import type { MountProbe } from '../../store/topology.ts';
@@ -36,13 +38,81 @@ function closeQuietly(db: Database | null): void {
   }
 }
 
+/** A second connection's try at the write lock while the first one holds it. */
+export type LockAttempt = 'granted' | 'busy' | { error: string };
+
+/** Either contender getting the lock too means the locks are no-ops; one clean BUSY is proof. */
+export function fidelityVerdict(dir: string, attempts: LockAttempt[]): FidelityVerdict {
+  const where = `${dir}/${DB_FILE}`;
+  if (attempts.includes('granted'))
+    return {
+      verdict: 'refuse',
+      message: refusing(dir, `${where} grants two exclusive locks on one file (its locks are no-ops)`),
+    };
+  if (attempts.includes('busy')) return { verdict: 'ok' };
+  const why = attempts.map((a) => (typeof a === 'object' ? a.error : a)).join('; ');
+  return { verdict: 'inconclusive', why: why || 'no second connection could try the lock' };
+}
+
+function attemptHere(db: Database): LockAttempt {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return 'granted';
+  } catch (e) {
+    return isBusyError(e) ? 'busy' : { error: `second lock: ${(e as Error).message}` };
+  }
+}
+
+const CHILD_PROBE = `
+const Database = require(process.argv[1]);
+let db;
+try {
+  db = new Database(process.argv[2], { timeout: 0, fileMustExist: true });
+  db.exec('BEGIN IMMEDIATE');
+  db.exec('ROLLBACK');
+  process.stdout.write('granted');
+} catch (e) {
+  process.stdout.write(String(e.code || '').startsWith('SQLITE_BUSY') ? 'busy' : 'error ' + e.message);
+} finally {
+  try { db && db.close(); } catch {}
+}`;
+
 /**
- * Two independent connections to the store file: the first takes `BEGIN IMMEDIATE`; the
- * second, with busy_timeout 0, must then fail SQLITE_BUSY. If it also gets the write lock,
- * the filesystem's locks are no-ops and electing over it would fence nothing. Anything else
- * (the file busy already, an I/O error) is inconclusive: the election proceeds.
+ * The same try from another process: SQLite settles two connections of one process in memory
+ * before asking the filesystem, so only another process meets the filesystem's own locks.
+ * Node with better-sqlite3 only; elsewhere (Bun, Deno) null: the in-process try stands alone.
  */
-export async function probeLockFidelity(dir: string): Promise<FidelityVerdict> {
+export function lockAttemptFromAnotherProcess(file: string, timeoutMs: number): Promise<LockAttempt | null> {
+  if (process.versions.bun || 'Deno' in globalThis) return Promise.resolve(null);
+  let driver: string;
+  try {
+    driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch {
+    return Promise.resolve(null);
+  }
+  return new Promise((resolveAttempt) => {
+    execFile(
+      process.execPath,
+      ['-e', CHILD_PROBE, driver, file],
+      { timeout: timeoutMs, env: {}, windowsHide: true },
+      (err, stdout) => {
+        const out = String(stdout).trim();
+        if (out === 'granted' || out === 'busy') resolveAttempt(out);
+        else resolveAttempt({ error: `lock probe process: ${out || err?.message || 'no answer'}` });
+      },
+    );
+  });
+}
+
+/**
+ * Two independent connections to the store file (spec 05 §8.4 as §14 maps it): the first
+ * takes `BEGIN IMMEDIATE`; a second one, with busy_timeout 0, must then fail SQLITE_BUSY, both
+ * in this process and in another. If one also gets the write lock, the filesystem's locks are
+ * no-ops and electing over it would fence nothing. Anything else (the file busy already, an
+ * I/O error) is inconclusive: the election proceeds.
+ */
+export async function probeLockFidelity(dir: string, childTimeoutMs = 5000): Promise<FidelityVerdict> {
   const file = `${dir}/${DB_FILE}`;
   let first: Database | null = null;
   let second: Database | null = null;
@@ -55,15 +125,9 @@ export async function probeLockFidelity(dir: string): Promise<FidelityVerdict> {
       return { verdict: 'inconclusive', why: `first lock: ${(e as Error).message}` };
     }
     try {
-      second.exec('BEGIN IMMEDIATE');
-      second.exec('ROLLBACK');
-      return {
-        verdict: 'refuse',
-        message: refusing(dir, `${file} grants two exclusive locks on one file (its locks are no-ops)`),
-      };
-    } catch (e) {
-      if (isBusyError(e)) return { verdict: 'ok' };
-      return { verdict: 'inconclusive', why: `second lock: ${(e as Error).message}` };
+      const here = attemptHere(second);
+      const there = await lockAttemptFromAnotherProcess(file, childTimeoutMs);
+      return fidelityVerdict(dir, there === null ? [here] : [here, there]);
     } finally {
       try {
         first.exec('ROLLBACK');

@@ -6,7 +6,13 @@
 import type { ClusterSection } from '../../config/file-schema.ts';
 import { JsonTransport } from '../json-transport.ts';
 import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import { expiryIso, holderToken, LeaseState, leaseClusterReport } from '../lease-state.ts';
+import {
+  expiryIso,
+  holderToken,
+  LeaseState,
+  leaseClusterReport,
+  type ObservedLease,
+} from '../lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { LeaseClient } from './client.ts';
 import { resolveCredentials } from './credentials.ts';
@@ -41,6 +47,7 @@ export class KubernetesBackend implements ClusterBackend {
   private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
   private inflight: Promise<void> | null = null;
   private stopped = false;
+  private starting: Promise<void> | null = null;
   private lastRoundError: string | null = null;
 
   constructor(
@@ -56,7 +63,12 @@ export class KubernetesBackend implements ClusterBackend {
     });
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const s = this.settings;
     if (s.clientLibrary === 'library')
       throw new Error(
@@ -69,7 +81,10 @@ export class KubernetesBackend implements ClusterBackend {
     this.client = new LeaseClient(this.transport, creds, s.leaseName, requestTimeoutMs(s), () =>
       this.host.clock.monotonic(),
     );
+    // stop() may have begun while we read files: it waits for us, then cleans up.
+    if (this.stopped) return;
     await this.runRound();
+    if (this.stopped) return;
     this.host.log.info(
       `cluster: kubernetes election ready at ${creds.baseUrl} (lease=${creds.namespace}/${s.leaseName}, identity=${s.identity}, duration=${s.durationSeconds}, via ${creds.source})`,
     );
@@ -98,24 +113,27 @@ export class KubernetesBackend implements ClusterBackend {
     return this.inflight;
   }
 
-  /** Takes in a positive read of the object (null = 404), sampled at monotonic `at`. */
-  private absorb(lease: LeaseObject | null, at: number): void {
+  /**
+   * Takes in a read of the object (null = 404) sampled at monotonic `at`, and returns who holds
+   * it as the round will report it. Losing the lease to someone else takes effect at once; the
+   * freshness the read proves is applied only once the whole round has succeeded (spec 05 §10:
+   * quorate = a successful apiserver *round* within the last duration).
+   */
+  private absorb(lease: LeaseObject | null, at: number): ObservedLease | null {
     const token = this.state.token;
     this.seen = observe(this.seen, lease, at, this.settings.durationSeconds);
     this.last = lease;
     this.ranSet = readRanSetAnnotation(lease);
     this.ranSetKnown = true;
-    if (!lease && this.seen && this.seen.holder !== '' && this.seen.holder !== token) {
+    const seen = this.seen;
+    if (!lease && seen && seen.holder !== '' && seen.holder !== token) {
       // Deleted under a holder whose lease still runs by our clock: it is still the holder.
-      if (at - this.seen.since < this.seen.durationSeconds * 1000) {
-        this.state.observed(this.state.holder(), at);
-        return;
-      }
+      if (at - seen.since < seen.durationSeconds * 1000) return this.state.holder();
     }
     const holder = lease?.spec.holderIdentity ?? '';
     if (holder === '') {
-      this.state.observed(null, at);
-      return;
+      if (this.state.held()) this.state.lost();
+      return null;
     }
     const renewed = parseTime(lease!.spec.renewTime);
     const duration = lease!.spec.leaseDurationSeconds ?? this.settings.durationSeconds;
@@ -124,10 +142,12 @@ export class KubernetesBackend implements ClusterBackend {
       fence: lease!.spec.leaseTransitions ?? 0,
       expiresAt: renewed === null ? null : renewed / 1000 + duration,
     };
-    // Our own token on a record we do not remember writing: this process wrote it before a
-    // manager rebuild; renew it rather than wait for it to expire.
-    if (holder === token && !this.state.held()) this.state.adopt(observed);
-    this.state.observed(observed, at);
+    if (holder === token) {
+      // Our own token on a record we do not remember writing: this process wrote it before a
+      // manager rebuild (or a write whose answer we lost); renew it rather than wait it out.
+      if (!this.state.held()) this.state.adopt(observed);
+    } else if (this.state.held()) this.state.lost();
+    return observed;
   }
 
   /**
@@ -143,7 +163,8 @@ export class KubernetesBackend implements ClusterBackend {
       let at = clock.monotonic();
       let lease = await client.get();
       if (this.stopped) return;
-      this.absorb(lease, at);
+      let view = this.absorb(lease, at);
+      let won = false;
       for (let attempt = 0; attempt < 2; attempt++) {
         const action = decideRound(lease, this.seen, this.state.token, clock.monotonic());
         if (action === 'wait') break;
@@ -157,7 +178,7 @@ export class KubernetesBackend implements ClusterBackend {
           action === 'create'
             ? await client.create(createBody(client.namespace, this.settings.leaseName, w))
             : await client.replace(writeBody(lease!, action, w));
-        if (this.stopped) return;
+        // Recorded even when stop() began meanwhile: it then releases what this write took.
         if (res.ok) {
           this.last = res.lease;
           this.seen = observe(this.seen, res.lease, t0, this.settings.durationSeconds);
@@ -166,6 +187,7 @@ export class KubernetesBackend implements ClusterBackend {
             fence: res.lease.spec.leaseTransitions ?? 0,
             expiresAt: w.nowMs / 1000 + this.settings.durationSeconds,
           });
+          won = true;
           break;
         }
         at = clock.monotonic();
@@ -173,16 +195,17 @@ export class KubernetesBackend implements ClusterBackend {
           lease = await client.get();
         } catch (e) {
           // Lost a race to a winner we cannot name: defer to someone rather than to no one.
-          this.state.lost();
+          if (this.state.held()) this.state.lost();
           this.state.observedUnknownWinner(at);
           throw e;
         }
-        this.absorb(lease, at);
+        view = this.absorb(lease, at);
         if (attempt === 1 && lease?.spec.holderIdentity === this.state.token) {
           // Two conflicts in one round: our record, but we could not renew it. Not leader.
           this.state.lost();
         }
       }
+      if (!won) this.state.observed(view, at);
       if (this.lastRoundError !== null)
         this.host.log.info('cluster: kubernetes election round succeeded again');
       this.lastRoundError = null;
@@ -193,6 +216,7 @@ export class KubernetesBackend implements ClusterBackend {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.starting?.catch(() => undefined);
     if (this.timer) this.host.clock.clearTimer(this.timer);
     this.timer = null;
     await this.inflight;
