@@ -17,6 +17,7 @@ import {
   waitRun,
   writeConfig,
 } from './dag-helpers.ts';
+import { readSse } from './web-harness.ts';
 
 const terminal = (r: RunDoc) => r.state !== 'running';
 
@@ -113,6 +114,11 @@ const DAGS = (dir: string) => `
           - name: token
             fromEnvVar: DAG_TEST_TOKEN
         command: echo "s=$(cronstable secret get token)" > ${dir}/secret.out
+  - name: chatty
+    tasks:
+      - id: talk
+        captureStdout: true
+        command: echo hello; sleep 1.5; echo bye
   - name: wait-forever
     tasks:
       - id: never
@@ -366,6 +372,22 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
     const run = await waitRun(d, 'secretive', key, terminal);
     expect(run.state).toBe('success');
     expect(readFileSync(join(dir, 'secret.out'), 'utf8')).toBe('s=tok-Zq81\n');
+  }, 30_000);
+
+  it('streams the live output of a running task over SSE; a task not running here answers end/no-output', async () => {
+    const key = await trigger(d, 'chatty');
+    await waitRun(d, 'chatty', key, (r) => r.tasks.talk!.state === 'running' && r.tasks.talk!.pid !== null);
+    const events = await readSse(await fetch(`${d.base}/dags/chatty/runs/${key}/tasks/talk/logs`));
+    expect(events.filter((e) => e.event === 'line').map((e) => (e.data as { line: string }).line)).toEqual([
+      'hello',
+      'bye',
+    ]);
+    expect(events.at(-1)!.event).toBe('end');
+    await waitRun(d, 'chatty', key, terminal);
+    expect(await readSse(await fetch(`${d.base}/dags/chatty/runs/${key}/tasks/talk/logs`))).toEqual([
+      { event: 'end', data: { reason: 'no-output' } },
+    ]);
+    expect((await fetch(`${d.base}/dags/nope/runs/${key}/tasks/talk/logs`)).status).toBe(404);
   }, 30_000);
 
   it('unknown DAGs and runs answer 404 on reads and trigger', async () => {
