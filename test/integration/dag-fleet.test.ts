@@ -151,24 +151,25 @@ describe.sequential('DAGs on a three-node fleet (filesystem election)', () => {
     expect(lists[2]).toEqual(lists[0]);
   }, 90_000);
 
-  it('S7: triggered on one node, approved on another (409 on a second decision), published', async () => {
+  it('S7: triggered on one node; two nodes decide at once, exactly one wins (the other 409); published', async () => {
     const [a, b] = [nodes.get('node-a')!, nodes.get('node-b')!];
     const key = await trigger(a, 'release');
     const waiting = await waitRun(b, 'release', key, (r) => r.tasks.gate!.awaitingApproval === true);
     expect(waiting.tasks.gate!.approval).toBeNull();
-    const res = await api(b, 'POST', `/dags/release/runs/${key}/tasks/gate/decision`, {
-      decision: 'approve',
-      by: 'b',
-    });
-    expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, state: 'success' });
-    const second = await api(nodes.get('node-c')!, 'POST', `/dags/release/runs/${key}/tasks/gate/decision`, {
-      decision: 'reject',
-    });
-    expect(second.status).toBe(409);
+    // Two decisions at once from two nodes: a compare-and-set each, exactly one wins.
+    const c = nodes.get('node-c')!;
+    const [onB, onC] = await Promise.all([
+      api(b, 'POST', `/dags/release/runs/${key}/tasks/gate/decision`, { decision: 'approve', by: 'b' }),
+      api(c, 'POST', `/dags/release/runs/${key}/tasks/gate/decision`, { decision: 'approve', by: 'c' }),
+    ]);
+    expect([onB.status, onC.status].sort()).toEqual([200, 409]);
+    const winner = onB.status === 200 ? onB : onC;
+    expect(winner.json).toEqual({ ok: true, state: 'success' });
+    expect((onB.status === 200 ? onC : onB).text).toContain('task is not awaiting approval');
     const run = await waitRun(a, 'release', key, (r) => r.state !== 'running', 20_000);
     expect(run.state).toBe('success');
     expect(run.tasks.publish!.host).toBe('node-a');
+    expect(run.tasks.gate!.approval!.by).toBe(onB.status === 200 ? 'b' : 'c');
     expect(readFileSync(join(root, `publish-${run.runId}.out`), 'utf8')).toMatch(/^publishing build-\d+\n$/);
   }, 60_000);
 
