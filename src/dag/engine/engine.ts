@@ -126,7 +126,8 @@ export class DagEngine {
   private readonly owned = new Map<string, Owned>();
   private readonly launched = new Set<Launched>();
   private readonly completions = new Map<string, CompletionQueue>();
-  private readonly timers: TimerHandle[] = [];
+  /** The current timer of each periodic loop (seeding, firing, adoption, renewal, retention). */
+  private readonly timers = new Map<string, TimerHandle>();
   private started = false;
   private stopping = false;
 
@@ -171,29 +172,31 @@ export class DagEngine {
   start(): void {
     if (this.started) return;
     this.started = true;
-    const every = (ms: number, fn: () => Promise<void> | void) => {
+    const every = (name: string, ms: number, fn: () => Promise<void> | void) => {
+      const arm = () => this.timers.set(name, this.deps.clock.setTimer(tick, ms));
       const tick = () => {
         if (this.stopping) return;
         Promise.resolve()
           .then(fn)
           .catch((e) => this.deps.log.warning(`dag: ${errorText(e)}`))
           .finally(() => {
-            if (!this.stopping) this.timers.push(this.deps.clock.setTimer(tick, ms));
+            if (!this.stopping) arm();
           });
       };
-      this.timers.push(this.deps.clock.setTimer(tick, ms));
+      arm();
     };
     void this.seedAll().then(() => this.fireDue());
     void this.adoptScan();
-    every(FIRE_CHECK_MS, () => this.fireDue());
-    every(SEED_EVERY_MS, () => this.seedAll());
-    every(ADOPT_EVERY_MS, () => this.adoptScan());
-    every(LEASE_RENEW_MS, () => this.renewAll());
+    every('fire', FIRE_CHECK_MS, () => this.fireDue());
+    every('seed', SEED_EVERY_MS, () => this.seedAll());
+    every('adopt', ADOPT_EVERY_MS, () => this.adoptScan());
+    every('renew', LEASE_RENEW_MS, () => this.renewAll());
     const first = this.deps.retentionFirstMs ?? 60_000;
-    this.timers.push(
+    this.timers.set(
+      'retention',
       this.deps.clock.setTimer(() => {
         void this.retention();
-        every(RETENTION_EVERY_MS, () => this.retention());
+        every('retention', RETENTION_EVERY_MS, () => this.retention());
       }, first),
     );
   }
@@ -738,7 +741,7 @@ export class DagEngine {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    for (const t of this.timers) this.deps.clock.clearTimer(t);
+    for (const t of this.timers.values()) this.deps.clock.clearTimer(t);
     for (const o of this.owned.values()) if (o.timer) this.deps.clock.clearTimer(o.timer);
     const pending = [...this.launched].map((l) => l.recorded);
     if (pending.length > 0) {
