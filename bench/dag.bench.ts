@@ -7,7 +7,7 @@ import { bestOf, type Metric } from './metric.ts';
 
 const NOW = Date.parse('2026-07-05T09:03:00Z') / 1000;
 
-function dagOf(name: string, tasks: Partial<DagTaskConfig>[]): DagConfig {
+export function dagOf(name: string, tasks: Partial<DagTaskConfig>[]): DagConfig {
   const full = tasks.map(
     (t) =>
       ({
@@ -52,7 +52,7 @@ function dagOf(name: string, tasks: Partial<DagTaskConfig>[]): DagConfig {
  * 10,000 static tasks in 100 layers of 100, each depending on 3 tasks of the layer above; mid-run: the top
  * half succeeded, half of layer 50 is running, so every pending task is judged and 32 launches claimed.
  */
-function layered(): { dag: DagConfig; run: RunState } {
+export function layered(): { dag: DagConfig; run: RunState } {
   const W = 100;
   const tasks: Partial<DagTaskConfig>[] = [];
   for (let l = 0; l < 100; l++)

@@ -10,7 +10,11 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   state: () => import('./state.bench.ts'),
   jobapi: () => import('./jobapi.bench.ts'),
   web: () => import('./web.bench.ts'),
-  dag: () => import('./dag.bench.ts'),
+  // The pure planner, then the same passes against a real store (dag-store.bench.ts).
+  dag: async () => {
+    const [pure, store] = await Promise.all([import('./dag.bench.ts'), import('./dag-store.bench.ts')]);
+    return { run: async () => [...(await pure.run()), ...(await store.run())] };
+  },
   cluster: () => import('./cluster.bench.ts'),
 };
 

@@ -1,11 +1,14 @@
 // The daemon: load the config, run the scheduler, reload on SIGHUP or when a config file
 // changes, and stop gracefully on SIGTERM/SIGINT (immediately on a second signal).
 import { hostname } from 'node:os';
+import { dagGateName, decideFire } from '../cluster/gate.ts';
 import { jobSetId } from '../cluster/jobset.ts';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfigIsolated } from '../config/isolated.ts';
 import { applyLoggingSection } from '../config/logconfig.ts';
 import type { JobConfig, LoadedConfig } from '../config/types.ts';
+import { DagApi } from '../dag/engine/api.ts';
+import { DagEngine } from '../dag/engine/engine.ts';
 import { launch } from '../exec/index.ts';
 import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
@@ -60,6 +63,8 @@ export class Daemon {
   private webKey: string | null = null;
   private metrics: import('../web/metrics.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
+  /** The DAG engine (spec 04), when the store is open. */
+  dags: DagEngine | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -153,6 +158,7 @@ export class Daemon {
     scheduler.load(this.config.jobs);
     scheduler.start();
     if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
+    this.startDags();
     await this.applyWeb();
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
@@ -161,6 +167,28 @@ export class Daemon {
         void this.reload('a configuration file changed');
     }, every);
     this.pollTimer.unref();
+  }
+
+  /** The DAG engine over the open store (DAGs need `state:` and its job API, spec 04 §2.4). */
+  private startDags(): void {
+    const state = this.state;
+    if (!state) return;
+    const jobApi = state.jobApi;
+    const cluster = this.cluster;
+    this.dags = new DagEngine({
+      store: state.store,
+      clock: this.clock,
+      log: getLogger('cronstable.dag'),
+      host: process.env.HOSTNAME ?? hostname(),
+      launch,
+      registry: jobApi
+        ? { register: (r) => jobApi.register(r), unregister: (t) => jobApi.unregister(t) }
+        : null,
+      gate: (dag) =>
+        cluster ? decideFire(cluster.manager, dagGateName(dag.name), dag.clusterPolicy).run : true,
+    });
+    this.dags.load(this.config.dags);
+    this.dags.start();
   }
 
   /** Re-reads the configuration; on error keeps running the previous one. */
@@ -191,6 +219,7 @@ export class Daemon {
     const advisories = this.applyConfig(next);
     this.scheduler.load(next.jobs);
     await this.cluster?.manager.apply(next.cluster, advisories);
+    this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
     await this.applyWeb();
   }
@@ -204,7 +233,7 @@ export class Daemon {
         n > 0 ? `Shutting down: waiting up to ${graceMs / 1000} s for ${n} running job(s)` : 'Shutting down',
       );
       this.gc?.stop();
-      await scheduler?.stop(graceMs);
+      await Promise.all([scheduler?.stop(graceMs), this.dags?.stop(graceMs)]);
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()
@@ -234,6 +263,7 @@ export class Daemon {
       cluster: () => this.clusterView(),
       metrics: this.metrics ?? undefined,
       configReload: () => this.lastReload,
+      ...(this.dags ? { dags: new DagApi(this.dags) } : {}),
     };
   }
 
@@ -288,7 +318,7 @@ export class Daemon {
   }
 
   kill(): Promise<void> {
-    return this.sched?.killAll('shutdown') ?? Promise.resolve();
+    return Promise.all([this.sched?.killAll('shutdown'), this.dags?.kill()]).then(() => undefined);
   }
 }
 

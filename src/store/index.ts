@@ -14,15 +14,20 @@ import { type LaneWorkerData, STORE_LANE_TASK } from './protocol.ts';
 import { probeMount, resolveTopology } from './topology.ts';
 import {
   type ArtifactInfo,
+  type DagRunStats,
+  type DagRunSummary,
+  type DagRunWrite,
   type Json,
   type KvEntry,
   type Lease,
   type Store,
+  type StoredDagRun,
   type StoredRecord,
   type StoreOptions,
   type StoreStats,
   StoreUnavailableError,
   type Topology,
+  type VersionedDagRun,
 } from './types.ts';
 
 export { STORE_LANE_TASK } from './protocol.ts';
@@ -220,6 +225,34 @@ class SqliteStore implements Store {
 
   fireClaim(job: string, scheduledAtMs: number, node: string): Promise<{ won: boolean; node: string }> {
     return this.call('fireClaim', job, scheduledAtMs, node);
+  }
+
+  dagRunCreate(run: StoredDagRun): Promise<{ created: boolean }> {
+    return this.call('dagRunCreate', run);
+  }
+  dagRunGet(dag: string, runKey: string): Promise<VersionedDagRun | null> {
+    return this.call('dagRunGet', dag, runKey);
+  }
+  dagRunVersion(dag: string, runKey: string): Promise<number | null> {
+    return this.call('dagRunVersion', dag, runKey);
+  }
+  dagRunWrite(w: DagRunWrite): Promise<{ ok: boolean; version: number }> {
+    return this.call('dagRunWrite', w);
+  }
+  dagRunList(dag: string, limit: number): Promise<DagRunSummary[]> {
+    return this.call('dagRunList', dag, limit);
+  }
+  dagRunsActive(): Promise<{ dag: string; runKey: string }[]> {
+    return this.call('dagRunsActive');
+  }
+  dagRunStats(dag: string): Promise<DagRunStats> {
+    return this.call('dagRunStats', dag);
+  }
+  dagRunPrune(dag: string, keep: number): Promise<number> {
+    return this.call('dagRunPrune', dag, keep);
+  }
+  dagRunPruneRemoved(configured: string[], cutoff: number): Promise<number> {
+    return this.call('dagRunPruneRemoved', configured, cutoff);
   }
 
   /** Test hook: blocks one lane's thread for `ms` (a hung filesystem call). */

@@ -5,6 +5,7 @@
 import * as artifacts from './primitives/artifacts.ts';
 import type { Ctx } from './primitives/common.ts';
 import * as cursor from './primitives/cursor.ts';
+import * as dagRuns from './primitives/dag-runs.ts';
 import * as fireClaims from './primitives/fire-claims.ts';
 import * as idem from './primitives/idempotency.ts';
 import * as kv from './primitives/kv.ts';
@@ -57,6 +58,15 @@ export const OPERATIONS = {
   semaphoreAcquire: op('lease', true, leases.semaphoreAcquire),
   // On the lease lane: a fire waits for its claim, so it must not queue behind bulk writes.
   fireClaim: op('lease', true, fireClaims.fireClaim),
+  dagRunCreate: op('bulk', true, dagRuns.dagRunCreate),
+  dagRunGet: op('bulk', false, dagRuns.dagRunGet),
+  dagRunVersion: op('bulk', false, dagRuns.dagRunVersion),
+  dagRunWrite: op('bulk', true, dagRuns.dagRunWrite),
+  dagRunList: op('bulk', false, dagRuns.dagRunList),
+  dagRunsActive: op('bulk', false, dagRuns.dagRunsActive),
+  dagRunStats: op('bulk', false, dagRuns.dagRunStats),
+  dagRunPrune: op('bulk', true, dagRuns.dagRunPrune),
+  dagRunPruneRemoved: op('bulk', true, dagRuns.dagRunPruneRemoved),
   /** Test hook: blocks the lane's thread for `ms` (simulates a hung filesystem call). */
   testStallBulk: op('bulk', false, (_c, ms: number) => sleepSync(ms)),
   testStallLease: op('lease', false, (_c, ms: number) => sleepSync(ms)),

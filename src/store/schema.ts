@@ -311,3 +311,96 @@ export const retries = sqliteView('retries').as((qb) =>
     .where(sql`${startsWith(records.stream, 'retries/')} AND ${records.schemaVersion} = ${V1}`)
     .groupBy(records.ns, records.stream),
 );
+
+/**
+ * DAG runs (spec 04 §4.1), one row per run: the header of the run document as plain columns a
+ * person can query. `version` is the compare-and-set counter every write checks and bumps.
+ */
+export const dagRuns = sqliteTable(
+  'dag_runs',
+  {
+    ns: text('ns').notNull(),
+    dag: text('dag').notNull(),
+    runKey: text('run_key').notNull(),
+    runId: text('run_id').notNull(),
+    /** `YYYY-MM-DDTHH:MM:SS+00:00`, null for manual runs. */
+    logicalDate: text('logical_date'),
+    kind: text('kind').notNull(),
+    state: text('state').notNull(),
+    createdAt: real('created_at').notNull(),
+    updatedAt: real('updated_at').notNull(),
+    /** `{taskId: {items, expandedAt}}`, JSON text: written once per mapped task. */
+    mapped: text('mapped').notNull(),
+    version: integer('version').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ns, t.dag, t.runKey] }),
+    index('dag_runs_ns_dag_created').on(t.ns, t.dag, t.createdAt),
+    index('dag_runs_ns_state').on(t.ns, t.state),
+  ],
+);
+
+/** One row per task instance of a run (spec 04 §4.3): `task_key` is `id` or `id#i`. */
+export const dagTasks = sqliteTable(
+  'dag_tasks',
+  {
+    ns: text('ns').notNull(),
+    dag: text('dag').notNull(),
+    runKey: text('run_key').notNull(),
+    taskKey: text('task_key').notNull(),
+    taskId: text('task_id').notNull(),
+    mapIndex: integer('map_index'),
+    /** Mapped instances: the item as JSON text. */
+    mapItem: text('map_item'),
+    /** 1 on a mapped task's placeholder. */
+    mapped: integer('mapped').notNull(),
+    state: text('state').notNull(),
+    attempt: integer('attempt').notNull(),
+    proc: text('proc'),
+    pid: integer('pid'),
+    host: text('host'),
+    startedAt: real('started_at'),
+    finishedAt: real('finished_at'),
+    exitCode: integer('exit_code'),
+    failReason: text('fail_reason'),
+    /** JSON text or null. */
+    resources: text('resources'),
+    updatedAt: real('updated_at').notNull(),
+    nextRetryAt: real('next_retry_at'),
+    /** Sensors only (null otherwise). */
+    pokeCount: integer('poke_count'),
+    nextPokeAt: real('next_poke_at'),
+    firstPokeAt: real('first_poke_at'),
+    /** Approvals: 1 while parked; the decision once made (null before). */
+    awaitingApproval: integer('awaiting_approval').notNull(),
+    /** 1 on an approval task (its `approval` field exists, null until decided). */
+    isApproval: integer('is_approval').notNull(),
+    decision: text('decision'),
+    decidedBy: text('decided_by'),
+    decidedAt: real('decided_at'),
+  },
+  (t) => [primaryKey({ columns: [t.ns, t.dag, t.runKey, t.taskKey] })],
+);
+
+/**
+ * Every task output (XCom, spec 04 §6.1) at its newest version: the `artifacts/dagxcom/<dag>/<runId>`
+ * records of each run, split into the task key and the key a task pushed (`<taskkey>/<key>`).
+ */
+export const xcom = sqliteView('xcom', {
+  ns: text('ns').notNull(),
+  dag: text('dag').notNull(),
+  runKey: text('run_key').notNull(),
+  runId: text('run_id').notNull(),
+  taskKey: text('task_key').notNull(),
+  key: text('key').notNull(),
+  sha256: text('sha256').notNull(),
+  size: integer('size').notNull(),
+  putAt: real('put_at').notNull(),
+  versions: integer('versions').notNull(),
+  id: integer('id').notNull(),
+}).as(
+  sql`select r."ns", d."dag", d."run_key", d."run_id", substr(json_extract(r."data", '$.name'), 1, instr(json_extract(r."data", '$.name'), '/') - 1) as "task_key", substr(json_extract(r."data", '$.name'), instr(json_extract(r."data", '$.name'), '/') + 1) as "key", json_extract(r."data", '$.sha256') as "sha256", json_extract(r."data", '$.size') as "size", json_extract(r."data", '$.at') as "put_at", count(*) as "versions", max(r."id") as "id" from "dag_runs" d join "records" r on r."ns" = d."ns" and r."stream" = 'artifacts/dagxcom/' || d."dag" || '/' || d."run_id" and r."schema_version" = 'v1' group by r."ns", r."stream", json_extract(r."data", '$.name')`,
+);
+
+export type DagRunRow = typeof dagRuns.$inferSelect;
+export type DagTaskRow = typeof dagTasks.$inferSelect;

@@ -168,6 +168,24 @@ export interface Store {
    */
   fireClaim(job: string, scheduledAtMs: number, node: string): Promise<{ won: boolean; node: string }>;
 
+  // DAG runs (spec 04 §4): rows in dag_runs/dag_tasks; writes are a CAS on the run's version.
+  /** Create-if-absent by `(dag, runKey)`. */
+  dagRunCreate(run: StoredDagRun): Promise<{ created: boolean }>;
+  dagRunGet(dag: string, runKey: string): Promise<VersionedDagRun | null>;
+  /** The run's version alone (null: no such run). */
+  dagRunVersion(dag: string, runKey: string): Promise<number | null>;
+  /** Lands only when `version` is still the run's: `{ok: false}` = re-read and retry. */
+  dagRunWrite(w: DagRunWrite): Promise<{ ok: boolean; version: number }>;
+  /** Newest `createdAt` first. */
+  dagRunList(dag: string, limit: number): Promise<DagRunSummary[]>;
+  /** Every non-terminal run (the adoption scan). */
+  dagRunsActive(): Promise<{ dag: string; runKey: string }[]>;
+  dagRunStats(dag: string): Promise<DagRunStats>;
+  /** Retention: the oldest terminal runs beyond `keep` go, with their XCom; returns how many. */
+  dagRunPrune(dag: string, keep: number): Promise<number>;
+  /** Terminal runs of DAGs not configured, last written before `cutoff` (epoch s). */
+  dagRunPruneRemoved(configured: string[], cutoff: number): Promise<number>;
+
   /** Operation counters for /metrics (spec 03 §10); optional so test doubles may omit it. */
   stats?(): StoreStats;
 
@@ -185,4 +203,80 @@ export interface StoreStats {
   throttledOps: number;
   throttleWaitSeconds: number;
   timeouts: number;
+}
+
+/** One task instance as stored (the shape of the document's entry, §4.3). */
+export interface StoredDagTask {
+  id: string;
+  mapIndex: number | null;
+  mapItem?: unknown;
+  mapped?: true;
+  state: string;
+  attempt: number;
+  proc: string | null;
+  pid: number | null;
+  host: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  failReason: string | null;
+  resources: unknown;
+  updatedAt: number;
+  nextRetryAt: number | null;
+  pokeCount?: number;
+  nextPokeAt?: number | null;
+  firstPokeAt?: number | null;
+  approval?: { decision: string; by: string; at: number } | null;
+  awaitingApproval?: true;
+}
+
+/** The whole run document (§4.1). */
+export interface StoredDagRun {
+  dag: string;
+  runKey: string;
+  runId: string;
+  logicalDate: string | null;
+  kind: string;
+  state: string;
+  createdAt: number;
+  updatedAt: number;
+  tasks: Record<string, StoredDagTask>;
+  mapped: Record<string, { items: unknown[]; expandedAt: number }>;
+}
+
+export interface VersionedDagRun {
+  run: StoredDagRun;
+  version: number;
+}
+
+/** A run's header plus `{state: count}` over its entries (the §9 run summary). */
+export interface DagRunSummary {
+  runKey: string;
+  runId: string;
+  state: string;
+  kind: string;
+  logicalDate: string | null;
+  createdAt: number;
+  updatedAt: number;
+  taskStates: Record<string, number>;
+}
+
+export interface DagRunWrite {
+  dag: string;
+  runKey: string;
+  /** The version the transform read: the write lands only if it is still current. */
+  version: number;
+  state: string;
+  updatedAt: number;
+  mapped: StoredDagRun['mapped'];
+  /** Only the entries the transform created or replaced. */
+  tasks: Record<string, StoredDagTask>;
+}
+
+export interface DagRunStats {
+  counts: Record<string, number>;
+  total: number;
+  latest: DagRunSummary | null;
+  /** The greatest `logicalDate` of the DAG's runs (the catch-up watermark, §8.2). */
+  watermark: string | null;
 }

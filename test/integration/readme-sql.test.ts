@@ -78,6 +78,41 @@ async function writeStore(dir: string): Promise<void> {
     await store.idempotencyClaim('orders', 'import-42', 3600);
     await store.artifactPut('orders', 'report.csv', new TextEncoder().encode('a,b\n'));
     await store.artifactPut('orders', 'report.csv', new TextEncoder().encode('a,b\n1,2\n'));
+    // A DAG run whose first task pushed a value (spec 04 §6.1: scope dagxcom/<dag>/<runId>).
+    const runId = 'a'.repeat(32);
+    const entry = {
+      id: 'discover',
+      mapIndex: null,
+      state: 'success',
+      attempt: 0,
+      proc: null,
+      pid: null,
+      host: 'meridian-a',
+      startedAt: 1,
+      finishedAt: 2,
+      exitCode: 0,
+      failReason: null,
+      resources: null,
+      updatedAt: 2,
+      nextRetryAt: null,
+    };
+    await store.dagRunCreate({
+      dag: 'orders-etl',
+      runKey: '2026-07-05T09:03:00_00:00',
+      runId,
+      logicalDate: '2026-07-05T09:03:00+00:00',
+      kind: 'scheduled',
+      state: 'running',
+      createdAt: 1,
+      updatedAt: 2,
+      tasks: { discover: entry },
+      mapped: {},
+    });
+    await store.artifactPut(
+      `dagxcom/orders-etl/${runId}`,
+      'discover/shards',
+      new TextEncoder().encode('["eu"]\n'),
+    );
     // The fleet claimed the orders-ingest slots (the second node's claims lost).
     for (const at of ['2026-07-05T09:00:00.000Z', '2026-07-05T09:05:00.000Z']) {
       await store.fireClaim('orders-ingest', Date.parse(at), 'meridian-a');
@@ -105,6 +140,7 @@ describe("the README's SQL section", () => {
       'artifacts',
       'retries',
       'fire_claims',
+      'xcom',
     ]);
     for (const v of views)
       expect(
@@ -127,14 +163,13 @@ describe("the README's SQL section", () => {
   });
 
   it('answers each query from a real store', async () => {
-    expect(queries).toHaveLength(10);
+    expect(queries).toHaveLength(11);
     const dir = writeTree({});
     await writeStore(dir);
     const db = new Database(join(dir, 'cronstable.db'), { readonly: true });
     try {
-      const [ran, failures, slots, retries, locks, kv, cursors, claims, artifacts, fireClaims] = queries.map(
-        (q) => db.prepare(q).all() as Record<string, unknown>[],
-      );
+      const [ran, failures, slots, retries, locks, kv, cursors, claims, artifacts, fireClaims, xcom] =
+        queries.map((q) => db.prepare(q).all() as Record<string, unknown>[]);
       expect(ran).toHaveLength(5);
       expect(ran![0]).toEqual({
         job: 'backup',
@@ -173,6 +208,12 @@ describe("the README's SQL section", () => {
         expect.objectContaining({ scope: 'orders', key: 'import-42', expires_at: expect.any(Number) }),
       ]);
       expect(artifacts).toEqual([
+        // A DAG task's XCom is an artifact in its run's scope too (spec 04 §6.1).
+        expect.objectContaining({
+          scope: `dagxcom/orders-etl/${'a'.repeat(32)}`,
+          name: 'discover/shards',
+          size: 7,
+        }),
         expect.objectContaining({ scope: 'orders', name: 'report.csv', size: 8, versions: 2 }),
       ]);
       expect(fireClaims).toEqual([
@@ -199,6 +240,16 @@ describe("the README's SQL section", () => {
           ran_on: 'meridian-a',
           outcome: 'success',
           attempt: 1,
+        },
+      ]);
+      expect(xcom).toEqual([
+        {
+          dag: 'orders-etl',
+          run_key: '2026-07-05T09:03:00_00:00',
+          task_key: 'discover',
+          key: 'shards',
+          size: 7,
+          state: 'success',
         },
       ]);
     } finally {

@@ -1,0 +1,159 @@
+// A real daemon (dist/cronstable.mjs) running DAGs, driven over its web API and read from its store.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { waitFor } from '../helpers/sinks.ts';
+
+export const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+
+export interface Daemon {
+  out: string;
+  err: string;
+  child: ChildProcess;
+  exit: Promise<number | null>;
+  base: string;
+}
+
+export function writeConfig(dir: string, dagsYaml: string, extra = ''): string {
+  const path = join(dir, 'cronstable.yaml');
+  writeFileSync(
+    path,
+    `state:
+  path: ${join(dir, 'state')}
+  topology: single-node
+  deploymentId: dagtest
+web:
+  listen:
+    - http://127.0.0.1:0
+${extra}
+dags:
+${dagsYaml}`,
+  );
+  return path;
+}
+
+export async function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
+  const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'cronstable.yaml')], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const d: Daemon = {
+    out: '',
+    err: '',
+    child,
+    exit: new Promise((r) => child.on('exit', (code) => r(code))),
+    base: '',
+  };
+  child.stdout!.on('data', (c: Buffer) => {
+    d.out += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    d.err += c.toString();
+  });
+  await waitFor(
+    () => /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.test(d.err),
+    15_000,
+    'the web listener',
+  );
+  d.base = /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(d.err)![1]!;
+  return d;
+}
+
+export async function stopDaemon(d: Daemon): Promise<number | null> {
+  if (d.child.exitCode !== null) return d.child.exitCode;
+  d.child.kill('SIGTERM');
+  return d.exit;
+}
+
+export async function api(
+  d: Daemon,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; text: string }> {
+  const res = await fetch(`${d.base}${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, json, text };
+}
+
+export interface TaskDoc {
+  id: string;
+  state: string;
+  attempt: number;
+  mapIndex: number | null;
+  mapItem?: unknown;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  failReason: string | null;
+  host: string | null;
+  pid: number | null;
+  pokeCount?: number;
+  awaitingApproval?: true;
+  approval?: { decision: string; by: string; at: number } | null;
+}
+
+export interface RunDoc {
+  dag: string;
+  runKey: string;
+  runId: string;
+  kind: string;
+  state: string;
+  logicalDate: string | null;
+  tasks: Record<string, TaskDoc>;
+  mapped: Record<string, { items: unknown[] }>;
+}
+
+export async function getRun(d: Daemon, dag: string, runKey: string): Promise<RunDoc> {
+  const r = await api(d, 'GET', `/dags/${dag}/runs/${encodeURIComponent(runKey)}`);
+  if (r.status !== 200) throw new Error(`GET run ${dag}/${runKey}: ${r.status} ${r.text}`);
+  return r.json as RunDoc;
+}
+
+/** Polls the run until `check` holds; returns the last document. */
+export async function waitRun(
+  d: Daemon,
+  dag: string,
+  runKey: string,
+  check: (r: RunDoc) => boolean,
+  timeoutMs = 30_000,
+): Promise<RunDoc> {
+  let last: RunDoc | null = null;
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    last = await getRun(d, dag, runKey);
+    if (check(last)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting on ${dag}/${runKey}: ${JSON.stringify(last)}\n${d.err.slice(-3000)}`);
+}
+
+export async function trigger(d: Daemon, dag: string): Promise<string> {
+  const r = await api(d, 'POST', `/dags/${dag}/trigger`);
+  if (r.status !== 200) throw new Error(`trigger ${dag}: ${r.status} ${r.text}`);
+  return (r.json as { runKey: string }).runKey;
+}
+
+/** Read-only SQL on the daemon's store (the rows a person would query). */
+export function query<T>(dir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(join(dir, 'state', 'cronstable.db'), { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
