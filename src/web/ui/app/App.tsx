@@ -8,6 +8,7 @@ import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
 import { type Api, HttpError } from './api.ts';
 import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';
 import { ClusterPanel } from './ClusterPanel.tsx';
+import { DagCard } from './DagCard.tsx';
 import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
 import { FleetView } from './FleetView.tsx';
@@ -396,6 +397,7 @@ export function App({ api }: { api: Api }) {
             {clustered && (
               <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
             )}
+            <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
           </>
         )}
       </main>

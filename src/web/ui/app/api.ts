@@ -79,6 +79,22 @@ export class Api {
     return { ok: res.ok, status: res.status, text: await res.text().catch(() => '') };
   }
 
+  /** POST a JSON body; resolves with the status and body text (409s are answers, not errors). */
+  async postJson(path: string, body: unknown): Promise<{ ok: boolean; status: number; text: string }> {
+    const res = await fetch(path, {
+      method: 'POST',
+      cache: 'no-store',
+      credentials: 'same-origin',
+      headers: { ...this.headers('application/json'), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 401) {
+      this.onUnauthorized();
+      throw new HttpError(401, 'unauthorized');
+    }
+    return { ok: res.ok, status: res.status, text: await res.text().catch(() => '') };
+  }
+
   /** `.ics` links cannot carry a header, so the token rides in the query (accepted on `.ics` paths only). */
   icsHref(path: string): string {
     return this.token ? `${path}?token=${encodeURIComponent(this.token)}` : path;
@@ -88,8 +104,18 @@ export class Api {
    * Tails `/jobs/{name}/logs` through a fetch stream. Calls `onLine` per line and `onEnd` once when the
    * stream ends (run finished, no output, or a network error). Abort with the signal.
    */
-  async tail(
+  tail(
     name: string,
+    signal: AbortSignal,
+    onLine: (line: LogLine) => void,
+    onEnd: (reason: 'finished' | 'no-output' | 'error', detail?: string) => void,
+  ): Promise<void> {
+    return this.tailPath(`/jobs/${encodeURIComponent(name)}/logs`, signal, onLine, onEnd);
+  }
+
+  /** Tails any log SSE route of the same shape (job logs, DAG task logs). */
+  async tailPath(
+    path: string,
     signal: AbortSignal,
     onLine: (line: LogLine) => void,
     onEnd: (reason: 'finished' | 'no-output' | 'error', detail?: string) => void,
@@ -102,7 +128,7 @@ export class Api {
       }
     };
     try {
-      const res = await this.request(`/jobs/${encodeURIComponent(name)}/logs`, {
+      const res = await this.request(path, {
         accept: 'text/event-stream',
         signal,
       });

@@ -1,0 +1,127 @@
+// The DAG card (spec 06 §9.2): one row per DAG with its schedule, last run, running count and a Trigger
+// button; a row opens the DAG drawer. Polls `/dags` itself and stays hidden while the list is empty.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { type ApiDag, clockOf, runningCount, scheduleText, stateTone } from '../lib/dag.ts';
+import type { Api } from './api.ts';
+import { DagDrawer } from './DagDrawer.tsx';
+
+export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
+  const [dags, setDags] = useState<ApiDag[]>([]);
+  const [open, setOpen] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [nonce, setNonce] = useState(0);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer = 0;
+    const tick = async (): Promise<void> => {
+      try {
+        const list = await api.json<ApiDag[]>('/dags');
+        if (!stopped) setDags(list);
+      } catch {
+        // the jobs poll reports connection trouble; the card keeps its last list
+      }
+      if (!stopped) timer = window.setTimeout(tick, intervalMs);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [api, intervalMs, nonce]);
+
+  const trigger = useCallback(
+    async (name: string) => {
+      const r = await api.post(`/dags/${encodeURIComponent(name)}/trigger`);
+      let text = r.text;
+      try {
+        const v = JSON.parse(r.text) as { runKey?: string; error?: string };
+        text = r.ok ? `triggered ${name}: ${v.runKey}` : `trigger failed: ${v.error ?? r.status}`;
+      } catch {
+        // keep the raw text
+      }
+      setNote(text);
+      setNonce((n) => n + 1);
+    },
+    [api],
+  );
+
+  const openDag = dags.find((d) => d.name === open);
+  if (dags.length === 0) return null;
+  return (
+    <>
+      <section class="card dags" aria-labelledby="dags-title" data-testid="dag-card">
+        <div class="card-head">
+          <h2 id="dags-title" class="card-title">
+            <span aria-hidden="true">┌─ </span>DAGs
+          </h2>
+          <span class="card-meta" data-testid="dag-note" role="status">
+            {note ?? `${dags.length} configured`}
+          </span>
+        </div>
+        <table class="dag-table">
+          <thead>
+            <tr>
+              <th scope="col">DAG</th>
+              <th scope="col">Schedule</th>
+              <th scope="col">Last run</th>
+              <th scope="col" class="num">
+                Running
+              </th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {dags.map((d) => (
+              <tr key={d.name} data-testid={`dag-row-${d.name}`}>
+                <td>
+                  <button
+                    type="button"
+                    class="linkbtn"
+                    onClick={() => setOpen(d.name)}
+                    data-testid="dag-open"
+                  >
+                    {d.name}
+                  </button>
+                </td>
+                <td>
+                  <code>{scheduleText(d)}</code>
+                </td>
+                <td data-testid="dag-last">
+                  {d.latestRun ? (
+                    <>
+                      <span class={`dag-state tone-${stateTone(d.latestRun.state)}`}>
+                        {d.latestRun.state}
+                      </span>{' '}
+                      <span class="muted">
+                        {d.latestRun.kind} · {clockOf(d.latestRun.createdAt)}
+                      </span>
+                    </>
+                  ) : (
+                    <span class="muted">never run</span>
+                  )}
+                </td>
+                <td class="num" data-testid="dag-running">
+                  {runningCount(d)}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    class="btn btn-small"
+                    onClick={() => void trigger(d.name)}
+                    data-testid="dag-trigger"
+                  >
+                    ▶ Trigger
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {openDag && <DagDrawer api={api} dag={openDag} onClose={() => setOpen(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,273 @@
+// The DAG card and drawer's logic (spec 06 §9.2, spec 04 §9): wire shapes of the `/dags` routes, the
+// graph layout by dependency depth, state tones, and which buttons a task instance shows. Pure, so the
+// unit tests cover it without a browser.
+
+export interface ApiDagTask {
+  id: string;
+  type: 'task' | 'approval' | 'sensor';
+  dependsOn: string[];
+  triggerRule: string;
+  retries: number;
+  mapped: boolean;
+}
+
+export interface ApiDag {
+  name: string;
+  enabled: boolean;
+  scheduled: boolean;
+  schedule?: string;
+  retainRuns: number;
+  tasks: ApiDagTask[];
+  latestRun?: { runKey: string; state: string; kind: string; createdAt: number; updatedAt: number };
+  runCounts?: Record<string, number>;
+  totalRuns?: number;
+}
+
+export interface ApiDagRunRow {
+  runKey: string;
+  runId: string;
+  state: string;
+  kind: string;
+  logicalDate: string | null;
+  createdAt: number;
+  updatedAt: number;
+  taskStates: Record<string, number>;
+}
+
+export interface ApiTaskEntry {
+  id: string;
+  mapIndex: number | null;
+  state: string;
+  attempt: number;
+  host: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  failReason: string | null;
+  mapped?: boolean;
+  mapItem?: unknown;
+  awaitingApproval?: boolean;
+  approval?: { decision: string; by: string; at: number } | null;
+}
+
+export interface ApiDagRun {
+  dag: string;
+  runKey: string;
+  runId: string;
+  state: string;
+  kind: string;
+  createdAt: number;
+  updatedAt: number;
+  tasks: Record<string, ApiTaskEntry>;
+}
+
+export interface ApiXcomEntry {
+  taskkey: string;
+  key: string;
+  size: number;
+  at: number;
+  value?: string;
+}
+
+export type DagTone = 'ok' | 'fail' | 'run' | 'wait' | 'skip' | 'idle';
+
+/** The tone a task or run state is drawn in (graph fill, badges). */
+export function stateTone(state: string | null | undefined): DagTone {
+  switch (state) {
+    case 'success':
+      return 'ok';
+    case 'failed':
+    case 'upstream_failed':
+      return 'fail';
+    case 'running':
+    case 'expanded':
+      return 'run';
+    case 'up_for_retry':
+      return 'wait';
+    case 'skipped':
+      return 'skip';
+    default:
+      return 'idle';
+  }
+}
+
+/** Dependency depth per task: 0 for roots, else 1 + the deepest upstream. Unknown upstreams count as roots. */
+export function taskDepths(tasks: readonly Pick<ApiDagTask, 'id' | 'dependsOn'>[]): Map<string, number> {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const depth = new Map<string, number>();
+  const visiting = new Set<string>();
+  const walk = (id: string): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    const t = byId.get(id);
+    if (!t || visiting.has(id)) return -1; // a cycle never validates; guard anyway
+    visiting.add(id);
+    let d = 0;
+    for (const up of t.dependsOn) d = Math.max(d, walk(up) + 1);
+    visiting.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  for (const t of tasks) walk(t.id);
+  return depth;
+}
+
+export interface GraphNode {
+  id: string;
+  depth: number;
+  row: number;
+  x: number;
+  y: number;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+}
+
+export interface GraphLayout {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  width: number;
+  height: number;
+}
+
+export const NODE_W = 140;
+export const NODE_H = 40;
+const GAP_X = 50;
+const GAP_Y = 18;
+const PAD = 10;
+
+/** Columns by depth (left to right), rows in config order within a column. */
+export function layoutGraph(tasks: readonly Pick<ApiDagTask, 'id' | 'dependsOn'>[]): GraphLayout {
+  const depths = taskDepths(tasks);
+  const rows = new Map<number, number>();
+  const nodes: GraphNode[] = [];
+  for (const t of tasks) {
+    const depth = Math.max(0, depths.get(t.id) ?? 0);
+    const row = rows.get(depth) ?? 0;
+    rows.set(depth, row + 1);
+    nodes.push({
+      id: t.id,
+      depth,
+      row,
+      x: PAD + depth * (NODE_W + GAP_X),
+      y: PAD + row * (NODE_H + GAP_Y),
+    });
+  }
+  const ids = new Set(tasks.map((t) => t.id));
+  const edges = tasks.flatMap((t) =>
+    [...new Set(t.dependsOn)].filter((up) => ids.has(up)).map((up) => ({ from: up, to: t.id })),
+  );
+  const cols = nodes.reduce((m, n) => Math.max(m, n.depth + 1), 0);
+  const maxRows = Math.max(0, ...rows.values());
+  return {
+    nodes,
+    edges,
+    width: cols === 0 ? 0 : PAD * 2 + cols * NODE_W + (cols - 1) * GAP_X,
+    height: maxRows === 0 ? 0 : PAD * 2 + maxRows * NODE_H + (maxRows - 1) * GAP_Y,
+  };
+}
+
+export interface NodeView {
+  state: string | null;
+  label: string;
+}
+
+/** What a graph node shows for a run: its state, and for a mapped task the instance count and progress. */
+export function nodeView(task: Pick<ApiDagTask, 'id' | 'mapped'>, run: ApiDagRun | null): NodeView {
+  const entry = run?.tasks[task.id];
+  if (!task.mapped) return { state: entry?.state ?? null, label: task.id };
+  const instances = run
+    ? Object.values(run.tasks).filter((e) => e.id === task.id && e.mapIndex !== null)
+    : [];
+  if (instances.length === 0) return { state: entry?.state ?? null, label: `${task.id} [×?]` };
+  const done = instances.filter((e) => e.state === 'success').length;
+  return {
+    state: mappedState(instances.map((e) => e.state)),
+    label: `${task.id} [×${instances.length}] ${done}/${instances.length}`,
+  };
+}
+
+/** A mapped task's colour: failing wins, then running, then all-success. */
+function mappedState(states: readonly string[]): string {
+  if (states.some((s) => s === 'failed' || s === 'upstream_failed')) return 'failed';
+  if (states.some((s) => s === 'running' || s === 'up_for_retry' || s === 'pending')) return 'running';
+  if (states.every((s) => s === 'skipped')) return 'skipped';
+  return 'success';
+}
+
+/** Approve / Reject show on an approval gate that is waiting for a decision, and only there. */
+export function showDecisionButtons(
+  entry: ApiTaskEntry,
+  task: Pick<ApiDagTask, 'type'> | undefined,
+): boolean {
+  return task?.type === 'approval' && entry.awaitingApproval === true && !entry.approval;
+}
+
+/** The Tasks tab's label for an instance key: `load#2 (us)`. */
+export function instanceLabel(key: string, entry: ApiTaskEntry): string {
+  if (entry.mapIndex === null) return key;
+  const item = entry.mapItem === undefined ? '' : ` (${shortValue(entry.mapItem)})`;
+  return `${key}${item}`;
+}
+
+function shortValue(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 24 ? `${s.slice(0, 23)}…` : s;
+}
+
+/** The card's "schedule" cell. */
+export function scheduleText(d: Pick<ApiDag, 'scheduled' | 'schedule' | 'enabled'>): string {
+  if (!d.enabled) return 'disabled';
+  if (!d.scheduled) return 'manual';
+  return d.schedule ?? 'scheduled';
+}
+
+/** The card's running count. */
+export function runningCount(d: Pick<ApiDag, 'runCounts'>): number {
+  return d.runCounts?.running ?? 0;
+}
+
+/** One line per run in the Runs tab: `success 4 · running 1` ordered by how much a person cares. */
+export function taskStateSummary(counts: Record<string, number>): string {
+  const order = ['failed', 'upstream_failed', 'running', 'up_for_retry', 'pending', 'success', 'skipped'];
+  return order
+    .filter((s) => (counts[s] ?? 0) > 0)
+    .map((s) => `${s.replace('_', ' ')} ${counts[s]}`)
+    .join(' · ');
+}
+
+export const XCOM_INLINE_MAX = 256;
+
+/** An XCom value shown inline when it came back and is small; otherwise null (size only). */
+export function xcomInline(e: ApiXcomEntry): string | null {
+  if (e.value === undefined || e.size > XCOM_INLINE_MAX) return null;
+  return e.value.trimEnd();
+}
+
+/** Epoch seconds to `HH:MM:SS` UTC, or an em dash. */
+export function clockOf(epochSeconds: number | null | undefined): string {
+  if (epochSeconds === null || epochSeconds === undefined) return '—';
+  return new Date(epochSeconds * 1000).toISOString().slice(11, 19);
+}
+
+/** Elapsed seconds between two epoch-second stamps (or until `now`), `—` before a start. */
+export function tookText(start: number | null, end: number | null, nowMs: number): string {
+  if (start === null) return '—';
+  const s = Math.max(0, (end ?? nowMs / 1000) - start);
+  return s < 60 ? `${s.toFixed(1)}s` : `${Math.floor(s / 60)}m${Math.round(s % 60)}s`;
+}
+
+/** The text a decision answer leaves in the Tasks tab: the server's 409 message, verbatim. */
+export function decisionMessage(status: number, body: string): string {
+  let error: string | null = null;
+  try {
+    const v = JSON.parse(body) as { error?: unknown; state?: unknown };
+    if (typeof v.error === 'string') error = v.error;
+  } catch {
+    // not JSON: fall back to the raw body
+  }
+  if (status >= 200 && status < 300) return 'decision recorded';
+  return `${status === 409 ? 'Already decided' : `HTTP ${status}`}: ${error ?? (body || 'no answer')}`;
+}
