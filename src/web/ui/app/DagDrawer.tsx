@@ -388,6 +388,10 @@ function DagLogsTab(p: { api: Api; dag: string; run: ApiDagRun | null; runKey: s
   );
   const [chosen, setChosen] = useState<string | null>(null);
   const taskkey = chosen ?? running ?? keys[0] ?? null;
+  // Follow the first task seen running, and stay on it after it ends so its output stays readable.
+  useEffect(() => {
+    if (running !== undefined && chosen === null) setChosen(running);
+  }, [running, chosen]);
   const [lines, setLines] = useState<LogLine[]>([]);
   const [end, setEnd] = useState<string | null>(null);
   useEffect(() => {

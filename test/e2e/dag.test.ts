@@ -1,0 +1,284 @@
+// The dashboard's DAG card and drawer end to end (spec 06 §9.2, spec 04 §9): a real daemon
+// (dist/cronstable.mjs) with one DAG (a task pushing an XCom list, a fan-out mapped over it, an approval
+// gate, a final task printing slowly) driven by headless Chromium: trigger from the card, watch the graph
+// colour, approve from the Tasks tab, follow the live log, see the run succeed, read the XCom; then the 409
+// message when a gate was already decided. Screenshots go to test/e2e/screenshots/.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
+const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, 'screenshots');
+
+const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the DAG card and drawer
+state:
+  path: ${stateDir}
+  topology: single-node
+jobs:
+  - name: idle-job
+    command: "true"
+    schedule: "0 0 1 1 *"
+web:
+  listen:
+    - http://127.0.0.1:${port}
+dags:
+  - name: ship
+    tasks:
+      - id: prep
+        command: echo '["alpha","beta","gamma"]' | cronstable xcom push --key parts; echo prepared
+      - id: work
+        dependsOn:
+          - prep
+        expand:
+          fromTask: prep
+          key: parts
+        command: echo "part $CRONSTABLE_DAG_MAP_ITEM"
+      - id: gate
+        type: approval
+        dependsOn:
+          - work
+        onReject: fail
+      - id: finish
+        dependsOn:
+          - gate
+        captureStdout: true
+        command: for i in 1 2 3 4 5 6 7 8; do echo "finish line $i"; sleep 0.5; done
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown = null;
+  while (Date.now() < end) {
+    try {
+      const v = await probe();
+      if (v !== null) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+interface RunDoc {
+  state: string;
+  tasks: Record<
+    string,
+    { state: string; awaitingApproval?: boolean; approval?: { decision: string } | null }
+  >;
+}
+
+describe('DAG card and drawer (real daemon + headless Chromium)', () => {
+  let dir = '';
+  let profile = '';
+  let daemon: ChildProcess | null = null;
+  let logs = '';
+  let base = '';
+  let context: BrowserContext | null = null;
+  let page: Page;
+  let firstRun = '';
+  const pageErrors: string[] = [];
+
+  const runDoc = async (key: string): Promise<RunDoc> =>
+    (await (await fetch(`${base}/dags/ship/runs/${key}`)).json()) as RunDoc;
+  const nodeState = (id: string) => page.locator(`[data-testid=dag-node-${id}]`).getAttribute('data-state');
+
+  beforeAll(async () => {
+    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dag-'));
+    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
+    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon.stdout!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    daemon.stderr!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    await until(`the daemon's DAG API on ${base}`, 20_000, async () => {
+      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
+      const res = await fetch(`${base}/dags`);
+      return res.ok && ((await res.json()) as unknown[]).length === 1 ? true : null;
+    });
+    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+      ],
+      viewport: { width: 1600, height: 1000 },
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      locale: 'en-US',
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    if (daemon && daemon.exitCode === null) {
+      const exited = new Promise((r) => daemon!.once('exit', r));
+      daemon.kill('SIGTERM');
+      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  }, 30_000);
+
+  it('shows the DAG card and triggers a run from it', async () => {
+    await page.goto(`${base}/`);
+    const row = page.locator('[data-testid=dag-row-ship]');
+    await row.waitFor();
+    await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('never run');
+    expect(await row.textContent()).toContain('manual');
+    await row.locator('[data-testid=dag-trigger]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=dag-note]').textContent())
+      .toMatch(/triggered ship: manual-/);
+    const note = (await page.locator('[data-testid=dag-note]').textContent()) ?? '';
+    firstRun = note.replace(/^.*triggered ship: /, '').trim();
+    const runs = (await (await fetch(`${base}/dags/ship/runs`)).json()) as { runs: { runKey: string }[] };
+    expect(runs.runs.map((r) => r.runKey)).toEqual([firstRun]);
+    await expect
+      .poll(() => row.locator('[data-testid=dag-running]').textContent(), { timeout: 10_000 })
+      .toBe('1');
+    await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('running');
+    await page.screenshot({ path: join(SHOTS, 'dag-card.png') });
+  });
+
+  it('colours the graph by task state, with the fan-out instance count', async () => {
+    await page.locator('[data-testid=dag-row-ship] [data-testid=dag-open]').click();
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await expect.poll(() => page.locator('[data-testid=dag-run-row]').count()).toBe(1);
+    await page.locator('[data-testid=dag-tab-graph]').click();
+    await expect.poll(() => nodeState('gate'), { timeout: 15_000 }).toBe('running');
+    expect(await nodeState('prep')).toBe('success');
+    expect(await nodeState('work')).toBe('success');
+    expect(await nodeState('finish')).toBe('pending');
+    expect(await page.locator('[data-testid=dag-node-work]').textContent()).toContain('[×3] 3/3');
+    // Columns by dependency depth: prep, work, gate, finish left to right.
+    const xs: number[] = [];
+    for (const id of ['prep', 'work', 'gate', 'finish']) {
+      const box = await page.locator(`[data-testid=dag-node-${id}] rect`).boundingBox();
+      xs.push(box?.x ?? -1);
+    }
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+    expect(new Set(xs).size).toBe(4);
+    const fill = (id: string) =>
+      page.locator(`[data-testid=dag-node-${id}] rect`).evaluate((el) => getComputedStyle(el).stroke);
+    const [ok, run, idle] = [await fill('prep'), await fill('gate'), await fill('finish')];
+    expect(new Set([ok, run, idle]).size).toBe(3);
+    await page.screenshot({ path: join(SHOTS, 'dag-graph-waiting.png') });
+  });
+
+  it('approves the gate from the Tasks tab, follows the live log, and the run succeeds', async () => {
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    const gateRow = page.locator('[data-testid=dag-task-gate]');
+    await expect.poll(() => gateRow.textContent()).toContain('awaiting approval');
+    expect(await page.locator('[data-testid=dag-task-prep] [data-testid=dag-approve]').count()).toBe(0);
+    expect(await page.locator('[data-testid=dag-task-work\\#1]').textContent()).toContain('work#1 (beta)');
+    await page.screenshot({ path: join(SHOTS, 'dag-tasks-approval.png') });
+    await gateRow.locator('[data-testid=dag-approve]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=dag-decision-message]').textContent())
+      .toBe('decision recorded');
+    expect((await runDoc(firstRun)).tasks.gate?.approval?.decision).toBe('approved');
+    await expect.poll(() => gateRow.locator('[data-testid=dag-approve]').count()).toBe(0);
+
+    await page.locator('[data-testid=dag-tab-logs]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=dag-log]').textContent(), { timeout: 10_000 })
+      .toContain('finish line 1');
+    expect(await page.locator('[data-testid=dag-log-task]').inputValue()).toBe('finish');
+    await page.screenshot({ path: join(SHOTS, 'dag-logs-live.png') });
+    await expect
+      .poll(() => page.locator('[data-testid=dag-log-end]').textContent(), { timeout: 15_000 })
+      .toBe('Task finished.');
+    const text = (await page.locator('[data-testid=dag-log]').textContent()) ?? '';
+    for (let i = 1; i <= 8; i++) expect(text).toContain(`finish line ${i}`);
+
+    await expect
+      .poll(() => page.locator('[data-testid=dag-run-state]').textContent(), { timeout: 10_000 })
+      .toBe('success');
+    expect((await runDoc(firstRun)).state).toBe('success');
+    await page.locator('[data-testid=dag-tab-graph]').click();
+    for (const id of ['prep', 'work', 'gate', 'finish'])
+      await expect.poll(() => nodeState(id)).toBe('success');
+    await page.screenshot({ path: join(SHOTS, 'dag-graph-success.png') });
+  });
+
+  it('lists the run XCom with sizes and small values', async () => {
+    await page.locator('[data-testid=dag-tab-xcom]').click();
+    const table = page.locator('[data-testid=dag-xcom]');
+    await table.waitFor();
+    const text = (await table.textContent()) ?? '';
+    expect(text).toContain('prep');
+    expect(text).toContain('parts');
+    expect(text).toContain('["alpha","beta","gamma"]');
+    expect(text).toContain(`${'["alpha","beta","gamma"]\n'.length} B`);
+    await page.screenshot({ path: join(SHOTS, 'dag-xcom.png') });
+  });
+
+  it('shows the 409 message when the gate was already decided elsewhere', async () => {
+    await page.locator('[data-testid=dag-close]').click();
+    await page.locator('[data-testid=dag-row-ship] [data-testid=dag-trigger]').click();
+    const noteRun = async () =>
+      ((await page.locator('[data-testid=dag-note]').textContent()) ?? '').replace(/^.*triggered ship: /, '');
+    await expect.poll(noteRun).not.toBe(firstRun);
+    const second = await noteRun();
+    expect(second).toMatch(/^manual-/);
+    await page.locator('[data-testid=dag-row-ship] [data-testid=dag-open]').click();
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    const gateRow = page.locator('[data-testid=dag-task-gate]');
+    await expect.poll(() => gateRow.locator('[data-testid=dag-reject]').count(), { timeout: 15_000 }).toBe(1);
+    // Another operator approves through the API while this page still shows the buttons: the decision and
+    // the stale click run back to back in the page, well inside one 1 s poll of the drawer.
+    const otherStatus = await page.evaluate(async (url) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ decision: 'approve', by: 'someone-else' }),
+      });
+      (document.querySelector('[data-testid=dag-task-gate] [data-testid=dag-reject]') as HTMLElement).click();
+      return res.status;
+    }, `${base}/dags/ship/runs/${second}/tasks/gate/decision`);
+    expect(otherStatus).toBe(200);
+    await expect
+      .poll(() => page.locator('[data-testid=dag-decision-message]').textContent())
+      .toBe('Already decided: task is not awaiting approval');
+    await page.screenshot({ path: join(SHOTS, 'dag-decision-409.png') });
+    // The first decision stands.
+    expect((await runDoc(second)).tasks.gate?.approval?.decision).toBe('approved');
+    expect(pageErrors).toEqual([]);
+  });
+});
