@@ -222,15 +222,15 @@ function GraphTab({ dag, run }: { dag: ApiDag; run: ApiDagRun | null }) {
         return (
           <g
             key={n.id}
-            class={`dag-node tone-${stateTone(v.state)}`}
+            class={`dag-node tone-${v.awaiting ? 'wait' : stateTone(v.state)}`}
             data-testid={`dag-node-${n.id}`}
             data-state={v.state ?? 'none'}
             transform={`translate(${n.x},${n.y})`}
           >
-            <title>{`${n.id} (${t.type}): ${v.state ?? 'no run'}`}</title>
+            <title>{`${n.id} (${t.type}): ${v.awaiting ? 'awaiting approval' : (v.state ?? 'no run')}`}</title>
             <rect width={NODE_W} height={NODE_H} rx={6} />
             <text x={8} y={NODE_H / 2 + 4}>
-              {t.type === 'approval' ? '⏸ ' : t.type === 'sensor' ? '◎ ' : ''}
+              {t.type === 'approval' ? '◆ ' : t.type === 'sensor' ? '◎ ' : ''}
               {v.label}
             </text>
           </g>

@@ -172,20 +172,25 @@ export function layoutGraph(tasks: readonly Pick<ApiDagTask, 'id' | 'dependsOn'>
 export interface NodeView {
   state: string | null;
   label: string;
+  /** An approval gate waiting for a person: drawn in the warning tone rather than as running. */
+  awaiting: boolean;
 }
 
 /** What a graph node shows for a run: its state, and for a mapped task the instance count and progress. */
 export function nodeView(task: Pick<ApiDagTask, 'id' | 'mapped'>, run: ApiDagRun | null): NodeView {
   const entry = run?.tasks[task.id];
-  if (!task.mapped) return { state: entry?.state ?? null, label: task.id };
+  if (!task.mapped)
+    return { state: entry?.state ?? null, label: task.id, awaiting: entry?.awaitingApproval === true };
   const instances = run
     ? Object.values(run.tasks).filter((e) => e.id === task.id && e.mapIndex !== null)
     : [];
-  if (instances.length === 0) return { state: entry?.state ?? null, label: `${task.id} [×?]` };
+  if (instances.length === 0)
+    return { state: entry?.state ?? null, label: `${task.id} [×?]`, awaiting: false };
   const done = instances.filter((e) => e.state === 'success').length;
   return {
     state: mappedState(instances.map((e) => e.state)),
     label: `${task.id} [×${instances.length}] ${done}/${instances.length}`,
+    awaiting: false,
   };
 }
 
