@@ -195,7 +195,9 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect([...xs].sort((a, b) => a - b)).toEqual(xs);
     expect(new Set(xs).size).toBe(4);
     const fill = (id: string) =>
-      page.locator(`[data-testid=dag-node-${id}] rect`).evaluate((el) => getComputedStyle(el).stroke);
+      page.evaluate(
+        `getComputedStyle(document.querySelector('[data-testid=dag-node-${id}] rect')).stroke`,
+      ) as Promise<string>;
     const [ok, run, idle] = [await fill('prep'), await fill('gate'), await fill('finish')];
     expect(new Set([ok, run, idle]).size).toBe(3);
     await page.screenshot({ path: join(SHOTS, 'dag-graph-waiting.png') });
@@ -263,15 +265,16 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => gateRow.locator('[data-testid=dag-reject]').count(), { timeout: 15_000 }).toBe(1);
     // Another operator approves through the API while this page still shows the buttons: the decision and
     // the stale click run back to back in the page, well inside one 1 s poll of the drawer.
-    const otherStatus = await page.evaluate(async (url) => {
-      const res = await fetch(url, {
+    const url = `${base}/dags/ship/runs/${second}/tasks/gate/decision`;
+    const otherStatus = (await page.evaluate(`(async () => {
+      const res = await fetch(${JSON.stringify(url)}, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ decision: 'approve', by: 'someone-else' }),
       });
-      (document.querySelector('[data-testid=dag-task-gate] [data-testid=dag-reject]') as HTMLElement).click();
+      document.querySelector('[data-testid=dag-task-gate] [data-testid=dag-reject]').click();
       return res.status;
-    }, `${base}/dags/ship/runs/${second}/tasks/gate/decision`);
+    })()`)) as number;
     expect(otherStatus).toBe(200);
     await expect
       .poll(() => page.locator('[data-testid=dag-decision-message]').textContent())
