@@ -161,6 +161,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await row.waitFor();
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('never run');
     expect(await row.textContent()).toContain('manual');
+    expect(await row.locator('[data-testid=dag-shape]').textContent()).toBe('4 tasks · 1 approval · fan-out');
     await row.locator('[data-testid=dag-trigger]').click();
     await expect
       .poll(() => page.locator('[data-testid=dag-note]').textContent())

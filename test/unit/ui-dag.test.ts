@@ -5,6 +5,7 @@ import {
   type ApiDagRun,
   type ApiTaskEntry,
   clockOf,
+  dagShapeText,
   decisionMessage,
   instanceLabel,
   layoutGraph,
@@ -212,6 +213,26 @@ describe('card and table wording', () => {
     expect(tookText(100, 230, 0)).toBe('2m10s');
     expect(tookText(100, null, 101_000)).toBe('1.0s');
     expect(tookText(null, null, 0)).toBe('—');
+  });
+});
+
+describe('dagShapeText', () => {
+  it('counts tasks, approvals and sensors, and flags a fan-out', () => {
+    expect(
+      dagShapeText([
+        { type: 'task', mapped: false },
+        { type: 'approval', mapped: false },
+        { type: 'sensor', mapped: false },
+        { type: 'task', mapped: false },
+      ]),
+    ).toBe('4 tasks · 1 approval · 1 sensor');
+    expect(
+      dagShapeText([
+        { type: 'task', mapped: false },
+        { type: 'task', mapped: true },
+      ]),
+    ).toBe('2 tasks · fan-out');
+    expect(dagShapeText([{ type: 'task', mapped: false }])).toBe('1 task');
   });
 });
 

@@ -1,7 +1,7 @@
 // The DAG card (spec 06 §9.2): one row per DAG with its schedule, last run, running count and a Trigger
 // button; a row opens the DAG drawer. Polls `/dags` itself and stays hidden while the list is empty.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { type ApiDag, clockOf, runningCount, scheduleText, stateTone } from '../lib/dag.ts';
+import { type ApiDag, clockOf, dagShapeText, runningCount, scheduleText, stateTone } from '../lib/dag.ts';
 import type { Api } from './api.ts';
 import { DagDrawer } from './DagDrawer.tsx';
 
@@ -85,6 +85,9 @@ export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
                   >
                     {d.name}
                   </button>
+                  <div class="muted dag-shape" data-testid="dag-shape">
+                    {dagShapeText(d.tasks)}
+                  </div>
                 </td>
                 <td>
                   <code>{scheduleText(d)}</code>
@@ -121,7 +124,14 @@ export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
           </tbody>
         </table>
       </section>
-      {openDag && <DagDrawer api={api} dag={openDag} onClose={() => setOpen(null)} />}
+      {openDag && (
+        <DagDrawer
+          api={api}
+          dag={openDag}
+          onClose={() => setOpen(null)}
+          onTrigger={() => void trigger(openDag.name)}
+        />
+      )}
     </>
   );
 }

@@ -7,12 +7,14 @@ import {
   type ApiDagRunRow,
   type ApiXcomEntry,
   clockOf,
+  dagShapeText,
   decisionMessage,
   instanceLabel,
   layoutGraph,
   NODE_H,
   NODE_W,
   nodeView,
+  scheduleText,
   showDecisionButtons,
   stateTone,
   taskStateSummary,
@@ -36,7 +38,17 @@ const POLL_MS = 1000;
 
 const enc = encodeURIComponent;
 
-export function DagDrawer({ api, dag, onClose }: { api: Api; dag: ApiDag; onClose(): void }) {
+export function DagDrawer({
+  api,
+  dag,
+  onClose,
+  onTrigger,
+}: {
+  api: Api;
+  dag: ApiDag;
+  onClose(): void;
+  onTrigger(): void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useFocusTrap(ref, onClose);
   const [tab, setTab] = useState<DagTab>('runs');
@@ -98,6 +110,17 @@ export function DagDrawer({ api, dag, onClose }: { api: Api; dag: ApiDag; onClos
             <div class="drawer-tools">
               <button
                 type="button"
+                class="btn btn-small"
+                onClick={() => {
+                  setRunKey(null);
+                  onTrigger();
+                }}
+                data-testid="dag-drawer-trigger"
+              >
+                ▶ Trigger
+              </button>
+              <button
+                type="button"
                 class="iconbtn"
                 onClick={onClose}
                 aria-label="Close"
@@ -107,7 +130,14 @@ export function DagDrawer({ api, dag, onClose }: { api: Api; dag: ApiDag; onClos
               </button>
             </div>
           </div>
-          <p class="drawer-facts muted">{key ? `run ${key}` : 'no runs yet'}</p>
+          <p class="drawer-facts muted" data-testid="dag-facts">
+            {dagShapeText(dag.tasks)} · schedule {scheduleText(dag)} ·{' '}
+            {shown
+              ? `run ${shown.runKey} (${shown.kind}) · started ${clockOf(shown.createdAt)}`
+              : key
+                ? `run ${key}`
+                : 'no runs yet'}
+          </p>
           <div class="tabs" role="tablist">
             {TABS.map((t) => (
               <button
@@ -268,6 +298,9 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
             <th scope="col" class="num">
               Attempt
             </th>
+            <th scope="col" class="num">
+              Exit
+            </th>
             <th scope="col">Host</th>
             <th scope="col">Started</th>
             <th scope="col">Took</th>
@@ -281,9 +314,12 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
             <tr key={k} data-testid={`dag-task-${k}`}>
               <td>
                 <code>{instanceLabel(k, e)}</code>
+                {byId.get(e.id)?.type !== 'task' && e.mapIndex === null && (
+                  <span class="dag-kind"> {byId.get(e.id)?.type}</span>
+                )}
               </td>
               <td>
-                <span class={`dag-state tone-${stateTone(e.state)}`}>
+                <span class={`dag-state tone-${e.awaitingApproval ? 'wait' : stateTone(e.state)}`}>
                   {e.awaitingApproval ? 'awaiting approval' : e.state}
                 </span>
                 {e.approval && (
@@ -295,6 +331,7 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
                 {e.failReason && <span class="muted"> {e.failReason}</span>}
               </td>
               <td class="num">{e.attempt}</td>
+              <td class="num">{e.exitCode ?? '—'}</td>
               <td>{e.host ?? '—'}</td>
               <td>{clockOf(e.startedAt)}</td>
               <td>{tookText(e.startedAt, e.finishedAt, Date.now())}</td>

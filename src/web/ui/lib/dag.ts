@@ -276,3 +276,14 @@ export function decisionMessage(status: number, body: string): string {
   if (status >= 200 && status < 300) return 'decision recorded';
   return `${status === 409 ? 'Already decided' : `HTTP ${status}`}: ${error ?? (body || 'no answer')}`;
 }
+
+/** The card's shape line under a DAG's name: `4 tasks · 1 approval · 1 sensor · fan-out`. */
+export function dagShapeText(tasks: readonly Pick<ApiDagTask, 'type' | 'mapped'>[]): string {
+  const parts = [`${tasks.length} task${tasks.length === 1 ? '' : 's'}`];
+  const approvals = tasks.filter((t) => t.type === 'approval').length;
+  const sensors = tasks.filter((t) => t.type === 'sensor').length;
+  if (approvals > 0) parts.push(`${approvals} approval${approvals === 1 ? '' : 's'}`);
+  if (sensors > 0) parts.push(`${sensors} sensor${sensors === 1 ? '' : 's'}`);
+  if (tasks.some((t) => t.mapped)) parts.push('fan-out');
+  return parts.join(' · ');
+}
