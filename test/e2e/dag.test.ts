@@ -283,6 +283,17 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await page.screenshot({ path: join(SHOTS, 'dag-decision-409.png') });
     // The first decision stands.
     expect((await runDoc(second)).tasks.gate?.approval?.decision).toBe('approved');
+    // The Runs tab lists both runs, newest first; picking the older one shows it in the graph.
+    await page.locator('[data-testid=dag-tab-runs]').click();
+    const rows = page.locator('[data-testid=dag-run-row]');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain(second);
+    expect(await rows.nth(1).textContent()).toContain(firstRun);
+    expect(await rows.nth(1).textContent()).toContain('success');
+    await rows.nth(1).locator('button').click();
+    await expect.poll(() => page.locator('[data-testid=dag-facts]').textContent()).toContain(firstRun);
+    await expect.poll(() => nodeState('finish')).toBe('success');
+    await page.screenshot({ path: join(SHOTS, 'dag-runs-older.png') });
     expect(pageErrors).toEqual([]);
   });
 });
