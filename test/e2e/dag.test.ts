@@ -49,6 +49,11 @@ dags:
           - gate
         captureStdout: true
         command: for i in 1 2 3 4 5 6 7 8; do echo "finish line $i"; sleep 0.5; done
+  - name: nightly
+    schedule: "0 3 * * *"
+    tasks:
+      - id: tick
+        command: "true"
 `;
 
 function freePort(): Promise<number> {
@@ -120,7 +125,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await until(`the daemon's DAG API on ${base}`, 20_000, async () => {
       if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
       const res = await fetch(`${base}/dags`);
-      return res.ok && ((await res.json()) as unknown[]).length === 1 ? true : null;
+      return res.ok && ((await res.json()) as unknown[]).length === 2 ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -173,6 +178,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect
       .poll(() => row.locator('[data-testid=dag-running]').textContent(), { timeout: 10_000 })
       .toBe('1');
+    await expect.poll(() => row.locator('[data-testid=dag-total]').textContent()).toBe('1');
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('running');
     await page.screenshot({ path: join(SHOTS, 'dag-card.png') });
   });
@@ -181,6 +187,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await page.locator('[data-testid=dag-row-ship] [data-testid=dag-open]').click();
     await page.locator('[data-testid=dag-drawer]').waitFor();
     await expect.poll(() => page.locator('[data-testid=dag-run-row]').count()).toBe(1);
+    expect(await page.locator('[data-testid=dag-backfill]').isDisabled()).toBe(true);
     await page.locator('[data-testid=dag-tab-graph]').click();
     await expect.poll(() => nodeState('gate'), { timeout: 15_000 }).toBe('running');
     expect(await nodeState('prep')).toBe('success');
@@ -294,6 +301,33 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => page.locator('[data-testid=dag-facts]').textContent()).toContain(firstRun);
     await expect.poll(() => nodeState('finish')).toBe('success');
     await page.screenshot({ path: join(SHOTS, 'dag-runs-older.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('backfills a scheduled DAG from the drawer, idempotently', async () => {
+    await page.locator('[data-testid=dag-close]').click();
+    const row = page.locator('[data-testid=dag-row-nightly]');
+    expect(await row.locator('code').textContent()).toBe('0 3 * * *');
+    await row.locator('[data-testid=dag-open]').click();
+    const button = page.locator('[data-testid=dag-backfill]');
+    expect(await button.isDisabled()).toBe(false);
+    await button.click();
+    await page.locator('[data-testid=dag-backfill-from]').fill('2026-07-05T00:00:00Z');
+    await page.locator('[data-testid=dag-backfill-to]').fill('2026-07-07T00:00:00Z');
+    await page.locator('[data-testid=dag-backfill-form] button[type=submit]').click();
+    const message = page.locator('[data-testid=dag-backfill-message]');
+    await expect.poll(() => message.textContent()).toContain('backfill: 2 run(s) in the window');
+    await expect.poll(() => page.locator('[data-testid=dag-run-row]').count()).toBe(2);
+    expect(await page.locator('[data-testid=dag-runs]').textContent()).toContain('backfill');
+    await page.screenshot({ path: join(SHOTS, 'dag-backfill.png') });
+    // The same window again creates nothing new.
+    const again = page.waitForResponse((r) => r.url().endsWith('/dags/nightly/backfill'));
+    await page.locator('[data-testid=dag-backfill-form] button[type=submit]').click();
+    expect((await again).status()).toBe(200);
+    await page.waitForTimeout(1500); // one drawer poll
+    expect(await page.locator('[data-testid=dag-run-row]').count()).toBe(2);
+    const runs = (await (await fetch(`${base}/dags/nightly/runs`)).json()) as { runs: unknown[] };
+    expect(runs.runs).toHaveLength(2);
     expect(pageErrors).toEqual([]);
   });
 });

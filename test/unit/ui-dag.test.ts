@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type ApiDagRun,
   type ApiTaskEntry,
+  backfillMessage,
+  canBackfill,
   clockOf,
   dagShapeText,
   decisionMessage,
@@ -16,6 +18,7 @@ import {
   showDecisionButtons,
   stateTone,
   taskDepths,
+  taskDetail,
   taskStateSummary,
   tookText,
   XCOM_INLINE_MAX,
@@ -253,5 +256,33 @@ describe('decisionMessage', () => {
     expect(decisionMessage(404, '{"error":"unknown dag \'x\'"}')).toBe("HTTP 404: unknown dag 'x'");
     expect(decisionMessage(500, 'boom')).toBe('HTTP 500: boom');
     expect(decisionMessage(502, '')).toBe('HTTP 502: no answer');
+  });
+});
+
+describe('backfill and task detail wording', () => {
+  it('allows backfill only for scheduled DAGs', () => {
+    expect(canBackfill({ scheduled: true })).toBe(true);
+    expect(canBackfill({ scheduled: false })).toBe(false);
+  });
+
+  it('words backfill answers', () => {
+    expect(backfillMessage(200, '{"ok":true,"created":3}')).toBe(
+      'backfill: 3 run(s) in the window (existing runs are kept)',
+    );
+    expect(backfillMessage(200, '{"ok":true,"created":0}')).toBe('backfill: no instants in that window');
+    expect(backfillMessage(400, '{"error":"bad date range"}')).toBe('backfill refused: bad date range');
+    expect(backfillMessage(400, 'nope')).toBe('backfill refused: HTTP 400 nope');
+  });
+
+  it('says what a task is waiting for or why it failed', () => {
+    expect(taskDetail(entry('g', 'running', { awaitingApproval: true }))).toBe('awaiting a decision');
+    expect(
+      taskDetail(entry('g', 'success', { approval: { decision: 'approved', by: 'dashboard', at: 1 } })),
+    ).toBe('approved by dashboard');
+    expect(
+      taskDetail(entry('t', 'up_for_retry', { nextRetryAt: Date.UTC(2026, 0, 1, 1, 2, 3) / 1000 })),
+    ).toBe('retry due 01:02:03');
+    expect(taskDetail(entry('t', 'failed', { failReason: 'exit 3' }))).toBe('exit 3');
+    expect(taskDetail(entry('t', 'success'))).toBe('');
   });
 });

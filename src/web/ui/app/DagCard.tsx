@@ -68,6 +68,9 @@ export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
               <th scope="col" class="num">
                 Running
               </th>
+              <th scope="col" class="num">
+                Runs
+              </th>
               <th scope="col">
                 <span class="sr-only">Actions</span>
               </th>
@@ -108,6 +111,9 @@ export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
                 </td>
                 <td class="num" data-testid="dag-running">
                   {runningCount(d)}
+                </td>
+                <td class="num" data-testid="dag-total">
+                  {d.totalRuns ?? 0}
                 </td>
                 <td>
                   <button

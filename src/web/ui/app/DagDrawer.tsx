@@ -6,6 +6,8 @@ import {
   type ApiDagRun,
   type ApiDagRunRow,
   type ApiXcomEntry,
+  backfillMessage,
+  canBackfill,
   clockOf,
   dagShapeText,
   decisionMessage,
@@ -17,6 +19,7 @@ import {
   scheduleText,
   showDecisionButtons,
   stateTone,
+  taskDetail,
   taskStateSummary,
   tookText,
   xcomInline,
@@ -56,6 +59,7 @@ export function DagDrawer({
   const [runKey, setRunKey] = useState<string | null>(null);
   const [run, setRun] = useState<ApiDagRun | null>(null);
   const [nonce, setNonce] = useState(0);
+  const [backfillOpen, setBackfillOpen] = useState(false);
   const key = runKey ?? runs[0]?.runKey ?? null;
   const latest = dag.latestRun?.runKey;
 
@@ -121,6 +125,20 @@ export function DagDrawer({
               </button>
               <button
                 type="button"
+                class="btn btn-small"
+                disabled={!canBackfill(dag)}
+                title={
+                  canBackfill(dag)
+                    ? 'Create runs for past instants'
+                    : 'Manual-only DAGs have no instants to backfill'
+                }
+                onClick={() => setBackfillOpen((o) => !o)}
+                data-testid="dag-backfill"
+              >
+                ▦ Backfill
+              </button>
+              <button
+                type="button"
                 class="iconbtn"
                 onClick={onClose}
                 aria-label="Close"
@@ -138,6 +156,7 @@ export function DagDrawer({
                 ? `run ${key}`
                 : 'no runs yet'}
           </p>
+          {backfillOpen && <BackfillForm api={api} dag={dag.name} onDone={() => setNonce((n) => n + 1)} />}
           <div class="tabs" role="tablist">
             {TABS.map((t) => (
               <button
@@ -322,13 +341,7 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
                 <span class={`dag-state tone-${e.awaitingApproval ? 'wait' : stateTone(e.state)}`}>
                   {e.awaitingApproval ? 'awaiting approval' : e.state}
                 </span>
-                {e.approval && (
-                  <span class="muted">
-                    {' '}
-                    {e.approval.decision} by {e.approval.by}
-                  </span>
-                )}
-                {e.failReason && <span class="muted"> {e.failReason}</span>}
+                {taskDetail(e) && <span class="muted"> · {taskDetail(e)}</span>}
               </td>
               <td class="num">{e.attempt}</td>
               <td class="num">{e.exitCode ?? '—'}</td>
@@ -481,5 +494,48 @@ function DagLogsTab(p: { api: Api; dag: string; run: ApiDagRun | null; runKey: s
         </p>
       )}
     </div>
+  );
+}
+
+function BackfillForm(p: { api: Api; dag: string; onDone(): void }) {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const submit = async (ev: Event): Promise<void> => {
+    ev.preventDefault();
+    const r = await p.api.postJson(`/dags/${enc(p.dag)}/backfill`, { from, to });
+    setMessage(backfillMessage(r.status, r.text));
+    p.onDone();
+  };
+  return (
+    <form class="dag-backfill" onSubmit={(e) => void submit(e)} data-testid="dag-backfill-form">
+      <label>
+        from{' '}
+        <input
+          value={from}
+          placeholder="2026-07-05T09:00:00Z"
+          onInput={(e) => setFrom((e.target as HTMLInputElement).value)}
+          data-testid="dag-backfill-from"
+        />
+      </label>{' '}
+      <label>
+        to{' '}
+        <input
+          value={to}
+          placeholder="2026-07-05T09:30:00Z"
+          onInput={(e) => setTo((e.target as HTMLInputElement).value)}
+          data-testid="dag-backfill-to"
+        />
+      </label>{' '}
+      <button type="submit" class="btn btn-small">
+        Create runs
+      </button>
+      {message && (
+        <span class="muted" role="status" data-testid="dag-backfill-message">
+          {' '}
+          {message}
+        </span>
+      )}
+    </form>
   );
 }

@@ -48,6 +48,7 @@ export interface ApiTaskEntry {
   mapItem?: unknown;
   awaitingApproval?: boolean;
   approval?: { decision: string; by: string; at: number } | null;
+  nextRetryAt?: number | null;
 }
 
 export interface ApiDagRun {
@@ -286,4 +287,34 @@ export function dagShapeText(tasks: readonly Pick<ApiDagTask, 'type' | 'mapped'>
   if (sensors > 0) parts.push(`${sensors} sensor${sensors === 1 ? '' : 's'}`);
   if (tasks.some((t) => t.mapped)) parts.push('fan-out');
   return parts.join(' · ');
+}
+
+/** Backfill needs computable instants: manual-only DAGs get a disabled button (spec 06 §9.2). */
+export function canBackfill(d: Pick<ApiDag, 'scheduled'>): boolean {
+  return d.scheduled;
+}
+
+/** The Tasks tab's detail cell: approval decision, failure reason, or when a retry is due. */
+export function taskDetail(e: ApiTaskEntry): string {
+  if (e.awaitingApproval) return 'awaiting a decision';
+  if (e.approval) return `${e.approval.decision} by ${e.approval.by}`;
+  if (e.state === 'up_for_retry' && e.nextRetryAt) return `retry due ${clockOf(e.nextRetryAt)}`;
+  if (e.failReason) return e.failReason;
+  return '';
+}
+
+/** The text a backfill answer leaves in the drawer. */
+export function backfillMessage(status: number, body: string): string {
+  try {
+    const v = JSON.parse(body) as { created?: unknown; error?: unknown };
+    if (status === 200 && typeof v.created === 'number')
+      // The server counts the window's instants; runs already there are kept, never duplicated.
+      return v.created === 0
+        ? 'backfill: no instants in that window'
+        : `backfill: ${v.created} run(s) in the window (existing runs are kept)`;
+    if (typeof v.error === 'string') return `backfill refused: ${v.error}`;
+  } catch {
+    // not JSON
+  }
+  return `backfill refused: HTTP ${status}${body ? ` ${body}` : ''}`;
 }
