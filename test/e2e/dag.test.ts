@@ -330,4 +330,18 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(runs.runs).toHaveLength(2);
     expect(pageErrors).toEqual([]);
   });
+
+  it('opens the drawer on a run from a #dag/<name>/<runKey> link, and Back closes it', async () => {
+    await page.goto(`${base}/#dag/ship/${firstRun}`);
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await expect.poll(() => page.locator('[data-testid=dag-facts]').textContent()).toContain(firstRun);
+    expect(await page.locator('[data-testid=dag-run-state]').textContent()).toBe('success');
+    await page.locator('[data-testid=dag-close]').click();
+    await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
+    await page.locator('[data-testid=dag-row-ship] [data-testid=dag-open]').click();
+    await expect.poll(() => page.evaluate('location.hash')).toBe('#dag/ship');
+    await page.goBack();
+    await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -9,10 +9,12 @@ import {
   clockOf,
   dagShapeText,
   decisionMessage,
+  formatDagHash,
   instanceLabel,
   layoutGraph,
   NODE_W,
   nodeView,
+  parseDagHash,
   runningCount,
   scheduleText,
   showDecisionButtons,
@@ -284,5 +286,20 @@ describe('backfill and task detail wording', () => {
     ).toBe('retry due 01:02:03');
     expect(taskDetail(entry('t', 'failed', { failReason: 'exit 3' }))).toBe('exit 3');
     expect(taskDetail(entry('t', 'success'))).toBe('');
+  });
+});
+
+describe('DAG drawer hash', () => {
+  it('round-trips #dag/<name>[/<runKey>] and ignores other hashes', () => {
+    expect(parseDagHash('#dag/ship')).toEqual({ name: 'ship', runKey: null });
+    expect(parseDagHash(formatDagHash('a b', '2026-07-05T03:00:00_00:00'))).toEqual({
+      name: 'a b',
+      runKey: '2026-07-05T03:00:00_00:00',
+    });
+    expect(formatDagHash('ship', null)).toBe('#dag/ship');
+    expect(parseDagHash('#job/ship/logs')).toBeNull();
+    expect(parseDagHash('#dag/')).toBeNull();
+    expect(parseDagHash('')).toBeNull();
+    expect(parseDagHash('#dag/%E0%A4%A')).toBeNull();
   });
 });

@@ -1,13 +1,41 @@
 // The DAG card (spec 06 §9.2): one row per DAG with its schedule, last run, running count and a Trigger
 // button; a row opens the DAG drawer. Polls `/dags` itself and stays hidden while the list is empty.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { type ApiDag, clockOf, dagShapeText, runningCount, scheduleText, stateTone } from '../lib/dag.ts';
+import {
+  type ApiDag,
+  clockOf,
+  dagShapeText,
+  formatDagHash,
+  parseDagHash,
+  runningCount,
+  scheduleText,
+  stateTone,
+} from '../lib/dag.ts';
 import type { Api } from './api.ts';
 import { DagDrawer } from './DagDrawer.tsx';
 
 export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
   const [dags, setDags] = useState<ApiDag[]>([]);
-  const [open, setOpen] = useState<string | null>(null);
+  const [target, setTarget] = useState(() => parseDagHash(location.hash));
+  const open = target?.name ?? null;
+  // The drawer lives in the URL (`#dag/<name>[/<runKey>]`) so a link can point at a run; Back closes it.
+  useEffect(() => {
+    const onHash = (): void => setTarget(parseDagHash(location.hash));
+    window.addEventListener('hashchange', onHash);
+    window.addEventListener('popstate', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('popstate', onHash);
+    };
+  }, []);
+  const setOpen = useCallback((name: string | null) => {
+    if (name === null) history.pushState(null, '', location.pathname + location.search);
+    else history.pushState(null, '', formatDagHash(name, null));
+    setTarget(name === null ? null : { name, runKey: null });
+  }, []);
+  const setRunKey = useCallback((name: string, runKey: string | null) => {
+    history.replaceState(null, '', formatDagHash(name, runKey));
+  }, []);
   const [note, setNote] = useState<string | null>(null);
   const [nonce, setNonce] = useState(0);
 
@@ -132,8 +160,11 @@ export function DagCard({ api, intervalMs }: { api: Api; intervalMs: number }) {
       </section>
       {openDag && (
         <DagDrawer
+          key={`${openDag.name}/${target?.runKey ?? ''}`}
           api={api}
           dag={openDag}
+          initialRunKey={target?.runKey ?? null}
+          onRunKey={(k) => setRunKey(openDag.name, k)}
           onClose={() => setOpen(null)}
           onTrigger={() => void trigger(openDag.name)}
         />

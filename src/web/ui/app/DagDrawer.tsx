@@ -44,11 +44,15 @@ const enc = encodeURIComponent;
 export function DagDrawer({
   api,
   dag,
+  initialRunKey,
+  onRunKey,
   onClose,
   onTrigger,
 }: {
   api: Api;
   dag: ApiDag;
+  initialRunKey: string | null;
+  onRunKey(runKey: string | null): void;
   onClose(): void;
   onTrigger(): void;
 }) {
@@ -56,7 +60,11 @@ export function DagDrawer({
   useFocusTrap(ref, onClose);
   const [tab, setTab] = useState<DagTab>('runs');
   const [runs, setRuns] = useState<ApiDagRunRow[]>([]);
-  const [runKey, setRunKey] = useState<string | null>(null);
+  const [runKey, setRunKeyState] = useState<string | null>(initialRunKey);
+  const setRunKey = (k: string | null): void => {
+    setRunKeyState(k);
+    onRunKey(k);
+  };
   const [run, setRun] = useState<ApiDagRun | null>(null);
   const [nonce, setNonce] = useState(0);
   const [backfillOpen, setBackfillOpen] = useState(false);

@@ -318,3 +318,18 @@ export function backfillMessage(status: number, body: string): string {
   }
   return `backfill refused: HTTP ${status}${body ? ` ${body}` : ''}`;
 }
+
+/** The DAG drawer's URL hash `#dag/<name>[/<runKey>]` (spec 06 §9.2), or null for any other hash. */
+export function parseDagHash(hash: string): { name: string; runKey: string | null } | null {
+  const parts = hash.replace(/^#/, '').split('/');
+  if (parts[0] !== 'dag' || !parts[1]) return null;
+  try {
+    return { name: decodeURIComponent(parts[1]), runKey: parts[2] ? decodeURIComponent(parts[2]) : null };
+  } catch {
+    return null;
+  }
+}
+
+export function formatDagHash(name: string, runKey: string | null): string {
+  return `#dag/${encodeURIComponent(name)}${runKey ? `/${encodeURIComponent(runKey)}` : ''}`;
+}
