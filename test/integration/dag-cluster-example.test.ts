@@ -66,6 +66,19 @@ describe.sequential('example/dag-cluster on three nodes', () => {
     });
     return { status: res.status, text: await res.text() };
   };
+  /** `dag task ... started (<runKey>/<taskKey>, attempt N)` lines in every node's log, by node. */
+  const launches = (runKey: string, taskKey: string): Record<string, number> => {
+    const out: Record<string, number> = {};
+    const line = ` started (${runKey}/${taskKey}, attempt `;
+    for (const n of t.fleet.nodes) {
+      const count = n
+        .log()
+        .split('\n')
+        .filter((l) => l.includes(line)).length;
+      if (count > 0) out[n.id] = count;
+    }
+    return out;
+  };
   const triggerOn = async (nodeId: string, dag: string): Promise<string> => {
     const r = await post(nodeId, `/dags/${dag}/trigger`);
     expect(r.status, r.text).toBe(200);
@@ -101,8 +114,14 @@ describe.sequential('example/dag-cluster on three nodes', () => {
       expect(r.attempt, `${r.task_key}: attempts beyond the first`).toBe(0);
       expect(r.started_at, r.task_key).not.toBeNull();
     }
-    // The run was advanced by the node that created it (the one the trigger reached).
+    // The run was advanced by the node that created it (the one the trigger reached), and the
+    // nodes' own logs count one process launch per instance, all there.
     expect(new Set(instances.map((r) => r.host))).toEqual(new Set(['node-b']));
+    for (const r of instances) expect(launches(runKey, r.task_key), r.task_key).toEqual({ 'node-b': 1 });
+    // The example's own output: verify pulled discover's list through XCom.
+    expect(t.node('node-b').log()).toContain(
+      '[shard-etl.verify stdout] verify ["shard-1", "shard-2", "shard-3", "shard-4"] on node-b',
+    );
   }, 45_000);
 
   it('release: the gate is approved from another node; the advancing node publishes', async () => {
@@ -118,8 +137,7 @@ describe.sequential('example/dag-cluster on three nodes', () => {
     expect(decided.status, decided.text).toBe(200);
     expect(JSON.parse(decided.text)).toEqual({ ok: true, state: 'success' });
     const again = await post(advancing, path, { decision: 'reject', by: advancing });
-    expect(again.status).toBe(409);
-    expect(again.text).toContain('task is not awaiting approval');
+    expect(again).toEqual({ status: 409, text: 'task is not awaiting approval' });
     await waitUntil(() => runState('release', runKey) === 'success', {
       timeoutMs: 20_000,
       label: `release ${runKey} to succeed (state ${runState('release', runKey)})`,
@@ -127,6 +145,9 @@ describe.sequential('example/dag-cluster on three nodes', () => {
     const rows = Object.fromEntries(tasks('release', runKey).map((r) => [r.task_key, r]));
     expect(advancing).toBe('node-a');
     expect(rows.gate).toMatchObject({ state: 'success', decision: 'approved', decided_by: other });
+    expect(launches(runKey, 'gate'), 'an approval gate runs no process').toEqual({});
+    expect(t.node('node-a').log()).toMatch(/\[release\.publish stdout\] publishing release-\d{14} on node-a/);
+    for (const k of ['build', 'publish']) expect(launches(runKey, k), k).toEqual({ 'node-a': 1 });
     for (const k of ['build', 'publish'])
       expect(rows[k]).toMatchObject({ state: 'success', attempt: 0, host: 'node-a' });
   }, 45_000);
