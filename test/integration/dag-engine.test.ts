@@ -260,19 +260,18 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
     const early = await api(d, 'POST', `/dags/release-train/runs/${key}/tasks/canary/decision`, {
       decision: 'approve',
     });
-    expect(early.status).toBe(409);
-    expect(early.text).toContain('task is not awaiting approval');
+    // Spec 04 §9: 400 and 409 carry the plain-text reason itself.
+    expect(early).toMatchObject({ status: 409, text: 'task is not awaiting approval' });
     const bad = await api(d, 'POST', `/dags/release-train/runs/${key}/tasks/approve/decision`, {
       decision: 'maybe',
     });
-    expect(bad.status).toBe(400);
+    expect(bad).toMatchObject({ status: 400, text: "decision must be 'approve' or 'reject'" });
     expect(
-      (await api(d, 'POST', `/dags/nope/runs/${key}/tasks/approve/decision`, { decision: 'approve' })).status,
-    ).toBe(409);
+      await api(d, 'POST', `/dags/nope/runs/${key}/tasks/approve/decision`, { decision: 'approve' }),
+    ).toMatchObject({ status: 409, text: 'no such dag' });
     expect(
-      (await api(d, 'POST', `/dags/release-train/runs/nope/tasks/approve/decision`, { decision: 'approve' }))
-        .status,
-    ).toBe(409);
+      await api(d, 'POST', `/dags/release-train/runs/nope/tasks/approve/decision`, { decision: 'approve' }),
+    ).toMatchObject({ status: 409, text: 'no such run' });
     const ok = await api(d, 'POST', `/dags/release-train/runs/${key}/tasks/approve/decision`, {
       decision: 'approve',
       by: 'me',
@@ -282,7 +281,7 @@ describe('DAGs on one daemon (spec 04 §12)', () => {
     const again = await api(d, 'POST', `/dags/release-train/runs/${key}/tasks/approve/decision`, {
       decision: 'reject',
     });
-    expect(again.status).toBe(409);
+    expect(again).toMatchObject({ status: 409, text: 'task is not awaiting approval' });
     run = await waitRun(d, 'release-train', key, (r) => (r.tasks.canary!.pokeCount ?? 0) >= 2);
     expect(run.tasks.canary!.state).toBe('running');
     writeFileSync(join(dir, 'healthy'), '');

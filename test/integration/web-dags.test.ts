@@ -81,10 +81,13 @@ describe('DAG routes', () => {
   const call = async (method: string, path: string, body?: string) => {
     const res = await fetch(base + path, { method, body });
     const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
+    const type = res.headers.get('content-type') ?? '';
+    return type.includes('json')
+      ? { status: res.status, json: text ? JSON.parse(text) : null }
+      : { status: res.status, text };
   };
 
-  it('delegates reads and maps errors to JSON bodies', async () => {
+  it('delegates reads; 404 is JSON, 400 and 409 carry a plain-text reason (spec 04 §9)', async () => {
     expect((await call('GET', '/dags')).json).toHaveLength(1);
     expect(await call('GET', '/dags/release/runs?limit=9999')).toEqual({
       status: 200,
@@ -106,17 +109,17 @@ describe('DAG routes', () => {
   it('checks request bodies before the engine sees them', async () => {
     expect(await call('POST', '/dags/release/backfill', '{not json')).toEqual({
       status: 400,
-      json: { error: 'request body is not valid JSON' },
+      text: 'request body is not valid JSON',
     });
     expect(
       await call('POST', '/dags/release/backfill', `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
     ).toEqual({
       status: 400,
-      json: { error: 'request body nests deeper than 512 levels' },
+      text: 'request body nests deeper than 512 levels',
     });
     expect(await call('POST', '/dags/release/backfill', '[1]')).toEqual({
       status: 400,
-      json: { error: 'request body must be a JSON object' },
+      text: 'request body must be a JSON object',
     });
     expect(
       await call(
@@ -130,7 +133,7 @@ describe('DAG routes', () => {
     });
     expect(await call('POST', '/dags/nope/backfill', '{}')).toEqual({
       status: 400,
-      json: { error: 'no such scheduled dag' },
+      text: 'no such scheduled dag',
     });
     expect(
       await call('POST', '/dags/release/runs/rk/tasks/gate/decision', '{"decision":"approve","by":"me"}'),
@@ -142,7 +145,7 @@ describe('DAG routes', () => {
     expect(await call('POST', '/dags/release/runs/rk/tasks/other/decision', '{"decision":"reject"}')).toEqual(
       {
         status: 409,
-        json: { error: 'no such task' },
+        text: 'no such task',
       },
     );
   });

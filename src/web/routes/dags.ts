@@ -1,31 +1,35 @@
 // DAG routes (spec 04 §9, spec 06 §5.13). Until the DAG engine plugs in `ctx.dags`, `GET /dags`
-// answers [] and every route naming a DAG answers 404 `unknown dag '<name>'`.
+// answers [] and every route naming a DAG answers 404 `unknown dag '<name>'`. 400 and 409 carry
+// their reason as plain text (spec 04 §9, spec 06 §5.13); other errors are JSON like every route.
 import type { Hono } from 'hono';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
 import type { DagAnswer } from '../context.ts';
 import type { WebDeps } from '../deps.ts';
-import { type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { type Ctx, intParam, json, jsonError, param, text, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
 
 const unknownDag = (name: string) => jsonError(404, `unknown dag '${name}'`);
 
+const refuse = (status: 400 | 409, reason: string) => text(reason, status);
+
 function reply(a: DagAnswer): Response {
-  return a.ok ? json(a.body) : jsonError(a.status, a.error);
+  if (a.ok) return json(a.body);
+  return a.status === 400 || a.status === 409 ? refuse(a.status, a.error) : jsonError(a.status, a.error);
 }
 
 /** A JSON-object request body, or the 400 answer (spec 04 §9). */
 async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
   const raw = await c.req.text();
   if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-    return jsonError(400, `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    return refuse(400, `request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch {
-    return jsonError(400, 'request body is not valid JSON');
+    return refuse(400, 'request body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return jsonError(400, 'request body must be a JSON object');
+    return refuse(400, 'request body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -81,7 +85,7 @@ export function dagRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const name = param(c, 'name');
     if (!ctx.dags) return unknownDag(name);
     const body = await objectBody(c);
-    if (body instanceof Response) return jsonError(400, "decision must be 'approve' or 'reject'");
+    if (body instanceof Response) return refuse(400, "decision must be 'approve' or 'reject'");
     return reply(await ctx.dags.decide(name, param(c, 'runKey'), param(c, 'taskkey'), body));
   });
 }
