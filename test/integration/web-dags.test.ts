@@ -81,13 +81,10 @@ describe('DAG routes', () => {
   const call = async (method: string, path: string, body?: string) => {
     const res = await fetch(base + path, { method, body });
     const text = await res.text();
-    const type = res.headers.get('content-type') ?? '';
-    return type.includes('json')
-      ? { status: res.status, json: text ? JSON.parse(text) : null }
-      : { status: res.status, text };
+    return { status: res.status, json: text ? JSON.parse(text) : null };
   };
 
-  it('delegates reads and maps errors to plain-text bodies (spec 04 §9)', async () => {
+  it('delegates reads and maps errors to JSON bodies', async () => {
     expect((await call('GET', '/dags')).json).toHaveLength(1);
     expect(await call('GET', '/dags/release/runs?limit=9999')).toEqual({
       status: 200,
@@ -98,7 +95,7 @@ describe('DAG routes', () => {
     );
     expect(await call('GET', '/dags/nope/runs')).toEqual({
       status: 404,
-      text: '404: Not Found',
+      json: { error: "unknown dag 'nope'" },
     });
     expect((await call('POST', '/dags/release/trigger')).json).toEqual({
       dag: 'release',
@@ -109,17 +106,17 @@ describe('DAG routes', () => {
   it('checks request bodies before the engine sees them', async () => {
     expect(await call('POST', '/dags/release/backfill', '{not json')).toEqual({
       status: 400,
-      text: 'request body is not valid JSON',
+      json: { error: 'request body is not valid JSON' },
     });
     expect(
       await call('POST', '/dags/release/backfill', `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
     ).toEqual({
       status: 400,
-      text: 'request body nests deeper than 512 levels',
+      json: { error: 'request body nests deeper than 512 levels' },
     });
     expect(await call('POST', '/dags/release/backfill', '[1]')).toEqual({
       status: 400,
-      text: 'request body must be a JSON object',
+      json: { error: 'request body must be a JSON object' },
     });
     expect(
       await call(
@@ -133,7 +130,7 @@ describe('DAG routes', () => {
     });
     expect(await call('POST', '/dags/nope/backfill', '{}')).toEqual({
       status: 400,
-      text: 'no such scheduled dag',
+      json: { error: 'no such scheduled dag' },
     });
     expect(
       await call('POST', '/dags/release/runs/rk/tasks/gate/decision', '{"decision":"approve","by":"me"}'),
@@ -145,7 +142,7 @@ describe('DAG routes', () => {
     expect(await call('POST', '/dags/release/runs/rk/tasks/other/decision', '{"decision":"reject"}')).toEqual(
       {
         status: 409,
-        text: 'no such task',
+        json: { error: 'no such task' },
       },
     );
   });
