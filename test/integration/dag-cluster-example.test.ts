@@ -137,7 +137,9 @@ describe.sequential('example/dag-cluster on three nodes', () => {
     expect(decided.status, decided.text).toBe(200);
     expect(JSON.parse(decided.text)).toEqual({ ok: true, state: 'success' });
     const again = await post(advancing, path, { decision: 'reject', by: advancing });
-    expect(again).toEqual({ status: 409, text: 'task is not awaiting approval' });
+    // API errors are JSON bodies with a 4xx status (the project's rule for every route).
+    expect(again.status).toBe(409);
+    expect(JSON.parse(again.text)).toEqual({ error: 'task is not awaiting approval' });
     await waitUntil(() => runState('release', runKey) === 'success', {
       timeoutMs: 20_000,
       label: `release ${runKey} to succeed (state ${runState('release', runKey)})`,
