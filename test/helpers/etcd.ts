@@ -3,25 +3,18 @@
 // and data directory, to show a backend failing closed while the store is gone and recovering.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../scripts/fleet/ports.ts';
 import { JsonTransport } from '../../src/cluster/json-transport.ts';
+
+export { freePort };
 
 /** The etcd binary on PATH, or null (the tests skip, saying so). CI installs `etcd-server`. */
 export function etcdBinary(): string | null {
   const r = spawnSync('sh', ['-c', 'command -v etcd'], { encoding: 'utf8' });
   const path = r.stdout.trim();
   return r.status === 0 && path !== '' ? path : null;
-}
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const addr = srv.address();
-  await new Promise((r) => srv.close(r));
-  if (!addr || typeof addr === 'string') throw new Error('no port');
-  return addr.port;
 }
 
 export interface EtcdServer {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterCerts, generateClusterCerts } from '../../scripts/fleet/certs.ts';
+import { freePort } from '../../scripts/fleet/ports.ts';
 import {
   createFleetMesh,
   createGossipBackend,
@@ -50,17 +51,6 @@ beforeAll(() => {
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function freePort(ip: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = netServer();
-    s.once('error', reject);
-    s.listen(0, ip, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface NodeSpec {
   name: string;

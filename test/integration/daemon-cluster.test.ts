@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterCerts, generateClusterCerts } from '../../scripts/fleet/certs.ts';
+import { freePort } from '../../scripts/fleet/ports.ts';
 import { rendezvousOwner } from '../../src/cluster/rendezvous.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
@@ -30,17 +31,6 @@ beforeAll(() => {
   );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function freePort(ip = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, ip, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Daemon {
   name: string;

@@ -5,25 +5,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const JOBS = 500;
 const PERIOD = 10;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** 498 plain jobs, then one that talks and fails and one that overruns its executionTimeout. */
 function config(dir: string, port: number, statsdPort: number): string {
