@@ -7,6 +7,7 @@ import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../../exec/types.ts';
 import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
 import type { RunCredentials, RunRegistration } from '../../jobapi/server.ts';
+import { statsdStart, statsdStop } from '../../report/index.ts';
 import type { Json, Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import type { Logger } from '../../util/log.ts';
@@ -26,6 +27,8 @@ import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
 import { applyCompletions } from './completions.ts';
 import { launchSpecOfTask } from './launch-spec.ts';
+import { liveRedactor } from './redact-stream.ts';
+import { GroupSampler, monitorSettings, type TaskResources } from './resources.ts';
 import { RunStore } from './run-store.ts';
 
 /** §7.6 timing constants. */
@@ -71,6 +74,8 @@ interface Launched {
   handle: RunHandle;
   /** Live-output followers (the logs route): each line as it arrives, then 'end'. */
   listeners: Set<LiveSink>;
+  /** The task's staged secret values, redacted from what the logs route serves. */
+  secrets: string[];
   /** Resolves once the completion is recorded (or fenced out). */
   recorded: Promise<void>;
 }
@@ -83,6 +88,7 @@ interface Verdict {
   exitCode: number | null;
   failReason: string | null;
   jitter?: number;
+  resources?: TaskResources | null;
 }
 
 /** What one launch reports back, fenced on its attempt and poke count. */
@@ -601,10 +607,22 @@ export class DagEngine {
       taskKey,
       handle,
       listeners,
+      secrets: Object.values(secrets),
       recorded: Promise.resolve(),
     };
+    // statsd and resource sampling start with the process (spec 04 §11, spec 02 §12): no start
+    // metric and no sample for a launch that never got a pid.
+    const statsd = task.statsd ? { ...task.statsd, job: task.launchName } : null;
+    const monitor = monitorSettings(task.monitorResources);
+    let sampler: GroupSampler | null = null;
+    let statsdStarted = false;
     const pidReport = (pid: number | null) => {
       if (pid === null) return;
+      if (statsd) {
+        statsdStarted = true;
+        void statsdStart(statsd, log);
+      }
+      if (monitor) sampler = new GroupSampler(pid, monitor.interval, this.deps.clock);
       void this.runs
         .mutate(dag.name, run.runKey, (r) =>
           apply(r, dag, { type: 'pid', taskKey, proc: this.proc, attempt, pid, now: this.nowS() }),
@@ -613,18 +631,39 @@ export class DagEngine {
     };
     if (handle.pid !== null) pidReport(handle.pid);
     else void handle.started?.then(pidReport, () => undefined);
+    const stopSampling = (): TaskResources | null => (sampler as GroupSampler | null)?.stop() ?? null;
     item.recorded = handle.done.then(
       async (res: RunResult) => {
         for (const fn of listeners) fn('end');
+        const resources = stopSampling();
         if (creds) await this.deps.registry?.unregister(creds.token);
         const ok = !res.startFailed && res.failReason === null;
         const failReason = res.startFailed ? 'launch failed' : res.failReason;
+        if (statsd && statsdStarted)
+          void statsdStop(
+            statsd,
+            {
+              success: ok,
+              durationMs: Math.round(res.durationSeconds * 1000),
+              ...(resources
+                ? { cpuMs: Math.round(resources.cpuSeconds * 1000), maxRssBytes: resources.maxRssBytes }
+                : {}),
+            },
+            log,
+          );
         log.info(
           `dag task ${task.launchName} (${run.runKey}/${taskKey}) finished: ${ok ? 'success' : `failed (${failReason})`}`,
         );
-        await record({ ok, exitCode: res.exitCode, failReason, jitter: Math.random() });
+        await record({
+          ok,
+          exitCode: res.exitCode,
+          failReason,
+          jitter: Math.random(),
+          ...(monitor ? { resources } : {}),
+        });
       },
       async (e: unknown) => {
+        stopSampling();
         if (creds) await this.deps.registry?.unregister(creds.token);
         log.error(`dag task ${task.launchName}: run failed unexpectedly: ${errorText(e)}`);
         await record({ ok: false, exitCode: 127, failReason: 'launch error' });
@@ -676,6 +715,7 @@ export class DagEngine {
               exitCode: ev.exitCode,
               failReason: ev.failReason,
               ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
+              ...(ev.resources === undefined ? {} : { resources: ev.resources }),
               now,
             })),
           );
@@ -697,21 +737,27 @@ export class DagEngine {
     if (!this.owns(q.dag, q.runKey)) this.runs.forget(q.dag, q.runKey);
   }
 
-  /** Live output of a task instance running here (the logs route): its ring so far and a follow. */
+  /**
+   * Live output of a task instance running here (the logs route): its ring so far and a follow,
+   * secrets redacted (see redact-stream.ts); the daemon's own console keeps the raw lines.
+   */
   liveTask(
     dag: string,
     runKey: string,
     taskKey: string,
   ): { lines: OutputLine[]; follow(fn: LiveSink): () => void } | null {
     for (const l of this.launched)
-      if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey)
+      if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey) {
+        const redact = liveRedactor(l.secrets);
         return {
-          lines: l.handle.liveOutput().lines,
+          lines: redact.replay(l.handle.liveOutput().lines),
           follow: (fn) => {
-            l.listeners.add(fn);
-            return () => l.listeners.delete(fn);
+            const sink: LiveSink = (e) => fn(e === 'end' ? e : redact.next(e));
+            l.listeners.add(sink);
+            return () => l.listeners.delete(sink);
           },
         };
+      }
     return null;
   }
 

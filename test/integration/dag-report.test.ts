@@ -1,0 +1,118 @@
+// Spec 04 §11 on one real daemon: a task with `statsd` sends the job's start and stop datagrams to a
+// real UDP socket under its own prefix (with cpu and max_rss when monitored), `monitorResources`
+// puts the attempt's CPU and peak RSS into the entry's `resources`, and the live log served over
+// HTTP has the task's run-scoped secret values and the pattern rules redacted.
+import { createSocket, type Socket } from 'node:dgram';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTree } from '../helpers/tmp.ts';
+import { type Daemon, startDaemon, stopDaemon, trigger, waitRun, writeConfig } from './dag-helpers.ts';
+import { readSse } from './web-harness.ts';
+
+const SECRET = 's3cr3t-value-9f8e7d';
+let dir: string;
+let d: Daemon;
+let udp: Socket;
+const datagrams: string[] = [];
+
+beforeAll(async () => {
+  udp = createSocket('udp4');
+  udp.on('message', (m) => datagrams.push(m.toString('utf8')));
+  await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
+  const port = (udp.address() as AddressInfo).port;
+  dir = writeTree({}, true);
+  const node = process.execPath;
+  writeConfig(
+    dir,
+    `  - name: metered
+    tasks:
+      - id: burn
+        statsd:
+          prefix: dags.metered.burn
+          host: 127.0.0.1
+          port: ${port}
+        monitorResources:
+          interval: 0.1
+        command: ${node} -e "const b = Buffer.alloc(96 * 1024 * 1024, 1); const t = Date.now(); while (Date.now() - t < 900) {} console.log(b.length)"
+      - id: flaky
+        dependsOn:
+          - burn
+        statsd:
+          prefix: dags.metered.flaky
+          host: 127.0.0.1
+          port: ${port}
+        command: exit 3
+  - name: leaky
+    tasks:
+      - id: talk
+        captureStdout: true
+        secrets:
+          - name: token
+            fromEnvVar: DAG_LEAK_TOKEN
+        command: >-
+          echo "token is $(cronstable secret get token)"; echo "password=hunter2"; sleep 1.5;
+          echo "again $(cronstable secret get token)"; echo "-----BEGIN RSA PRIVATE KEY-----";
+          echo "MIIEowIBAAKCAQEAx"; echo "-----END RSA PRIVATE KEY-----"; echo done
+`,
+  );
+  d = await startDaemon(dir, { DAG_LEAK_TOKEN: SECRET });
+}, 30_000);
+
+afterAll(async () => {
+  if (d) await stopDaemon(d);
+  udp?.close();
+});
+
+describe('DAG task statsd and resources (spec 04 §11)', () => {
+  it('sends start/stop datagrams per attempt and records the monitored attempt resources', async () => {
+    const key = await trigger(d, 'metered');
+    const run = await waitRun(d, 'metered', key, (r) => r.state !== 'running');
+    expect(run.state).toBe('failed');
+    const burn = run.tasks.burn as unknown as { state: string; resources: Record<string, number> };
+    expect(burn.state).toBe('success');
+    expect(burn.resources.samples).toBeGreaterThanOrEqual(2);
+    expect(burn.resources.cpuSeconds).toBeGreaterThan(0.2);
+    expect(burn.resources.maxRssBytes).toBeGreaterThan(64 * 1024 * 1024);
+    expect((run.tasks.flaky as unknown as { resources: unknown }).resources).toBeNull();
+
+    const until = Date.now() + 5000;
+    while (datagrams.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const burnDg = datagrams.filter((m) => m.startsWith('dags.metered.burn.'));
+    expect(burnDg[0]).toBe('dags.metered.burn.start:1|g\n');
+    const stop = burnDg[1]!.split('\n');
+    expect(stop.slice(0, 2)).toEqual(['dags.metered.burn.stop:1|g', 'dags.metered.burn.success:1|g']);
+    expect(stop[2]).toMatch(/^dags\.metered\.burn\.duration:\d+\|ms\|@0\.1$/);
+    expect(Number(/:(\d+)\|/.exec(stop[2]!)![1])).toBeGreaterThanOrEqual(800);
+    expect(stop[3]).toMatch(/^dags\.metered\.burn\.cpu:\d+\|ms\|@0\.1$/);
+    expect(Number(/max_rss:(\d+)\|g/.exec(stop[4]!)![1])).toBe(burn.resources.maxRssBytes);
+    expect(datagrams.filter((m) => m.startsWith('dags.metered.flaky.'))).toEqual([
+      'dags.metered.flaky.start:1|g\n',
+      expect.stringMatching(
+        /^dags\.metered\.flaky\.stop:1\|g\ndags\.metered\.flaky\.success:0\|g\ndags\.metered\.flaky\.duration:\d+\|ms\|@0\.1\n$/,
+      ),
+    ]);
+  }, 30_000);
+});
+
+describe('DAG task output redaction', () => {
+  it('redacts staged secret values and the pattern rules from the live log, in the replay and as it follows', async () => {
+    const key = await trigger(d, 'leaky');
+    await waitRun(d, 'leaky', key, (r) => r.tasks.talk!.state === 'running' && r.tasks.talk!.pid !== null);
+    // The first two lines are in the replayed tail; the rest arrive while following.
+    await new Promise((r) => setTimeout(r, 300));
+    const events = await readSse(await fetch(`${d.base}/dags/leaky/runs/${key}/tasks/talk/logs`));
+    const lines = events.filter((e) => e.event === 'line').map((e) => (e.data as { line: string }).line);
+    expect(lines).toEqual([
+      'token is ***REDACTED***',
+      'password=***REDACTED***',
+      'again ***REDACTED***',
+      '***REDACTED***',
+      '***REDACTED***',
+      '***REDACTED***',
+      'done',
+    ]);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    const run = await waitRun(d, 'leaky', key, (r) => r.state !== 'running');
+    expect(run.state).toBe('success');
+  }, 30_000);
+});
