@@ -54,6 +54,17 @@ dags:
     tasks:
       - id: tick
         command: "true"
+  - name: watch
+    tasks:
+      - id: canary
+        type: sensor
+        pokeIntervalSeconds: 2
+        pokeTimeoutSeconds: 600
+        command: test -f ${stateDir}-ready
+      - id: flaky
+        retries: 1
+        retryDelaySeconds: 120
+        command: exit 3
 `;
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
@@ -112,7 +123,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await until(`the daemon's DAG API on ${base}`, 20_000, async () => {
       if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
       const res = await fetch(`${base}/dags`);
-      return res.ok && ((await res.json()) as unknown[]).length === 2 ? true : null;
+      return res.ok && ((await res.json()) as unknown[]).length === 3 ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -204,6 +215,11 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => gateRow.textContent()).toContain('awaiting approval');
     expect(await page.locator('[data-testid=dag-task-prep] [data-testid=dag-approve]').count()).toBe(0);
     expect(await page.locator('[data-testid=dag-task-work\\#1]').textContent()).toContain('work#1 (beta)');
+    // The mapped task's row carries a fan-out meter over its instances.
+    expect(await page.locator('[data-testid=dag-fanout-text-work]').textContent()).toBe('3/3 done');
+    expect(await page.locator('[data-testid=dag-fanout-work] [role=img]').getAttribute('aria-label')).toBe(
+      'fan-out of work: 3 of 3 instances done',
+    );
     await page.screenshot({ path: join(SHOTS, 'dag-tasks-approval.png') });
     await gateRow.locator('[data-testid=dag-approve]').click();
     await expect
@@ -329,6 +345,75 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => page.evaluate('location.hash')).toBe('#dag/ship');
     await page.goBack();
     await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows a sensor's pokes and next poke, and a retry's due time, in the Tasks tab", async () => {
+    const res = await fetch(`${base}/dags/watch/trigger`, { method: 'POST' });
+    const key = ((await res.json()) as { runKey: string }).runKey;
+    await page.goto(`${base}/#dag/watch/${key}`);
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    const detail = (k: string) => page.locator(`[data-testid=dag-detail-${k}]`).textContent();
+    await expect
+      .poll(() => detail('flaky'), { timeout: 15_000 })
+      .toMatch(
+        /^ · retry due \d\d:\d\d:\d\d \(in (1m\d\ds|2m00s|\d{1,2}s)\) after failsWhen=nonzeroReturn and retcode=3$/,
+      );
+    await expect
+      .poll(() => detail('canary'), { timeout: 15_000 })
+      .toMatch(
+        /^ · poke #[1-9]\d* · next poke \d\d:\d\d:\d\d \(in [0-2]s\)$|^ · poke #[1-9]\d* · next poke .*due now/,
+      );
+    await page.screenshot({ path: join(SHOTS, 'dag-tasks-sensor-retry.png') });
+    writeFileSync(join(dir, 'state-ready'), '');
+    await expect
+      .poll(() => detail('canary'), { timeout: 15_000 })
+      .toMatch(/^ · succeeded on poke #[1-9]\d*$/);
+    const doc = (await (await fetch(`${base}/dags/watch/runs/${key}`)).json()) as {
+      tasks: Record<string, { state: string; pokeCount?: number; nextRetryAt?: number }>;
+    };
+    expect(doc.tasks.canary?.state).toBe('success');
+    expect(await detail('canary')).toBe(` · succeeded on poke #${doc.tasks.canary?.pokeCount}`);
+    expect(doc.tasks.flaky?.state).toBe('up_for_retry');
+    await page.locator('[data-testid=dag-close]').click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('toggles the DAG card with the keyboard-reachable ⧉ dags button, shown only while /dags is non-empty', async () => {
+    const button = page.locator('[data-testid=dags-button]');
+    const card = page.locator('[data-testid=dag-card]');
+    await button.waitFor();
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    expect(await card.count()).toBe(1);
+    // Reachable with Tab from the filter box.
+    await page.locator('#job-filter').focus();
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate(`document.activeElement?.dataset?.testid ?? ''`)) === 'dags-button';
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await button.getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: join(SHOTS, 'dag-card-hidden.png') });
+    await page.keyboard.press('Space');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    // A configuration without DAGs: /dags answers [] and the button goes away.
+    const port = Number(new URL(base).port);
+    writeFileSync(
+      join(dir, 'cronstable.yaml'),
+      CONFIG(port, join(dir, 'state')).replace(/\ndags:[\s\S]*$/, '\n'),
+    );
+    daemon!.kill('SIGHUP');
+    await until('an empty /dags after the reload', 15_000, async () => {
+      const list = (await (await fetch(`${base}/dags`)).json()) as unknown[];
+      return list.length === 0 ? true : null;
+    });
+    await expect.poll(() => button.count(), { timeout: 10_000 }).toBe(0);
+    expect(await card.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

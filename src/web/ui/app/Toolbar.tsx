@@ -24,6 +24,8 @@ export interface ToolbarProps {
   onSegment(segment: Segment): void;
   onView(view: Route['view']): void;
   onRefresh(choice: RefreshChoice): void;
+  /** dag-gaps: the ⧉ dags button, passed only while `/dags` is non-empty; it shows/hides the DAG card */
+  dags?: { shown: boolean; onToggle(): void };
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -88,6 +90,18 @@ export function Toolbar(p: ToolbarProps) {
           ◫ week
         </button>
       </fieldset>
+      {p.dags && (
+        <button
+          type="button"
+          class={`btn${p.dags.shown ? ' is-on' : ''}`}
+          aria-pressed={p.dags.shown}
+          onClick={p.dags.onToggle}
+          title="Show or hide the DAG card"
+          data-testid="dags-button"
+        >
+          ⧉ dags
+        </button>
+      )}
       <label class="select">
         <span class="muted">refresh</span>
         <select
