@@ -42,6 +42,17 @@ beforeAll(async () => {
           host: 127.0.0.1
           port: ${port}
         command: exit 3
+  - name: probe
+    tasks:
+      - id: wait
+        type: sensor
+        pokeIntervalSeconds: 1
+        pokeTimeoutSeconds: 3
+        command: exit 1
+      - id: again
+        retries: 1
+        retryDelaySeconds: 2
+        command: exit 4
   - name: leaky
     tasks:
       - id: talk
@@ -91,6 +102,37 @@ describe('DAG task statsd and resources (spec 04 §11)', () => {
         /^dags\.metered\.flaky\.stop:1\|g\ndags\.metered\.flaky\.success:0\|g\ndags\.metered\.flaky\.duration:\d+\|ms\|@0\.1\n$/,
       ),
     ]);
+  }, 30_000);
+});
+
+describe('the run document fields the dashboard Tasks tab reads (spec 04 §4.3)', () => {
+  it("exposes a sensor's pokeCount / firstPokeAt / nextPokeAt / proc and a retry's nextRetryAt", async () => {
+    const key = await trigger(d, 'probe');
+    type Entry = {
+      state: string;
+      pokeCount?: number;
+      firstPokeAt?: number | null;
+      nextPokeAt?: number | null;
+      proc?: string | null;
+      nextRetryAt?: number | null;
+      failReason: string | null;
+      attempt: number;
+    };
+    const entries = (r: { tasks: Record<string, unknown> }) => r.tasks as Record<string, Entry>;
+    const idle = await waitRun(d, 'probe', key, (r) => {
+      const w = entries(r).wait!;
+      return (w.pokeCount ?? 0) >= 1 && w.proc === null && entries(r).again!.state === 'up_for_retry';
+    });
+    const w = entries(idle).wait!;
+    expect(w.state).toBe('running');
+    expect(w.nextPokeAt!).toBeGreaterThan(w.firstPokeAt!);
+    const again = entries(idle).again!;
+    expect(again).toMatchObject({ attempt: 1, failReason: 'failsWhen=nonzeroReturn and retcode=4' });
+    expect(again.nextRetryAt).toEqual(expect.any(Number));
+    const done = await waitRun(d, 'probe', key, (r) => r.state !== 'running', 20_000);
+    expect(entries(done).wait).toMatchObject({ state: 'failed', failReason: 'sensor timed out' });
+    expect(entries(done).wait!.pokeCount!).toBeGreaterThanOrEqual(3);
+    expect(entries(done).again).toMatchObject({ state: 'failed', attempt: 2, nextRetryAt: null });
   }, 30_000);
 });
 
