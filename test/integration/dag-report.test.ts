@@ -6,7 +6,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTree } from '../helpers/tmp.ts';
-import { type Daemon, startDaemon, stopDaemon, trigger, waitRun, writeConfig } from './dag-helpers.ts';
+import { api, type Daemon, startDaemon, stopDaemon, trigger, waitRun, writeConfig } from './dag-helpers.ts';
 import { readSse } from './web-harness.ts';
 
 const SECRET = 's3cr3t-value-9f8e7d';
@@ -53,6 +53,14 @@ beforeAll(async () => {
         retries: 1
         retryDelaySeconds: 2
         command: exit 4
+  - name: bounded
+    tasks:
+      - id: sleepy
+        executionTimeout: 1
+        killTimeout: 1
+        command: sleep 30
+      - id: gate
+        type: approval
   - name: leaky
     tasks:
       - id: talk
@@ -65,6 +73,7 @@ beforeAll(async () => {
           echo "again $(cronstable secret get token)"; echo "-----BEGIN RSA PRIVATE KEY-----";
           echo "MIIEowIBAAKCAQEAx"; echo "-----END RSA PRIVATE KEY-----"; echo done
 `,
+    '  metrics: true\n',
   );
   d = await startDaemon(dir, { DAG_LEAK_TOKEN: SECRET });
 }, 30_000);
@@ -134,6 +143,61 @@ describe('the run document fields the dashboard Tasks tab reads (spec 04 §4.3)'
     expect(entries(done).wait!.pokeCount!).toBeGreaterThanOrEqual(3);
     expect(entries(done).again).toMatchObject({ state: 'failed', attempt: 2, nextRetryAt: null });
   }, 30_000);
+});
+
+describe('timeouts, decision status codes and Prometheus (spec 04 §2.3, §9, §11)', () => {
+  it('an executionTimeout kill fails the attempt; decisions answer 409 with the reason; 400 for a bad body', async () => {
+    const key = await trigger(d, 'bounded');
+    const parked = await waitRun(d, 'bounded', key, (r) => r.tasks.gate!.awaitingApproval === true);
+    const base = `/dags/bounded/runs/${key}/tasks`;
+    const decide = (path: string, body: unknown) => api(d, 'POST', path, body);
+    expect(await decide(`/dags/nope/runs/${key}/tasks/gate/decision`, { decision: 'approve' })).toMatchObject(
+      {
+        status: 409,
+        json: { error: 'no such dag' },
+      },
+    );
+    expect(
+      await decide(`/dags/bounded/runs/nope/tasks/gate/decision`, { decision: 'approve' }),
+    ).toMatchObject({
+      status: 409,
+      json: { error: 'no such run' },
+    });
+    expect(await decide(`${base}/ghost/decision`, { decision: 'approve' })).toMatchObject({
+      status: 409,
+      json: { error: 'no such task' },
+    });
+    expect(await decide(`${base}/sleepy/decision`, { decision: 'approve' })).toMatchObject({
+      status: 409,
+      json: { error: 'task is not awaiting approval' },
+    });
+    expect(await decide(`${base}/gate/decision`, { decision: 'maybe' })).toMatchObject({
+      status: 400,
+      json: { error: "decision must be 'approve' or 'reject'" },
+    });
+    expect(parked.tasks.gate!.approval).toBeNull();
+    expect(await decide(`${base}/gate/decision`, { decision: 'approve' })).toMatchObject({
+      status: 200,
+      json: { ok: true, state: 'success' },
+    });
+    const done = await waitRun(d, 'bounded', key, (r) => r.state !== 'running', 20_000);
+    const sleepy = done.tasks.sleepy!;
+    expect(sleepy).toMatchObject({ state: 'failed', attempt: 1 });
+    expect(sleepy.exitCode).not.toBe(0);
+    expect(sleepy.failReason).toMatch(/^failsWhen=nonzeroReturn and retcode=/);
+    expect(sleepy.finishedAt! - sleepy.startedAt!).toBeLessThan(10);
+    expect(done.state).toBe('failed');
+    expect(d.err).toContain(`dag run bounded/${key} reached a terminal state (failed)`);
+  }, 30_000);
+
+  it('/metrics has no DAG or task series', async () => {
+    const res = await fetch(`${d.base}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('cronstable_');
+    for (const name of ['metered', 'burn', 'bounded', 'sleepy', 'probe', 'leaky'])
+      expect(text).not.toContain(name);
+  });
 });
 
 describe('DAG task output redaction', () => {
