@@ -19,7 +19,7 @@ import type { StoredDagRun } from '../../src/store/types.ts';
 import { FakeClock } from '../../src/util/clock.ts';
 import { getLogger } from '../../src/util/log.ts';
 import { writeTree } from '../helpers/tmp.ts';
-import { makeDag, T0 } from './dag-fixtures.ts';
+import { loadDags, makeDag, T0 } from './dag-fixtures.ts';
 
 const DAY = 86_400;
 
@@ -225,4 +225,72 @@ describe('retention and GC across two nodes on one SQLite store', () => {
     });
     expect((await a.retention()).collected).toBe(1);
   });
+});
+
+describe('a DAG removed from the config and added back (§3.7, §10)', () => {
+  it('its owner stops advancing and releases the lease; the run stays; re-adding it resumes the run', async () => {
+    const clock = new FakeClock(T0 * 1000);
+    const store = await openStore({
+      path: writeTree({}),
+      namespace: 'n',
+      topology: 'single-node',
+      inline: true,
+      now: () => clock.now(),
+    });
+    const [gated] = loadDags(`  - name: gated
+    tasks:
+      - id: gate
+        type: approval
+      - id: after
+        dependsOn:
+          - gate
+        command: "true"
+`);
+    if (!gated) throw new Error('no dag');
+    const engine = new DagEngine({
+      store,
+      clock,
+      log: getLogger('test.dag'),
+      host: 'a',
+      launch,
+      registry: null,
+      gate: () => false,
+    });
+    open.push({ engine, store });
+    engine.load([gated]);
+    engine.start();
+    const settle = () => new Promise((r) => setTimeout(r, 30));
+    const key = await engine.trigger(gated);
+    const lease = () => store.leaseRead(`dagadvance/gated/${key}`);
+    for (let i = 0; i < 100 && !(await store.dagRunGet('gated', key))?.run.tasks.gate?.awaitingApproval; i++)
+      await settle();
+    expect(engine.owns('gated', key)).toBe(true);
+    expect((await lease())?.expiresAt).toBeGreaterThan(clock.now() / 1000);
+
+    engine.load([]);
+    const released = async () => {
+      const l = await lease();
+      return l === null || l.expiresAt === 0;
+    };
+    for (let i = 0; i < 100 && !(await released()); i++) await settle();
+    expect(engine.owns('gated', key)).toBe(false);
+    expect(await released()).toBe(true);
+    // A decision still lands (any node may decide), but nobody advances the run while it is unconfigured.
+    expect(await engine.decide(gated, key, 'gate', 'approve', 'me')).toEqual({ ok: true, state: 'success' });
+    await clock.advance(31_000); // past an adoption scan
+    await settle();
+    expect((await store.dagRunGet('gated', key))!.run.tasks.after!.state).toBe('pending');
+    expect(await engine.retention()).toMatchObject({ collected: 0 }); // active runs are never collected
+
+    engine.load([gated]);
+    await engine.adoptScan();
+    let run = (await store.dagRunGet('gated', key))!.run;
+    for (let i = 0; i < 200 && run.state === 'running'; i++) {
+      await clock.advance(100);
+      await settle();
+      run = (await store.dagRunGet('gated', key))!.run;
+    }
+    expect(run.state).toBe('success');
+    expect(run.tasks.after!.state).toBe('success');
+  }, 20_000);
 });
