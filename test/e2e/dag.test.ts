@@ -163,6 +163,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     const row = page.locator('[data-testid=dag-row-ship]');
     await row.waitFor();
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('never run');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('no runs');
     expect(await row.textContent()).toContain('manual');
     expect(await row.locator('[data-testid=dag-shape]').textContent()).toBe('4 tasks · 1 approval · fan-out');
     await row.locator('[data-testid=dag-trigger]').click();
@@ -178,6 +179,11 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       .toBe('1');
     await expect.poll(() => row.locator('[data-testid=dag-total]').textContent()).toBe('1');
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('running');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('running');
+    expect(await row.locator('[data-testid=dag-last]').textContent()).toMatch(/manual · (just now|\d+s ago)/);
+    expect(await row.locator('[data-testid=dag-outcomes]').getAttribute('aria-label')).toBe(
+      '1 running of 1 run',
+    );
     await page.screenshot({ path: join(SHOTS, 'dag-card.png') });
   });
 
@@ -332,6 +338,20 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     const runs = (await (await fetch(`${base}/dags/nightly/runs`)).json()) as { runs: unknown[] };
     expect(runs.runs).toHaveLength(2);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('the card row: a stacked outcome bar over the kept runs, and an Open button', async () => {
+    await page.goto(`${base}/`);
+    const row = page.locator('[data-testid=dag-row-ship]');
+    await expect
+      .poll(() => row.locator('[data-testid=dag-outcomes]').getAttribute('aria-label'), { timeout: 15_000 })
+      .toBe('2 success of 2 runs');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('success');
+    await row.locator('[data-testid=dag-open-button]').click();
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    expect(await page.locator('#dag-drawer-title').textContent()).toBe('ship');
+    await page.locator('[data-testid=dag-close]').click();
+    await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
   });
 
   it('opens the drawer on a run from a #dag/<name>/<runKey> link, and Back closes it', async () => {

@@ -17,6 +17,8 @@ import {
   layoutGraph,
   NODE_W,
   nodeView,
+  outcomeSegments,
+  outcomeText,
   parseDagHash,
   runningCount,
   scheduleText,
@@ -294,6 +296,16 @@ describe('backfill and task detail wording', () => {
     ).toBe('retry due 01:02:03 (in 4s) after failsWhen=nonzeroReturn and retcode=3');
     expect(taskDetail(entry('t', 'failed', { failReason: 'exit 3' }))).toBe('exit 3');
     expect(taskDetail(entry('t', 'success'))).toBe('');
+  });
+
+  it("draws the card's stacked outcome bar over the kept runs", () => {
+    expect(outcomeSegments(undefined)).toEqual([]);
+    expect(outcomeSegments({ success: 3, failed: 1 })).toEqual([
+      { tone: 'ok', label: 'success', count: 3, percent: 75 },
+      { tone: 'fail', label: 'failed', count: 1, percent: 25 },
+    ]);
+    expect(outcomeText(outcomeSegments({ success: 3, failed: 1 }))).toBe('3 success, 1 failed of 4 runs');
+    expect(outcomeText(outcomeSegments({ running: 1 }))).toBe('1 running of 1 run');
   });
 
   it('words due times', () => {

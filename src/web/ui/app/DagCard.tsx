@@ -6,11 +6,14 @@ import {
   clockOf,
   dagShapeText,
   formatDagHash,
+  outcomeSegments,
+  outcomeText,
   parseDagHash,
   runningCount,
   scheduleText,
   stateTone,
 } from '../lib/dag.ts';
+import { formatAge } from '../lib/format.ts';
 import type { Api } from './api.ts';
 import { DagDrawer } from './DagDrawer.tsx';
 
@@ -106,9 +109,10 @@ export function DagCard({
           <table class="dag-table">
             <thead>
               <tr>
+                <th scope="col">Status</th>
                 <th scope="col">DAG</th>
                 <th scope="col">Schedule</th>
-                <th scope="col">Last run</th>
+                <th scope="col">Latest run</th>
                 <th scope="col" class="num">
                   Running
                 </th>
@@ -123,6 +127,13 @@ export function DagCard({
             <tbody>
               {dags.map((d) => (
                 <tr key={d.name} data-testid={`dag-row-${d.name}`}>
+                  <td data-testid="dag-status">
+                    {d.latestRun ? (
+                      <span class={`dag-pill tone-${stateTone(d.latestRun.state)}`}>{d.latestRun.state}</span>
+                    ) : (
+                      <span class="muted">no runs</span>
+                    )}
+                  </td>
                   <td>
                     <button
                       type="button"
@@ -140,18 +151,7 @@ export function DagCard({
                     <code>{scheduleText(d)}</code>
                   </td>
                   <td data-testid="dag-last">
-                    {d.latestRun ? (
-                      <>
-                        <span class={`dag-state tone-${stateTone(d.latestRun.state)}`}>
-                          {d.latestRun.state}
-                        </span>{' '}
-                        <span class="muted">
-                          {d.latestRun.kind} · {clockOf(d.latestRun.createdAt)}
-                        </span>
-                      </>
-                    ) : (
-                      <span class="muted">never run</span>
-                    )}
+                    {d.latestRun ? <LatestRun dag={d} /> : <span class="muted">never run</span>}
                   </td>
                   <td class="num" data-testid="dag-running">
                     {runningCount(d)}
@@ -167,6 +167,15 @@ export function DagCard({
                       data-testid="dag-trigger"
                     >
                       ▶ Trigger
+                    </button>{' '}
+                    <button
+                      type="button"
+                      class="btn btn-small"
+                      onClick={() => setOpen(d.name)}
+                      aria-label={`Open ${d.name}`}
+                      data-testid="dag-open-button"
+                    >
+                      Open
                     </button>
                   </td>
                 </tr>
@@ -186,6 +195,27 @@ export function DagCard({
           onTrigger={() => void trigger(openDag.name)}
         />
       )}
+    </>
+  );
+}
+
+/** The latest run's state and age over a stacked bar of the kept runs' outcomes. */
+function LatestRun({ dag }: { dag: ApiDag }) {
+  const l = dag.latestRun!;
+  const segments = outcomeSegments(dag.runCounts);
+  return (
+    <>
+      {segments.length > 0 && (
+        <span class="dag-outcomes" role="img" aria-label={outcomeText(segments)} data-testid="dag-outcomes">
+          {segments.map((seg) => (
+            <span key={seg.tone} class={`seg tone-${seg.tone}`} style={{ width: `${seg.percent}%` }} />
+          ))}
+        </span>
+      )}{' '}
+      <span class={`dag-state tone-${stateTone(l.state)}`}>{l.state}</span>{' '}
+      <span class="muted" title={`created ${clockOf(l.createdAt)} UTC`}>
+        {l.kind} · {formatAge(Date.now() - l.createdAt * 1000)}
+      </span>
     </>
   );
 }

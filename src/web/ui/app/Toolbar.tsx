@@ -93,13 +93,18 @@ export function Toolbar(p: ToolbarProps) {
       {p.dags && (
         <button
           type="button"
-          class={`btn${p.dags.shown ? ' is-on' : ''}`}
+          class={`btn dags-toggle${p.dags.shown ? ' is-on' : ''}`}
           aria-pressed={p.dags.shown}
           onClick={p.dags.onToggle}
           title="Show or hide the DAG card"
           data-testid="dags-button"
         >
-          ⧉ dags
+          {/* ⧉ drawn, since not every monospace font has the glyph */}
+          <svg class="dags-icon" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+            <rect x="0.5" y="0.5" width="7" height="7" />
+            <rect x="4.5" y="4.5" width="7" height="7" />
+          </svg>{' '}
+          dags
         </button>
       )}
       <label class="select">

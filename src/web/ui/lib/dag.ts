@@ -241,6 +241,36 @@ export function runningCount(d: Pick<ApiDag, 'runCounts'>): number {
   return d.runCounts?.running ?? 0;
 }
 
+/** One segment of the card's stacked outcome bar. */
+export interface OutcomeSegment {
+  tone: 'ok' | 'fail' | 'run';
+  label: string;
+  count: number;
+  /** Share of all runs, 0-100. */
+  percent: number;
+}
+
+/** The card's stacked bar over a DAG's kept runs: succeeded, failed, still running (spec 06 §9.2). */
+export function outcomeSegments(runCounts: Record<string, number> | undefined): OutcomeSegment[] {
+  const c = runCounts ?? {};
+  const parts: [OutcomeSegment['tone'], string, number][] = [
+    ['ok', 'success', c.success ?? 0],
+    ['fail', 'failed', c.failed ?? 0],
+    ['run', 'running', c.running ?? 0],
+  ];
+  const total = parts.reduce((n, [, , k]) => n + k, 0);
+  if (total === 0) return [];
+  return parts
+    .filter(([, , k]) => k > 0)
+    .map(([tone, label, count]) => ({ tone, label, count, percent: (100 * count) / total }));
+}
+
+/** The bar's accessible name: `3 success, 1 failed of 4 runs`. */
+export function outcomeText(segments: readonly OutcomeSegment[]): string {
+  const total = segments.reduce((n, s) => n + s.count, 0);
+  return `${segments.map((s) => `${s.count} ${s.label}`).join(', ')} of ${total} run${total === 1 ? '' : 's'}`;
+}
+
 /** One line per run in the Runs tab: `success 4 · running 1` ordered by how much a person cares. */
 export function taskStateSummary(counts: Record<string, number>): string {
   const order = ['failed', 'upstream_failed', 'running', 'up_for_retry', 'pending', 'success', 'skipped'];
