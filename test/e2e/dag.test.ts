@@ -400,6 +400,26 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('the DAG card and drawer pass axe (WCAG 2 A/AA rules)', async () => {
+    await page.goto(`${base}/#dag/ship/${firstRun}`);
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    await page.locator('[data-testid=dag-fanout-work]').waitFor();
+    await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+    const run = (selector: string) =>
+      page.evaluate(`(async () => {
+        const r = await axe.run(${JSON.stringify(selector)}, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+        });
+        return r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+      })()`) as Promise<string[]>;
+    expect(await run('[data-testid=dag-drawer]')).toEqual([]);
+    await page.locator('[data-testid=dag-close]').click();
+    await page.locator('[data-testid=dag-card]').waitFor();
+    expect(await run('[data-testid=dag-card]')).toEqual([]);
+    expect(await run('[data-testid=dags-button]')).toEqual([]);
+  });
+
   it('toggles the DAG card with the keyboard-reachable ⧉ dags button, shown only while /dags is non-empty', async () => {
     const button = page.locator('[data-testid=dags-button]');
     const card = page.locator('[data-testid=dag-card]');
