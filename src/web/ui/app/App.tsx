@@ -46,6 +46,9 @@ export function App({ api }: { api: Api }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [pollNonce, setPollNonce] = useState(0);
+  // dag-gaps: the DAG card reports how many DAGs `/dags` lists; the ⧉ dags button shows it or hides it.
+  const [dagCount, setDagCount] = useState(0);
+  const [dagsShown, setDagsShown] = useState(true);
   const [theme, toggleTheme] = useTheme();
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
@@ -350,6 +353,7 @@ export function App({ api }: { api: Api }) {
           onSegment={setSegment}
           onView={(view) => setRoute({ view, drawer: route.drawer })}
           onRefresh={setRefresh}
+          dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
         />
         {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
         {banner && (
@@ -397,7 +401,12 @@ export function App({ api }: { api: Api }) {
             {clustered && (
               <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
             )}
-            <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
+            <DagCard
+              api={api}
+              intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000}
+              shown={dagsShown}
+              onCount={setDagCount}
+            />
           </>
         )}
       </main>

@@ -24,6 +24,8 @@ export interface ToolbarProps {
   onSegment(segment: Segment): void;
   onView(view: Route['view']): void;
   onRefresh(choice: RefreshChoice): void;
+  /** dag-gaps: the ⧉ dags button, passed only while `/dags` is non-empty; it shows/hides the DAG card */
+  dags?: { shown: boolean; onToggle(): void };
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -88,6 +90,23 @@ export function Toolbar(p: ToolbarProps) {
           ◫ week
         </button>
       </fieldset>
+      {p.dags && (
+        <button
+          type="button"
+          class={`btn dags-toggle${p.dags.shown ? ' is-on' : ''}`}
+          aria-pressed={p.dags.shown}
+          onClick={p.dags.onToggle}
+          title="Show or hide the DAG card"
+          data-testid="dags-button"
+        >
+          {/* ⧉ drawn, since not every monospace font has the glyph */}
+          <svg class="dags-icon" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+            <rect x="0.5" y="0.5" width="7" height="7" />
+            <rect x="4.5" y="4.5" width="7" height="7" />
+          </svg>{' '}
+          dags
+        </button>
+      )}
       <label class="select">
         <span class="muted">refresh</span>
         <select
