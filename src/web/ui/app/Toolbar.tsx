@@ -24,6 +24,8 @@ export interface ToolbarProps {
   onSegment(segment: Segment): void;
   onView(view: Route['view']): void;
   onRefresh(choice: RefreshChoice): void;
+  /** incident tools (issue 13): ≋ tail, ▭ tv and ▶ run failing */
+  incident?: { failing: number; onRunFailing(): void };
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -88,6 +90,38 @@ export function Toolbar(p: ToolbarProps) {
           ◫ week
         </button>
       </fieldset>
+      {p.incident && (
+        <div class="toolbar-incident">
+          <button
+            type="button"
+            class={`btn${p.view === 'tail' ? ' is-on' : ''}`}
+            aria-pressed={p.view === 'tail'}
+            onClick={() => p.onView(p.view === 'tail' ? 'jobs' : 'tail')}
+            data-testid="tail-button"
+          >
+            ≋ tail
+          </button>
+          <button
+            type="button"
+            class="btn"
+            onClick={() => p.onView('tv')}
+            title="Wallboard (w)"
+            data-testid="tv-button"
+          >
+            ▭ tv
+          </button>
+          <button
+            type="button"
+            class="btn btn-run"
+            disabled={p.incident.failing === 0}
+            onClick={p.incident.onRunFailing}
+            title="Start every failing job again, staggered, after a confirmation"
+            data-testid="run-failing"
+          >
+            ▶ run failing
+          </button>
+        </div>
+      )}
       <label class="select">
         <span class="muted">refresh</span>
         <select
