@@ -139,7 +139,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
         '--no-first-run',
         '--disable-background-networking',
       ],
-      viewport: { width: 1500, height: 940 },
+      viewport: { width: 1600, height: 1000 },
       deviceScaleFactor: 1,
       colorScheme: 'dark',
       timezoneId: 'UTC',

@@ -1,6 +1,7 @@
 // The dashboard's incident tools as pure logic: failure correlation, the incident timeline, the staggered
 // mitigation runner and its Markdown summary, the multi-tail's bookkeeping, and the wallboard's order and timers.
 import { describe, expect, it } from 'vitest';
+import { formatRoute, parseRoute } from '../../src/web/ui/app/hooks.ts';
 import {
   correlateFailures,
   type Failure,
@@ -355,5 +356,17 @@ describe('wallboard', () => {
     expect(zenDue(129_999, 100_000, '30')).toBe(false);
     expect(zenDue(130_000, 100_000, '30')).toBe(true);
     expect(zenDue(10_000_000, 0, 'off')).toBe(false);
+  });
+});
+
+describe('routes of the incident views', () => {
+  it('reads and writes #tv and #tail, with or without a drawer', () => {
+    expect(parseRoute('#tv')).toEqual({ view: 'tv', drawer: null });
+    expect(parseRoute('#tail/job/db%2Fx/history')).toEqual({
+      view: 'tail',
+      drawer: { name: 'db/x', tab: 'history' },
+    });
+    expect(formatRoute({ view: 'tv', drawer: null })).toBe('#tv');
+    expect(parseRoute('#nonsense')).toEqual({ view: 'jobs', drawer: null });
   });
 });
