@@ -4,7 +4,15 @@
 // mid-way) and the TV view with its stale-data banner and screensaver. Screenshots go to test/e2e/screenshots/;
 // with CRONSTABLE_DOCS_SHOTS=1 the README's two (docs/dashboard-incident.png, docs/dashboard-tv.png) are rewritten.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -15,6 +23,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const DOCS = process.env.CRONSTABLE_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : null;
 
 /** Three jobs that break the same way (one cause) and one that breaks its own way. */
@@ -97,6 +106,30 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     const res = await fetch(`${base}/jobs/${name}/start`, { method: 'POST' });
     expect(res.status).toBe(200);
   };
+  /**
+   * axe-core's serious and critical findings (WCAG 2 A/AA) inside `selector`, as "theme rule: target" lines, in
+   * the light and the dark theme (the theme is a data attribute over CSS variables, so flipping it is enough).
+   */
+  const axe = async (selector: string): Promise<string[]> => {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"')))
+      await page.addScriptTag({ content: AXE });
+    return (await page.evaluate(
+      `(async () => {
+        const root = document.documentElement;
+        const original = root.dataset.theme;
+        const out = [];
+        for (const theme of ['light', 'dark']) {
+          root.dataset.theme = theme;
+          const r = await axe.run(${JSON.stringify(selector)}, { runOnly: ['wcag2a', 'wcag2aa'] });
+          for (const v of r.violations)
+            if (v.impact === 'serious' || v.impact === 'critical')
+              for (const n of v.nodes) out.push(theme + ' ' + v.id + ': ' + n.target.join(' '));
+        }
+        root.dataset.theme = original;
+        return out;
+      })()`,
+    )) as string[];
+  };
   const shoot = async (file: string, docName?: string): Promise<void> => {
     await page.screenshot({ path: join(SHOTS, file) });
     if (DOCS && docName) copyFileSync(join(SHOTS, file), join(DOCS, docName));
@@ -144,6 +177,8 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
       colorScheme: 'dark',
       timezoneId: 'UTC',
       locale: 'en-US',
+      // axe-core is injected as an inline script, which the dashboard's CSP would refuse
+      bypassCSP: true,
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -184,6 +219,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     expect(await page.locator('.pill-fail b').textContent()).toBe(String(failing.length));
     await page.evaluate('document.activeElement && document.activeElement.blur()');
     await shoot('incident-banner.png', 'dashboard-incident.png');
+    expect(await axe('[data-testid=failure-banner]')).toEqual([]);
   }, 30_000);
 
   it('lists the newest finish per job in the incident timeline (i)', async () => {
@@ -208,6 +244,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     for (const n of SAME_CAUSE) expect(await list.locator(`li[data-job="${n}"] .it-group`).count()).toBe(1);
     expect(await list.locator(`li[data-job="${ODD_ONE}"] .it-group`).count()).toBe(0);
     await shoot('incident-timeline.png');
+    expect(await axe('[role=dialog]')).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => list.count()).toBe(0);
   }, 20_000);
@@ -242,6 +279,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     const texts = await lineOf('db-orders').allTextContents();
     expect(new Set(texts).size).toBe(2);
     await shoot('incident-multitail.png');
+    expect(await axe('[data-testid=multitail]')).toEqual([]);
   }, 40_000);
 
   it('mitigate: starts the picked failing jobs staggered and cancels a running one, with a summary', async () => {
@@ -266,6 +304,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     // the daemon really ran each job once more
     for (const n of FAILING) await expect.poll(() => runsOf(n), { timeout: 10_000 }).toBe(before[n]! + 1);
     await shoot('incident-mitigate.png');
+    expect(await axe('[role=dialog]')).toEqual([]);
     await page.keyboard.press('Escape');
 
     // second pass: cancel the long-running job only
@@ -349,6 +388,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     expect(tiles[tiles.length - 1]).toEqual(['retired-sync', 'disabled']);
     expect(await page.locator('[data-testid=tv-stale]').count()).toBe(0);
     await shoot('incident-tv.png', 'dashboard-tv.png');
+    expect(await axe('[data-testid=tv]')).toEqual([]);
     expect(pageErrors).toEqual([]);
 
     // the daemon stops answering: after 15 s the tiles are marked stale
@@ -366,6 +406,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     );
     expect(await page.locator('.zen-stale').textContent()).toMatch(/^data stale: last answer \d+s ago$/);
     await shoot('incident-zen.png');
+    expect(await axe('[data-testid=zen]')).toEqual([]);
     await page.unroute('**/jobs');
     await page.keyboard.press('w');
     await expect.poll(() => page.locator('[data-testid=zen]').count()).toBe(0);
