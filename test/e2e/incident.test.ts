@@ -325,7 +325,8 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     await page.keyboard.press('Escape');
   }, 60_000);
 
-  it('"▶ run failing" asks first, and an abort mid-way leaves the rest unsent', async () => {
+  it('"▶ run failing" asks first, and an abort mid-way leaves the rest unsent (by keyboard)', async () => {
+    await page.goto(`${base}/`);
     await expect.poll(() => page.locator('[data-testid=run-failing]').isEnabled()).toBe(true);
     const before = Object.fromEntries(
       await Promise.all(FAILING.map(async (n) => [n, await runsOf(n)] as const)),
@@ -336,14 +337,23 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     expect(await mc.locator('.mc-names li').allTextContents()).toEqual([...FAILING].sort());
     // nothing is sent before the confirmation
     for (const n of FAILING) expect(await runsOf(n)).toBe(before[n]);
+    const focused = (): Promise<unknown> => page.evaluate('document.activeElement?.dataset.testid ?? null');
+    // the confirmation button has the focus, so Enter confirms
     await mc.locator('[data-testid=mc-gap]').selectOption('2000');
-    await mc.locator('[data-testid=mc-yes]').click();
+    expect(await focused()).toBe('mc-yes');
+    await page.keyboard.press('Enter');
+    // while it runs the focus sits on abort, so Enter stops it before the second job (2 s later)
     await mc.locator('.mc-step[data-state=ok]').first().waitFor();
-    await mc.locator('[data-testid=mc-abort]').click();
+    expect(await focused()).toBe('mc-abort');
+    await page.keyboard.press('Enter');
     await expect.poll(() => mc.getAttribute('data-phase'), { timeout: 10_000 }).toBe('done');
     expect(await mc.locator('.mc-step[data-state=ok]').count()).toBe(1);
     expect(await mc.locator('.mc-step[data-state=skipped]').count()).toBe(3);
     expect(await mc.locator('[data-testid=mc-summary]').inputValue()).toContain('aborted with 3 not sent');
+    // the summary is one key away from the clipboard
+    expect(await focused()).toBe('mc-copy');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => mc.locator('.mc-copied').textContent()).toBe('copied');
     const first = [...FAILING].sort()[0]!;
     await expect.poll(() => runsOf(first), { timeout: 10_000 }).toBe(before[first]! + 1);
     for (const n of FAILING.filter((x) => x !== first)) expect(await runsOf(n)).toBe(before[n]);

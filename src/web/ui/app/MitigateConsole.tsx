@@ -221,10 +221,11 @@ export function MitigateConsole({
                     class="btn btn-primary"
                     data-autofocus
                     onClick={async () => setCopied(await copyText(summary))}
+                    data-testid="mc-copy"
                   >
                     copy summary
                   </button>
-                  <span class="muted" aria-live="polite">
+                  <span class="muted mc-copied" aria-live="polite">
                     {copied ? 'copied' : ''}
                   </span>
                   <span class="toolbar-spacer" />
