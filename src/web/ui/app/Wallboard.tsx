@@ -37,23 +37,29 @@ export function Wallboard({
   const tiles = useMemo(() => tvTiles(jobs), [jobs]);
   const counts = useMemo(() => tileCounts(tiles), [tiles]);
   const [zenChoice, setZenChoice] = usePref<ZenChoice>('zen', DEFAULT_ZEN, ZEN_CHOICES);
-  const [lastActivity, setLastActivity] = useState(() => Date.now());
-  const zen = zenDue(now, lastActivity, zenChoice);
+  // The last input lives in a ref: a mouse sweeping over the wall must not re-render the tiles on every move.
+  // The 1 s clock re-checks the idle time; waking from zen re-renders at once.
+  const lastActivity = useRef(Date.now());
+  const [, wake] = useState(0);
+  const zen = zenDue(now, lastActivity.current, zenChoice);
   const zenRef = useRef(zen);
   zenRef.current = zen;
   const rootRef = useRef<HTMLElement>(null);
 
-  // Any input counts as activity. While zen shows, the input that wakes the screen does nothing else (capture
-  // phase, before the dashboard's own shortcuts see it).
+  // While zen shows, the input that wakes the screen does nothing else (capture phase, before the dashboard's own
+  // shortcuts see it).
   useEffect(() => {
     const onActivity = (e: Event): void => {
-      if (zenRef.current && e.type !== 'mousemove' && e.type !== 'wheel') {
+      lastActivity.current = Date.now();
+      if (!zenRef.current) return;
+      if (e.type !== 'mousemove' && e.type !== 'wheel') {
         e.preventDefault();
         e.stopPropagation();
       }
-      setLastActivity(Date.now());
+      zenRef.current = false;
+      wake((n) => n + 1);
     };
-    for (const t of ACTIVITY) window.addEventListener(t, onActivity, { capture: true, passive: false });
+    for (const t of ACTIVITY) window.addEventListener(t, onActivity, { capture: true });
     return () => {
       for (const t of ACTIVITY) window.removeEventListener(t, onActivity, { capture: true });
     };
