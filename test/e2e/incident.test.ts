@@ -293,6 +293,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
     const before = Object.fromEntries(
       await Promise.all(FAILING.map(async (n) => [n, await runsOf(n)] as const)),
     );
+    await shoot('incident-mitigate-pick.png');
     await mc.locator('[data-testid=mc-gap]').selectOption('250');
     await mc.locator('[data-testid=mc-start]').click();
     await mc.locator('[data-testid=mc-yes]').click();
