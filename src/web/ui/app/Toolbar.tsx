@@ -26,6 +26,8 @@ export interface ToolbarProps {
   onRefresh(choice: RefreshChoice): void;
   /** dag-gaps: the ⧉ dags button, passed only while `/dags` is non-empty; it shows/hides the DAG card */
   dags?: { shown: boolean; onToggle(): void };
+  /** incident tools (issue 13): ≋ tail, ▭ tv and ▶ run failing */
+  incident?: { failing: number; onRunFailing(): void };
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -106,6 +108,38 @@ export function Toolbar(p: ToolbarProps) {
           </svg>{' '}
           dags
         </button>
+      )}
+      {p.incident && (
+        <div class="toolbar-incident">
+          <button
+            type="button"
+            class={`btn${p.view === 'tail' ? ' is-on' : ''}`}
+            aria-pressed={p.view === 'tail'}
+            onClick={() => p.onView(p.view === 'tail' ? 'jobs' : 'tail')}
+            data-testid="tail-button"
+          >
+            ≋ tail
+          </button>
+          <button
+            type="button"
+            class="btn"
+            onClick={() => p.onView('tv')}
+            title="Wallboard (w)"
+            data-testid="tv-button"
+          >
+            ▭ tv
+          </button>
+          <button
+            type="button"
+            class="btn btn-run"
+            disabled={p.incident.failing === 0}
+            onClick={p.incident.onRunFailing}
+            title="Start every failing job again, staggered, after a confirmation"
+            data-testid="run-failing"
+          >
+            ▶ run failing
+          </button>
+        </div>
       )}
       <label class="select">
         <span class="muted">refresh</span>
