@@ -367,7 +367,7 @@ describe('node-entrypoint.sh', () => {
       // run shows it presented $WEB_TOKEN. (A run before the listener was up may fail.)
       const succeeded = async () => {
         const res = await get('/jobs/pulse-liveness/runs', auth);
-        if (!res || res.status !== 200) return false;
+        if (res?.status !== 200) return false;
         const { runs } = (await res.json()) as { runs: { outcome?: string; exit_code?: number }[] };
         return runs.some((r) => r.outcome === 'success' && r.exit_code === 0);
       };
