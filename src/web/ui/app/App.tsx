@@ -13,10 +13,17 @@ import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
 import { FleetView } from './FleetView.tsx';
 import { type Connection, Header } from './Header.tsx';
+// ui-schedule: schedule views, state inspector, sandbox and node card
+import { HeatView } from './HeatView.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
 import { JobsTable } from './JobsTable.tsx';
+import { NodeHistoryHost } from './NodeHistory.tsx';
 import { OverloadBanner } from './OverloadBanner.tsx';
+import { PressureView } from './PressureView.tsx';
+import { RadarView } from './RadarView.tsx';
+import { SandboxHost } from './Sandbox.tsx';
+import { StateInspector, useStateProbe } from './StateInspector.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
@@ -131,6 +138,9 @@ export function App({ api }: { api: Api }) {
   }, [api, pollNonce]);
 
   const refreshNow = useCallback(() => setPollNonce((n) => n + 1), []);
+  // ui-schedule: `/state` on each tick until it first answers (spec 06 §9.1)
+  const stateProbe = useStateProbe(api, fetchedAt);
+  const stateEnabled = stateProbe?.enabled === true;
 
   // Opening the fleet view fetches at once rather than at the next tick.
   useEffect(() => {
@@ -266,8 +276,9 @@ export function App({ api }: { api: Api }) {
         case '1':
         case '2':
         case '3':
+        case '4':
           if (s.route.drawer !== null) {
-            const tab = (['logs', 'history', 'schedule'] as const)[Number(e.key) - 1]!;
+            const tab = (['logs', 'history', 'schedule', 'resources'] as const)[Number(e.key) - 1]!;
             setRoute({ view: s.route.view, drawer: { name: s.route.drawer.name, tab } });
           }
           break;
@@ -350,6 +361,7 @@ export function App({ api }: { api: Api }) {
           onSegment={setSegment}
           onView={(view) => setRoute({ view, drawer: route.drawer })}
           onRefresh={setRefresh}
+          stateEnabled={stateEnabled}
         />
         {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
         {banner && (
@@ -371,6 +383,14 @@ export function App({ api }: { api: Api }) {
           />
         ) : route.view === 'week' ? (
           <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'radar' ? (
+          <RadarView jobs={jobs} now={now} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'pressure' ? (
+          <PressureView api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'heat' ? (
+          <HeatView jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'history')} />
+        ) : route.view === 'state' ? (
+          <StateInspector api={api} jobs={jobs} intervalMs={interval} />
         ) : route.view === 'fleet' ? (
           <>
             {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
@@ -436,6 +456,8 @@ export function App({ api }: { api: Api }) {
         />
       )}
       <Toasts toasts={toasts} />
+      <SandboxHost />
+      <NodeHistoryHost api={api} />
     </div>
   );
 }

@@ -11,10 +11,16 @@ import { HistoryTab } from './HistoryTab.tsx';
 import { copyText, DRAWER_TABS, type DrawerTab } from './hooks.ts';
 import { ExitBadge } from './JobRow.tsx';
 import { LogsTab } from './LogsTab.tsx';
+import { ResourcesTab } from './ResourcesTab.tsx';
 import { ScheduleTab } from './ScheduleTab.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
-const TAB_LABEL: Record<DrawerTab, string> = { logs: 'Logs', history: 'History', schedule: 'Schedule' };
+const TAB_LABEL: Record<DrawerTab, string> = {
+  logs: 'Logs',
+  history: 'History',
+  schedule: 'Schedule',
+  resources: 'Resources',
+};
 
 export interface DrawerProps {
   name: string;
@@ -102,7 +108,10 @@ export function Drawer(p: DrawerProps) {
                 const i = DRAWER_TABS.indexOf(t);
                 if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
                   e.preventDefault();
-                  const next = DRAWER_TABS[(i + (e.key === 'ArrowRight' ? 1 : 2)) % DRAWER_TABS.length]!;
+                  const next =
+                    DRAWER_TABS[
+                      (i + (e.key === 'ArrowRight' ? 1 : DRAWER_TABS.length - 1)) % DRAWER_TABS.length
+                    ]!;
                   p.onTab(next);
                   (
                     e.currentTarget.parentElement?.querySelector(`#tab-${next}`) as HTMLElement | null
@@ -121,6 +130,7 @@ export function Drawer(p: DrawerProps) {
           )}
           {job && p.tab === 'history' && <HistoryTab key={job.name} job={job} api={p.api} now={p.now} />}
           {job && p.tab === 'schedule' && <ScheduleTab job={job} jobs={p.jobs} api={p.api} now={p.now} />}
+          {job && p.tab === 'resources' && <ResourcesTab key={job.name} job={job} api={p.api} />}
         </div>
       </div>
     </div>
