@@ -377,14 +377,26 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     const jobs = (await api('/jobs')) as Json[];
     const hog = jobs.find((j) => j.name === 'hog');
     expect(hog.running).toBe(true);
-    if (res.live.length > 0) {
-      await expect
-        .poll(() => page.locator('[data-testid=resources-live]').first().getAttribute('data-pid'))
-        .toBe(String(res.live[0].pid));
-      expect(hog.pids).toContain(res.live[0].pid);
-    } else {
-      expect(await page.locator('[data-testid=resources-idle]').count()).toBe(1);
-    }
+    // The sampler reads the running instance's process tree from /proc every 0.5 s.
+    const live = await until('live samples of hog', 10_000, async () => {
+      const r = await api('/jobs/hog/resources');
+      return r.live.length === 1 && r.live[0].series.length >= 2 ? r.live[0] : null;
+    });
+    expect(hog.pids).toContain(live.pid);
+    expect(live.current.rss_bytes).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('[data-testid=resources-live]').first().getAttribute('data-pid'))
+      .toBe(String(live.pid));
+    await expect
+      .poll(() => page.locator('[data-testid=resources-rss]').textContent())
+      .toMatch(/\d+(\.\d)? (B|KiB|MiB)/);
+    await expect.poll(() => page.locator('[data-testid=resources-live] svg.reschart').count()).toBe(1);
+    // The refresh choice is honoured: at 1 s the page asks at least twice as often.
+    await page.locator('[data-testid=resources-every]').selectOption('1');
+    const before = Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches'));
+    await new Promise((r) => setTimeout(r, 2600));
+    const after = Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches'));
+    expect(after - before).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(SHOTS, 'resources.png') });
     expect(pageErrors).toEqual([]);
   }, 30_000);

@@ -2,8 +2,9 @@
 // and the start/cancel controls.
 import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
+import { monitorSettings } from '../jobresources.ts';
 import { jobsList, runObject, runStats, trends } from '../jobview.ts';
-import { errorWithHeaders, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobLogSource, sseResponse } from '../sse.ts';
 
 export const jobNotFound = (name: string) => jsonError(404, `job '${name}' not found`);
@@ -31,11 +32,15 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const name = param(c, 'name');
     const job = ctx.scheduler.job(name);
     if (!job) return jobNotFound(name);
-    const m = job.monitorResources;
-    const monitored = typeof m === 'object' ? m.enabled !== false : m === true;
-    const interval = typeof m === 'object' && typeof m.interval === 'number' ? m.interval : 1;
-    // No resource sampler exists yet: the shape is served with no samples.
-    return json({ name, monitored, interval, live: [], runs: [] });
+    const m = monitorSettings(job.monitorResources);
+    const n = intParam(c.req.query('runs'), 20, 0, 50);
+    return json({
+      name,
+      monitored: m.enabled,
+      interval: m.interval,
+      live: d.jobResources.liveOf(name),
+      runs: d.jobResources.runsOf(name, n),
+    });
   });
 
   app.get('/jobs/:name/trends', (c) => {
