@@ -45,7 +45,10 @@ jobs:
     schedule: "*/20 9-17 * * mon-fri"
     timezone: America/New_York
   - name: kv-writer
-    command: cronstable state set greeting hello --global && cronstable state set build 42 && cronstable state set flags '{"a":[1,2]}' --json
+    command: >-
+      cronstable state set greeting hello --global && cronstable state set build 42 &&
+      cronstable state set flags '{"a":[1,2]}' --json && cronstable cursor advance offset 4711 &&
+      cronstable idempotent invoice-2026-11 && cronstable lock run nightly -- true
     schedule: "@reboot"
   - name: hog
     command: sleep 120
@@ -129,10 +132,12 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
         timezoneId: 'Europe/Berlin',
         locale: 'en-US',
       }),
-      // The @reboot KV writer has written its three keys before the views look.
-      until(`kv-writer's keys (log:\n${logs})`, 20_000, async () => {
-        const docs = await api('/state/documents?ns=kv/kv-writer');
-        return docs.documents.length === 2 ? true : null;
+      // The @reboot state writer has finished before the views look.
+      until(`kv-writer's run (log:\n${logs})`, 20_000, async () => {
+        const jobs = (await api('/jobs')) as Json[];
+        const run = jobs.find((j) => j.name === 'kv-writer')?.last_run;
+        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${logs}`);
+        return run ? true : null;
       }),
     ]);
     context = launched;
@@ -334,11 +339,35 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     // Values never reach the page.
     expect(await page.locator('[data-testid=state]').textContent()).not.toContain('hello');
     await page.screenshot({ path: join(SHOTS, 'state-kv.png') });
-    // The runs tab lists the ledger streams and opens one, newest record first.
-    await page.keyboard.press('ArrowRight'); // keyboard: KV -> cursors
+    // Keyboard: → moves from KV to cursors, which lists the cursor documents of /state/documents.
+    await page.locator('[data-testid=stab-kv]').focus();
+    await page.keyboard.press('ArrowRight');
     await expect
       .poll(() => page.locator('[data-testid=stab-cursor]').getAttribute('aria-selected'))
       .toBe('true');
+    const cursors = await api('/state/documents?ns=cursor/kv-writer');
+    expect(cursors.documents.map((d: Json) => d.key)).toEqual(['offset']);
+    await expect
+      .poll(() => page.locator('[data-testid=state-docs-cursor] tr[data-key]').getAttribute('data-ns'))
+      .toBe('cursor/kv-writer');
+    expect(await page.locator('[data-testid=state]').textContent()).not.toContain('4711');
+    await page.locator('[data-testid=stab-idem]').click();
+    await expect
+      .poll(() => page.locator('[data-testid=state-docs-idem] tr[data-key]').getAttribute('data-key'))
+      .toBe('invoice-2026-11');
+    // Locks: the lease rows of /state (released after its run, the row stays with its fence).
+    await page.locator('[data-testid=stab-locks]').click();
+    const leases = (await api('/state')).leases as Json[];
+    expect(leases.map((l) => l.name)).toContain('lock/kv-writer/nightly#0');
+    await expect
+      .poll(() =>
+        page
+          .locator('[data-testid=state-locks] tr[data-lease]')
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-lease'))),
+      )
+      .toEqual(leases.map((l) => l.name));
+    await page.screenshot({ path: join(SHOTS, 'state-locks.png') });
+    // The runs tab lists the ledger streams and opens one, newest record first.
     await page.locator('[data-testid=stab-runs]').click();
     const row = page.locator('[data-testid=state-streams] tr[data-stream="runs/kv-writer"]');
     await row.locator('button').click();
