@@ -75,7 +75,8 @@ export function PressureView({ api, onOpen }: { api: Api; onOpen(name: string): 
   };
 
   const top = useMemo(() => (data ? busiestCell(data.grid) : null), [data]);
-  const bars = useMemo(() => (data ? histogram(data.by_minute_fires) : []), [data]);
+  // Jobs per minute, not fires: a per-second job adds 60 fires to every minute and would flatten the bars.
+  const bars = useMemo(() => (data ? histogram(data.by_minute_jobs) : []), [data]);
   const range = useMemo(() => (data ? shadeRange(data.grid) : { min: 0, max: 0 }), [data]);
   const frameName = frame === 'utc' ? 'UTC' : zone;
 
@@ -181,11 +182,11 @@ export function PressureView({ api, onOpen }: { api: Api; onOpen(name: string): 
             </div>
           </div>
           <div class="pressure-side">
-            <h3 class="subhead">Minute of the hour</h3>
+            <h3 class="subhead">Jobs per minute of the hour</h3>
             <div
               class="phist"
               role="img"
-              aria-label="Fires per minute of the hour"
+              aria-label="Jobs firing in each minute of the hour"
               data-testid="pressure-hist"
             >
               {bars.map((b, m) => (
