@@ -125,7 +125,11 @@ export function HeatView({
                 <th scope="col">Job</th>
                 {heads.map((c, i) => (
                   <th key={c.from} scope="col" class="hg-head">
-                    {i % 6 === 0 ? bucketLabel(toCivil(zone, c.from), win) : ''}
+                    {i % 6 === 0 ? (
+                      bucketLabel(toCivil(zone, c.from), win)
+                    ) : (
+                      <span class="sr-only">{bucketLabel(toCivil(zone, c.from), win)}</span>
+                    )}
                   </th>
                 ))}
                 <th scope="col" class="hg-total">
