@@ -1,6 +1,6 @@
 // The schedule and state views end to end (issue 13 items 2, 4, 5): one real daemon with a state store, jobs that
 // share minutes, per-second jobs and a monitored long run, driven by one headless Chromium. Each view is checked
-// against the API answer it was drawn from; screenshots go to test/e2e/screenshots/.
+// against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
+const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 const CONFIG = (port: number, state: string): string => `# e2e fixture for the schedule and state views
 state:
@@ -79,6 +80,22 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
 type Json = any;
+
+/**
+ * WCAG A/AA violations axe-core finds inside `selector` (rule id and the first offending node); throws when axe
+ * checked nothing there (a wrong selector would otherwise pass silently).
+ */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
+  const r = (await page.evaluate(`axe.run(${JSON.stringify(selector)}, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+  }).then((r) => ({
+    passes: r.passes.length,
+    violations: r.violations.map((v) => v.id + ': ' + v.nodes[0].target.join(' ')),
+  }))`)) as { passes: number; violations: string[] };
+  if (r.passes === 0) throw new Error(`axe checked nothing in ${selector}`);
+  return r.violations;
+}
 
 describe('schedule, state and resource views (real daemon + headless Chromium)', () => {
   let dir = '';
@@ -214,6 +231,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       /^(in [12]s|due)$/,
     );
     await page.screenshot({ path: join(SHOTS, 'radar.png') });
+    expect(await axeViolations(page, '[data-testid=radar]')).toEqual([]);
   }, 30_000);
 
   it('▥ pressure: the grid, busiest cell, duplicate groups and a suggested slot match /schedule/*', async () => {
@@ -249,6 +267,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toContain(slot.expression);
     expect(body.by_minute_fires[slot.minute]).toBe(Math.min(...body.by_minute_fires));
     await page.screenshot({ path: join(SHOTS, 'pressure.png') });
+    expect(await axeViolations(page, '[data-testid=pressure]')).toEqual([]);
     // The local switch asks for the viewer's zone.
     const local = page.waitForResponse((r) => r.url().includes('/schedule/pressure?tz=Europe%2FBerlin'));
     await page.locator('[data-testid=pressure-local]').click();
@@ -273,6 +292,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(description?.toLowerCase()).toBe(server.description.toLowerCase());
     expect(await page.locator('[data-testid=sandbox-fires] li').first().textContent()).toContain('09:00:00');
     await page.screenshot({ path: join(SHOTS, 'sandbox.png') });
+    expect(await axeViolations(page, '[data-testid=sandbox]')).toEqual([]);
     // A bad expression is refused with the engine's reason, as the route refuses it.
     await page.locator('[data-testid=sandbox-expr]').fill('61 * * * *');
     const bad = await fetch(`${base}/schedule/preview?expr=${encodeURIComponent('61 * * * *')}`);
@@ -300,6 +320,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     await page.locator('[data-testid=heat-6h]').click();
     await expect.poll(() => page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
     await page.screenshot({ path: join(SHOTS, 'heat.png') });
+    expect(await axeViolations(page, '[data-testid=heat]')).toEqual([]);
   }, 30_000);
 
   it('⛁ state: shown with a store; the KV tab lists exactly the documents /state/documents serves', async () => {
@@ -339,6 +360,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     // Values never reach the page.
     expect(await page.locator('[data-testid=state]').textContent()).not.toContain('hello');
     await page.screenshot({ path: join(SHOTS, 'state-kv.png') });
+    expect(await axeViolations(page, '[data-testid=state]')).toEqual([]);
     // Keyboard: → moves from KV to cursors, which lists the cursor documents of /state/documents.
     await page.locator('[data-testid=stab-kv]').focus();
     await page.keyboard.press('ArrowRight');
@@ -427,6 +449,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     const after = Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches'));
     expect(after - before).toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: join(SHOTS, 'resources.png') });
+    expect(await axeViolations(page, '[data-testid=drawer]')).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 30_000);
 });
