@@ -111,6 +111,8 @@ export interface LiveResources {
 }
 
 export interface SampledRun {
+  /** The scheduler's run id (joins the run record of `/jobs/{name}/runs`). */
+  run_id: string;
   started_at: string;
   finished_at: string;
   pid: number | null;
@@ -222,6 +224,7 @@ export class JobResourceSampler {
     if (keep <= 0) return;
     const list = this.done.get(name) ?? [];
     list.push({
+      run_id: inst.runId,
       started_at: new Date(inst.startedAt).toISOString(),
       finished_at: new Date(t).toISOString(),
       pid: inst.pid,

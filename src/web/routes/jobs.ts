@@ -39,7 +39,11 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
       monitored: m.enabled,
       interval: m.interval,
       live: d.jobResources.liveOf(name),
-      runs: d.jobResources.runsOf(name, n),
+      // Each sampled run joins its run record (outcome, exit code, times) when the history still holds it.
+      runs: d.jobResources.runsOf(name, n).map((r) => {
+        const rec = ctx.scheduler.history(name)?.recentRuns().find((x) => x.id === r.run_id);
+        return rec ? { ...runObject(rec), pid: r.pid, resources: r.resources } : r;
+      }),
     });
   });
 
