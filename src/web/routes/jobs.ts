@@ -41,7 +41,10 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
       live: d.jobResources.liveOf(name),
       // Each sampled run joins its run record (outcome, exit code, times) when the history still holds it.
       runs: d.jobResources.runsOf(name, n).map((r) => {
-        const rec = ctx.scheduler.history(name)?.recentRuns().find((x) => x.id === r.run_id);
+        const rec = ctx.scheduler
+          .history(name)
+          ?.recentRuns()
+          .find((x) => x.id === r.run_id);
         return rec ? { ...runObject(rec), pid: r.pid, resources: r.resources } : r;
       }),
     });
