@@ -124,6 +124,36 @@ export interface SampledRun {
   };
 }
 
+export interface RunResourceSummary {
+  cpu_total_seconds: number | null;
+  max_rss_bytes: number | null;
+  samples: number;
+}
+
+/** avg / max / last CPU seconds and RSS over the monitored runs of a list (oldest first); null when none. */
+export function resourceStats(runs: readonly (RunResourceSummary | null | undefined)[]): {
+  avg_cpu_seconds: number | null;
+  max_cpu_seconds: number | null;
+  last_cpu_seconds: number | null;
+  avg_rss_bytes: number | null;
+  max_rss_bytes: number | null;
+  last_rss_bytes: number | null;
+} {
+  const cpu = runs.flatMap((r) => (r && r.cpu_total_seconds !== null ? [r.cpu_total_seconds] : []));
+  const rss = runs.flatMap((r) => (r && r.max_rss_bytes !== null ? [r.max_rss_bytes] : []));
+  const avg = (v: number[]) => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
+  const max = (v: number[]) => (v.length > 0 ? Math.max(...v) : null);
+  const last = (v: number[]) => (v.length > 0 ? v[v.length - 1]! : null);
+  return {
+    avg_cpu_seconds: avg(cpu),
+    max_cpu_seconds: max(cpu),
+    last_cpu_seconds: last(cpu),
+    avg_rss_bytes: avg(rss),
+    max_rss_bytes: max(rss),
+    last_rss_bytes: last(rss),
+  };
+}
+
 interface Instance {
   runId: string;
   startedAt: number;
@@ -247,6 +277,16 @@ export class JobResourceSampler {
       current: i.current,
       series: i.series,
     }));
+  }
+
+  /** Resource summaries of the sampled runs still kept, by run id (for `/jobs/{name}/runs`). */
+  summariesOf(name: string): Map<string, RunResourceSummary> {
+    const out = new Map<string, RunResourceSummary>();
+    for (const r of this.done.get(name) ?? []) {
+      const { cpu_total_seconds, max_rss_bytes, samples } = r.resources;
+      out.set(r.run_id, { cpu_total_seconds, max_rss_bytes, samples });
+    }
+    return out;
   }
 
   /** The newest `n` sampled runs of a job, oldest first. */

@@ -470,6 +470,11 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     });
     expect(brief).toMatchObject({ outcome: 'success', exit_code: 0 });
     expect(brief.resources.samples).toBeGreaterThanOrEqual(2);
+    // /jobs/brief/runs carries the same figures on the run and in the stats.
+    const briefRuns = await api('/jobs/brief/runs');
+    expect(briefRuns.runs[0].resources.max_rss_bytes).toBe(brief.resources.max_rss_bytes);
+    expect(briefRuns.stats.max_rss_bytes).toBe(brief.resources.max_rss_bytes);
+    expect(briefRuns.stats.last_cpu_seconds).toBe(brief.resources.cpu_total_seconds);
     await page.goto(`${base}/#job/brief/resources`);
     await expect.poll(() => page.locator('[data-testid=resources-runs] tbody tr').count()).toBe(1);
     expect(await page.locator('[data-testid=resources-runs] tbody tr').textContent()).toContain('success');

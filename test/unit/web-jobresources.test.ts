@@ -11,6 +11,7 @@ import {
   type ProcStat,
   parseProcStat,
   readProcs,
+  resourceStats,
   treeUsage,
 } from '../../src/web/jobresources.ts';
 
@@ -47,6 +48,26 @@ describe('treeUsage', () => {
 
   it('answers null for a process that is gone', () => {
     expect(treeUsage(999, procs)).toBeNull();
+  });
+});
+
+describe('resourceStats', () => {
+  it('averages over the monitored runs only, last = newest', () => {
+    const s = resourceStats([
+      { cpu_total_seconds: 1, max_rss_bytes: 100, samples: 2 },
+      null,
+      { cpu_total_seconds: 3, max_rss_bytes: 300, samples: 5 },
+      { cpu_total_seconds: null, max_rss_bytes: 200, samples: 1 },
+    ]);
+    expect(s).toEqual({
+      avg_cpu_seconds: 2,
+      max_cpu_seconds: 3,
+      last_cpu_seconds: 3,
+      avg_rss_bytes: 200,
+      max_rss_bytes: 300,
+      last_rss_bytes: 200,
+    });
+    expect(resourceStats([null]).avg_cpu_seconds).toBeNull();
   });
 });
 

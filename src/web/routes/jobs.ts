@@ -2,7 +2,7 @@
 // and the start/cancel controls.
 import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
-import { monitorSettings } from '../jobresources.ts';
+import { monitorSettings, resourceStats } from '../jobresources.ts';
 import { jobsList, runObject, runStats, trends } from '../jobview.ts';
 import { errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobLogSource, sseResponse } from '../sse.ts';
@@ -19,7 +19,15 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const history = ctx.scheduler.history(name);
     if (!history) return jobNotFound(name);
     const runs = history.recentRuns().slice(-50);
-    return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
+    // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
+    const sampled = d.jobResources.summariesOf(name);
+    if (sampled.size === 0) return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
+    const usage = runs.map((r) => sampled.get(r.id) ?? null);
+    return json({
+      name,
+      runs: runs.map((r, i) => ({ ...runObject(r), resources: usage[i] })),
+      stats: { ...runStats(runs), ...resourceStats(usage) },
+    });
   });
 
   app.get('/jobs/:name/logs', (c) => {
