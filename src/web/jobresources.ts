@@ -102,6 +102,49 @@ export function readProcs(): Map<number, ProcStat> {
   return out;
 }
 
+/** Whether this kernel has /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN); null until first seen. */
+let childrenFiles: boolean | null = null;
+
+/**
+ * CPU ticks and resident pages of a process tree read from /proc. Follows the `children` files from the root, so
+ * a sample costs a few reads per process of the tree rather than a scan of every process on the host; kernels
+ * without those files get the full scan.
+ */
+export function readTreeUsage(root: number): { ticks: number; rssPages: number } | null {
+  if (childrenFiles === false) return treeUsage(root, readProcs());
+  const procs = new Map<number, ProcStat>();
+  const todo = [root];
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    if (procs.has(pid)) continue;
+    let stat: ProcStat | null;
+    let tasks: string[];
+    try {
+      stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (!stat) continue;
+    procs.set(pid, stat);
+    for (const tid of tasks) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+        childrenFiles = true;
+      } catch (e) {
+        if (childrenFiles === null && (e as NodeJS.ErrnoException).code === 'ENOENT' && pid === root) {
+          childrenFiles = false;
+          return treeUsage(root, readProcs());
+        }
+        continue;
+      }
+      for (const child of text.split(' ')) if (child.trim() !== '') todo.push(Number(child));
+    }
+  }
+  return procs.size === 0 ? null : treeUsage(root, procs);
+}
+
 export interface LiveResources {
   started_at: string;
   pid: number | null;
@@ -178,7 +221,7 @@ export class JobResourceSampler {
 
   constructor(
     private readonly source: SamplerSource,
-    private readonly procs: () => ReadonlyMap<number, ProcStat> = readProcs,
+    private readonly tree: (root: number) => { ticks: number; rssPages: number } | null = readTreeUsage,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -196,7 +239,6 @@ export class JobResourceSampler {
   /** One beat: sample every monitored running instance whose interval has passed; close finished ones. */
   tick(): void {
     const t = this.now();
-    let table: ReadonlyMap<number, ProcStat> | null = null;
     for (const name of this.source.jobNames()) {
       const settings = monitorSettings(this.source.job(name)?.monitorResources);
       const known = this.live.get(name);
@@ -232,8 +274,7 @@ export class JobResourceSampler {
         }
         inst.pid = r.pid;
         if (r.pid === null || t - inst.lastAt < settings.interval * 1000 - BEAT_MS / 2) continue;
-        table ??= this.procs();
-        const usage = treeUsage(r.pid, table);
+        const usage = this.tree(r.pid);
         if (!usage) continue;
         const cpu = usage.ticks / CLK_TCK;
         const rss = usage.rssPages * PAGE_SIZE;

@@ -11,6 +11,7 @@ import {
   type ProcStat,
   parseProcStat,
   readProcs,
+  readTreeUsage,
   resourceStats,
   treeUsage,
 } from '../../src/web/jobresources.ts';
@@ -94,7 +95,7 @@ describe.runIf(existsSync('/proc/self/stat'))('JobResourceSampler on the real /p
         job: (n) => (n === 'hog' ? job : undefined),
         running: (n) => (n === 'hog' ? running : []),
       },
-      readProcs,
+      readTreeUsage,
       () => t,
     );
     try {
@@ -109,6 +110,8 @@ describe.runIf(existsSync('/proc/self/stat'))('JobResourceSampler on the real /p
       expect(live).toHaveLength(1);
       expect(live[0]!.pid).toBe(pid);
       expect(live[0]!.series).toHaveLength(3);
+      // Following the children files finds the same tree as a scan of every process.
+      expect(readTreeUsage(pid)).toEqual(treeUsage(pid, readProcs()));
       const own = readProcs().get(pid)!;
       expect(live[0]!.current!.rss_bytes).toBeGreaterThan(own.rssPages * 4096);
       expect(live[0]!.current!.cpu_percent).toBeGreaterThanOrEqual(0);
