@@ -220,6 +220,8 @@ export function App({ api }: { api: Api }) {
       const target = e.target as HTMLElement | null;
       const tag = target?.tagName ?? '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
+      // ui-schedule: keys typed in a modal (sandbox, node card) stay there
+      if (target?.closest('.overlay')) return;
       const inDrawer = target?.closest('.drawer') !== null && target?.closest('.drawer') !== undefined;
       const move = (delta: number): void => {
         if (s.shown.length === 0) return;
