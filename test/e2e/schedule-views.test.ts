@@ -447,6 +447,8 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .poll(() => page.locator('[data-testid=resources-rss]').textContent())
       .toMatch(/\d+(\.\d)? (B|KiB|MiB)/);
     await expect.poll(() => page.locator('[data-testid=resources-live] svg.reschart').count()).toBe(1);
+    // The drawer header shows the same live figures.
+    await expect.poll(() => page.locator('[data-testid=live-usage]').textContent()).toMatch(/%.*(B|KiB|MiB)/);
     // The refresh choice is honoured: at 1 s the page asks at least twice as often.
     await page.locator('[data-testid=resources-every]').selectOption('1');
     const before = Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches'));

@@ -1,4 +1,5 @@
 // The job drawer (URL `#job/<name>/<tab>`): header facts and the Logs / History / Schedule tabs.
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ownerCell } from '../lib/cluster.ts';
 import { compileJob } from '../lib/engine.ts';
@@ -11,7 +12,7 @@ import { HistoryTab } from './HistoryTab.tsx';
 import { copyText, DRAWER_TABS, type DrawerTab } from './hooks.ts';
 import { ExitBadge } from './JobRow.tsx';
 import { LogsTab } from './LogsTab.tsx';
-import { ResourcesTab } from './ResourcesTab.tsx';
+import { LiveUsage, ResourcesTab } from './ResourcesTab.tsx';
 import { ScheduleTab } from './ScheduleTab.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
@@ -87,7 +88,12 @@ export function Drawer(p: DrawerProps) {
             </div>
           </div>
           {job ? (
-            <DrawerFacts job={job} now={p.now} nodeName={p.nodeName} />
+            <DrawerFacts
+              job={job}
+              now={p.now}
+              nodeName={p.nodeName}
+              live={<LiveUsage job={job} api={p.api} />}
+            />
           ) : (
             <p class="muted">No such job.</p>
           )}
@@ -137,7 +143,17 @@ export function Drawer(p: DrawerProps) {
   );
 }
 
-function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeName: string | null }) {
+function DrawerFacts({
+  job,
+  now,
+  nodeName,
+  live,
+}: {
+  job: ApiJob;
+  now: number;
+  nodeName: string | null;
+  live: ComponentChildren;
+}) {
   const c = compileJob(job);
   const last = job.last_run;
   const lastAt = parseIso(last?.finished_at);
@@ -154,6 +170,7 @@ function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeNam
           pid <b>{job.pids.join(', ')}</b>
         </span>
       )}
+      {live}
       {last && lastAt !== null && (
         <span class="fact">
           last <b>{formatAge(now - lastAt)}</b> <ExitBadge code={last.exit_code} />

@@ -126,6 +126,50 @@ export function ResourcesTab({ job, api }: { job: ApiJob; api: Api }) {
   );
 }
 
+/**
+ * The drawer header's live CPU / memory of a running monitored job (summed over its instances), polled every 2 s
+ * while the drawer is open on it.
+ */
+export function LiveUsage({ job, api }: { job: ApiJob; api: Api }) {
+  const [usage, setUsage] = useState<{ cpu: number; rss: number } | null>(null);
+  useEffect(() => {
+    setUsage(null);
+    if (!job.running) return;
+    let live = true;
+    let timer = 0;
+    const load = async (): Promise<void> => {
+      try {
+        const d = await api.json<ApiJobResources>(`/jobs/${encodeURIComponent(job.name)}/resources`);
+        if (!live) return;
+        if (!d.monitored) return; // nothing to show, and nothing to poll for
+        const cur = d.live.flatMap((l) => (l.current ? [l.current] : []));
+        setUsage(
+          cur.length === 0
+            ? null
+            : {
+                cpu: cur.reduce((n, c) => n + c.cpu_percent, 0),
+                rss: cur.reduce((n, c) => n + c.rss_bytes, 0),
+              },
+        );
+      } catch {
+        // the header simply shows no usage
+      }
+      if (live) timer = window.setTimeout(load, 2000);
+    };
+    void load();
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [job.name, job.running]);
+  if (usage === null) return null;
+  return (
+    <span class="fact" data-testid="live-usage" title="CPU and resident memory of the running process tree">
+      ▮ <b>{usage.cpu.toFixed(1)}%</b> · <b>{formatBytes(usage.rss)}</b>
+    </span>
+  );
+}
+
 function LiveRun({ run }: { run: ApiLiveResources }) {
   const cur = run.current;
   const cpuMax = cpuCeiling(run.series, 1);
