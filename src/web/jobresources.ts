@@ -3,43 +3,14 @@
 // series is kept (newest `history` per job) for the drawer's Resources tab. Linux only: elsewhere /proc is absent
 // and the route answers with no samples, as before.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { JobConfig, MonitorResources } from '../config/types.ts';
+import type { JobConfig } from '../config/types.ts';
+import { CLK_TCK, monitorSettings, PAGE_SIZE, type ProcStat, parseProcStat } from '../exec/procstat.ts';
 import type { RunningRun } from '../scheduler/view.ts';
 
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux ABI Node runs on). */
-const CLK_TCK = 100;
-const PAGE_SIZE = 4096;
 /** Points kept per instance: at 1 s, the last 10 minutes. */
 const MAX_SERIES = 600;
 /** The sampler's own beat; each job is sampled when its interval has passed. */
 const BEAT_MS = 250;
-
-export interface ProcStat {
-  pid: number;
-  ppid: number;
-  /** utime + stime, clock ticks */
-  ticks: number;
-  rssPages: number;
-}
-
-/** One /proc/<pid>/stat line, or null. The command name may hold spaces and parentheses: fields follow the last ')'. */
-export function parseProcStat(text: string): ProcStat | null {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < open) return null;
-  const pid = Number(text.slice(0, open).trim());
-  // After ')': state(3) ppid(4) … utime(14) stime(15) … rss(24); index 0 here is field 3.
-  const f = text
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/);
-  const ppid = Number(f[1]);
-  const utime = Number(f[11]);
-  const stime = Number(f[12]);
-  const rss = Number(f[21]);
-  if (![pid, ppid, utime, stime, rss].every(Number.isFinite)) return null;
-  return { pid, ppid, ticks: utime + stime, rssPages: rss };
-}
 
 /** CPU ticks and resident pages of a process and all its descendants. */
 export function treeUsage(
@@ -68,17 +39,6 @@ export function treeUsage(
     for (const c of children.get(pid) ?? []) todo.push(c);
   }
   return { ticks, rssPages };
-}
-
-/** The effective monitorResources settings of a job (spec 02: `true` = every 1 s, 20 runs kept). */
-export function monitorSettings(m: JobConfig['monitorResources'] | undefined): MonitorResources {
-  if (m === true) return { enabled: true, interval: 1, history: 20 };
-  if (m === false || m === undefined || m === null) return { enabled: false, interval: 1, history: 20 };
-  return {
-    enabled: m.enabled !== false,
-    interval: typeof m.interval === 'number' && m.interval > 0 ? m.interval : 1,
-    history: typeof m.history === 'number' ? m.history : 20,
-  };
 }
 
 /** Every process of the host from /proc (empty where there is no /proc). */

@@ -4,35 +4,20 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JobConfig } from '../../src/config/types.ts';
+import type { ProcStat } from '../../src/exec/procstat.ts';
 import type { RunningRun } from '../../src/scheduler/view.ts';
 import {
   JobResourceSampler,
-  monitorSettings,
-  type ProcStat,
-  parseProcStat,
   readProcs,
   readTreeUsage,
   resourceStats,
   treeUsage,
 } from '../../src/web/jobresources.ts';
 
-describe('parseProcStat', () => {
-  it('reads ppid, utime + stime and rss after the last parenthesis of the command name', () => {
-    const line =
-      '4242 (we ird) (name)) S 17 4242 17 0 -1 4194304 120 0 0 0 31 9 0 0 20 0 1 0 5000 10485760 256 18446744073709551615';
-    expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 17, ticks: 40, rssPages: 256 });
-  });
-
-  it('refuses a truncated line', () => {
-    expect(parseProcStat('12 (sh) S 1 12')).toBeNull();
-    expect(parseProcStat('garbage')).toBeNull();
-  });
-});
-
 describe('treeUsage', () => {
   const p = (pid: number, ppid: number, ticks: number, rssPages: number): [number, ProcStat] => [
     pid,
-    { pid, ppid, ticks, rssPages },
+    { pid, ppid, pgrp: pid, ticks, childTicks: 0, rssPages },
   ];
   const procs = new Map([
     p(1, 0, 1000, 10),
@@ -69,15 +54,6 @@ describe('resourceStats', () => {
       last_rss_bytes: 200,
     });
     expect(resourceStats([null]).avg_cpu_seconds).toBeNull();
-  });
-});
-
-describe('monitorSettings', () => {
-  it('reads true, false and the object form', () => {
-    expect(monitorSettings(true)).toEqual({ enabled: true, interval: 1, history: 20 });
-    expect(monitorSettings(false).enabled).toBe(false);
-    expect(monitorSettings({ interval: 0.5 })).toEqual({ enabled: true, interval: 0.5, history: 20 });
-    expect(monitorSettings({ enabled: false, interval: 2 }).enabled).toBe(false);
   });
 });
 

@@ -1,8 +1,9 @@
 // /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
 // and the start/cancel controls.
 import type { Hono } from 'hono';
+import { monitorSettings } from '../../exec/procstat.ts';
 import type { WebDeps } from '../deps.ts';
-import { monitorSettings, resourceStats } from '../jobresources.ts';
+import { resourceStats } from '../jobresources.ts';
 import { jobsList, runObject, runStats, trends } from '../jobview.ts';
 import { errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobLogSource, sseResponse } from '../sse.ts';
