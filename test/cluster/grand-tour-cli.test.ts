@@ -1,4 +1,4 @@
-// `npm run grand-tour -- --nodes 2` (scripts/tour/main.ts): the tour's nodes come up with the
+// `npm run grand-tour -- --nodes 3` (scripts/tour/main.ts): the tour's nodes come up with the
 // mail, webhook and statsd sinks, the printed table leads to all of them, WEB_TOKEN turns on
 // auth, and Ctrl-C (SIGINT) stops every node and sink and removes the temp directory. Fixed
 // ports that are taken (another test, a running tour) fall back to free ones, as the table says.
@@ -6,13 +6,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from '../../scripts/fleet/fleet.ts';
+import { GiveUp, waitUntil } from '../../scripts/fleet/fleet.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('npm run grand-tour', () => {
   it('starts the nodes and the sinks, prints where they are, and stops all on SIGINT', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/tour/main.ts', '--nodes', '2'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/tour/main.ts', '--nodes', '3'], {
       cwd: ROOT,
       env: { ...process.env, WEB_TOKEN: 'tour-s3cret', BACKEND: 'gossip', DISTRIBUTION: 'spread' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -26,15 +26,18 @@ describe('npm run grand-tour', () => {
     });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
-      await waitUntil(() => out.includes('The grand tour is up'), {
-        timeoutMs: 60_000,
-        label: `the tour:\n${out}`,
-      });
+      await waitUntil(
+        () => {
+          if (child.exitCode !== null) throw new GiveUp(`the tour exited ${child.exitCode}:\n${out}`);
+          return out.includes('The grand tour is up');
+        },
+        { timeoutMs: 60_000, label: 'the tour to come up' },
+      );
       const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)?.[1] ?? '';
-      const dashboards = [...out.matchAll(/meridian-[ab] dashboard\s+(http:\/\/127\.0\.0\.1:\d+)\//g)].map(
+      const dashboards = [...out.matchAll(/meridian-[abc] dashboard\s+(http:\/\/127\.0\.0\.1:\d+)\//g)].map(
         (m) => m[1]!,
       );
-      expect(dashboards).toHaveLength(2);
+      expect(dashboards).toHaveLength(3);
       const auth = { authorization: 'Bearer tour-s3cret' };
       for (const url of dashboards) {
         // WEB_TOKEN: the API wants the bearer token, /metrics stays public.
@@ -49,7 +52,7 @@ describe('npm run grand-tour', () => {
           enabled: true,
           backend: 'gossip',
           distribution: 'spread',
-          cluster_size: 2,
+          cluster_size: 3,
         });
         expect((await fetch(`${url}/metrics`)).status).toBe(200);
       }
