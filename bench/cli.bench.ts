@@ -5,7 +5,7 @@
 //     (the daemon's loopback job API, a real store) on Node, over bare `node -e 0` (budget 1.3x);
 //   cli.job_verb_ms.bun / cli.job_verb_ratio.bun: the same verb from the `bun build --compile`
 //     binary, over a compiled one-line hello-world Bun binary (budget 2x);
-//   cli.validate_fixture_ms: `-v` on test/fixtures/grand-tour/platform.yaml on Node (budget 200 ms).
+//   cli.validate_fixture_ms: `-v` on example/grand-tour/platform.yaml on Node (budget 200 ms).
 // Commands are timed round-robin (one run of each per round, median of ROUNDS) so load from
 // other processes on a shared machine falls on the baseline and the measured command alike.
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +20,7 @@ import type { Metric } from './metric.ts';
 const ROOT = join(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
 const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
-const FIXTURE_DIR = join(ROOT, 'test', 'fixtures', 'grand-tour');
+const FIXTURE_DIR = join(ROOT, 'example', 'grand-tour');
 const ROUNDS = 20;
 const quiet = { debug: () => {}, info: () => {}, warning: () => {} };
 

@@ -21,7 +21,9 @@ import { pathToFileURL } from 'node:url';
 import type { Metric } from './metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const FIXTURE = join(ROOT, 'test', 'fixtures', 'grand-tour');
+const FIXTURE = join(ROOT, 'example', 'grand-tour');
+/** The job set's files (the example directory also holds the compose file, scripts, a README). */
+const JOB_SET = ['platform.yaml', '_defaults.yaml', 'legacy.crontab', 'platform.env', 'secrets'];
 const PROBE = join(import.meta.dirname, 'loop-probe.mjs');
 /** Extra every-minute jobs, so that each minute boundary starts ~30 jobs at once. */
 const BURST_JOBS = 15;
@@ -65,8 +67,7 @@ export async function startSinks(): Promise<Sinks> {
 
 /** The fixture rewritten to this machine: state in a temp dir, web and sinks on loopback. */
 export function writeJobSet(dir: string, webPort: number, sinks: Sinks, topology?: 'single-node'): void {
-  for (const name of readdirSync(FIXTURE)) {
-    if (name === 'cluster.yaml') continue; // one node: the fleet's cluster section stays out
+  for (const name of JOB_SET) {
     const from = join(FIXTURE, name);
     if (name === 'secrets') {
       mkdirSync(join(dir, name), { recursive: true });
@@ -77,9 +78,9 @@ export function writeJobSet(dir: string, webPort: number, sinks: Sinks, topology
     text = text
       .replaceAll('/var/lib/cronstable/state', join(dir, 'state'))
       .replaceAll('http://0.0.0.0:8080', `http://127.0.0.1:${webPort}`)
-      .replaceAll('http://127.0.0.1:8080/', `http://127.0.0.1:${webPort}/`)
+      .replaceAll('http://127.0.0.1:8080}', `http://127.0.0.1:${webPort}}`)
       .replaceAll('http://webhook-sink:8080/', `http://127.0.0.1:${sinks.webhookPort}/`)
-      .replaceAll('host: statsd', 'host: 127.0.0.1')
+      .replaceAll('host: statsd-exporter', 'host: 127.0.0.1')
       .replaceAll('port: 9125', `port: ${sinks.statsdPort}`)
       .replaceAll('smtpHost: mailpit', 'smtpHost: 127.0.0.1')
       .replaceAll('smtpPort: 1025', `smtpPort: ${sinks.smtpPort}`);

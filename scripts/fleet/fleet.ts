@@ -57,6 +57,22 @@ export interface FleetOptions {
   stateExtra?: Record<string, unknown>;
   deploymentId?: string;
   bundle?: string;
+  /** Node ids are `<prefix>-a`, `<prefix>-b`, ... (default `node`; the grand tour uses `meridian`). */
+  namePrefix?: string;
+  /**
+   * Writes a node's whole config directory itself (instead of `jobs.yaml` + the generated
+   * `node.yaml`), at every (re)start, and returns it: the daemon gets `-c <it>` and runs there.
+   * The grand tour assembles a directory of files (include:, a crontab, env_file, secrets) so.
+   */
+  assemble?: (node: FleetNode) => string;
+  /** Per-node web ports (overrides `webPortBase`): a caller that found some fixed ports taken. */
+  webPorts?: number[];
+  /** Per-node `/peer` ports (overrides `peerPort`). */
+  peerPorts?: number[];
+  /** Sent as `Authorization: Bearer` by the fleet's own requests (nodes running with `web.authToken`). */
+  authToken?: string;
+  /** Extra environment of one node (after `env`). */
+  nodeEnv?: (node: NodeSpec) => Record<string, string>;
 }
 
 export const DEFAULT_TIMINGS: FleetTimings = { interval: 2, driftAfter: 2, connectTimeout: 1, ttl: 6 };
@@ -131,8 +147,17 @@ export class FleetNode {
   }
   private paused = false;
 
+  /** The directory the daemon loads (`-c`) and runs in: the node dir unless `assemble` says otherwise. */
+  configDir = '';
+
   writeConfig(): void {
     mkdirSync(this.dir, { recursive: true });
+    const assemble = this.fleet.opts.assemble;
+    if (assemble) {
+      this.configDir = assemble(this);
+      return;
+    }
+    this.configDir = this.dir;
     writeFileSync(join(this.dir, 'jobs.yaml'), this.spec.jobsYaml);
     writeFileSync(join(this.dir, 'node.yaml'), nodeYaml(this.fleet.shape, this.spec));
   }
@@ -146,14 +171,16 @@ export class FleetNode {
     const args = [
       o.bundle ?? BUNDLE,
       '-c',
-      this.dir,
+      this.configDir,
       '--shutdown-timeout',
       String(o.shutdownTimeout ?? 5),
       '-l',
       o.logLevel ?? 'INFO',
     ];
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, HOSTNAME: this.spec.nodeName, ...o.env },
+      // The config directory, as a container's workdir: relative `env_file`s resolve there.
+      cwd: this.configDir,
+      env: { ...process.env, HOSTNAME: this.spec.nodeName, ...o.env, ...o.nodeEnv?.(this.spec) },
       stdio: ['ignore', fd, fd],
       // Its own process group: Ctrl-C reaches the fleet runner, which stops nodes in order.
       detached: true,
@@ -171,7 +198,10 @@ export class FleetNode {
     await waitUntil(
       async () => {
         if (this.state === 'stopped') throw new GiveUp(`${this.id} exited: ${this.logTail()}`);
-        const res = await fetch(`${this.url}/version`, { signal: AbortSignal.timeout(1000) });
+        const res = await fetch(`${this.url}/version`, {
+          headers: this.authHeaders(),
+          signal: AbortSignal.timeout(1000),
+        });
         return res.ok;
       },
       { timeoutMs, label: `${this.id} to serve ${this.url}`, everyMs: 100 },
@@ -219,9 +249,15 @@ export class FleetNode {
     await this.start();
   }
 
+  /** The bearer header of the fleet's `authToken`, if any. */
+  authHeaders(): Record<string, string> {
+    const token = this.fleet.opts.authToken;
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
   async get<T = unknown>(path: string): Promise<T> {
     const res = await fetch(`${this.url}${path}`, {
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...this.authHeaders() },
       signal: AbortSignal.timeout(3000),
     });
     if (!res.ok) throw new Error(`${this.id} GET ${path}: HTTP ${res.status}`);
@@ -332,13 +368,21 @@ export class Fleet {
       const specs: NodeSpec[] = [];
       for (let i = 0; i < opts.nodes; i++) {
         const ip = nodeIp(i);
-        const webPort = opts.webPortBase === 'free' ? await freePort() : (opts.webPortBase ?? 8080) + i;
-        const peerPort = opts.peerPort === 'free' ? await freePort(ip) : (opts.peerPort ?? 8443);
-        if (opts.webPortBase !== 'free' && !(await canBind('127.0.0.1', webPort)))
+        const fixedWeb = opts.webPorts?.[i];
+        const fixedPeer = opts.peerPorts?.[i];
+        const webPort =
+          fixedWeb ?? (opts.webPortBase === 'free' ? await freePort() : (opts.webPortBase ?? 8080) + i);
+        const peerPort =
+          fixedPeer ?? (opts.peerPort === 'free' ? await freePort(ip) : (opts.peerPort ?? 8443));
+        if ((fixedWeb !== undefined || opts.webPortBase !== 'free') && !(await canBind('127.0.0.1', webPort)))
           throw new Error(`port 127.0.0.1:${webPort} is in use (pick another --web-port)`);
-        if (opts.peerPort !== 'free' && opts.backend !== 'etcd' && !(await canBind(ip, peerPort)))
+        if (
+          (fixedPeer !== undefined || opts.peerPort !== 'free') &&
+          opts.backend !== 'etcd' &&
+          !(await canBind(ip, peerPort))
+        )
           throw new Error(`port ${ip}:${peerPort} is in use (pick another --peer-port)`);
-        const id = nodeId(i);
+        const id = nodeId(i, opts.namePrefix);
         specs.push({
           id,
           nodeName: id,
