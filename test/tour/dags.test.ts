@@ -93,7 +93,7 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     });
     expect(run.state).toBe('success');
     expect(run.tasks.build!.state).toBe('success');
-    expect(run.tasks.approve!.approval).toMatchObject({ decision: 'approve', by: 'release-manager' });
+    expect(run.tasks.approve!.approval).toMatchObject({ decision: 'approved', by: 'release-manager' });
     // The sensor succeeded by poking its node's /status with the token (it fails on a 401).
     expect(run.tasks.canary!.state).toBe('success');
     expect(run.tasks.canary!.pokeCount).toBeGreaterThanOrEqual(1);
@@ -123,7 +123,7 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     expect(run.state).toBe('failed');
     expect(run.tasks['build-hotfix']!.state).toBe('success');
     expect(run.tasks.approve!.state).toBe('failed');
-    expect(run.tasks.approve!.approval).toMatchObject({ decision: 'reject', by: 'security' });
+    expect(run.tasks.approve!.approval).toMatchObject({ decision: 'rejected', by: 'security' });
     expect(run.tasks.deploy!.state).toBe('upstream_failed');
     // A second decision on the same gate is refused (the first compare-and-set won).
     const again = await call(y!, `/dags/hotfix-release/runs/${key}/tasks/approve/decision`, {
@@ -152,9 +152,9 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     });
     const done = rows();
     expect(done.map((r) => r.logical_date)).toEqual([
-      '2026-07-05T09:00:00Z',
-      '2026-07-05T09:03:00Z',
-      '2026-07-05T09:06:00Z',
+      '2026-07-05T09:00:00+00:00',
+      '2026-07-05T09:03:00+00:00',
+      '2026-07-05T09:06:00+00:00',
     ]);
     const launches = () =>
       query<{ n: number }>(
@@ -220,7 +220,7 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
 
   // ---- 10: offline state admin against a node's assembled config dir ----
   it('10: state check, gc --dry-run, backup and -v run against a live node config dir', () => {
-    const dir = live()[0]!.dir;
+    const dir = tour.tour.configDir(live()[0]!.id);
     const check = cli(['-c', dir, 'state', 'check']);
     expect(check.code, check.err).toBe(0);
     expect(check.out).toContain(`store at ${tour.stateDir} is writable`);
@@ -234,9 +234,9 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).size).toBeGreaterThan(1000);
     expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
-    const valid = cli(['-c', dir, '-v'], { CRONSTABLE_WEB_TOKEN: TOKEN });
+    const valid = cli(['-c', dir, '-v'], { WEB_TOKEN: TOKEN });
     expect(valid.code, valid.err).toBe(0);
-    expect(valid.out).toContain('Configuration is valid.');
+    expect(valid.out + valid.err).toContain('Configuration is valid.');
   });
 
   // ---- 8, part two ----

@@ -163,7 +163,7 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
 
   it('3 + 9: restarted as single-leader, every owned job collapses onto the leader and the durable counter continues', async () => {
     await tour.fleet.stopAll();
-    for (const n of tour.nodes) n.spec.clusterOverrides = { distribution: 'single-leader' };
+    for (const n of tour.nodes) tour.tour.nodeEnv[n.id] = { DISTRIBUTION: 'single-leader' };
     const restarted = Date.now();
     await tour.fleet.startAll();
     await tour.fleet.waitConverged(45_000);

@@ -1,24 +1,17 @@
-// The tour tests' fleet: the grand tour's real job set (example/grand-tour/platform.yaml, its
-// defaults, crontab, env file and secrets) on a local fleet with the cluster tests' short timings,
-// started once per test file and removed after it. `fast` re-times named jobs of the tour (only
-// their schedule: command, policy and everything else stay the tour's) so a scenario sees several
-// firings in seconds instead of minutes.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The tour tests' fleet: the grand tour itself (example/grand-tour through scripts/tour's
+// `startTour`, each node's config dir assembled by the example's node-entrypoint.sh) with the
+// cluster tests' short timings, started once per test file and removed after it. `fast` re-times
+// named jobs of the tour (only their schedule: command, policy and everything else stay the
+// tour's) so a scenario sees several firings in seconds instead of minutes.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { isMap, isSeq, parseDocument } from 'yaml';
-import type { Fleet, FleetNode } from '../../scripts/fleet/fleet.ts';
-import { SHORT, startFleet } from '../cluster/harness.ts';
-import { BUNDLE } from './helpers.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-/** Where the tour lives (the fixture until example/grand-tour lands). */
-export const TOUR_DIR = existsSync(join(ROOT, 'example', 'grand-tour', 'platform.yaml'))
-  ? join(ROOT, 'example', 'grand-tour')
-  : join(ROOT, 'test', 'fixtures', 'grand-tour');
+import { EXAMPLE_DIR, startTour, type Tour, type TourOptions } from '../../scripts/tour/tour.ts';
 
 /**
- * The tour jobs the scenarios watch fire, every 3 s instead of every few minutes: the durable
+ * The tour jobs the scenarios watch fire, every 3 s instead of every minute or five: the durable
  * counter (a `Leader` job) and orders-ingest (a `PreferLeader` one).
  */
 export const FAST: Record<string, string> = {
@@ -45,81 +38,70 @@ export function retimed(text: string, fast: Record<string, string>): string {
   return doc.toString();
 }
 
-export interface TourOptions {
-  nodes: number;
-  backend: 'gossip' | 'filesystem';
-  distribution: 'spread' | 'single-leader';
+export interface TourTestOptions extends Pick<TourOptions, 'nodes' | 'backend' | 'distribution'> {
   webToken?: string;
   fast?: Record<string, string>;
-  ttl?: number;
 }
 
+/** What the tests read beside the tour: the store namespace and the example's platform.yaml. */
 export interface TourHandle {
-  fleet: Fleet;
-  nodes: FleetNode[];
-  /** The shared state directory (`cronstable.db` inside). */
-  stateDir: string;
-  /** The store namespace the tour's rows live in (its `deploymentId`). */
-  ns: string;
-  root: string;
-  /** The tour's platform.yaml as the nodes load it. */
-  platformFile: string;
+  tour: Tour;
+  readonly fleet: Tour['fleet'];
+  readonly nodes: Tour['nodes'];
+  readonly stateDir: string;
+  /** The ledger namespace (platform.yaml's `state.deploymentId`). */
+  readonly ns: string;
+  readonly root: string;
+  /** The tour's own platform.yaml (before any re-timing). */
+  readonly platformFile: string;
 }
 
-/** The file's tour fleet: started (not yet converged) in beforeAll, removed in afterAll. */
-export function useTour(opts: TourOptions): TourHandle {
-  const handle = {
-    fleet: null as unknown as Fleet,
+/** The file's tour: started (not yet converged) in beforeAll, stopped and removed in afterAll. */
+export function useTour(opts: TourTestOptions): TourHandle {
+  let source: string | null = null;
+  const handle: TourHandle = {
+    tour: null as unknown as Tour,
+    get fleet() {
+      return handle.tour.fleet;
+    },
     get nodes() {
-      return handle.fleet.nodes;
+      return handle.tour.nodes;
     },
     get stateDir() {
-      return handle.fleet.stateDir;
+      return handle.tour.stateDir;
     },
-    ns: 'meridian-prod',
+    get ns() {
+      return handle.tour.deploymentId;
+    },
     get root() {
-      return handle.fleet.root;
+      return handle.tour.dir;
     },
-    platformFile: join(TOUR_DIR, 'platform.yaml'),
+    platformFile: join(EXAMPLE_DIR, 'platform.yaml'),
   };
   beforeAll(async () => {
-    const platform = retimed(readFileSync(join(TOUR_DIR, 'platform.yaml'), 'utf8'), opts.fast ?? {});
-    const doc = parseDocument(platform);
-    for (const k of ['include', 'state', 'web']) doc.delete(k);
-    const defaults = parseDocument(readFileSync(join(TOUR_DIR, '_defaults.yaml'), 'utf8'));
-    doc.set('defaults', defaults.get('defaults'));
-    const jobsYaml = doc
-      .toString()
-      .replaceAll('http://127.0.0.1:8080', '${CRONSTABLE_URL}')
-      .replace('env_file: platform.env', `env_file: ${join(TOUR_DIR, 'platform.env')}`);
-    const { fleet } = await startFleet({
+    if (opts.fast) {
+      // A copy of the example with only the named schedules changed.
+      source = mkdtempSync(join(tmpdir(), 'cronstable-tour-src-'));
+      cpSync(EXAMPLE_DIR, source, { recursive: true });
+      const file = join(source, 'platform.yaml');
+      writeFileSync(file, retimed(readFileSync(file, 'utf8'), opts.fast));
+    }
+    handle.tour = await startTour({
       nodes: opts.nodes,
       backend: opts.backend,
       distribution: opts.distribution,
-      timings: { ...SHORT, ...(opts.ttl ? { ttl: opts.ttl } : {}) },
-      jobsYaml,
-      deploymentId: 'meridian-prod',
-      start: false,
-      env: {},
+      webToken: opts.webToken ?? null,
+      ports: 'free',
+      // The reporters' sinks are not under test here (test/integration/tour-sinks covers them):
+      // the nodes' reporters fail fast against closed loopback ports.
+      sinks: false,
+      shutdownTimeout: 2,
+      ...(source ? { source } : {}),
     });
-    handle.fleet = fleet;
-    // The jobs call `cronstable`: put the built CLI on their PATH.
-    const bin = join(fleet.root, 'bin');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'cronstable'), `#!/bin/sh\nexec "${process.execPath}" "${BUNDLE}" "$@"\n`, {
-      mode: 0o755,
-    });
-    const env = fleet.opts.env!;
-    env.PATH = `${bin}:${process.env.PATH}`;
-    for (const n of fleet.nodes) {
-      // Each node's own URL (the spawn reads the env synchronously).
-      env.CRONSTABLE_URL = n.url;
-      void n.start({ wait: false });
-    }
-    await Promise.all(fleet.nodes.map((n) => n.ready()));
   }, 90_000);
   afterAll(async () => {
-    await handle.fleet?.close();
+    await handle.tour?.stop();
+    if (source) rmSync(source, { recursive: true, force: true });
   }, 60_000);
   return handle;
 }
