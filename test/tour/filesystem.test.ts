@@ -24,7 +24,9 @@ describe('grand tour on the filesystem backend', () => {
     const names = new Set(views.map(([, v]) => v.leader));
     const fences = new Set(views.map(([, v]) => (v.lease as { fence?: number } | undefined)?.fence));
     if (leaders.length !== 1 || names.size !== 1 || fences.size !== 1) return null;
-    if (!views.every(([, v]) => v.quorate && v.backend === 'filesystem' && v.distribution === 'single-leader'))
+    if (
+      !views.every(([, v]) => v.quorate && v.backend === 'filesystem' && v.distribution === 'single-leader')
+    )
       return null;
     if (!names.has(leaders[0]!)) return null;
     return { leader: leaders[0]!, fence: [...fences][0] as number };

@@ -70,7 +70,9 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     expect(cluster.peers.map((p) => p.status)).toEqual(['agreed', 'agreed', 'agreed', 'agreed']);
 
     const setIds = await Promise.all(
-      tour.nodes.map(async (n) => (await getJson<{ job_set_id: string; jobs: number }>(n, '/job-set-id')).job_set_id),
+      tour.nodes.map(
+        async (n) => (await getJson<{ job_set_id: string; jobs: number }>(n, '/job-set-id')).job_set_id,
+      ),
     );
     expect(new Set(setIds).size).toBe(1);
     expect(setIds[0]).toMatch(/^v1:[0-9a-f]{64}$/);
@@ -151,11 +153,16 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     // Leader counter runs nowhere and its durable count stands still.
     counterBefore = Number(kvValue(tour.stateDir, tour.ns, 'global', 'pulse-count'));
     const from = lost + 2000;
-    await waitUntil(() => (ranOn(tour, 'orders-ingest', from)[expectedOwner('orders-ingest', members)] ?? 0) >= 2, {
-      timeoutMs: 20_000,
-      label: 'orders-ingest to keep running without quorum',
-    });
-    expect(Object.keys(ranOn(tour, 'orders-ingest', from))).toEqual([expectedOwner('orders-ingest', members)]);
+    await waitUntil(
+      () => (ranOn(tour, 'orders-ingest', from)[expectedOwner('orders-ingest', members)] ?? 0) >= 2,
+      {
+        timeoutMs: 20_000,
+        label: 'orders-ingest to keep running without quorum',
+      },
+    );
+    expect(Object.keys(ranOn(tour, 'orders-ingest', from))).toEqual([
+      expectedOwner('orders-ingest', members),
+    ]);
     expect(ranOn(tour, 'platform-pulse-counter', from)).toEqual({});
     expect(Number(kvValue(tour.stateDir, tour.ns, 'global', 'pulse-count'))).toBe(counterBefore);
     expect(counterBefore).toBeGreaterThan(0);
@@ -199,7 +206,9 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     await waitUntil(
       () => {
         const r = runsSince();
-        return r >= 2 && Number(kvValue(tour.stateDir, tour.ns, 'global', 'pulse-count')) === counterBefore + r;
+        return (
+          r >= 2 && Number(kvValue(tour.stateDir, tour.ns, 'global', 'pulse-count')) === counterBefore + r
+        );
       },
       { timeoutMs: 20_000, label: `pulse-count to read ${counterBefore} + the runs since the restart` },
     );

@@ -19,12 +19,22 @@ export async function call(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${node.url}${path}`, {
-    method: opts.method ?? 'GET',
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
-  });
+  const send = () =>
+    fetch(`${node.url}${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+    });
+  let res: Response;
+  try {
+    res = await send();
+  } catch (e) {
+    // A kept-alive socket the server closed while the test was busy: a GET is safe to resend.
+    const code = ((e as Error).cause as { code?: string } | undefined)?.code;
+    if ((opts.method ?? 'GET') !== 'GET' || code !== 'UND_ERR_SOCKET') throw e;
+    res = await send();
+  }
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -133,7 +143,10 @@ export function taskStarts(nodes: FleetNode[], runKey: string): string[] {
 }
 
 /** The built CLI, as a person runs it (`cronstable -c DIR …`). */
-export function cli(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string } {
+export function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [BUNDLE, ...args], {
     encoding: 'utf8',
     timeout: 60_000,
