@@ -243,7 +243,9 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     const gc = cli(['-c', dir, 'state', 'gc', '--dry-run']);
     expect(gc.code, gc.err).toBe(0);
     // A store younger than gcGraceSeconds (the tour's 86400) defers; an older one lists what would go.
-    expect(gc.out).toMatch(/^state: gc (deferred: manifest history spans \d+s, less than the grace window \(86400s\)|.*would remove)/m);
+    expect(gc.out).toMatch(
+      /^state: gc (deferred: manifest history spans \d+s, less than the grace window \(86400s\)|.*would remove)/m,
+    );
     const file = join(tour.root, 'meridian-state.tar.gz');
     const backup = cli(['-c', dir, 'state', 'backup', '-o', file]);
     expect(backup.code, backup.err).toBe(0);
