@@ -1,8 +1,9 @@
 // The grand tour's gossip "Things to try" on one five-node fleet of the tour's real job set
 // (example/grand-tour, through scripts/tour with test timings): the control API (11), the spread
-// and re-homing when a node stops, with two dashboards' Owner columns in Chromium (1), quorum loss
-// with Leader vs PreferLeader (2), and single-leader vs spread across a fleet restart that the
-// durable counter survives (3, 9). Five nodes keep the meaning of nine (quorum 3: stopping a
+// and re-homing of jobs and a DAG when a node stops, with two dashboards' Owner columns in
+// Chromium (1), quorum loss with Leader vs PreferLeader (2), and single-leader vs spread across a
+// fleet restart that the durable counter survives (3, 9). Who ran what is read from the shared
+// store: the run ledger for jobs, the DAG task rows' host for the DAG. Five nodes keep the meaning of nine (quorum 3: stopping a
 // majority still loses it) at a fraction of the cost.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRuns } from '../../scripts/fleet/ledger.ts';
 import { expectedOwner, type FleetNode, waitOwners, waitUntil, waitViews } from '../cluster/harness.ts';
-import { call, getJson, kvValue } from './helpers.ts';
+import { call, getJson, kvValue, query } from './helpers.ts';
 import { FAST, useTour } from './tour-fleet.ts';
 
 const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,6 +26,21 @@ function ranOn(tour: ReturnType<typeof useTour>, job: string, fromMs: number): R
     out[r.node] = (out[r.node] ?? 0) + 1;
   }
   return out;
+}
+
+/** Per host, the nightly-close DAG's scheduled runs dated at or after `fromMs` it ran tasks of. */
+function dagRanOn(tour: ReturnType<typeof useTour>, fromMs: number): Record<string, number> {
+  const rows = query<{ logical_date: string; host: string | null }>(
+    tour.stateDir,
+    `SELECT r.logical_date, t.host FROM dag_runs r JOIN dag_tasks t
+       ON t.ns = r.ns AND t.dag = r.dag AND t.run_key = r.run_key
+     WHERE r.ns = ? AND r.dag = 'nightly-close' AND r.kind = 'scheduled' AND t.state = 'success'`,
+    tour.ns,
+  );
+  const runs: Record<string, Set<string>> = {};
+  for (const r of rows)
+    if (r.host && Date.parse(r.logical_date) >= fromMs) (runs[r.host] ??= new Set()).add(r.logical_date);
+  return Object.fromEntries(Object.entries(runs).map(([host, set]) => [host, set.size]));
 }
 
 describe('grand tour on gossip: spread, quorum, single-leader, control API', () => {
@@ -105,6 +121,16 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
 
     await dashboards(tour.nodes.slice(0, 2), owners);
 
+    // A DAG is owned like a job named `dag:<name>`: nightly-close's runs are advanced by its owner.
+    // (Its first runs come from the owner's seeding pass after the mesh agreed: up to 20 s.)
+    const dagOwner = expectedOwner('dag:nightly-close', ids());
+    const t0 = Date.now();
+    await waitUntil(() => (dagRanOn(tour, t0)[dagOwner] ?? 0) >= 2, {
+      timeoutMs: 30_000,
+      label: `nightly-close runs on ${dagOwner}`,
+    });
+    expect(Object.keys(dagRanOn(tour, t0))).toEqual([dagOwner]);
+
     // Stop the node that owns the durable counter: its runs must move to the new owner.
     stopped = tour.fleet.node(owners['platform-pulse-counter']!);
     await stopped.stop();
@@ -125,6 +151,15 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
       label: `platform-pulse-counter runs on ${newOwner}`,
     });
     expect(Object.keys(ranOn(tour, 'platform-pulse-counter', at + 4000))).toEqual([newOwner]);
+    // The DAG re-homes only if it was the stopped node's.
+    const dagAfter = expectedOwner('dag:nightly-close', members);
+    expect(dagAfter === dagOwner).toBe(dagOwner !== stopped.id);
+    await waitUntil(() => (dagRanOn(tour, at + 4000)[dagAfter] ?? 0) >= 2, {
+      // The new owner creates runs from its next seeding pass (every 20 s, spec 04 §7.6).
+      timeoutMs: 35_000,
+      label: `nightly-close runs on ${dagAfter}`,
+    });
+    expect(Object.keys(dagRanOn(tour, at + 4000))).toEqual([dagAfter]);
   }, 90_000);
 
   let counterBefore = 0;
@@ -164,6 +199,7 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
       expectedOwner('orders-ingest', members),
     ]);
     expect(ranOn(tour, 'platform-pulse-counter', from)).toEqual({});
+    expect(dagRanOn(tour, from), 'the Leader DAG stands down too').toEqual({});
     expect(Number(kvValue(tour.stateDir, tour.ns, 'global', 'pulse-count'))).toBe(counterBefore);
     expect(counterBefore).toBeGreaterThan(0);
   }, 60_000);
@@ -196,6 +232,8 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     );
     expect(Object.keys(ranOn(tour, 'platform-pulse-counter', led))).toEqual([leader]);
     expect(Object.keys(ranOn(tour, 'orders-ingest', led))).toEqual([leader]);
+    // (The DAG follows too, but only after its new owner's next seeding pass, up to 20 s: test 1
+    // already shows a DAG moving with its owner.)
 
     // 9: the counter lives in the shared store: after the restart it counts on from where it
     // stood, one per fired slot (not from zero). Slots, not runs: while the mesh re-formed, one
