@@ -260,6 +260,7 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
 async function dashboards(nodes: FleetNode[], owners: Record<string, string | null>): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   let context: BrowserContext | null = null;
+  const shots: Buffer[] = [];
   try {
     context = await chromium.launchPersistentContext('', {
       executablePath: CHROMIUM,
@@ -284,9 +285,16 @@ async function dashboards(nodes: FleetNode[], owners: Record<string, string | nu
         .poll(() => page.locator('tr.job[data-job="pulse-liveness"] td.c-owner').textContent())
         .toBe('all nodes');
       await page.setViewportSize({ width: 1280, height: 1000 });
-      await page.screenshot({ path: join(SHOTS, `tour-owner-${node.id}.png`) });
+      shots.push(await page.screenshot({ path: join(SHOTS, `tour-owner-${node.id}.png`) }));
       await page.close();
     }
+    // The two side by side, as the tour's "watch the spread" has a person look at them.
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 2560, height: 1000 });
+    const imgs = shots.map((b) => `<img src="data:image/png;base64,${b.toString('base64')}" width="1280">`);
+    await page.setContent(`<body style="margin:0;display:flex;gap:0">${imgs.join('')}</body>`);
+    await page.screenshot({ path: join(SHOTS, 'tour-owners-side-by-side.png') });
+    await page.close();
   } finally {
     await context?.close();
   }
