@@ -2,13 +2,14 @@
 // so this reads the compose file, the Dockerfile and the scripts they name, checks each against
 // the others, and runs node-entrypoint.sh for real (gossip/filesystem, spread/single-leader) into
 // temp dirs whose config `cronstable -v` must accept.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { assemble, EXAMPLE, ROOT, validate } from './grand-tour-kit.ts';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { assemble, BUNDLE, ENTRYPOINT, EXAMPLE, ROOT, validate } from './grand-tour-kit.ts';
 
 interface Service {
   image?: string;
@@ -327,4 +328,59 @@ describe('node-entrypoint.sh', () => {
     const bad = assemble(base('meridian-d', { BACKEND: 'etcd' }));
     expect(bad.stderr).toContain('BACKEND must be gossip, filesystem or none');
   });
+
+  it('execs the daemon it assembled: it serves on WEB_LISTEN, asks for the token, and the probes present it', async () => {
+    const port = await freePort();
+    const bin = join(dir, 'cronstable-bin');
+    writeFileSync(
+      bin,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BUNDLE)} "$@"\n`,
+    );
+    chmodSync(bin, 0o755);
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn('/bin/sh', [ENTRYPOINT], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_NAME: 'meridian-a',
+        BACKEND: 'none',
+        WEB_TOKEN: 's3cret',
+        CONFIG_SRC: EXAMPLE,
+        CONFIG_DIR: join(dir, 'live'),
+        STATE_DIR: join(dir, 'live-state'),
+        WEB_LISTEN: url,
+        CRONSTABLE_URL: url,
+        CRONSTABLE_BIN: bin,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const auth = { authorization: 'Bearer s3cret' };
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}${path}`, { headers }).catch(() => null);
+    try {
+      const end = Date.now() + 30_000;
+      // The probe curls CRONSTABLE_URL/status, which answers 401 without the token: a successful
+      // run shows it presented $WEB_TOKEN. (A run before the listener was up may fail.)
+      const succeeded = async () => {
+        const res = await get('/jobs/pulse-liveness/runs', auth);
+        if (res?.status !== 200) return false;
+        const { runs } = (await res.json()) as { runs: { outcome?: string; exit_code?: number }[] };
+        return runs.some((r) => r.outcome === 'success' && r.exit_code === 0);
+      };
+      while (!(await succeeded())) {
+        if (Date.now() > end) throw new Error(`no successful pulse-liveness run; stderr:\n${err}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect((await get('/status'))?.status).toBe(401);
+      expect((await get('/status', auth))?.status).toBe(200);
+      expect((await get('/metrics'))?.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM'); // the entrypoint exec'd the daemon: this pid is the daemon
+      expect(await exited).toBe(0);
+    }
+  }, 45_000);
 });

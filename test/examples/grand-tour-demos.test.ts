@@ -293,6 +293,39 @@ describe('grand tour self-driving demos (injected minute)', () => {
     expect([...nexts]).toEqual([Date.UTC(2026, 6, 6, 11, 0)]);
   });
 
+  it('continuous: the concurrency demos outlast their one-minute cadence; the pulse and orders-etl cadences', () => {
+    const sleepOf = (j: JobConfig) => Number(/sleep (\d+)/.exec(String(j.command))?.[1] ?? 0);
+    for (const [name, policy, scope] of [
+      ['warehouse-sync', 'Forbid', 'node'],
+      ['inventory-sync', 'Forbid', 'cluster'],
+      ['search-reindex', 'Replace', 'node'],
+    ] as const) {
+      const j = job(name);
+      expect([j.concurrencyPolicy, j.concurrencyScope], name).toEqual([policy, scope]);
+      expect(minutesFired(j), name).toHaveLength(60);
+      // Each run is still going when the next minute fires, so the policy always has work.
+      expect(sleepOf(j), name).toBeGreaterThan(60);
+    }
+    const thumbs = job('render-thumbnails');
+    expect(thumbs.clusterPolicy).toBe('EveryNode');
+    expect(String(thumbs.command)).toMatch(/lock run render-thumbnails --permits 2 --wait/);
+    // Second-level probes: the next-run countdown ticks in seconds.
+    const gaps = (name: string) => {
+      const j = job(name);
+      const t0 = Date.UTC(2026, 6, 6, 10, 0, 0);
+      const a = nextFire(j.cron!, j.frame, t0)!;
+      return (nextFire(j.cron!, j.frame, a)! - a) / 1000;
+    };
+    expect(gaps('pulse-liveness')).toBe(5);
+    expect(gaps('pulse-latency')).toBe(2);
+    const etl = dag('orders-etl');
+    const first = nextFire(etl.cron!, etl.frame, Date.UTC(2026, 6, 6, 10, 0, 30))!;
+    expect((nextFire(etl.cron!, etl.frame, first)! - first) / 60_000).toBe(3);
+    const gate = dag('data-quality-gate');
+    const g = nextFire(gate.cron!, gate.frame, Date.UTC(2026, 6, 6, 10, 0, 30))!;
+    expect((nextFire(gate.cron!, gate.frame, g)! - g) / 60_000).toBe(15);
+  });
+
   it('data-quality-gate certifies in even UTC hours and leaves certify upstream_failed in odd ones', async () => {
     const d = dag('data-quality-gate');
     const certify = d.tasks.find((t) => t.id === 'certify')!;
