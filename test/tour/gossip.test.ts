@@ -119,16 +119,18 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     const owners = await waitOwners(tour.nodes, names, ids());
     expect(new Set(Object.values(owners)).size).toBeGreaterThanOrEqual(3);
 
-    await dashboards(tour.nodes.slice(0, 2), owners);
-
     // A DAG is owned like a job named `dag:<name>`: nightly-close's runs are advanced by its owner.
-    // (Its first runs come from the owner's seeding pass after the mesh agreed: up to 20 s.)
+    // Its first runs come from the owner's seeding pass after the mesh agreed (up to 20 s): the
+    // dashboards are checked meanwhile.
     const dagOwner = expectedOwner('dag:nightly-close', ids());
     const t0 = Date.now();
-    await waitUntil(() => (dagRanOn(tour, t0)[dagOwner] ?? 0) >= 2, {
-      timeoutMs: 30_000,
-      label: `nightly-close runs on ${dagOwner}`,
-    });
+    await Promise.all([
+      dashboards(tour.nodes.slice(0, 2), owners),
+      waitUntil(() => (dagRanOn(tour, t0)[dagOwner] ?? 0) >= 2, {
+        timeoutMs: 30_000,
+        label: `nightly-close runs on ${dagOwner}`,
+      }),
+    ]);
     expect(Object.keys(dagRanOn(tour, t0))).toEqual([dagOwner]);
 
     // Stop the node that owns the durable counter: its runs must move to the new owner.
