@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRuns } from '../../scripts/fleet/ledger.ts';
 import { waitUntil } from '../cluster/harness.ts';
+import { query } from './helpers.ts';
 import { FAST, useTour } from './tour-fleet.ts';
 
 const TTL = 3;
@@ -63,6 +64,13 @@ describe('grand tour on the filesystem backend', () => {
     // Within a TTL of the stop (plus a round of slack for a loaded 2-core CI box).
     expect(tookMs, `takeover after ${tookMs} ms`).toBeLessThanOrEqual(2 * TTL * 1000);
     expect(next.fence).toBe(first.fence + 1);
+    // The election is one lease row in the shared store: its holder and fence are what the nodes say.
+    const [row] = query<{ holder: string; fence: number }>(
+      tour.stateDir,
+      "SELECT holder, fence FROM leases WHERE name = 'cluster/leader'",
+    );
+    expect(row!.fence).toBe(next.fence);
+    expect(row!.holder.startsWith(next.leader)).toBe(true);
     const t1 = Date.now() + 1000;
     await waitUntil(() => (counterRuns(t1)[next.leader] ?? 0) >= 1, {
       timeoutMs: 20_000,
