@@ -19,8 +19,8 @@ const USAGE = `usage: [BACKEND=gossip|filesystem] [DISTRIBUTION=spread|single-le
   --log-level L    the daemons' log level (default INFO)
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`grand-tour: ${message}\n\n${USAGE}`);
+function fail(message: string, usage = true): never {
+  process.stderr.write(`grand-tour: ${message}\n${usage ? `\n${USAGE}` : ''}`);
   process.exit(2);
 }
 
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     logLevel: values['log-level'],
     note: (l) => say(`grand-tour: ${l}`),
     sinkLog: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  }).catch((e: Error) => fail(e.message));
+  }).catch((e: Error) => fail(e.message, false));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -58,14 +58,8 @@ try {
     await page.goto(`${tour.node(id).url}/`);
     await page.locator('th.c-owner').waitFor({ timeout: 30_000 });
     await page.locator('tr.job td.c-owner .owner').first().waitFor({ timeout: 30_000 });
-    // The table opens sorted by owner: scroll each page to the jobs its node owns (highlighted),
-    // so the two sides show different owners' blocks.
-    const own = page.locator('tr.job:has(.owner-self)').first();
-    await own.waitFor({ state: 'attached', timeout: 30_000 });
-    await own.evaluate((row) => {
-      const top = row.getBoundingClientRect().top + window.scrollY;
-      window.scrollTo(0, Math.max(0, top - 260));
-    });
+    // Each node highlights the jobs it owns itself: wait until that has rendered.
+    await page.locator('tr.job .owner-self').first().waitFor({ state: 'attached', timeout: 30_000 });
     await page.waitForTimeout(400);
     shots.push((await page.screenshot({ type: 'png' })).toString('base64'));
     await page.close();

@@ -125,6 +125,8 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
     throw new Error(
       'BACKEND=filesystem elects a single leader over the lease file; DISTRIBUTION=spread needs BACKEND=gossip',
     );
+  if (backend === 'gossip' && count === 2)
+    throw new Error('a two-node gossip fleet cannot elect a leader (quorum 2 of 2): use 1 or 3 to 9 nodes');
   const webToken = opts.webToken ? opts.webToken : null;
   const timings: FleetTimings = { ...SHORT_TIMINGS, ...opts.timings };
   const fixed = opts.ports === 'fixed';

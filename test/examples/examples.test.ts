@@ -53,9 +53,9 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Polls an async check every 100 ms for up to 15 s. */
+/** Polls an async check every 100 ms for up to 30 s (a loaded 2-core CI machine is slow). */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const end = Date.now() + 15_000;
+  const end = Date.now() + 30_000;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -92,7 +92,7 @@ describe('example/job-state', () => {
     );
     const d = startDaemon(join(dir, 'cronstable.yaml'), dir);
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(() => d.err.includes('web: started listening'), 15_000, `the daemon; stderr:\n${d.err}`);
+    await waitFor(() => d.err.includes('web: started listening'), 30_000, `the daemon; stderr:\n${d.err}`);
     // Each job twice, one at a time: the second run shows what the first one left behind.
     // [job, its done line, runs]: a second run shows what the first one left behind.
     const jobs: [string, RegExp, number][] = [

@@ -362,17 +362,25 @@ describe('node-entrypoint.sh', () => {
     const get = (path: string, headers: Record<string, string> = {}) =>
       fetch(`${url}${path}`, { headers }).catch(() => null);
     try {
-      const end = Date.now() + 30_000;
+      // Generous: a probe needs its curl answered within 2 s, which a starved CI machine can miss.
+      const end = Date.now() + 60_000;
       // The probe curls CRONSTABLE_URL/status, which answers 401 without the token: a successful
       // run shows it presented $WEB_TOKEN. (A run before the listener was up may fail.)
+      let seen: string[] = [];
       const succeeded = async () => {
         const res = await get('/jobs/pulse-liveness/runs', auth);
         if (res?.status !== 200) return false;
-        const { runs } = (await res.json()) as { runs: { outcome?: string; exit_code?: number }[] };
+        const { runs } = (await res.json()) as {
+          runs: { outcome?: string; exit_code?: number; fail_reason?: string | null }[];
+        };
+        seen = runs.map((r) => `${r.outcome} ${r.exit_code} ${r.fail_reason ?? ''}`);
         return runs.some((r) => r.outcome === 'success' && r.exit_code === 0);
       };
       while (!(await succeeded())) {
-        if (Date.now() > end) throw new Error(`no successful pulse-liveness run; stderr:\n${err}`);
+        if (Date.now() > end)
+          throw new Error(
+            `no successful pulse-liveness run (${seen.join('; ')}); stderr:\n${err.slice(-3000)}`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
       expect((await get('/status'))?.status).toBe(401);
@@ -382,5 +390,5 @@ describe('node-entrypoint.sh', () => {
       child.kill('SIGTERM'); // the entrypoint exec'd the daemon: this pid is the daemon
       expect(await exited).toBe(0);
     }
-  }, 45_000);
+  }, 90_000);
 });
