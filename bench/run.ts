@@ -10,10 +10,14 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   state: () => import('./state.bench.ts'),
   jobapi: () => import('./jobapi.bench.ts'),
   web: () => import('./web.bench.ts'),
-  // The pure planner, then the same passes against a real store (dag-store.bench.ts).
+  // The pure planner, the same passes against a real store, then a 256-wide fan-out on a daemon.
   dag: async () => {
-    const [pure, store] = await Promise.all([import('./dag.bench.ts'), import('./dag-store.bench.ts')]);
-    return { run: async () => [...(await pure.run()), ...(await store.run())] };
+    const [pure, store, drain] = await Promise.all([
+      import('./dag.bench.ts'),
+      import('./dag-store.bench.ts'),
+      import('./dag-drain.bench.ts'),
+    ]);
+    return { run: async () => [...(await pure.run()), ...(await store.run()), ...(await drain.run())] };
   },
   cluster: () => import('./cluster.bench.ts'),
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).

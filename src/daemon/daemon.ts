@@ -186,6 +186,7 @@ export class Daemon {
         : null,
       gate: (dag) =>
         cluster ? decideFire(cluster.manager, dagGateName(dag.name), dag.clusterPolicy).run : true,
+      gcGraceSeconds: this.config.state?.gcGraceSeconds ?? 604_800,
     });
     this.dags.load(this.config.dags);
     this.dags.start();

@@ -13,6 +13,7 @@
 // Decisions are apply(run, dag, {type:'decision'}) in a write txn on any node (409 on `rejected`).
 export * from './backfill.ts';
 export * from './expand.ts';
+export * from './gc.ts';
 export { type DagGraph, graphOf } from './graph.ts';
 export * from './model.ts';
 export * from './planner.ts';

@@ -54,6 +54,17 @@ dags:
     tasks:
       - id: tick
         command: "true"
+  - name: watch
+    tasks:
+      - id: canary
+        type: sensor
+        pokeIntervalSeconds: 2
+        pokeTimeoutSeconds: 600
+        command: test -f ${stateDir}-ready
+      - id: flaky
+        retries: 1
+        retryDelaySeconds: 120
+        command: exit 3
 `;
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
@@ -112,7 +123,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await until(`the daemon's DAG API on ${base}`, 20_000, async () => {
       if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
       const res = await fetch(`${base}/dags`);
-      return res.ok && ((await res.json()) as unknown[]).length === 2 ? true : null;
+      return res.ok && ((await res.json()) as unknown[]).length === 3 ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -152,6 +163,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     const row = page.locator('[data-testid=dag-row-ship]');
     await row.waitFor();
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('never run');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('no runs');
     expect(await row.textContent()).toContain('manual');
     expect(await row.locator('[data-testid=dag-shape]').textContent()).toBe('4 tasks · 1 approval · fan-out');
     await row.locator('[data-testid=dag-trigger]').click();
@@ -167,6 +179,11 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       .toBe('1');
     await expect.poll(() => row.locator('[data-testid=dag-total]').textContent()).toBe('1');
     await expect.poll(() => row.locator('[data-testid=dag-last]').textContent()).toContain('running');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('running');
+    expect(await row.locator('[data-testid=dag-last]').textContent()).toMatch(/manual · (just now|\d+s ago)/);
+    expect(await row.locator('[data-testid=dag-outcomes]').getAttribute('aria-label')).toBe(
+      '1 running of 1 run',
+    );
     await page.screenshot({ path: join(SHOTS, 'dag-card.png') });
   });
 
@@ -204,6 +221,11 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => gateRow.textContent()).toContain('awaiting approval');
     expect(await page.locator('[data-testid=dag-task-prep] [data-testid=dag-approve]').count()).toBe(0);
     expect(await page.locator('[data-testid=dag-task-work\\#1]').textContent()).toContain('work#1 (beta)');
+    // The mapped task's row carries a fan-out meter over its instances.
+    expect(await page.locator('[data-testid=dag-fanout-text-work]').textContent()).toBe('3/3 done');
+    expect(await page.locator('[data-testid=dag-fanout-work] [role=img]').getAttribute('aria-label')).toBe(
+      'fan-out of work: 3 of 3 instances done',
+    );
     await page.screenshot({ path: join(SHOTS, 'dag-tasks-approval.png') });
     await gateRow.locator('[data-testid=dag-approve]').click();
     await expect
@@ -318,6 +340,20 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('the card row: a stacked outcome bar over the kept runs, and an Open button', async () => {
+    await page.goto(`${base}/`);
+    const row = page.locator('[data-testid=dag-row-ship]');
+    await expect
+      .poll(() => row.locator('[data-testid=dag-outcomes]').getAttribute('aria-label'), { timeout: 15_000 })
+      .toBe('2 success of 2 runs');
+    expect(await row.locator('[data-testid=dag-status]').textContent()).toBe('success');
+    await row.locator('[data-testid=dag-open-button]').click();
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    expect(await page.locator('#dag-drawer-title').textContent()).toBe('ship');
+    await page.locator('[data-testid=dag-close]').click();
+    await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
+  });
+
   it('opens the drawer on a run from a #dag/<name>/<runKey> link, and Back closes it', async () => {
     await page.goto(`${base}/#dag/ship/${firstRun}`);
     await page.locator('[data-testid=dag-drawer]').waitFor();
@@ -329,6 +365,95 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => page.evaluate('location.hash')).toBe('#dag/ship');
     await page.goBack();
     await expect.poll(() => page.locator('[data-testid=dag-drawer]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows a sensor's pokes and next poke, and a retry's due time, in the Tasks tab", async () => {
+    const res = await fetch(`${base}/dags/watch/trigger`, { method: 'POST' });
+    const key = ((await res.json()) as { runKey: string }).runKey;
+    await page.goto(`${base}/#dag/watch/${key}`);
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    const detail = (k: string) => page.locator(`[data-testid=dag-detail-${k}]`).textContent();
+    await expect
+      .poll(() => detail('flaky'), { timeout: 15_000 })
+      .toMatch(
+        /^ · retry due \d\d:\d\d:\d\d \(in (1m\d\ds|2m00s|\d{1,2}s)\) after failsWhen=nonzeroReturn and retcode=3$/,
+      );
+    await expect
+      .poll(() => detail('canary'), { timeout: 15_000 })
+      .toMatch(
+        /^ · poke #[1-9]\d* · next poke \d\d:\d\d:\d\d \(in [0-2]s\)$|^ · poke #[1-9]\d* · next poke .*due now/,
+      );
+    await page.screenshot({ path: join(SHOTS, 'dag-tasks-sensor-retry.png') });
+    writeFileSync(join(dir, 'state-ready'), '');
+    await expect
+      .poll(() => detail('canary'), { timeout: 15_000 })
+      .toMatch(/^ · succeeded on poke #[1-9]\d*$/);
+    const doc = (await (await fetch(`${base}/dags/watch/runs/${key}`)).json()) as {
+      tasks: Record<string, { state: string; pokeCount?: number; nextRetryAt?: number }>;
+    };
+    expect(doc.tasks.canary?.state).toBe('success');
+    expect(await detail('canary')).toBe(` · succeeded on poke #${doc.tasks.canary?.pokeCount}`);
+    expect(doc.tasks.flaky?.state).toBe('up_for_retry');
+    await page.locator('[data-testid=dag-close]').click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the DAG card and drawer pass axe (WCAG 2 A/AA rules)', async () => {
+    await page.goto(`${base}/#dag/ship/${firstRun}`);
+    await page.locator('[data-testid=dag-drawer]').waitFor();
+    await page.locator('[data-testid=dag-tab-tasks]').click();
+    await page.locator('[data-testid=dag-fanout-work]').waitFor();
+    await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+    const run = (selector: string) =>
+      page.evaluate(`(async () => {
+        const r = await axe.run(${JSON.stringify(selector)}, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+        });
+        return r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+      })()`) as Promise<string[]>;
+    expect(await run('[data-testid=dag-drawer]')).toEqual([]);
+    await page.locator('[data-testid=dag-close]').click();
+    await page.locator('[data-testid=dag-card]').waitFor();
+    expect(await run('[data-testid=dag-card]')).toEqual([]);
+    expect(await run('[data-testid=dags-button]')).toEqual([]);
+  });
+
+  it('toggles the DAG card with the keyboard-reachable ⧉ dags button, shown only while /dags is non-empty', async () => {
+    const button = page.locator('[data-testid=dags-button]');
+    const card = page.locator('[data-testid=dag-card]');
+    await button.waitFor();
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    expect(await card.count()).toBe(1);
+    // Reachable with Tab from the filter box.
+    await page.locator('#job-filter').focus();
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate(`document.activeElement?.dataset?.testid ?? ''`)) === 'dags-button';
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await button.getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: join(SHOTS, 'dag-card-hidden.png') });
+    await page.keyboard.press('Space');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    // A configuration without DAGs: /dags answers [] and the button goes away.
+    const port = Number(new URL(base).port);
+    writeFileSync(
+      join(dir, 'cronstable.yaml'),
+      CONFIG(port, join(dir, 'state')).replace(/\ndags:[\s\S]*$/, '\n'),
+    );
+    daemon!.kill('SIGHUP');
+    await until('an empty /dags after the reload', 15_000, async () => {
+      const list = (await (await fetch(`${base}/dags`)).json()) as unknown[];
+      return list.length === 0 ? true : null;
+    });
+    await expect.poll(() => button.count(), { timeout: 10_000 }).toBe(0);
+    expect(await card.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -421,6 +421,23 @@ describe('DAGs (spec 04 §2)', () => {
       dag(task('a', '        type: sensor\n        expand:\n          fromTask: a\n          key: k\n')),
       'only a plain task can be mapped',
     ],
+    // spec 04 §12 cross-cutting: no run-concurrency limit, '/' in ids, chained mapping.
+    [dag(task('a'), '    maxActiveRuns: 1\n'), "unexpected key not in schema 'maxActiveRuns'"],
+    [dag(task('a/b')), "task id 'a/b' must be non-empty and may not contain '#' or '/'"],
+    [
+      dag(
+        task('a') +
+          task(
+            'b',
+            '        dependsOn:\n          - a\n        expand:\n          fromTask: a\n          key: k\n',
+          ) +
+          task(
+            'c',
+            '        dependsOn:\n          - b\n        expand:\n          fromTask: b\n          key: k\n',
+          ),
+      ),
+      "expand.fromTask 'b' must be a direct, non-mapped dependency",
+    ],
   ];
   for (const [yaml, message] of bad) {
     it(`rejects: ${message}`, () => {

@@ -9,14 +9,20 @@ import {
   clockOf,
   dagShapeText,
   decisionMessage,
+  dueIn,
+  fanOut,
+  fanOutText,
   formatDagHash,
   instanceLabel,
   layoutGraph,
   NODE_W,
   nodeView,
+  outcomeSegments,
+  outcomeText,
   parseDagHash,
   runningCount,
   scheduleText,
+  sensorDetail,
   showDecisionButtons,
   stateTone,
   taskDepths,
@@ -281,11 +287,67 @@ describe('backfill and task detail wording', () => {
     expect(
       taskDetail(entry('g', 'success', { approval: { decision: 'approved', by: 'dashboard', at: 1 } })),
     ).toBe('approved by dashboard');
+    const at = Date.UTC(2026, 0, 1, 1, 2, 3) / 1000;
     expect(
-      taskDetail(entry('t', 'up_for_retry', { nextRetryAt: Date.UTC(2026, 0, 1, 1, 2, 3) / 1000 })),
-    ).toBe('retry due 01:02:03');
+      taskDetail(
+        entry('t', 'up_for_retry', { nextRetryAt: at, failReason: 'failsWhen=nonzeroReturn and retcode=3' }),
+        (at - 4) * 1000,
+      ),
+    ).toBe('retry due 01:02:03 (in 4s) after failsWhen=nonzeroReturn and retcode=3');
     expect(taskDetail(entry('t', 'failed', { failReason: 'exit 3' }))).toBe('exit 3');
     expect(taskDetail(entry('t', 'success'))).toBe('');
+  });
+
+  it("draws the card's stacked outcome bar over the kept runs", () => {
+    expect(outcomeSegments(undefined)).toEqual([]);
+    expect(outcomeSegments({ success: 3, failed: 1 })).toEqual([
+      { tone: 'ok', label: 'success', count: 3, percent: 75 },
+      { tone: 'fail', label: 'failed', count: 1, percent: 25 },
+    ]);
+    expect(outcomeText(outcomeSegments({ success: 3, failed: 1 }))).toBe('3 success, 1 failed of 4 runs');
+    expect(outcomeText(outcomeSegments({ running: 1 }))).toBe('1 running of 1 run');
+  });
+
+  it('words due times', () => {
+    expect(dueIn(100, 93_000)).toBe('in 7s');
+    expect(dueIn(300, 0)).toBe('in 5m00s');
+    expect(dueIn(100, 100_000)).toBe('due now');
+  });
+
+  it("shows a sensor's poke count, its next poke, a poke in flight, and its outcome", () => {
+    const at = Date.UTC(2026, 0, 1, 1, 2, 3) / 1000;
+    const sensor = (state: string, extra: Partial<ApiTaskEntry>) =>
+      entry('canary', state, { pokeCount: 0, nextPokeAt: null, firstPokeAt: null, proc: null, ...extra });
+    expect(sensorDetail(entry('t', 'running'), 0)).toBe('');
+    expect(sensorDetail(sensor('running', { pokeCount: 2, nextPokeAt: at }), (at - 9) * 1000)).toBe(
+      'poke #2 · next poke 01:02:03 (in 9s)',
+    );
+    expect(taskDetail(sensor('running', { pokeCount: 2, proc: 'abc' }), 0)).toBe('poking (#3)');
+    expect(taskDetail(sensor('success', { pokeCount: 4 }), 0)).toBe('succeeded on poke #4');
+    expect(taskDetail(sensor('failed', { pokeCount: 30, failReason: 'sensor timed out' }), 0)).toBe(
+      'sensor timed out · 30 pokes',
+    );
+    expect(sensorDetail(sensor('pending', {}), 0)).toBe('');
+  });
+
+  it('meters a fan-out from its instances, and not before it expanded', () => {
+    const inst = (i: number, state: string) => entry('load', state, { mapIndex: i });
+    const tasks = {
+      load: entry('load', 'expanded', { mapped: true }),
+      'load#0': inst(0, 'success'),
+      'load#1': inst(1, 'failed'),
+      'load#2': inst(2, 'running'),
+      'load#3': inst(3, 'up_for_retry'),
+      'load#4': inst(4, 'pending'),
+      other: entry('other', 'success'),
+    };
+    const f = fanOut(tasks, 'load')!;
+    expect(f).toEqual({ total: 5, done: 2, success: 1, failed: 1, skipped: 0, running: 2, pending: 1 });
+    expect(fanOutText(f)).toBe('2/5 done · 1 failed · 2 running · 1 pending');
+    expect(fanOut({ load: entry('load', 'pending', { mapped: true }) }, 'load')).toBeNull();
+    expect(fanOutText(fanOut({ load: entry('load', 'expanded', { mapped: true }) }, 'load')!)).toBe(
+      'fan-out of 0 items (nothing to run)',
+    );
   });
 });
 

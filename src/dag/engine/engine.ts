@@ -7,17 +7,28 @@ import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../../exec/types.ts';
 import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
 import type { RunCredentials, RunRegistration } from '../../jobapi/server.ts';
-import type { Lease, Store } from '../../store/types.ts';
+import { statsdStart, statsdStop } from '../../report/index.ts';
+import type { Json, Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import type { Logger } from '../../util/log.ts';
 import { catchupRuns, dueFires, type RunToCreate, seedNextFire, watermarkOf } from '../backfill.ts';
 import { decodeItems } from '../expand.ts';
+import {
+  type DagManifest,
+  effectiveRetain,
+  MANIFEST_PREFIX,
+  nextManifest,
+  parseManifest,
+  planRemovedGc,
+} from '../gc.ts';
 import { newRun, type RunKind, type RunState } from '../model.ts';
 import { plan } from '../planner.ts';
 import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
 import { applyCompletions } from './completions.ts';
 import { launchSpecOfTask } from './launch-spec.ts';
+import { liveRedactor } from './redact-stream.ts';
+import { GroupSampler, monitorSettings, type TaskResources } from './resources.ts';
 import { RunStore } from './run-store.ts';
 
 /** §7.6 timing constants. */
@@ -51,6 +62,8 @@ export interface DagEngineDeps {
   alive?(pid: number): boolean;
   /** The first retention pass runs this long after start (default 60 s). */
   retentionFirstMs?: number;
+  /** `state.gcGraceSeconds` (default a week; <= 0 disables collecting removed DAGs), §10. */
+  gcGraceSeconds?: number;
 }
 
 /** One task process this node launched, until its completion is recorded. */
@@ -61,6 +74,8 @@ interface Launched {
   handle: RunHandle;
   /** Live-output followers (the logs route): each line as it arrives, then 'end'. */
   listeners: Set<LiveSink>;
+  /** The task's staged secret values, redacted from what the logs route serves. */
+  secrets: string[];
   /** Resolves once the completion is recorded (or fenced out). */
   recorded: Promise<void>;
 }
@@ -73,6 +88,7 @@ interface Verdict {
   exitCode: number | null;
   failReason: string | null;
   jitter?: number;
+  resources?: TaskResources | null;
 }
 
 /** What one launch reports back, fenced on its attempt and poke count. */
@@ -166,7 +182,12 @@ export class DagEngine {
     }
     // Runs of a removed DAG: stop advancing and release (the document stays until GC).
     for (const o of [...this.owned.values()]) if (!this.dags.has(o.dag)) void this.disown(o, true);
-    if (this.started) void this.seedAll();
+    if (this.started) {
+      void this.seedAll();
+      void this.publishManifest().catch((e) =>
+        this.deps.log.warning(`dag: writing the dag manifest failed: ${errorText(e)}`),
+      );
+    }
   }
 
   start(): void {
@@ -187,6 +208,9 @@ export class DagEngine {
     };
     void this.seedAll().then(() => this.fireDue());
     void this.adoptScan();
+    void this.publishManifest().catch((e) =>
+      this.deps.log.warning(`dag: writing the dag manifest failed: ${errorText(e)}`),
+    );
     every('fire', FIRE_CHECK_MS, () => this.fireDue());
     every('seed', SEED_EVERY_MS, () => this.seedAll());
     every('adopt', ADOPT_EVERY_MS, () => this.adoptScan());
@@ -196,7 +220,9 @@ export class DagEngine {
       'retention',
       this.deps.clock.setTimer(() => {
         void this.retention();
-        every('retention', RETENTION_EVERY_MS, () => this.retention());
+        every('retention', RETENTION_EVERY_MS, async () => {
+          await this.retention();
+        });
       }, first),
     );
   }
@@ -581,10 +607,22 @@ export class DagEngine {
       taskKey,
       handle,
       listeners,
+      secrets: Object.values(secrets),
       recorded: Promise.resolve(),
     };
+    // statsd and resource sampling start with the process (spec 04 §11, spec 02 §12): no start
+    // metric and no sample for a launch that never got a pid.
+    const statsd = task.statsd ? { ...task.statsd, job: task.launchName } : null;
+    const monitor = monitorSettings(task.monitorResources);
+    let sampler: GroupSampler | null = null;
+    let statsdStarted = false;
     const pidReport = (pid: number | null) => {
       if (pid === null) return;
+      if (statsd) {
+        statsdStarted = true;
+        void statsdStart(statsd, log);
+      }
+      if (monitor) sampler = new GroupSampler(pid, monitor.interval, this.deps.clock);
       void this.runs
         .mutate(dag.name, run.runKey, (r) =>
           apply(r, dag, { type: 'pid', taskKey, proc: this.proc, attempt, pid, now: this.nowS() }),
@@ -593,18 +631,39 @@ export class DagEngine {
     };
     if (handle.pid !== null) pidReport(handle.pid);
     else void handle.started?.then(pidReport, () => undefined);
+    const stopSampling = (): TaskResources | null => (sampler as GroupSampler | null)?.stop() ?? null;
     item.recorded = handle.done.then(
       async (res: RunResult) => {
         for (const fn of listeners) fn('end');
+        const resources = stopSampling();
         if (creds) await this.deps.registry?.unregister(creds.token);
         const ok = !res.startFailed && res.failReason === null;
         const failReason = res.startFailed ? 'launch failed' : res.failReason;
+        if (statsd && statsdStarted)
+          void statsdStop(
+            statsd,
+            {
+              success: ok,
+              durationMs: Math.round(res.durationSeconds * 1000),
+              ...(resources
+                ? { cpuMs: Math.round(resources.cpuSeconds * 1000), maxRssBytes: resources.maxRssBytes }
+                : {}),
+            },
+            log,
+          );
         log.info(
           `dag task ${task.launchName} (${run.runKey}/${taskKey}) finished: ${ok ? 'success' : `failed (${failReason})`}`,
         );
-        await record({ ok, exitCode: res.exitCode, failReason, jitter: Math.random() });
+        await record({
+          ok,
+          exitCode: res.exitCode,
+          failReason,
+          jitter: Math.random(),
+          ...(monitor ? { resources } : {}),
+        });
       },
       async (e: unknown) => {
+        stopSampling();
         if (creds) await this.deps.registry?.unregister(creds.token);
         log.error(`dag task ${task.launchName}: run failed unexpectedly: ${errorText(e)}`);
         await record({ ok: false, exitCode: 127, failReason: 'launch error' });
@@ -656,6 +715,7 @@ export class DagEngine {
               exitCode: ev.exitCode,
               failReason: ev.failReason,
               ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
+              ...(ev.resources === undefined ? {} : { resources: ev.resources }),
               now,
             })),
           );
@@ -677,21 +737,27 @@ export class DagEngine {
     if (!this.owns(q.dag, q.runKey)) this.runs.forget(q.dag, q.runKey);
   }
 
-  /** Live output of a task instance running here (the logs route): its ring so far and a follow. */
+  /**
+   * Live output of a task instance running here (the logs route): its ring so far and a follow,
+   * secrets redacted (see redact-stream.ts); the daemon's own console keeps the raw lines.
+   */
   liveTask(
     dag: string,
     runKey: string,
     taskKey: string,
   ): { lines: OutputLine[]; follow(fn: LiveSink): () => void } | null {
     for (const l of this.launched)
-      if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey)
+      if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey) {
+        const redact = liveRedactor(l.secrets);
         return {
-          lines: l.handle.liveOutput().lines,
+          lines: redact.replay(l.handle.liveOutput().lines),
           follow: (fn) => {
-            l.listeners.add(fn);
-            return () => l.listeners.delete(fn);
+            const sink: LiveSink = (e) => fn(e === 'end' ? e : redact.next(e));
+            l.listeners.add(sink);
+            return () => l.listeners.delete(sink);
           },
         };
+      }
     return null;
   }
 
@@ -722,17 +788,91 @@ export class DagEngine {
     return { ok: true, state: out.taskState };
   }
 
-  // ---- retention (§10) ----
+  // ---- retention and GC (§10) ----
 
-  async retention(): Promise<void> {
+  private get graceSeconds(): number {
+    return this.deps.gcGraceSeconds ?? 604_800;
+  }
+
+  /** Writes this node's manifest (its DAG names, when it last had each, their retainRuns). */
+  async publishManifest(): Promise<DagManifest> {
+    const stream = `${MANIFEST_PREFIX}${this.deps.host}`;
+    const prevRec = await this.deps.store.newest(stream);
+    const prev = prevRec ? parseManifest(this.deps.host, prevRec.data) : null;
+    const m = nextManifest(this.deps.host, prev, this.list(), this.nowS(), this.graceSeconds);
+    const dags: Record<string, Json> = {};
+    for (const [name, d] of Object.entries(m.dags))
+      dags[name] = { seenAt: d.seenAt, retainRuns: d.retainRuns };
+    await this.deps.store.append(stream, { since: m.since, dags }, { keep: 2 });
+    return m;
+  }
+
+  /** Every node's newest manifest; names of those that could not be read. */
+  private async readManifests(): Promise<{ manifests: DagManifest[]; unreadable: string[] }> {
+    const manifests: DagManifest[] = [];
+    const unreadable: string[] = [];
+    for (const s of await this.deps.store.streams(MANIFEST_PREFIX)) {
+      const host = s.stream.slice(MANIFEST_PREFIX.length);
+      let m: DagManifest | null = null;
+      try {
+        const rec = await this.deps.store.newest(s.stream);
+        m = rec ? parseManifest(host, rec.data) : null;
+      } catch {
+        m = null;
+      }
+      if (m) manifests.push(m);
+      else unreadable.push(host);
+    }
+    return { manifests, unreadable };
+  }
+
+  /**
+   * The hourly pass: publish this node's manifest, prune each configured DAG to the largest
+   * `retainRuns` any node advertises, then collect terminal runs of DAGs no node has had for the
+   * grace window. Any store failure skips the rest of the pass (nothing is deleted on a guess).
+   */
+  async retention(): Promise<{ pruned: number; collected: number; deferred: string | null }> {
+    const out = { pruned: 0, collected: 0, deferred: null as string | null };
+    let known: { manifests: DagManifest[]; unreadable: string[] };
+    try {
+      await this.publishManifest();
+      known = await this.readManifests();
+    } catch (e) {
+      this.deps.log.warning(`dag: retention skipped, the dag manifests could not be read: ${errorText(e)}`);
+      out.deferred = 'manifests unreadable';
+      return out;
+    }
+    const now = this.nowS();
     for (const dag of this.dags.values()) {
       try {
-        const n = await this.deps.store.dagRunPrune(dag.name, dag.retainRuns);
+        const keep = effectiveRetain(dag.name, dag.retainRuns, known.manifests, now, this.graceSeconds);
+        const n = await this.deps.store.dagRunPrune(dag.name, keep);
+        out.pruned += n;
         if (n > 0) this.deps.log.info(`dag ${dag.name}: retention removed ${n} terminal run(s)`);
       } catch (e) {
         this.deps.log.warning(`dag ${dag.name}: retention failed: ${errorText(e)}`);
       }
     }
+    const plan = planRemovedGc({
+      configured: [...this.dags.keys()],
+      manifests: known.manifests,
+      unreadable: known.unreadable,
+      now,
+      graceSeconds: this.graceSeconds,
+    });
+    if (!plan.collect) {
+      out.deferred = plan.reason;
+      this.deps.log.debug(`dag: removed-dag gc deferred: ${plan.reason}`);
+      return out;
+    }
+    try {
+      out.collected = await this.deps.store.dagRunPruneRemoved(plan.keep, plan.cutoff);
+      if (out.collected > 0)
+        this.deps.log.info(`dag: gc removed ${out.collected} terminal run(s) of dags no longer configured`);
+    } catch (e) {
+      this.deps.log.warning(`dag: gc of removed dags failed: ${errorText(e)}`);
+    }
+    return out;
   }
 
   // ---- shutdown (§7.7) ----

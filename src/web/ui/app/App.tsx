@@ -15,12 +15,16 @@ import { FleetView } from './FleetView.tsx';
 import { type Connection, Header } from './Header.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
+import { IncidentTimeline } from './IncidentTimeline.tsx';
 import { JobsTable } from './JobsTable.tsx';
+import { MitigateConsole } from './MitigateConsole.tsx';
+import { MultiTail } from './MultiTail.tsx';
 import { OverloadBanner } from './OverloadBanner.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
 import { useTheme } from './theme.ts';
+import { Wallboard } from './Wallboard.tsx';
 import { WeekCalendar } from './WeekCalendar.tsx';
 
 const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'owner', 'last', 'next', 'took'];
@@ -46,6 +50,12 @@ export function App({ api }: { api: Api }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [pollNonce, setPollNonce] = useState(0);
+  // dag-gaps: the DAG card reports how many DAGs `/dags` lists; the ⧉ dags button shows it or hides it.
+  const [dagCount, setDagCount] = useState(0);
+  const [dagsShown, setDagsShown] = useState(true);
+  // Incident tools (issue 13): the timeline / mitigate dialogs and the multi-tail's streams.
+  const [incident, setIncident] = useState<'timeline' | 'mitigate' | 'run-failing' | null>(null);
+  const [tailNames, setTailNames] = useState<string[]>([]);
   const [theme, toggleTheme] = useTheme();
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
@@ -200,13 +210,13 @@ export function App({ api }: { api: Api }) {
   const cancelJob = useCallback((name: string) => void post(name, 'cancel'), [post]);
 
   // Keyboard navigation.
-  const state = useRef({ shown, selected, route, help, tokenDialog });
-  state.current = { shown, selected, route, help, tokenDialog };
+  const state = useRef({ shown, selected, route, help, tokenDialog, incident });
+  state.current = { shown, selected, route, help, tokenDialog, incident };
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const s = state.current;
-      if (s.help || s.tokenDialog) return;
+      if (s.help || s.tokenDialog || s.incident) return;
       const target = e.target as HTMLElement | null;
       const tag = target?.tagName ?? '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
@@ -263,6 +273,12 @@ export function App({ api }: { api: Api }) {
         case 'g':
           refreshNow();
           break;
+        case 'i':
+          setIncident('timeline');
+          break;
+        case 'w':
+          setRoute({ view: s.route.view === 'tv' ? 'jobs' : 'tv', drawer: null });
+          break;
         case '1':
         case '2':
         case '3':
@@ -273,6 +289,7 @@ export function App({ api }: { api: Api }) {
           break;
         case 'Escape':
           if (s.route.drawer !== null) setRoute({ view: s.route.view, drawer: null });
+          else if (s.route.view === 'tv') setRoute({ view: 'jobs', drawer: null });
           break;
         default:
           return;
@@ -350,6 +367,8 @@ export function App({ api }: { api: Api }) {
           onSegment={setSegment}
           onView={(view) => setRoute({ view, drawer: route.drawer })}
           onRefresh={setRefresh}
+          dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
+          incident={{ failing: summary?.failing ?? 0, onRunFailing: () => setIncident('run-failing') }}
         />
         {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
         {banner && (
@@ -361,6 +380,14 @@ export function App({ api }: { api: Api }) {
               setSegment('fail');
               if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
             }}
+            actions={{
+              onTimeline: () => setIncident('timeline'),
+              onTail: () => {
+                setTailNames(banner.jobs.slice(0, 4).map((j) => j.name));
+                setRoute({ view: 'tail', drawer: route.drawer });
+              },
+              onMitigate: () => setIncident('mitigate'),
+            }}
           />
         )}
         {jobs === null ? (
@@ -371,6 +398,14 @@ export function App({ api }: { api: Api }) {
           />
         ) : route.view === 'week' ? (
           <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'tail' ? (
+          <MultiTail
+            jobs={jobs}
+            api={api}
+            names={tailNames}
+            onNames={setTailNames}
+            onOpen={(name) => openJob(name, 'logs')}
+          />
         ) : route.view === 'fleet' ? (
           <>
             {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
@@ -397,7 +432,12 @@ export function App({ api }: { api: Api }) {
             {clustered && (
               <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
             )}
-            <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
+            <DagCard
+              api={api}
+              intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000}
+              shown={dagsShown}
+              onCount={setDagCount}
+            />
           </>
         )}
       </main>
@@ -417,6 +457,38 @@ export function App({ api }: { api: Api }) {
         />
       )}
       {help && <HelpDialog onClose={() => setHelp(false)} />}
+      {route.view === 'tv' && jobs !== null && (
+        <Wallboard
+          jobs={jobs}
+          now={now}
+          lastOk={fetchedAt}
+          intervalMs={interval}
+          onOpen={(name) => setRoute({ view: 'jobs', drawer: { name, tab: 'logs' } })}
+          onExit={() => setRoute({ view: 'jobs', drawer: null })}
+        />
+      )}
+      {incident === 'timeline' && jobs !== null && (
+        <IncidentTimeline
+          jobs={jobs}
+          correlation={banner?.correlation ?? null}
+          now={now}
+          onOpen={(name) => {
+            setIncident(null);
+            openJob(name, 'logs');
+          }}
+          onClose={() => setIncident(null)}
+        />
+      )}
+      {(incident === 'mitigate' || incident === 'run-failing') && jobs !== null && (
+        <MitigateConsole
+          jobs={jobs}
+          api={api}
+          node={node?.node_name ?? null}
+          runFailing={incident === 'run-failing'}
+          onDone={() => window.setTimeout(refreshNow, 350)}
+          onClose={() => setIncident(null)}
+        />
+      )}
       {tokenDialog && (
         <TokenDialog
           rejected={tokenDialog.rejected}

@@ -5,12 +5,16 @@ import {
   type ApiDag,
   type ApiDagRun,
   type ApiDagRunRow,
+  type ApiTaskEntry,
   type ApiXcomEntry,
   backfillMessage,
   canBackfill,
   clockOf,
   dagShapeText,
   decisionMessage,
+  type FanOut,
+  fanOut,
+  fanOutText,
   instanceLabel,
   layoutGraph,
   NODE_H,
@@ -349,7 +353,7 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
                 <span class={`dag-state tone-${e.awaitingApproval ? 'wait' : stateTone(e.state)}`}>
                   {e.awaitingApproval ? 'awaiting approval' : e.state}
                 </span>
-                {taskDetail(e) && <span class="muted"> · {taskDetail(e)}</span>}
+                <TaskDetail taskKey={k} entry={e} tasks={run.tasks} />
               </td>
               <td class="num">{e.attempt}</td>
               <td class="num">{e.exitCode ?? '—'}</td>
@@ -383,6 +387,43 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
         </tbody>
       </table>
     </>
+  );
+}
+
+/** The detail after a task's state: a fan-out meter on an expanded mapped task, else the text detail. */
+function TaskDetail(p: { taskKey: string; entry: ApiTaskEntry; tasks: Record<string, ApiTaskEntry> }) {
+  const e = p.entry;
+  const f = e.mapped && e.mapIndex === null ? fanOut(p.tasks, e.id) : null;
+  if (f) return <FanOutMeter id={e.id} f={f} />;
+  const text = e.mapped && e.state === 'pending' ? 'waiting to expand' : taskDetail(e);
+  if (!text) return null;
+  return (
+    <span class="muted" data-testid={`dag-detail-${p.taskKey}`}>
+      {' '}
+      · {text}
+    </span>
+  );
+}
+
+function FanOutMeter({ id, f }: { id: string; f: FanOut }) {
+  const width = (n: number) => `${f.total === 0 ? 0 : (100 * n) / f.total}%`;
+  return (
+    <span class="dag-fanout" data-testid={`dag-fanout-${id}`}>
+      {' '}
+      <span
+        class="dag-fanout-bar"
+        role="img"
+        aria-label={`fan-out of ${id}: ${f.done} of ${f.total} instances done`}
+      >
+        <span class="seg tone-ok" style={{ width: width(f.success) }} />
+        <span class="seg tone-fail" style={{ width: width(f.failed) }} />
+        <span class="seg tone-skip" style={{ width: width(f.skipped) }} />
+        <span class="seg tone-run" style={{ width: width(f.running) }} />
+      </span>{' '}
+      <span class="muted" data-testid={`dag-fanout-text-${id}`}>
+        {fanOutText(f)}
+      </span>
+    </span>
   );
 }
 

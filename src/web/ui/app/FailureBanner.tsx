@@ -1,56 +1,87 @@
 // The verdict bar over the table: one failing job ("JOB FAILING"), or a fleet event with a one-cause /
-// independent verdict from exit codes and reasons within 60 s (spec 06 §9.2).
+// independent verdict from exit codes and reasons within 60 s (spec 06 §9.2), and the incident tools:
+// timeline (`i`), tail (the failing jobs in the multi-tail) and mitigate (bulk start / cancel).
 
 import { nameList } from '../lib/advisories.ts';
 import { formatAge } from '../lib/format.ts';
+import { verdictText } from '../lib/incident.ts';
 import { type FailureBanner as Banner, signatureText } from '../lib/status.ts';
+
+export interface IncidentActions {
+  onTimeline(): void;
+  onTail(): void;
+  onMitigate(): void;
+}
 
 export function FailureBanner({
   banner,
   now,
   onOpen,
   onShowFailing,
+  actions,
 }: {
   banner: Banner;
   now: number;
   onOpen(name: string): void;
   onShowFailing(): void;
+  actions: IncidentActions;
 }) {
   const first = banner.jobs[0]!;
   const age = first.finishedAt !== null ? formatAge(now - first.finishedAt) : '';
+  const tools = (
+    <>
+      <button type="button" class="btn" onClick={actions.onTimeline} title="Incident timeline (i)">
+        ◷ timeline
+      </button>
+      <button type="button" class="btn" onClick={actions.onTail} title="Tail the failing jobs">
+        ≋ tail
+      </button>
+      <button
+        type="button"
+        class="btn btn-mitigate"
+        onClick={actions.onMitigate}
+        data-testid="mitigate-button"
+      >
+        ▸ mitigate
+      </button>
+    </>
+  );
   if (banner.kind === 'single') {
     return (
-      <section class="banner" role="alert" data-testid="failure-banner">
+      <section class="banner" role="alert" data-testid="failure-banner" data-failing="1">
         <span class="banner-icon" aria-hidden="true">
           ▲
         </span>
         <div class="banner-text">
-          <strong>JOB FAILING — {first.name}</strong>
-          <span class="banner-sub">
-            {signatureText(first.exitCode, first.reason)}
-            {age && ` · ${age}`}
-          </span>
+          <strong>
+            JOB FAILING — {first.name} · {signatureText(first.exitCode, first.reason)}
+          </strong>
+          <span class="banner-sub">{age && `failed ${age}`}</span>
         </div>
         <div class="banner-actions">
           <button type="button" class="btn" onClick={() => onOpen(first.name)}>
             open logs
           </button>
+          {tools}
         </div>
       </section>
     );
   }
-  const verdict = banner.correlated
-    ? `shared failure signature (${banner.signature}) within 60 s — likely one cause`
-    : 'no shared failure signature — likely independent';
   return (
-    <section class="banner" role="alert" data-testid="failure-banner">
+    <section
+      class="banner"
+      role="alert"
+      data-testid="failure-banner"
+      data-failing={banner.jobs.length}
+      data-verdict={banner.correlation.verdict}
+    >
       <span class="banner-icon" aria-hidden="true">
         ▲
       </span>
       <div class="banner-text">
         <strong>FLEET EVENT — {banner.jobs.length} jobs failing</strong>
         <span class="banner-sub">
-          {verdict} ·{' '}
+          {verdictText(banner.correlation)} ·{' '}
           {nameList(
             banner.jobs.map((j) => j.name),
             3,
@@ -61,9 +92,7 @@ export function FailureBanner({
         <button type="button" class="btn" onClick={onShowFailing}>
           show failing
         </button>
-        <button type="button" class="btn" onClick={() => onOpen(first.name)}>
-          latest: {first.name}
-        </button>
+        {tools}
       </div>
     </section>
   );

@@ -10,6 +10,8 @@ const KEYS: ReadonlyArray<[string, string]> = [
   ['x', 'cancel the selected job'],
   ['1 2 3', 'drawer tabs: logs, history, schedule'],
   ['v', 'toggle the week calendar view'],
+  ['i', 'incident timeline'],
+  ['w', 'wallboard (TV) view'],
   ['t', 'toggle light / dark theme'],
   ['g', 'refresh now'],
   ['?', 'this help'],

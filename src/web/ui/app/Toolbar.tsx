@@ -24,6 +24,10 @@ export interface ToolbarProps {
   onSegment(segment: Segment): void;
   onView(view: Route['view']): void;
   onRefresh(choice: RefreshChoice): void;
+  /** dag-gaps: the ⧉ dags button, passed only while `/dags` is non-empty; it shows/hides the DAG card */
+  dags?: { shown: boolean; onToggle(): void };
+  /** incident tools (issue 13): ≋ tail, ▭ tv and ▶ run failing */
+  incident?: { failing: number; onRunFailing(): void };
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -88,6 +92,55 @@ export function Toolbar(p: ToolbarProps) {
           ◫ week
         </button>
       </fieldset>
+      {p.dags && (
+        <button
+          type="button"
+          class={`btn dags-toggle${p.dags.shown ? ' is-on' : ''}`}
+          aria-pressed={p.dags.shown}
+          onClick={p.dags.onToggle}
+          title="Show or hide the DAG card"
+          data-testid="dags-button"
+        >
+          {/* ⧉ drawn, since not every monospace font has the glyph */}
+          <svg class="dags-icon" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+            <rect x="0.5" y="0.5" width="7" height="7" />
+            <rect x="4.5" y="4.5" width="7" height="7" />
+          </svg>{' '}
+          dags
+        </button>
+      )}
+      {p.incident && (
+        <div class="toolbar-incident">
+          <button
+            type="button"
+            class={`btn${p.view === 'tail' ? ' is-on' : ''}`}
+            aria-pressed={p.view === 'tail'}
+            onClick={() => p.onView(p.view === 'tail' ? 'jobs' : 'tail')}
+            data-testid="tail-button"
+          >
+            ≋ tail
+          </button>
+          <button
+            type="button"
+            class="btn"
+            onClick={() => p.onView('tv')}
+            title="Wallboard (w)"
+            data-testid="tv-button"
+          >
+            ▭ tv
+          </button>
+          <button
+            type="button"
+            class="btn btn-run"
+            disabled={p.incident.failing === 0}
+            onClick={p.incident.onRunFailing}
+            title="Start every failing job again, staggered, after a confirmation"
+            data-testid="run-failing"
+          >
+            ▶ run failing
+          </button>
+        </div>
+      )}
       <label class="select">
         <span class="muted">refresh</span>
         <select

@@ -20,16 +20,20 @@ export function useNow(): number {
 export type DrawerTab = 'logs' | 'history' | 'schedule';
 export const DRAWER_TABS: readonly DrawerTab[] = ['logs', 'history', 'schedule'];
 
+/** Views of the incident tools (issue 13): the multi-tail and the wallboard. */
+export type IncidentView = 'tail' | 'tv';
+const INCIDENT_VIEWS: readonly string[] = ['tail', 'tv'];
+
 export interface Route {
-  view: 'jobs' | 'week' | 'fleet';
+  view: 'jobs' | 'week' | 'fleet' | IncidentView;
   drawer: { name: string; tab: DrawerTab } | null;
 }
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#/, '').split('/').filter(Boolean);
   let view: Route['view'] = 'jobs';
-  if (parts[0] === 'week' || parts[0] === 'fleet') {
-    view = parts[0];
+  if (parts[0] === 'week' || parts[0] === 'fleet' || INCIDENT_VIEWS.includes(parts[0] ?? '')) {
+    view = parts[0] as Route['view'];
     parts.shift();
   }
   let drawer: Route['drawer'] = null;

@@ -49,6 +49,12 @@ export interface ApiTaskEntry {
   awaitingApproval?: boolean;
   approval?: { decision: string; by: string; at: number } | null;
   nextRetryAt?: number | null;
+  /** Sensors only (spec 04 §3.5). */
+  pokeCount?: number;
+  nextPokeAt?: number | null;
+  firstPokeAt?: number | null;
+  /** The claiming daemon's token: set while a process runs (a sensor between pokes has none). */
+  proc?: string | null;
 }
 
 export interface ApiDagRun {
@@ -235,6 +241,36 @@ export function runningCount(d: Pick<ApiDag, 'runCounts'>): number {
   return d.runCounts?.running ?? 0;
 }
 
+/** One segment of the card's stacked outcome bar. */
+export interface OutcomeSegment {
+  tone: 'ok' | 'fail' | 'run';
+  label: string;
+  count: number;
+  /** Share of all runs, 0-100. */
+  percent: number;
+}
+
+/** The card's stacked bar over a DAG's kept runs: succeeded, failed, still running (spec 06 §9.2). */
+export function outcomeSegments(runCounts: Record<string, number> | undefined): OutcomeSegment[] {
+  const c = runCounts ?? {};
+  const parts: [OutcomeSegment['tone'], string, number][] = [
+    ['ok', 'success', c.success ?? 0],
+    ['fail', 'failed', c.failed ?? 0],
+    ['run', 'running', c.running ?? 0],
+  ];
+  const total = parts.reduce((n, [, , k]) => n + k, 0);
+  if (total === 0) return [];
+  return parts
+    .filter(([, , k]) => k > 0)
+    .map(([tone, label, count]) => ({ tone, label, count, percent: (100 * count) / total }));
+}
+
+/** The bar's accessible name: `3 success, 1 failed of 4 runs`. */
+export function outcomeText(segments: readonly OutcomeSegment[]): string {
+  const total = segments.reduce((n, s) => n + s.count, 0);
+  return `${segments.map((s) => `${s.count} ${s.label}`).join(', ')} of ${total} run${total === 1 ? '' : 's'}`;
+}
+
 /** One line per run in the Runs tab: `success 4 · running 1` ordered by how much a person cares. */
 export function taskStateSummary(counts: Record<string, number>): string {
   const order = ['failed', 'upstream_failed', 'running', 'up_for_retry', 'pending', 'success', 'skipped'];
@@ -294,13 +330,76 @@ export function canBackfill(d: Pick<ApiDag, 'scheduled'>): boolean {
   return d.scheduled;
 }
 
-/** The Tasks tab's detail cell: approval decision, failure reason, or when a retry is due. */
-export function taskDetail(e: ApiTaskEntry): string {
+/** `in 7s` / `in 2m05s` / `due now`, for a due time in epoch seconds. */
+export function dueIn(atSeconds: number, nowMs: number): string {
+  const s = Math.round(atSeconds - nowMs / 1000);
+  if (s <= 0) return 'due now';
+  return s < 60 ? `in ${s}s` : `in ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/**
+ * A sensor's poke line (spec 04 §3.5): how many pokes so far and when the next is due, whether one is
+ * in flight now, or on which poke it succeeded. Empty for other kinds.
+ */
+export function sensorDetail(e: ApiTaskEntry, nowMs: number): string {
+  if (e.pokeCount === undefined) return '';
+  const n = e.pokeCount;
+  if (e.state === 'success') return `succeeded on poke #${n}`;
+  if (e.state !== 'running') return n > 0 ? `${n} poke${n === 1 ? '' : 's'}` : '';
+  if (e.nextPokeAt !== null && e.nextPokeAt !== undefined && !e.proc)
+    return `poke #${n} · next poke ${clockOf(e.nextPokeAt)} (${dueIn(e.nextPokeAt, nowMs)})`;
+  return `poking (#${n + 1})`;
+}
+
+/** The Tasks tab's detail cell: approval decision, sensor pokes, when a retry is due, or the failure. */
+export function taskDetail(e: ApiTaskEntry, nowMs = Date.now()): string {
   if (e.awaitingApproval) return 'awaiting a decision';
   if (e.approval) return `${e.approval.decision} by ${e.approval.by}`;
-  if (e.state === 'up_for_retry' && e.nextRetryAt) return `retry due ${clockOf(e.nextRetryAt)}`;
-  if (e.failReason) return e.failReason;
+  if (e.state === 'up_for_retry' && e.nextRetryAt) {
+    const why = e.failReason ? ` after ${e.failReason}` : '';
+    return `retry due ${clockOf(e.nextRetryAt)} (${dueIn(e.nextRetryAt, nowMs)})${why}`;
+  }
+  const sensor = sensorDetail(e, nowMs);
+  if (sensor && e.state !== 'failed') return sensor;
+  if (e.failReason) return sensor ? `${e.failReason} · ${sensor}` : e.failReason;
   return '';
+}
+
+/** The progress of a mapped task's instances (the Tasks tab's fan-out meter). */
+export interface FanOut {
+  total: number;
+  done: number;
+  success: number;
+  failed: number;
+  skipped: number;
+  running: number;
+  pending: number;
+}
+
+/** Null while the placeholder has not expanded (or for a task that is not mapped). */
+export function fanOut(tasks: Record<string, ApiTaskEntry>, id: string): FanOut | null {
+  if (tasks[id]?.state !== 'expanded') return null;
+  const f: FanOut = { total: 0, done: 0, success: 0, failed: 0, skipped: 0, running: 0, pending: 0 };
+  for (const e of Object.values(tasks)) {
+    if (e.id !== id || e.mapIndex === null) continue;
+    f.total++;
+    if (e.state === 'success') f.success++;
+    else if (e.state === 'failed' || e.state === 'upstream_failed') f.failed++;
+    else if (e.state === 'skipped') f.skipped++;
+    else if (e.state === 'running' || e.state === 'up_for_retry') f.running++;
+    else f.pending++;
+  }
+  f.done = f.success + f.failed + f.skipped;
+  return f;
+}
+
+export function fanOutText(f: FanOut): string {
+  if (f.total === 0) return 'fan-out of 0 items (nothing to run)';
+  const parts = [`${f.done}/${f.total} done`];
+  if (f.failed > 0) parts.push(`${f.failed} failed`);
+  if (f.running > 0) parts.push(`${f.running} running`);
+  if (f.pending > 0) parts.push(`${f.pending} pending`);
+  return parts.join(' · ');
 }
 
 /** The text a backfill answer leaves in the drawer. */

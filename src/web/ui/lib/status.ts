@@ -1,6 +1,8 @@
 // Job status badges, summary counts and the failure banner (spec 06 §9.2), derived from `/jobs` alone.
-import { parseIso } from './format.ts';
+import { type Correlation, correlateFailures, type Failure, failingJobs, signatureText } from './incident.ts';
 import type { ApiJob } from './types.ts';
+
+export { signatureText };
 
 export type JobStatus = 'running' | 'failed' | 'pending' | 'unknown' | 'cancelled' | 'ok' | 'disabled';
 
@@ -62,37 +64,22 @@ export function summarize(jobs: readonly ApiJob[]): Summary {
 export interface FailureBanner {
   kind: 'single' | 'fleet';
   /** failing jobs, most recent failure first */
-  jobs: Array<{ name: string; exitCode: number | null; reason: string | null; finishedAt: number | null }>;
-  /** fleet events: whether the failures share one signature (exit code + reason) within 60 s */
+  jobs: Failure[];
+  /** fleet events: whether most failures share one signature (exit code + reason) within 60 s */
   correlated: boolean;
-  /** human text of the shared signature, e.g. "exit 69 · exit code 69" */
+  /** human text of the shared signature, e.g. "exit 69" */
   signature: string | null;
+  correlation: Correlation;
 }
 
 /** The banner over the table: one failing job, or a fleet event with a one-cause / independent verdict. */
 export function failureBanner(jobs: readonly ApiJob[]): FailureBanner | null {
-  const failing = jobs
-    .filter((j) => j.enabled && !j.running && j.last_run?.outcome === 'failure')
-    .map((j) => ({
-      name: j.name,
-      exitCode: j.last_run!.exit_code,
-      reason: j.last_run!.fail_reason,
-      finishedAt: parseIso(j.last_run!.finished_at),
-    }))
-    .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0));
+  const failing = failingJobs(jobs);
   if (failing.length === 0) return null;
-  if (failing.length === 1) return { kind: 'single', jobs: failing, correlated: false, signature: null };
-  const first = failing[0]!;
-  const times = failing.map((f) => f.finishedAt ?? 0);
-  const sameSignature = failing.every((f) => f.exitCode === first.exitCode && f.reason === first.reason);
-  const correlated = sameSignature && Math.max(...times) - Math.min(...times) <= 60_000;
-  const signature = correlated ? signatureText(first.exitCode, first.reason) : null;
-  return { kind: 'fleet', jobs: failing, correlated, signature };
-}
-
-export function signatureText(exitCode: number | null, reason: string | null): string {
-  const parts: string[] = [];
-  if (exitCode !== null) parts.push(`exit ${exitCode}`);
-  if (reason && reason !== `exit code ${exitCode}`) parts.push(reason);
-  return parts.join(' · ') || 'no exit code';
+  const correlation = correlateFailures(failing);
+  if (failing.length === 1)
+    return { kind: 'single', jobs: failing, correlated: false, signature: null, correlation };
+  const correlated = correlation.verdict === 'one-cause';
+  const signature = correlated ? correlation.groups[0]!.signature : null;
+  return { kind: 'fleet', jobs: failing, correlated, signature, correlation };
 }

@@ -1,0 +1,90 @@
+// The wallboard / TV view (spec 06 §9.2): tiles worst first, when the data on screen is too old to trust, and
+// when the idle screensaver takes over. Pure; the clock is passed in.
+import { formatDuration, parseIso } from './format.ts';
+import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
+import type { ApiJob } from './types.ts';
+
+/** Worst first: what a person across the room must see is a failure, then what is in flight. */
+export const TV_RANK: Record<JobStatus, number> = {
+  failed: 0,
+  unknown: 1,
+  running: 2,
+  cancelled: 3,
+  pending: 4,
+  ok: 5,
+  disabled: 6,
+};
+
+export interface Tile {
+  name: string;
+  status: JobStatus;
+  label: string;
+  /** exit code / reason of a failure, duration of a success */
+  detail: string;
+  finishedAt: number | null;
+}
+
+export function tvTiles(jobs: readonly ApiJob[]): Tile[] {
+  const tiles = jobs.map((j): Tile => {
+    const status = jobStatus(j);
+    const r = j.last_run;
+    let detail = '';
+    if (status === 'running') detail = 'running now';
+    else if (r && (status === 'failed' || status === 'unknown' || status === 'cancelled')) {
+      detail = r.exit_code !== null ? `exit ${r.exit_code}` : (r.fail_reason ?? r.outcome);
+    } else if (r && r.duration !== null) detail = `took ${formatDuration(r.duration)}`;
+    else if (status === 'pending') detail = 'no run yet';
+    return {
+      name: j.name,
+      status,
+      label: STATUS_LABEL[status],
+      detail,
+      finishedAt: parseIso(r?.finished_at),
+    };
+  });
+  // Within a rank the most recent finish comes first, then the name.
+  return tiles.sort(
+    (a, b) =>
+      TV_RANK[a.status] - TV_RANK[b.status] ||
+      (b.finishedAt ?? 0) - (a.finishedAt ?? 0) ||
+      a.name.localeCompare(b.name),
+  );
+}
+
+/** Tile counts per status for the wallboard's headline. */
+export function tileCounts(tiles: readonly Tile[]): Record<JobStatus, number> {
+  const out: Record<JobStatus, number> = {
+    failed: 0,
+    unknown: 0,
+    running: 0,
+    cancelled: 0,
+    pending: 0,
+    ok: 0,
+    disabled: 0,
+  };
+  for (const t of tiles) out[t.status]++;
+  return out;
+}
+
+export const STALE_MIN_MS = 15_000;
+
+/** Data is stale after ~15 s or three refresh intervals without a fresh answer, whichever is longer. */
+export function staleAfterMs(intervalMs: number): number {
+  return Math.max(STALE_MIN_MS, 3 * intervalMs);
+}
+
+/** Age of the data when it is stale, else null (a paused refresh is not stale: nobody asked for data). */
+export function staleAge(now: number, lastOk: number, intervalMs: number): number | null {
+  if (!Number.isFinite(intervalMs) || lastOk === 0) return null;
+  const age = now - lastOk;
+  return age > staleAfterMs(intervalMs) ? age : null;
+}
+
+export const ZEN_CHOICES = ['off', '30', '60', '300'] as const;
+export type ZenChoice = (typeof ZEN_CHOICES)[number];
+export const DEFAULT_ZEN: ZenChoice = '30';
+
+/** Whether the screensaver shows: idle for at least the chosen time ('off' never). */
+export function zenDue(now: number, lastActivity: number, choice: ZenChoice): boolean {
+  return choice !== 'off' && now - lastActivity >= Number(choice) * 1000;
+}
