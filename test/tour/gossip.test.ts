@@ -38,8 +38,11 @@ function dagRanOn(tour: ReturnType<typeof useTour>, fromMs: number): Record<stri
     tour.ns,
   );
   const runs: Record<string, Set<string>> = {};
-  for (const r of rows)
-    if (r.host && Date.parse(r.logical_date) >= fromMs) (runs[r.host] ??= new Set()).add(r.logical_date);
+  for (const r of rows) {
+    if (!r.host || Date.parse(r.logical_date) < fromMs) continue;
+    runs[r.host] ??= new Set();
+    runs[r.host]!.add(r.logical_date);
+  }
   return Object.fromEntries(Object.entries(runs).map(([host, set]) => [host, set.size]));
 }
 
