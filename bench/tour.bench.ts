@@ -186,11 +186,6 @@ export async function run(): Promise<Metric[]> {
         duplicates.push(`${t.job}@${new Date(t.scheduledAt).toISOString()} on ${t.ranOn.join(',')}`);
     if (duplicates.length) say(`duplicates: ${duplicates.join('; ')}`);
     if (missing.length) say(`missing: ${missing.join('; ')}`);
-    const pulses = readRuns(tour.stateDir, {
-      ns: tour.deploymentId,
-      jobs: ['pulse-latency', 'pulse-liveness'],
-    }).filter((r) => (r.scheduledAt ?? 0) >= fromMs && (r.scheduledAt ?? 0) <= end);
-
     exact.push(
       { metric: 'tour.soak_s', value: SOAK_S, unit: 's' },
       { metric: 'tour.leader_jobs_checked', value: [...bySteps.values()].flat().length, unit: 'count' },
@@ -249,12 +244,6 @@ export async function run(): Promise<Metric[]> {
     metrics.push({
       metric: 'tour.status_errors',
       value: [...errors.values()].reduce((a, b) => a + b, 0),
-      unit: 'count',
-    });
-    metrics.push({ metric: 'tour.pulse_runs', value: pulses.length, unit: 'count' });
-    metrics.push({
-      metric: 'tour.pulse_failures',
-      value: pulses.filter((r) => r.outcome === 'failure').length,
       unit: 'count',
     });
     if (tour.sinks) {

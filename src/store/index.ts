@@ -164,6 +164,15 @@ class SqliteStore implements Store {
   kvList(scope: string): Promise<KvEntry[]> {
     return this.call('kvList', scope);
   }
+  docNamespaces(): Promise<{ namespace: string; count: number; updatedAt: number }[]> {
+    return this.call('docNamespaces');
+  }
+  docList(docNs: string): Promise<{ key: string; body: Json; updatedAt: number }[]> {
+    return this.call('docList', docNs);
+  }
+  leaseList(limit: number): Promise<Lease[]> {
+    return this.call('leaseList', limit);
+  }
   cursorGet(scope: string, name: string): Promise<KvEntry | null> {
     return this.call('cursorGet', scope, name);
   }

@@ -8,6 +8,7 @@ import * as cursor from './primitives/cursor.ts';
 import * as dagRuns from './primitives/dag-runs.ts';
 import * as fireClaims from './primitives/fire-claims.ts';
 import * as idem from './primitives/idempotency.ts';
+import * as inventory from './primitives/inventory.ts';
 import * as kv from './primitives/kv.ts';
 import * as leases from './primitives/leases.ts';
 import * as records from './primitives/records.ts';
@@ -67,6 +68,9 @@ export const OPERATIONS = {
   dagRunStats: op('bulk', false, dagRuns.dagRunStats),
   dagRunPrune: op('bulk', true, dagRuns.dagRunPrune),
   dagRunPruneRemoved: op('bulk', true, dagRuns.dagRunPruneRemoved),
+  docNamespaces: op('bulk', false, inventory.docNamespaces),
+  docList: op('bulk', false, inventory.docList),
+  leaseList: op('bulk', false, inventory.leaseList),
   /** Test hook: blocks the lane's thread for `ms` (simulates a hung filesystem call). */
   testStallBulk: op('bulk', false, (_c, ms: number) => sleepSync(ms)),
   testStallLease: op('lease', false, (_c, ms: number) => sleepSync(ms)),

@@ -189,6 +189,14 @@ export interface Store {
   /** Operation counters for /metrics (spec 03 §10); optional so test doubles may omit it. */
   stats?(): StoreStats;
 
+  // Inventory for the read-only state inspector (spec 06 §5.14); optional like `stats`.
+  /** Every document namespace with its document count and newest write (epoch s). */
+  docNamespaces?(): Promise<{ namespace: string; count: number; updatedAt: number }[]>;
+  /** The readable documents of one namespace (`cursor/<scope>`, `idem/<scope>`, …), sorted by key. */
+  docList?(docNs: string): Promise<{ key: string; body: Json; updatedAt: number }[]>;
+  /** Lease rows by name, at most `limit`. */
+  leaseList?(limit: number): Promise<Lease[]>;
+
   close(): Promise<void>;
 }
 

@@ -141,9 +141,10 @@ export function preview(
 
 const MINUTE_MS = 60_000;
 
-function secondsFrom(cron: CronSchedule, fromSecond: number): number {
+/** Fires of a seconds field in seconds fromSecond..toSecond of one minute (both included). */
+function secondsFrom(cron: CronSchedule, fromSecond: number, toSecond = 59): number {
   let n = 0;
-  for (let s = fromSecond; s < 60; s++) if (hasBit60(cron.secLo, cron.secHi, s)) n++;
+  for (let s = fromSecond; s <= toSecond; s++) if (hasBit60(cron.secLo, cron.secHi, s)) n++;
   return n;
 }
 
@@ -165,8 +166,9 @@ export function walkMinutes(
   let at = nextFire(cron, frame, from);
   while (at !== null && at <= until) {
     const minuteEnd = Math.floor(at / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
-    let fires = secondsFrom(cron, Math.floor((at % MINUTE_MS) / 1000));
-    if (minuteEnd - 1 > until) fires = Math.min(fires, Math.floor((until - at) / 1000) + 1);
+    // The window's last minute is cut at `until`: count the fires up to it, not the seconds.
+    const last = minuteEnd - 1 > until ? Math.floor((until % MINUTE_MS) / 1000) : 59;
+    const fires = secondsFrom(cron, Math.floor((at % MINUTE_MS) / 1000), last);
     visit(at, Math.max(1, fires));
     at = nextFire(cron, frame, minuteEnd - 1);
   }

@@ -2,6 +2,7 @@
 import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
+import type { JobResourceSampler } from './jobresources.ts';
 import type { NodeSampler } from './node.ts';
 import type { StatusView } from './status.ts';
 
@@ -13,6 +14,8 @@ export interface WebDeps {
   metrics: MetricsRegistry | null;
   status: StatusView;
   node: NodeSampler;
+  /** CPU / RSS samples of running `monitorResources` jobs. */
+  jobResources: JobResourceSampler;
 }
 
 /** This node's display name: the cluster node name, else the host name. */

@@ -37,12 +37,12 @@ export interface RunStatsJson {
   min_duration: number | null;
   max_duration: number | null;
   last_duration: number | null;
-  avg_cpu_seconds: null;
-  max_cpu_seconds: null;
-  last_cpu_seconds: null;
-  avg_rss_bytes: null;
-  max_rss_bytes: null;
-  last_rss_bytes: null;
+  avg_cpu_seconds: number | null;
+  max_cpu_seconds: number | null;
+  last_cpu_seconds: number | null;
+  avg_rss_bytes: number | null;
+  max_rss_bytes: number | null;
+  last_rss_bytes: number | null;
 }
 
 export function runStats(runs: readonly RunRecord[]): RunStatsJson {

@@ -15,6 +15,7 @@ import { buildApp } from './app.ts';
 import { resolveAuthToken } from './auth.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
 import type { WebDeps } from './deps.ts';
+import { JobResourceSampler } from './jobresources.ts';
 import { type BoundListener, bindListener, closeListener, parseListen } from './listen.ts';
 import { Metrics, metricsSettings } from './metrics.ts';
 import { NodeSampler } from './node.ts';
@@ -54,7 +55,8 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
   }
   const status = new StatusView(ctx);
   const node = NodeSampler.fromConfig(web);
-  const deps: WebDeps = { ctx, web, log, metrics, status, node };
+  const jobResources = new JobResourceSampler(ctx.scheduler);
+  const deps: WebDeps = { ctx, web, log, metrics, status, node, jobResources };
   const app = buildApp(deps, { token, origin });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
 
@@ -69,6 +71,7 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
     if (bound) listeners.push(bound);
   }
   node.start();
+  jobResources.start();
 
   let stopped: Promise<void> | null = null;
   return {
@@ -76,6 +79,7 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
     stop() {
       stopped ??= (async () => {
         node.stop();
+        jobResources.stop();
         status.close();
         detachPrivate?.();
         await Promise.all(listeners.map(closeListener));

@@ -12,6 +12,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
@@ -99,21 +100,6 @@ web:
   listen:
     - http://127.0.0.1:${me.webPort}
 `;
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown = null;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v !== null) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 interface ClusterBody {

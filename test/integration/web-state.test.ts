@@ -28,6 +28,10 @@ describe('/state with a store', () => {
     await store.append('runs/backup', { outcome: 'success', exit_code: 0 });
     await store.append('logs/backup', { lines: [{ stream: 'stdout', line: 'private output' }] });
     await store.artifactPut('reports', 'daily.csv', new TextEncoder().encode('a,b\n1,2\n'));
+    await store.cursorAdvance('orders', 'offset', 4711, false);
+    await store.idempotencyClaim('global', 'invoice-2026-11', 0);
+    await store.idempotencyClaim('global', 'mail-42', 3600);
+    await store.leaseAcquire('lock/global/nightly#0', 'test-host#1#a', 30);
     const { cfg } = loadWebConfig(job('backup', 'true', '0 0 1 1 *'), LOOPBACK);
     const built = buildContext(cfg);
     built.ctx.store = store;
@@ -81,6 +85,38 @@ describe('/state with a store', () => {
     expect(logs.status).toBe(403);
     expect(logs.body.error).toEqual(expect.any(String));
     expect((await get('/state/records')).status).toBe(400);
+  });
+
+  it('lists document namespaces and lease rows in the inventory', async () => {
+    const { body } = await get('/state');
+    expect(body.documents).toEqual(
+      expect.arrayContaining([
+        { namespace: 'kv/inventory', count: 2, updatedAt: expect.any(Number) },
+        { namespace: 'cursor/orders', count: 1, updatedAt: expect.any(Number) },
+        { namespace: 'idem/global', count: 2, updatedAt: expect.any(Number) },
+      ]),
+    );
+    expect(body.leases).toEqual([
+      { name: 'lock/global/nightly#0', holder: 'test-host#1', fence: 1, expiresAt: expect.any(Number) },
+    ]);
+    expect(body.leases[0].expiresAt).toBeGreaterThan(Date.now() / 1000);
+    // The hold token (what `lock release` takes) is not shown.
+    expect(JSON.stringify(body)).not.toContain('test-host#1#a');
+  });
+
+  it('lists cursors and idempotency keys as metadata', async () => {
+    const cursors = await get('/state/documents?ns=cursor/orders');
+    expect(cursors.status).toBe(200);
+    expect(cursors.body).toEqual({
+      namespace: 'cursor/orders',
+      enumerable: true,
+      documents: [{ key: 'offset', updatedAt: expect.any(Number), valueType: 'number', valueSize: 4 }],
+    });
+    expect(JSON.stringify(cursors.body)).not.toContain('4711');
+    const idem = await get('/state/documents?ns=idem/global');
+    const byKey = Object.fromEntries(idem.body.documents.map((d: { key: string }) => [d.key, d]));
+    expect(byKey['invoice-2026-11']).toMatchObject({ claimedAt: expect.any(Number), expiresAt: null });
+    expect(byKey['mail-42'].expiresAt - byKey['mail-42'].claimedAt).toBeCloseTo(3600, 3);
   });
 
   it('lists artifact names and digests, not their bytes', async () => {

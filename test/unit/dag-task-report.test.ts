@@ -3,22 +3,16 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { liveRedactor } from '../../src/dag/engine/redact-stream.ts';
-import { GroupSampler, monitorSettings, parseStat, sampleGroup } from '../../src/dag/engine/resources.ts';
+import { GroupSampler, sampleGroup, taskMonitor } from '../../src/dag/engine/resources.ts';
 import { FakeClock } from '../../src/util/clock.ts';
 
 describe('resource sampling', () => {
-  it('parses /proc/<pid>/stat, counting fields after the last ")" of the command name', () => {
-    const line =
-      '4242 (sh (x) y) S 1 4242 4242 0 -1 4194560 120 0 0 0 30 12 5 3 20 0 1 0 999 4321000 812 18446744073709551615';
-    expect(parseStat(line)).toEqual({ pgrp: 4242, ticks: 30 + 12 + 5 + 3, rssPages: 812 });
-    expect(parseStat('garbage')).toBeNull();
-  });
-
-  it('reads the switch and interval of monitorResources', () => {
-    expect(monitorSettings(false)).toBeNull();
-    expect(monitorSettings(true)).toEqual({ interval: 1 });
-    expect(monitorSettings({ interval: 0.5 })).toEqual({ interval: 0.5 });
-    expect(monitorSettings({ enabled: false, interval: 0.5 })).toBeNull();
+  it('reads the switch and interval of monitorResources for a task', () => {
+    expect(taskMonitor(false)).toBeNull();
+    expect(taskMonitor(true)).toEqual({ interval: 1 });
+    expect(taskMonitor({ interval: 0.5 })).toEqual({ interval: 0.5 });
+    expect(taskMonitor({ interval: 0.01 })).toEqual({ interval: 0.1 });
+    expect(taskMonitor({ enabled: false, interval: 0.5 })).toBeNull();
   });
 
   it('samples every interval: CPU is the latest total, RSS the peak; nothing after stop', async () => {

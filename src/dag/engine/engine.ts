@@ -28,7 +28,7 @@ import { manualRunKey } from '../runkey.ts';
 import { applyCompletions } from './completions.ts';
 import { launchSpecOfTask } from './launch-spec.ts';
 import { liveRedactor } from './redact-stream.ts';
-import { GroupSampler, monitorSettings, type TaskResources } from './resources.ts';
+import { GroupSampler, type TaskResources, taskMonitor } from './resources.ts';
 import { RunStore } from './run-store.ts';
 
 /** §7.6 timing constants. */
@@ -613,7 +613,7 @@ export class DagEngine {
     // statsd and resource sampling start with the process (spec 04 §11, spec 02 §12): no start
     // metric and no sample for a launch that never got a pid.
     const statsd = task.statsd ? { ...task.statsd, job: task.launchName } : null;
-    const monitor = monitorSettings(task.monitorResources);
+    const monitor = taskMonitor(task.monitorResources);
     let sampler: GroupSampler | null = null;
     let statsdStarted = false;
     const pidReport = (pid: number | null) => {

@@ -6,6 +6,7 @@
 // sample only, and where /proc is missing nothing is recorded.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { MonitorResources } from '../../config/types.ts';
+import { CLK_TCK, monitorSettings, PAGE_SIZE, type ProcStat, parseProcStat } from '../../exec/procstat.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 
 /** What an entry's `resources` holds (§4.3): CPU seconds and peak RSS of the attempt's tree. */
@@ -15,44 +16,10 @@ export interface TaskResources {
   samples: number;
 }
 
-/** The fields of /proc/<pid>/stat we need. */
-export interface ProcStat {
-  pgrp: number;
-  /** utime + stime + cutime + cstime, in clock ticks. */
-  ticks: number;
-  rssPages: number;
-}
-
-/** Linux reports stat times in USER_HZ, which is 100 on every architecture userland sees. */
-const TICKS_PER_SECOND = 100;
-const PAGE_BYTES = 4096;
-
-/**
- * Parses one /proc/<pid>/stat line. The command name (field 2) may hold spaces and parentheses, so
- * fields are counted from the last `)`.
- */
-export function parseStat(text: string): ProcStat | null {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return null;
-  // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15) cutime(16) cstime(17) ... rss(24)
-  const f = text
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/);
-  const at = (field: number) => Number(f[field - 3]);
-  const pgrp = at(5);
-  const ticks = at(14) + at(15) + at(16) + at(17);
-  const rssPages = at(24);
-  if (![pgrp, ticks, rssPages].every(Number.isFinite)) return null;
-  return { pgrp, ticks, rssPages };
-}
-
-/** Whether `monitorResources` is on, and its sampling interval in seconds. */
-export function monitorSettings(m: boolean | Partial<MonitorResources>): { interval: number } | null {
-  if (m === true) return { interval: 1 };
-  if (m && typeof m === 'object' && m.enabled !== false)
-    return { interval: typeof m.interval === 'number' && m.interval >= 0.1 ? m.interval : 1 };
-  return null;
+/** Whether `monitorResources` is on for a task, and its sampling interval in seconds. */
+export function taskMonitor(m: boolean | Partial<MonitorResources>): { interval: number } | null {
+  const settings = monitorSettings(m);
+  return settings.enabled ? { interval: Math.max(0.1, settings.interval) } : null;
 }
 
 /** Sums the group's members now: CPU seconds and RSS bytes (null when /proc cannot be read). */
@@ -73,17 +40,17 @@ export function sampleGroup(
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
     let st: ProcStat | null;
     try {
-      st = parseStat(readFileSync(`${procDir}/${name}/stat`, 'latin1'));
+      st = parseProcStat(readFileSync(`${procDir}/${name}/stat`, 'latin1'));
     } catch {
       continue; // the process exited between the listing and the read
     }
     if (!st || st.pgrp !== pgid) continue;
     members++;
-    ticks += st.ticks;
+    ticks += st.ticks + st.childTicks;
     pages += st.rssPages;
   }
   if (members === 0) return null;
-  return { cpuSeconds: ticks / TICKS_PER_SECOND, rssBytes: pages * PAGE_BYTES };
+  return { cpuSeconds: ticks / CLK_TCK, rssBytes: pages * PAGE_SIZE };
 }
 
 /** Samples one process group every `intervalS` seconds until stopped. */

@@ -1,9 +1,11 @@
 // /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
 // and the start/cancel controls.
 import type { Hono } from 'hono';
+import { monitorSettings } from '../../exec/procstat.ts';
 import type { WebDeps } from '../deps.ts';
+import { resourceStats } from '../jobresources.ts';
 import { jobsList, runObject, runStats, trends } from '../jobview.ts';
-import { errorWithHeaders, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobLogSource, sseResponse } from '../sse.ts';
 
 export const jobNotFound = (name: string) => jsonError(404, `job '${name}' not found`);
@@ -18,7 +20,15 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const history = ctx.scheduler.history(name);
     if (!history) return jobNotFound(name);
     const runs = history.recentRuns().slice(-50);
-    return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
+    // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
+    const sampled = d.jobResources.summariesOf(name);
+    if (sampled.size === 0) return json({ name, runs: runs.map(runObject), stats: runStats(runs) });
+    const usage = runs.map((r) => sampled.get(r.id) ?? null);
+    return json({
+      name,
+      runs: runs.map((r, i) => ({ ...runObject(r), resources: usage[i] })),
+      stats: { ...runStats(runs), ...resourceStats(usage) },
+    });
   });
 
   app.get('/jobs/:name/logs', (c) => {
@@ -31,11 +41,22 @@ export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const name = param(c, 'name');
     const job = ctx.scheduler.job(name);
     if (!job) return jobNotFound(name);
-    const m = job.monitorResources;
-    const monitored = typeof m === 'object' ? m.enabled !== false : m === true;
-    const interval = typeof m === 'object' && typeof m.interval === 'number' ? m.interval : 1;
-    // No resource sampler exists yet: the shape is served with no samples.
-    return json({ name, monitored, interval, live: [], runs: [] });
+    const m = monitorSettings(job.monitorResources);
+    const n = intParam(c.req.query('runs'), 20, 0, 50);
+    return json({
+      name,
+      monitored: m.enabled,
+      interval: m.interval,
+      live: d.jobResources.liveOf(name),
+      // Each sampled run joins its run record (outcome, exit code, times) when the history still holds it.
+      runs: d.jobResources.runsOf(name, n).map((r) => {
+        const rec = ctx.scheduler
+          .history(name)
+          ?.recentRuns()
+          .find((x) => x.id === r.run_id);
+        return rec ? { ...runObject(rec), pid: r.pid, resources: r.resources } : r;
+      }),
+    });
   });
 
   app.get('/jobs/:name/trends', (c) => {

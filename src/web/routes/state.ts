@@ -7,6 +7,8 @@ import { intParam, json, jsonError, type WebEnv } from '../respond.ts';
 import { isoUtcOrNull } from '../timefmt.ts';
 
 const STORE_WAIT_MS = 5_000;
+/** Lease rows listed by /state (job locks, slots, retry claims, DAG advance); more are cut. */
+const LEASE_LIMIT = 1000;
 
 function within<T>(p: Promise<T>, ms = STORE_WAIT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -20,6 +22,36 @@ function valueType(v: Json): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
+}
+
+/** A cursor or idempotency document as metadata: a cursor's value becomes its type and size, like KV values. */
+function docMeta(kind: string, d: { key: string; body: Json; updatedAt: number }): Record<string, unknown> {
+  const body = d.body !== null && typeof d.body === 'object' && !Array.isArray(d.body) ? d.body : {};
+  if (kind === 'idem') {
+    return {
+      key: d.key,
+      updatedAt: d.updatedAt,
+      claimedAt: typeof body.claimedAt === 'number' ? body.claimedAt : d.updatedAt,
+      expiresAt: typeof body.expiresAt === 'number' ? body.expiresAt : null,
+    };
+  }
+  const value = body.value ?? null;
+  return {
+    key: d.key,
+    updatedAt: d.updatedAt,
+    valueType: valueType(value),
+    valueSize: Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8'),
+  };
+}
+
+/**
+ * A lease holder without its hold token: job-lock holders are `<host>#<proc>#<hold>` and the hold token is what
+ * `lock release` takes, so the inspector shows the host and a short process id only.
+ */
+export function holderLabel(holder: string): string {
+  const parts = holder.split('#');
+  if (parts.length < 3) return holder;
+  return `${parts[0]}#${parts[1]!.slice(0, 8)}`;
 }
 
 const noStore = () => jsonError(404, 'state store is not configured');
@@ -81,6 +113,17 @@ export function stateRoutes(app: Hono<WebEnv>, d: WebDeps): void {
       body.records = null;
       body.error = (e as Error).message;
     }
+    // Document namespaces and lease rows: metadata the inspector's KV / cursor / idempotency and locks tabs list.
+    try {
+      if (store.docNamespaces) body.documents = await within(store.docNamespaces());
+      if (store.leaseList) {
+        const rows = await within(store.leaseList(LEASE_LIMIT + 1));
+        body.leases = rows.slice(0, LEASE_LIMIT).map((l) => ({ ...l, holder: holderLabel(l.holder) }));
+        if (rows.length > LEASE_LIMIT) body.leasesTruncated = true;
+      }
+    } catch (e) {
+      body.error ??= (e as Error).message;
+    }
     return json(body);
   });
 
@@ -91,8 +134,12 @@ export function stateRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     if (!ns) return jsonError(400, 'missing ?ns= query parameter');
     const m = /^(kv|cursor|idem)\/(.+)$/.exec(ns);
     if (!m) return jsonError(400, 'ns must start with kv/, cursor/ or idem/');
-    if (m[1] !== 'kv') return json({ namespace: ns, enumerable: false, documents: [] });
     try {
+      if (m[1] !== 'kv') {
+        if (!store.docList) return json({ namespace: ns, enumerable: false, documents: [] });
+        const docs = await within(store.docList(ns));
+        return json({ namespace: ns, enumerable: true, documents: docs.map((d) => docMeta(m[1]!, d)) });
+      }
       const entries = await within(store.kvList(m[2]!));
       return json({
         namespace: ns,

@@ -13,13 +13,20 @@ import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
 import { FleetView } from './FleetView.tsx';
 import { type Connection, Header } from './Header.tsx';
+// ui-schedule: schedule views, state inspector, sandbox and node card
+import { HeatView } from './HeatView.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
 import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
 import { IncidentTimeline } from './IncidentTimeline.tsx';
 import { JobsTable } from './JobsTable.tsx';
 import { MitigateConsole } from './MitigateConsole.tsx';
 import { MultiTail } from './MultiTail.tsx';
+import { NodeHistoryHost } from './NodeHistory.tsx';
 import { OverloadBanner } from './OverloadBanner.tsx';
+import { PressureView } from './PressureView.tsx';
+import { RadarView } from './RadarView.tsx';
+import { SandboxHost } from './Sandbox.tsx';
+import { StateInspector, useStateProbe } from './StateInspector.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
@@ -141,6 +148,9 @@ export function App({ api }: { api: Api }) {
   }, [api, pollNonce]);
 
   const refreshNow = useCallback(() => setPollNonce((n) => n + 1), []);
+  // ui-schedule: `/state` on each tick until it first answers (spec 06 §9.1)
+  const stateProbe = useStateProbe(api, fetchedAt);
+  const stateEnabled = stateProbe?.enabled === true;
 
   // Opening the fleet view fetches at once rather than at the next tick.
   useEffect(() => {
@@ -220,6 +230,8 @@ export function App({ api }: { api: Api }) {
       const target = e.target as HTMLElement | null;
       const tag = target?.tagName ?? '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
+      // ui-schedule: keys typed in a modal (sandbox, node card) stay there
+      if (target?.closest('.overlay')) return;
       const inDrawer = target?.closest('.drawer') !== null && target?.closest('.drawer') !== undefined;
       const move = (delta: number): void => {
         if (s.shown.length === 0) return;
@@ -282,8 +294,9 @@ export function App({ api }: { api: Api }) {
         case '1':
         case '2':
         case '3':
+        case '4':
           if (s.route.drawer !== null) {
-            const tab = (['logs', 'history', 'schedule'] as const)[Number(e.key) - 1]!;
+            const tab = (['logs', 'history', 'schedule', 'resources'] as const)[Number(e.key) - 1]!;
             setRoute({ view: s.route.view, drawer: { name: s.route.drawer.name, tab } });
           }
           break;
@@ -369,6 +382,7 @@ export function App({ api }: { api: Api }) {
           onRefresh={setRefresh}
           dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
           incident={{ failing: summary?.failing ?? 0, onRunFailing: () => setIncident('run-failing') }}
+          stateEnabled={stateEnabled}
         />
         {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
         {banner && (
@@ -406,6 +420,14 @@ export function App({ api }: { api: Api }) {
             onNames={setTailNames}
             onOpen={(name) => openJob(name, 'logs')}
           />
+        ) : route.view === 'radar' ? (
+          <RadarView jobs={jobs} now={now} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'pressure' ? (
+          <PressureView api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'heat' ? (
+          <HeatView jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'history')} />
+        ) : route.view === 'state' ? (
+          <StateInspector api={api} jobs={jobs} intervalMs={interval} />
         ) : route.view === 'fleet' ? (
           <>
             {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
@@ -508,6 +530,8 @@ export function App({ api }: { api: Api }) {
         />
       )}
       <Toasts toasts={toasts} />
+      <SandboxHost />
+      <NodeHistoryHost api={api} />
     </div>
   );
 }

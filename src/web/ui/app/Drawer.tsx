@@ -1,4 +1,5 @@
 // The job drawer (URL `#job/<name>/<tab>`): header facts and the Logs / History / Schedule tabs.
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ownerCell } from '../lib/cluster.ts';
 import { compileJob } from '../lib/engine.ts';
@@ -11,10 +12,16 @@ import { HistoryTab } from './HistoryTab.tsx';
 import { copyText, DRAWER_TABS, type DrawerTab } from './hooks.ts';
 import { ExitBadge } from './JobRow.tsx';
 import { LogsTab } from './LogsTab.tsx';
+import { LiveUsage, ResourcesTab } from './ResourcesTab.tsx';
 import { ScheduleTab } from './ScheduleTab.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
-const TAB_LABEL: Record<DrawerTab, string> = { logs: 'Logs', history: 'History', schedule: 'Schedule' };
+const TAB_LABEL: Record<DrawerTab, string> = {
+  logs: 'Logs',
+  history: 'History',
+  schedule: 'Schedule',
+  resources: 'Resources',
+};
 
 export interface DrawerProps {
   name: string;
@@ -81,7 +88,12 @@ export function Drawer(p: DrawerProps) {
             </div>
           </div>
           {job ? (
-            <DrawerFacts job={job} now={p.now} nodeName={p.nodeName} />
+            <DrawerFacts
+              job={job}
+              now={p.now}
+              nodeName={p.nodeName}
+              live={<LiveUsage job={job} api={p.api} />}
+            />
           ) : (
             <p class="muted">No such job.</p>
           )}
@@ -102,7 +114,10 @@ export function Drawer(p: DrawerProps) {
                 const i = DRAWER_TABS.indexOf(t);
                 if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
                   e.preventDefault();
-                  const next = DRAWER_TABS[(i + (e.key === 'ArrowRight' ? 1 : 2)) % DRAWER_TABS.length]!;
+                  const next =
+                    DRAWER_TABS[
+                      (i + (e.key === 'ArrowRight' ? 1 : DRAWER_TABS.length - 1)) % DRAWER_TABS.length
+                    ]!;
                   p.onTab(next);
                   (
                     e.currentTarget.parentElement?.querySelector(`#tab-${next}`) as HTMLElement | null
@@ -121,13 +136,24 @@ export function Drawer(p: DrawerProps) {
           )}
           {job && p.tab === 'history' && <HistoryTab key={job.name} job={job} api={p.api} now={p.now} />}
           {job && p.tab === 'schedule' && <ScheduleTab job={job} jobs={p.jobs} api={p.api} now={p.now} />}
+          {job && p.tab === 'resources' && <ResourcesTab key={job.name} job={job} api={p.api} />}
         </div>
       </div>
     </div>
   );
 }
 
-function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeName: string | null }) {
+function DrawerFacts({
+  job,
+  now,
+  nodeName,
+  live,
+}: {
+  job: ApiJob;
+  now: number;
+  nodeName: string | null;
+  live: ComponentChildren;
+}) {
   const c = compileJob(job);
   const last = job.last_run;
   const lastAt = parseIso(last?.finished_at);
@@ -144,6 +170,7 @@ function DrawerFacts({ job, now, nodeName }: { job: ApiJob; now: number; nodeNam
           pid <b>{job.pids.join(', ')}</b>
         </span>
       )}
+      {live}
       {last && lastAt !== null && (
         <span class="fact">
           last <b>{formatAge(now - lastAt)}</b> <ExitBadge code={last.exit_code} />

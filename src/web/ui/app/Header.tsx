@@ -6,6 +6,7 @@ import type { Summary } from '../lib/status.ts';
 import type { Segment } from '../lib/table.ts';
 import type { ApiNode } from '../lib/types.ts';
 import { copyText } from './hooks.ts';
+import { openNodeHistory } from './NodeHistory.tsx';
 
 export type Connection = 'connecting' | 'live' | 'paused' | 'stale' | 'lost' | 'locked';
 
@@ -54,10 +55,16 @@ function Meter({ label, percent }: { label: string; percent: number }) {
 /** This node's CPU and memory, from `/node`. */
 function NodeMeter({ resources }: { resources: NonNullable<ApiNode['resources']> }) {
   return (
-    <span class="meters">
+    <button
+      type="button"
+      class="meters"
+      onClick={openNodeHistory}
+      title="CPU and memory history of this node"
+      data-testid="node-meter"
+    >
       <Meter label="cpu" percent={resources.cpu_percent} />
       <Meter label="mem" percent={resources.mem_percent} />
-    </span>
+    </button>
   );
 }
 

@@ -8,7 +8,7 @@ const KEYS: ReadonlyArray<[string, string]> = [
   ['Enter', 'open the selected job'],
   ['r', 'run the selected job now'],
   ['x', 'cancel the selected job'],
-  ['1 2 3', 'drawer tabs: logs, history, schedule'],
+  ['1 2 3 4', 'drawer tabs: logs, history, schedule, resources'],
   ['v', 'toggle the week calendar view'],
   ['i', 'incident timeline'],
   ['w', 'wallboard (TV) view'],

@@ -2,6 +2,7 @@
 import type { Ref } from 'preact';
 import type { Segment } from '../lib/table.ts';
 import type { Route } from './hooks.ts';
+import { ScheduleNav } from './ScheduleNav.tsx';
 
 const SEGMENTS: ReadonlyArray<[Segment, string]> = [
   ['all', 'all'],
@@ -28,6 +29,8 @@ export interface ToolbarProps {
   dags?: { shown: boolean; onToggle(): void };
   /** incident tools (issue 13): ≋ tail, ▭ tv and ▶ run failing */
   incident?: { failing: number; onRunFailing(): void };
+  /** ui-schedule: the ⛁ state button shows only when `/state` answered with a store */
+  stateEnabled?: boolean;
 }
 
 export function Toolbar(p: ToolbarProps) {
@@ -72,6 +75,8 @@ export function Toolbar(p: ToolbarProps) {
         ))}
       </fieldset>
       <div class="toolbar-spacer" />
+      {/* ui-schedule: radar / pressure / heat / state views and the cron sandbox */}
+      <ScheduleNav view={p.view} stateEnabled={p.stateEnabled === true} onView={p.onView} />
       <fieldset class="segmented">
         <legend class="sr-only">View</legend>
         <button

@@ -1,5 +1,6 @@
 // Small shared hooks: a second-aligned clock, the URL-hash route and localStorage-backed preferences.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { isScheduleView, type ScheduleView } from '../lib/scheduleviews.ts';
 
 /** Current time, re-rendering just after every whole second (countdowns and ages stay in step). */
 export function useNow(): number {
@@ -17,22 +18,27 @@ export function useNow(): number {
   return now;
 }
 
-export type DrawerTab = 'logs' | 'history' | 'schedule';
-export const DRAWER_TABS: readonly DrawerTab[] = ['logs', 'history', 'schedule'];
+export type DrawerTab = 'logs' | 'history' | 'schedule' | 'resources';
+export const DRAWER_TABS: readonly DrawerTab[] = ['logs', 'history', 'schedule', 'resources'];
 
 /** Views of the incident tools (issue 13): the multi-tail and the wallboard. */
 export type IncidentView = 'tail' | 'tv';
 const INCIDENT_VIEWS: readonly string[] = ['tail', 'tv'];
 
 export interface Route {
-  view: 'jobs' | 'week' | 'fleet' | IncidentView;
+  view: 'jobs' | 'week' | 'fleet' | IncidentView | ScheduleView;
   drawer: { name: string; tab: DrawerTab } | null;
 }
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#/, '').split('/').filter(Boolean);
   let view: Route['view'] = 'jobs';
-  if (parts[0] === 'week' || parts[0] === 'fleet' || INCIDENT_VIEWS.includes(parts[0] ?? '')) {
+  if (
+    parts[0] === 'week' ||
+    parts[0] === 'fleet' ||
+    INCIDENT_VIEWS.includes(parts[0] ?? '') ||
+    isScheduleView(parts[0])
+  ) {
     view = parts[0] as Route['view'];
     parts.shift();
   }

@@ -1,0 +1,92 @@
+// The cron sandbox (spec 06 §9.2): validate any expression, describe it in plain English and preview its next
+// fires in any zone with the bundled engine — the same parser and walker the daemon schedules with.
+import {
+  describeSchedule,
+  isReboot,
+  occurrences,
+  parseCron,
+  resolveFrame,
+  UTC_FRAME,
+} from '../../../schedule/index.ts';
+import { toCivil } from './engine.ts';
+import { capitalize, formatCivil } from './format.ts';
+
+export const SANDBOX_COUNT = 12;
+
+export interface SandboxFire {
+  /** epoch ms */
+  at: number;
+  /** `YYYY-MM-DD HH:MM:SS` in the preview zone */
+  civil: string;
+  weekday: string;
+}
+
+export type SandboxResult =
+  | { kind: 'empty' }
+  | { kind: 'error'; error: string }
+  | { kind: 'reboot'; description: string }
+  | {
+      kind: 'ok';
+      normalized: string;
+      resolved: string | null;
+      description: string;
+      hasSeconds: boolean;
+      fires: SandboxFire[];
+    };
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** `zone` is `UTC` or an IANA name; `seed` is the hash key `H` fields resolve with (a job's name). */
+export function sandboxPreview(
+  expr: string,
+  zone: string,
+  now: number,
+  opts: { count?: number; seed?: string } = {},
+): SandboxResult {
+  const text = expr.trim();
+  if (text === '') return { kind: 'empty' };
+  if (isReboot(text)) return { kind: 'reboot', description: 'Once, when the daemon starts' };
+  let frame = UTC_FRAME;
+  if (zone !== 'UTC') {
+    try {
+      frame = resolveFrame({ timezone: zone });
+    } catch {
+      return { kind: 'error', error: `unknown timezone: ${zone}` };
+    }
+  }
+  try {
+    const sched = parseCron(text, { hashKey: opts.seed ?? '' });
+    const fires = occurrences(sched, frame, now, { limit: opts.count ?? SANDBOX_COUNT }).map((at) => {
+      const civil = zone === 'UTC' ? at : toCivil(zone, at);
+      return { at, civil: formatCivil(civil, true), weekday: WEEKDAYS[new Date(civil).getUTCDay()]! };
+    });
+    return {
+      kind: 'ok',
+      normalized: sched.source,
+      resolved: sched.resolved !== sched.source ? sched.resolved : null,
+      description: capitalize(describeSchedule(sched)),
+      hasSeconds: sched.hasSeconds,
+      fires,
+    };
+  } catch (err) {
+    return { kind: 'error', error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Gaps between consecutive fires, for the "every ~N" summary under the preview (ms). */
+export function fireGaps(fires: readonly SandboxFire[]): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < fires.length; i++) gaps.push(fires[i]!.at - fires[i - 1]!.at);
+  return gaps;
+}
+
+/** A few zones to pick from; any IANA name may be typed. */
+export const SANDBOX_ZONES = [
+  'UTC',
+  'Europe/London',
+  'Europe/Berlin',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+] as const;
