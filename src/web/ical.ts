@@ -4,7 +4,10 @@
 // markers sit right after their job's events, the body ends with CRLF, and folding stays linear
 // (the library folds the whole text one character at a time, far too slow for 30k events).
 import { createHash } from 'node:crypto';
-import ical, {
+// Named imports only: the bundle loads this package lazily through require() (scripts/build.mjs),
+// where a default import would resolve to the module object rather than its default function.
+import {
+  ICalCalendar,
   ICalCalendarMethod,
   ICalEvent,
   ICalEventStatus,
@@ -125,7 +128,7 @@ function foldText(text: string): string {
 
 /** BEGIN:VCALENDAR .. the refresh hints, without END (serialized by ical-generator). */
 function header(opts: CalendarOptions): string {
-  const cal = ical({
+  const cal = new ICalCalendar({
     prodId: { company: 'cronstable', product: opts.version || 'unversioned', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
     scale: 'GREGORIAN',
@@ -147,7 +150,7 @@ export async function renderCalendar(
   opts: CalendarOptions,
 ): Promise<string> {
   const parts: string[] = [header(opts)];
-  const cal = ical();
+  const cal = new ICalCalendar();
   const stamp = new Date(opts.nowMs);
   const end = opts.nowMs + opts.days * 86_400_000;
   const humAbove = HUM_FIRES_PER_DAY * opts.days;
