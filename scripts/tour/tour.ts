@@ -127,6 +127,10 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
     );
   if (backend === 'gossip' && count === 2)
     throw new Error('a two-node gossip fleet cannot elect a leader (quorum 2 of 2): use 1 or 3 to 9 nodes');
+  // One node has no one to elect with: it runs as a plain node (no cluster section), which is what
+  // `--nodes 1` on a small laptop wants.
+  const nodeBackend = count === 1 ? 'none' : backend;
+  if (count === 1) opts.note?.('one node: no cluster section (BACKEND=none), every job runs here');
   const webToken = opts.webToken ? opts.webToken : null;
   const timings: FleetTimings = { ...SHORT_TIMINGS, ...opts.timings };
   const fixed = opts.ports === 'fixed';
@@ -194,7 +198,7 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
     const all = fleet.nodes.map((n) => `${n.id}=${n.spec.ip}:${n.spec.peerPort}`).join(' ');
     return {
       NODE_NAME: node.spec.nodeName,
-      BACKEND: backend,
+      BACKEND: nodeBackend,
       DISTRIBUTION: distribution,
       WEB_TOKEN: webToken ?? '',
       CONFIG_SRC: source,
@@ -221,7 +225,7 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
   try {
     fleet = await Fleet.create({
       nodes: count,
-      backend,
+      backend: nodeBackend,
       distribution,
       namePrefix: 'meridian',
       timings,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GiveUp, waitUntil } from '../../scripts/fleet/fleet.ts';
+import { startTour } from '../../scripts/tour/tour.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -77,4 +78,21 @@ describe('npm run grand-tour', () => {
       }
     }
   }, 90_000);
+
+  it('--nodes 1 runs one plain node (no cluster section) that serves the tour', async () => {
+    const notes: string[] = [];
+    const tour = await startTour({ nodes: 1, sinks: false, note: (l) => notes.push(l) });
+    try {
+      expect(notes.join('\n')).toContain('one node: no cluster section');
+      const node = tour.nodes[0]!;
+      const status = await node.get<{ ok?: boolean }>('/status');
+      expect(status).toBeTruthy();
+      const cluster = await node.get<{ enabled: boolean }>('/cluster');
+      expect(cluster.enabled).toBe(false);
+      const jobs = await node.jobs();
+      expect(Object.keys(jobs)).toContain('platform-pulse-counter');
+    } finally {
+      await tour.stop();
+    }
+  }, 60_000);
 });
