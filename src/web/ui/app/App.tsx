@@ -1,29 +1,56 @@
 // The dashboard shell: polling (spec 06 §9.1), routing, selection and keyboard, and the views.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
+import { formatColumns, type OptionalColumn, parseColumns, toggleColumn } from '../lib/columns.ts';
+import { CommandRegistry } from '../lib/commands.ts';
 import { compileJob, nextFireOf } from '../lib/engine.ts';
+import {
+  cycleTheme,
+  failureNotice,
+  flipLightDark,
+  newFailures,
+  ON_OFF,
+  type OnOff,
+  ROW_HEIGHTS,
+} from '../lib/settings.ts';
 import { failureBanner, summarize } from '../lib/status.ts';
-import { filterRows, type Row, type Segment, type SortKey, sortRows, toRows } from '../lib/table.ts';
+import {
+  filterRows,
+  type Row,
+  type Segment,
+  SORT_KEYS,
+  type SortKey,
+  sortRows,
+  toRows,
+} from '../lib/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
 import { type Api, HttpError } from './api.ts';
+import { CommandsContext, coreCommands, jobCommands } from './appCommands.ts';
 import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';
 import { ClusterPanel } from './ClusterPanel.tsx';
+import { ColumnChooser } from './ColumnChooser.tsx';
+import { CommandPalette } from './CommandPalette.tsx';
 import { DagCard } from './DagCard.tsx';
 import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
 import { FleetView } from './FleetView.tsx';
 import { type Connection, Header } from './Header.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
-import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
+import { copyText, type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
 import { JobsTable } from './JobsTable.tsx';
 import { OverloadBanner } from './OverloadBanner.tsx';
+import { type NotifyState, SettingsDialog } from './SettingsDialog.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
-import { useTheme } from './theme.ts';
+import { useLook, useTheme } from './theme.ts';
 import { WeekCalendar } from './WeekCalendar.tsx';
 
-const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'owner', 'last', 'next', 'took'];
+function notificationState(pref: OnOff): NotifyState {
+  if (typeof Notification === 'undefined') return 'unsupported';
+  if (Notification.permission === 'denied') return 'denied';
+  return pref === 'on' && Notification.permission === 'granted' ? 'on' : 'off';
+}
 
 export function App({ api }: { api: Api }) {
   const now = useNow();
@@ -46,7 +73,24 @@ export function App({ api }: { api: Api }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [pollNonce, setPollNonce] = useState(0);
-  const [theme, toggleTheme] = useTheme();
+  const [theme, themePref, setThemePref] = useTheme();
+  const look = useLook();
+  // --- chrome (issue 13 item 6): palette, settings, optional columns, notifications
+  const [palette, setPalette] = useState(false);
+  const [settings, setSettings] = useState(false);
+  const [colsPref, setColsPref] = usePref<string>('cols', '');
+  const cols = useMemo(() => parseColumns(colsPref), [colsPref]);
+  const toggleCol = useCallback(
+    (id: OptionalColumn) => setColsPref(formatColumns(toggleColumn(parseColumns(colsPref), id))),
+    [colsPref],
+  );
+  const [notifyPref, setNotifyPref] = usePref<OnOff>('notify', 'off', ON_OFF);
+  const [, setNotifyNonce] = useState(0);
+  const registry = useMemo(() => new CommandRegistry(), []);
+  const toggleTheme = useCallback(() => setThemePref(flipLightDark(theme)), [theme, setThemePref]);
+  const nextTheme = useCallback(() => setThemePref(cycleTheme(theme)), [theme, setThemePref]);
+  const prevJobs = useRef<ApiJob[] | null>(null);
+  // --- end chrome
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
   const fleetOpen = useRef(route.view === 'fleet');
@@ -161,6 +205,35 @@ export function App({ api }: { api: Api }) {
       summary && summary.failing > 0 ? `(${summary.failing} failing) cronstable` : 'cronstable';
   }, [summary?.failing]);
 
+  // Desktop notification when a refresh finds a job failing anew (settings → notifications).
+  useEffect(() => {
+    if (jobs === null) return;
+    const failed = newFailures(prevJobs.current, jobs);
+    prevJobs.current = jobs;
+    if (failed.length === 0 || notificationState(notifyPref) !== 'on') return;
+    const notice = failureNotice(failed);
+    if (notice === null) return;
+    try {
+      new Notification(notice.title, { body: notice.body, tag: 'cronstable-failure' });
+    } catch {
+      // some browsers only allow notifications from a service worker
+    }
+  }, [jobs]);
+  const setNotify = useCallback(
+    (on: boolean) => {
+      if (!on || typeof Notification === 'undefined') {
+        setNotifyPref('off');
+        return;
+      }
+      void Notification.requestPermission().then((perm) => {
+        setNotifyPref(perm === 'granted' ? 'on' : 'off');
+        setNotifyNonce((n) => n + 1);
+        if (perm !== 'granted') toast('The browser did not allow notifications.', 'bad');
+      });
+    },
+    [setNotifyPref],
+  );
+
   // Next fire per row: the daemon's answer until it passes, then rolled forward by the engine.
   const rolled = useRef(new Map<string, number | null>());
   useEffect(() => rolled.current.clear(), [fetchedAt]);
@@ -200,13 +273,13 @@ export function App({ api }: { api: Api }) {
   const cancelJob = useCallback((name: string) => void post(name, 'cancel'), [post]);
 
   // Keyboard navigation.
-  const state = useRef({ shown, selected, route, help, tokenDialog });
-  state.current = { shown, selected, route, help, tokenDialog };
+  const state = useRef({ shown, selected, route, help, tokenDialog, palette, settings });
+  state.current = { shown, selected, route, help, tokenDialog, palette, settings };
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const s = state.current;
-      if (s.help || s.tokenDialog) return;
+      if (s.help || s.tokenDialog || s.palette || s.settings) return;
       const target = e.target as HTMLElement | null;
       const tag = target?.tagName ?? '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
@@ -254,9 +327,17 @@ export function App({ api }: { api: Api }) {
           setHelp(true);
           break;
         case 't':
+          nextTheme();
+          break;
         case 'T':
           toggleTheme();
           break;
+        case 'c': {
+          const job = current ? s.shown.find((r) => r.job.name === current)?.job : undefined;
+          if (job)
+            void copyText(job.command).then((ok) => ok && toast(`copied the command of ${job.name}`, 'ok'));
+          break;
+        }
         case 'v':
           setRoute({ view: s.route.view === 'week' ? 'jobs' : 'week', drawer: s.route.drawer });
           break;
@@ -280,7 +361,23 @@ export function App({ api }: { api: Api }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [openJob, runJob, cancelJob, toggleTheme, refreshNow, setRoute]);
+  }, [openJob, runJob, cancelJob, toggleTheme, nextTheme, refreshNow, setRoute]);
+
+  // Ctrl/⌘-K and Ctrl-P open the palette from anywhere, inputs included (capture: before the focus traps).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const k = e.key.toLowerCase();
+      if (e.altKey || e.shiftKey || !((k === 'k' && (e.ctrlKey || e.metaKey)) || (k === 'p' && e.ctrlKey)))
+        return;
+      e.preventDefault();
+      e.stopPropagation();
+      setHelp(false);
+      setSettings(false);
+      setPalette((open) => !open);
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, []);
 
   const interval = refresh === 'paused' ? Number.POSITIVE_INFINITY : Number(refresh) * 1000;
   const conn: Connection = locked
@@ -307,136 +404,234 @@ export function App({ api }: { api: Api }) {
     [openJob, runJob, cancelJob],
   );
 
+  // The palette's actions: read at open time through refs, so they always see the current state.
+  const coreRef = useRef<Parameters<typeof coreCommands>[0] | null>(null);
+  coreRef.current = {
+    view: route.view,
+    setView: (view) => setRoute({ view, drawer: null }),
+    hasFleet,
+    hasCluster: clustered !== null,
+    focusFilter: () => {
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: null });
+      window.setTimeout(() => {
+        filterRef.current?.focus();
+        filterRef.current?.select();
+      }, 0);
+    },
+    setSegment: (sg) => {
+      setSegment(sg);
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+    },
+    refreshNow,
+    setRefresh,
+    sort: { key: sortKey, desc: sortDir === 'desc' },
+    setSort: (key, desc) => {
+      setSortKey(key);
+      setSortDir(desc ? 'desc' : 'asc');
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+    },
+    cols,
+    toggleCol,
+    theme,
+    setTheme: setThemePref,
+    flipTheme: toggleTheme,
+    cycleTheme: nextTheme,
+    density: look.density,
+    setDensity: look.setDensity,
+    motion: look.motion,
+    setMotion: look.setMotion,
+    setCvd: look.setCvd,
+    setScale: look.setScale,
+    openSettings: () => setSettings(true),
+    openHelp: () => setHelp(true),
+    openToken: () => setTokenDialog({ rejected: false }),
+    copyJobSetId: () => {
+      if (jobSetId) void copyText(jobSetId).then((ok) => ok && toast('copied the job-set id', 'ok'));
+    },
+    scrollTo: (id) => {
+      const go = (): void => {
+        const el = document.getElementById(id) ?? document.querySelector(`[data-testid="${id}"]`);
+        if (el) el.scrollIntoView({ block: 'start' });
+        else toast(`nothing to show: no ${id.replace(/-/g, ' ')} on this page`, 'bad');
+      };
+      if (route.view !== 'jobs') {
+        setRoute({ view: 'jobs', drawer: null });
+        window.setTimeout(go, 50);
+      } else go();
+    },
+  };
+  const jobsRef = useRef(jobs);
+  jobsRef.current = jobs;
+  useEffect(() => {
+    const offCore = registry.register('core', () => coreCommands(coreRef.current!));
+    const offJobs = registry.register('jobs', () =>
+      jobCommands(jobsRef.current ?? [], {
+        open: (name, tab) => openJobRef.current(name, tab),
+        run: (name) => runJob(name),
+        cancel: (name) => cancelJob(name),
+        copy: (job) =>
+          void copyText(job.command).then((ok) => ok && toast(`copied the command of ${job.name}`, 'ok')),
+      }),
+    );
+    return () => {
+      offCore();
+      offJobs();
+    };
+  }, [registry, runJob, cancelJob]);
+  const openJobRef = useRef(openJob);
+  openJobRef.current = openJob;
+
   return (
-    <div class={`app${drawer ? ' has-drawer' : ''}`}>
-      <Header
-        version={version}
-        jobSetId={jobSetId}
-        now={now}
-        conn={refresh === 'paused' && (conn === 'stale' || conn === 'live') ? 'paused' : conn}
-        lastOk={fetchedAt}
-        summary={summary}
-        node={node}
-        theme={theme}
-        hasToken={api.hasToken()}
-        onSegment={(sg) => {
-          setSegment(sg);
-          if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
-        }}
-        onToggleTheme={toggleTheme}
-        onToken={() => setTokenDialog({ rejected: false })}
-        onHelp={() => setHelp(true)}
-        cluster={
-          clustered
-            ? {
-                role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
-                alert: alert !== null,
-                fleet: hasFleet,
-              }
-            : null
-        }
-        fleetOpen={route.view === 'fleet'}
-        onFleet={openFleet}
-      />
-      <main class="main" id="main">
-        {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
-        <Toolbar
-          filter={filter}
-          segment={segment}
-          view={route.view}
-          refresh={refresh}
-          inputRef={filterRef}
-          onFilter={setFilter}
-          onSegment={setSegment}
-          onView={(view) => setRoute({ view, drawer: route.drawer })}
-          onRefresh={setRefresh}
-        />
-        {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
-        {banner && (
-          <FailureBanner
-            banner={banner}
-            now={now}
-            onOpen={(name) => openJob(name, 'logs')}
-            onShowFailing={() => {
-              setSegment('fail');
-              if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
-            }}
-          />
-        )}
-        {jobs === null ? (
-          <LoadingCard
-            locked={locked}
-            failed={pollFailed}
-            onUnlock={() => setTokenDialog({ rejected: true })}
-          />
-        ) : route.view === 'week' ? (
-          <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
-        ) : route.view === 'fleet' ? (
-          <>
-            {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
-            <FleetView fleet={fleet} jobs={jobs} now={now} onOpen={(name) => openJob(name, 'logs')} />
-          </>
-        ) : (
-          <>
-            <JobsTable
-              rows={shown}
-              total={rows.length}
-              sort={{ key: sortKey, desc: sortDir === 'desc' }}
-              onSort={(s) => {
-                setSortKey(s.key);
-                setSortDir(s.desc ? 'desc' : 'asc');
-              }}
-              selected={selected}
-              now={now}
-              nextAtOf={nextAtOf}
-              nodeName={cluster?.node_name ?? null}
-              showOwner={showOwner}
-              actions={rowActions}
-              emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
-            />
-            {clustered && (
-              <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
-            )}
-            <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
-          </>
-        )}
-      </main>
-      {drawer && (
-        <Drawer
-          name={drawer.name}
-          job={drawerJob}
-          jobs={jobs ?? []}
-          tab={drawer.tab}
+    <CommandsContext.Provider value={registry}>
+      <div class={`app${drawer ? ' has-drawer' : ''}`}>
+        <Header
+          version={version}
+          jobSetId={jobSetId}
           now={now}
-          nodeName={cluster?.node_name ?? null}
-          api={api}
-          onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
-          onClose={closeDrawer}
-          onRun={runJob}
-          onCancel={cancelJob}
-        />
-      )}
-      {help && <HelpDialog onClose={() => setHelp(false)} />}
-      {tokenDialog && (
-        <TokenDialog
-          rejected={tokenDialog.rejected}
+          conn={refresh === 'paused' && (conn === 'stale' || conn === 'live') ? 'paused' : conn}
+          lastOk={fetchedAt}
+          summary={summary}
+          node={node}
+          theme={theme}
           hasToken={api.hasToken()}
-          onSubmit={(token) => {
-            api.setToken(token);
-            setTokenDialog(null);
-            setLocked(false);
-            refreshNow();
+          onSegment={(sg) => {
+            setSegment(sg);
+            if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
           }}
-          onClear={() => {
-            api.setToken(null);
-            setTokenDialog(null);
-            refreshNow();
-          }}
-          onClose={() => setTokenDialog(null)}
+          onToggleTheme={toggleTheme}
+          onToken={() => setTokenDialog({ rejected: false })}
+          onHelp={() => setHelp(true)}
+          onPalette={() => setPalette(true)}
+          onSettings={() => setSettings(true)}
+          cluster={
+            clustered
+              ? {
+                  role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
+                  alert: alert !== null,
+                  fleet: hasFleet,
+                }
+              : null
+          }
+          fleetOpen={route.view === 'fleet'}
+          onFleet={openFleet}
         />
-      )}
-      <Toasts toasts={toasts} />
-    </div>
+        <main class="main" id="main">
+          {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
+          <Toolbar
+            filter={filter}
+            segment={segment}
+            view={route.view}
+            refresh={refresh}
+            inputRef={filterRef}
+            onFilter={setFilter}
+            onSegment={setSegment}
+            onView={(view) => setRoute({ view, drawer: route.drawer })}
+            onRefresh={setRefresh}
+          />
+          {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
+          {banner && (
+            <FailureBanner
+              banner={banner}
+              now={now}
+              onOpen={(name) => openJob(name, 'logs')}
+              onShowFailing={() => {
+                setSegment('fail');
+                if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+              }}
+            />
+          )}
+          {jobs === null ? (
+            <LoadingCard
+              locked={locked}
+              failed={pollFailed}
+              onUnlock={() => setTokenDialog({ rejected: true })}
+            />
+          ) : route.view === 'week' ? (
+            <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+          ) : route.view === 'fleet' ? (
+            <>
+              {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
+              <FleetView fleet={fleet} jobs={jobs} now={now} onOpen={(name) => openJob(name, 'logs')} />
+            </>
+          ) : (
+            <>
+              <JobsTable
+                rows={shown}
+                total={rows.length}
+                sort={{ key: sortKey, desc: sortDir === 'desc' }}
+                onSort={(s) => {
+                  setSortKey(s.key);
+                  setSortDir(s.desc ? 'desc' : 'asc');
+                }}
+                selected={selected}
+                now={now}
+                nextAtOf={nextAtOf}
+                nodeName={cluster?.node_name ?? null}
+                showOwner={showOwner}
+                actions={rowActions}
+                emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+                cols={cols}
+                rowHeight={ROW_HEIGHTS[look.density]}
+                scale={Number(look.scale) / 100}
+                tools={<ColumnChooser cols={cols} onToggle={toggleCol} />}
+              />
+              {clustered && (
+                <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
+              )}
+              <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
+            </>
+          )}
+        </main>
+        {drawer && (
+          <Drawer
+            name={drawer.name}
+            job={drawerJob}
+            jobs={jobs ?? []}
+            tab={drawer.tab}
+            now={now}
+            nodeName={cluster?.node_name ?? null}
+            api={api}
+            onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
+            onClose={closeDrawer}
+            onRun={runJob}
+            onCancel={cancelJob}
+          />
+        )}
+        {help && <HelpDialog onClose={() => setHelp(false)} />}
+        {palette && <CommandPalette commands={registry.all()} onClose={() => setPalette(false)} />}
+        {settings && (
+          <SettingsDialog
+            themePref={themePref}
+            onTheme={setThemePref}
+            look={look}
+            refresh={refresh}
+            onRefresh={setRefresh}
+            notify={notificationState(notifyPref)}
+            onNotify={setNotify}
+            onClose={() => setSettings(false)}
+          />
+        )}
+        {tokenDialog && (
+          <TokenDialog
+            rejected={tokenDialog.rejected}
+            hasToken={api.hasToken()}
+            onSubmit={(token) => {
+              api.setToken(token);
+              setTokenDialog(null);
+              setLocked(false);
+              refreshNow();
+            }}
+            onClear={() => {
+              api.setToken(null);
+              setTokenDialog(null);
+              refreshNow();
+            }}
+            onClose={() => setTokenDialog(null)}
+          />
+        )}
+        <Toasts toasts={toasts} />
+      </div>
+    </CommandsContext.Provider>
   );
 }
 

@@ -1,5 +1,6 @@
 // One row of the jobs table: status, name + command, owner (in a spread cluster), schedule, last run, took, next, trend, actions.
 import { ownerCell } from '../lib/cluster.ts';
+import { formatRate, formatWallClock, type OptionalColumn, policyLabel, tzLabel } from '../lib/columns.ts';
 import { compileJob } from '../lib/engine.ts';
 import { formatAge, formatCountdown, formatDuration } from '../lib/format.ts';
 import type { Row } from '../lib/table.ts';
@@ -56,6 +57,7 @@ export function JobRow({
   nextAt,
   nodeName,
   showOwner,
+  cols = [],
   actions,
 }: {
   row: Row;
@@ -66,6 +68,8 @@ export function JobRow({
   nodeName: string | null;
   /** the Owner column shows only in a spread cluster (spec 05 §12.4) */
   showOwner: boolean;
+  /** optional columns switched on in the "⊞ cols" chooser */
+  cols?: readonly OptionalColumn[];
   actions: RowActions;
 }) {
   const j = row.job;
@@ -126,6 +130,8 @@ export function JobRow({
           {frameNote}
         </div>
       </td>
+      {cols.includes('policy') && <td class="c-policy">{policyLabel(j) ?? <span class="muted">—</span>}</td>}
+      {cols.includes('tz') && <td class="c-tz">{tzLabel(j)}</td>}
       <td class="c-last">
         {last === null || row.lastAt === null ? (
           <span class="muted">never</span>
@@ -139,6 +145,20 @@ export function JobRow({
       <td class="c-next">
         <NextCell row={row} nextAt={nextAt} now={now} />
       </td>
+      {cols.includes('nextat') && (
+        <td class="c-nextat">
+          {nextAt === null || !j.enabled || j.running ? (
+            <span class="muted">—</span>
+          ) : (
+            <time dateTime={new Date(nextAt).toISOString()}>
+              {formatWallClock(nextAt, now, c.hasSeconds)}
+            </time>
+          )}
+        </td>
+      )}
+      {cols.includes('rate') && (
+        <td class={`c-rate${row.rate !== null && row.rate < 0.8 ? ' warn' : ''}`}>{formatRate(row.rate)}</td>
+      )}
       <td class="c-trend">
         <Sparkline history={j.history} />
       </td>
