@@ -16,6 +16,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
     return { run: async () => [...(await pure.run()), ...(await store.run())] };
   },
   cluster: () => import('./cluster.bench.ts'),
+  webui: () => import('./webui.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -11,6 +11,7 @@ import {
   tzLabel,
 } from '../../src/web/ui/lib/columns.ts';
 import { type Command, CommandRegistry, fuzzyScore, rankCommands } from '../../src/web/ui/lib/commands.ts';
+import { appendLines, chunkLines, EMPTY_LOG, type LogBuffer } from '../../src/web/ui/lib/logchunks.ts';
 import {
   cycleTheme,
   failureNotice,
@@ -200,5 +201,36 @@ describe('settings', () => {
   it('lists the palette keys in the shortcuts sheet', () => {
     const keys = SHORTCUTS.flatMap((s) => s.keys.flatMap((k) => k.keys));
     for (const k of ['Ctrl K', '⌘ K', 'Ctrl P', '?', '/', 't', 'T', 'c']) expect(keys).toContain(k);
+  });
+});
+
+describe('log chunks', () => {
+  it('appends into the last chunk, keeps earlier chunks as they are, and drops whole chunks past the limit', () => {
+    let buf: LogBuffer<number> = EMPTY_LOG;
+    buf = appendLines(buf, [1, 2, 3], 10, 4);
+    expect(buf.chunks.map((c) => c.lines)).toEqual([[1, 2, 3]]);
+    const first = appendLines(buf, [4, 5], 10, 4);
+    expect(first.chunks.map((c) => c.lines)).toEqual([[1, 2, 3, 4], [5]]);
+    const next = appendLines(first, [6], 10, 4);
+    expect(next.chunks[0]).toBe(first.chunks[0]);
+    expect(next.chunks[1]!.id).toBe(first.chunks[1]!.id);
+    let big = next;
+    for (let n = 7; n <= 30; n++) big = appendLines(big, [n], 10, 4);
+    const all = chunkLines(big);
+    expect(all.at(-1)).toBe(30);
+    expect(all.length).toBeGreaterThanOrEqual(10);
+    expect(all.length).toBeLessThan(14);
+    expect(big.total).toBe(all.length);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => 31 - all.length + i));
+    expect(appendLines(big, [], 10, 4)).toBe(big);
+    // a replay larger than the limit keeps the newest lines
+    const replay = appendLines(
+      EMPTY_LOG as LogBuffer<number>,
+      Array.from({ length: 50 }, (_, i) => i),
+      10,
+      4,
+    );
+    expect(chunkLines(replay).at(-1)).toBe(49);
+    expect(replay.total).toBeLessThan(14);
   });
 });
