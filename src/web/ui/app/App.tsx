@@ -87,8 +87,11 @@ export function App({ api }: { api: Api }) {
   const [notifyPref, setNotifyPref] = usePref<OnOff>('notify', 'off', ON_OFF);
   const [, setNotifyNonce] = useState(0);
   const registry = useMemo(() => new CommandRegistry(), []);
-  const toggleTheme = useCallback(() => setThemePref(flipLightDark(theme)), [theme, setThemePref]);
-  const nextTheme = useCallback(() => setThemePref(cycleTheme(theme)), [theme, setThemePref]);
+  // Through a ref: a second key press can arrive before the keyboard effect re-subscribes.
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+  const toggleTheme = useCallback(() => setThemePref(flipLightDark(themeRef.current)), [setThemePref]);
+  const nextTheme = useCallback(() => setThemePref(cycleTheme(themeRef.current)), [setThemePref]);
   const prevJobs = useRef<ApiJob[] | null>(null);
   // --- end chrome
   const [toasts, toast] = useToasts();
