@@ -30,6 +30,15 @@ const optional = (id: OptionalColumn): Column => ({
   optional: id,
 });
 
+/**
+ * With optional columns on, the table keeps the Job column readable by growing past the window (the page
+ * scrolls sideways) instead of squeezing it: the fixed columns' widths (styles.css `col.c-*`) plus room for it.
+ */
+const FIXED_WIDTH = 980;
+const OWNER_WIDTH = 124;
+const OPTIONAL_WIDTH: Record<OptionalColumn, number> = { policy: 110, tz: 140, nextat: 120, rate: 64 };
+const JOB_MIN_WIDTH = 240;
+
 const COLUMNS: readonly Column[] = [
   { label: 'Status', cls: 'c-status', sort: 'status' },
   { label: 'Job', cls: 'c-job', sort: 'name' },
@@ -141,7 +150,17 @@ export function JobsTable({
         </span>
         {tools && <div class="card-tools">{tools}</div>}
       </div>
-      <table class="jobs" aria-rowcount={rows.length + 1}>
+      <table
+        class="jobs"
+        aria-rowcount={rows.length + 1}
+        style={
+          cols.length === 0
+            ? undefined
+            : {
+                minWidth: `${FIXED_WIDTH + (showOwner ? OWNER_WIDTH : 0) + JOB_MIN_WIDTH + cols.reduce((w, c) => w + OPTIONAL_WIDTH[c], 0)}px`,
+              }
+        }
+      >
         <colgroup>
           {columns.map((c) => (
             <col key={c.cls} class={c.cls} />

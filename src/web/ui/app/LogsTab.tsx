@@ -345,17 +345,36 @@ class LogChunk extends Component<ChunkProps> {
               </div>
             );
           if (found !== null && matchesOnly && ranges.length === 0) return null;
-          return (
-            <div key={line.n} class={`logline${line.kind === 'stderr' ? ' logline-err' : ''}`}>
-              <span class="lineno" aria-hidden="true">
-                {line.n}
-              </span>
-              <span class="linetext">
-                <LineText text={line.text} ranges={ranges} colour={colour} />
-              </span>
-            </div>
-          );
+          return <LogLineView key={line.n} line={line} ranges={ranges} colour={colour} />;
         })}
+      </div>
+    );
+  }
+}
+
+interface LineProps {
+  line: Line;
+  ranges: Array<[number, number]>;
+  colour: boolean;
+}
+
+/** One output line; a new line in the last chunk leaves its neighbours alone. */
+class LogLineView extends Component<LineProps> {
+  override shouldComponentUpdate(n: LineProps): boolean {
+    const p = this.props;
+    return n.line !== p.line || n.ranges !== p.ranges || n.colour !== p.colour;
+  }
+
+  override render() {
+    const { line, ranges, colour } = this.props;
+    return (
+      <div class={`logline${line.kind === 'stderr' ? ' logline-err' : ''}`}>
+        <span class="lineno" aria-hidden="true">
+          {line.n}
+        </span>
+        <span class="linetext">
+          <LineText text={line.text} ranges={ranges} colour={colour} />
+        </span>
       </div>
     );
   }
