@@ -228,9 +228,15 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       const tz = j.timezone === 'UTC' ? 'UTC' : (j.timezone ?? (j.utc ? 'UTC' : 'local'));
       expect(await row.locator('td.c-tz').textContent()).toBe(tz);
       expect(await row.locator('td.c-policy').textContent()).toBe('—');
-      const ok = j.history.filter((h) => h.outcome === 'success').length;
-      const rate = j.history.length === 0 ? '—' : `${Math.round((ok / j.history.length) * 100)}%`;
-      expect(await row.locator('td.c-rate').textContent()).toBe(rate);
+      // the page and a fresh /jobs agree (a scheduled run can land between a read and the page's refresh)
+      await expect
+        .poll(async () => {
+          const now = (await apiJobs()).find((x) => x.name === j.name)!;
+          const ok = now.history.filter((h) => h.outcome === 'success').length;
+          const rate = now.history.length === 0 ? '—' : `${Math.round((ok / now.history.length) * 100)}%`;
+          return (await row.locator('td.c-rate').textContent()) === rate;
+        })
+        .toBe(true);
     }
     // Next at: the browser's wall clock (Europe/Berlin) of backup-db's next 03:15 UTC fire
     const backup = jobs.find((j) => j.name === 'backup-db')!;
@@ -390,6 +396,68 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
         `cronstable: flaky-export failed | exit 3 · ${(await apiJobs()).find((j) => j.name === 'flaky-export')!.last_run!.fail_reason}`,
       ]);
     await js(`localStorage.removeItem('cronstable.notify')`);
+  }, 30_000);
+
+  it('works from the keyboard alone, with a visible focus ring', async () => {
+    await js(`localStorage.removeItem('cronstable.theme')`);
+    await page.goto(`${base}/`);
+    await page.waitForSelector('tr.job');
+    const focused = (): Promise<string> =>
+      js(`(document.activeElement?.getAttribute('data-testid') || document.activeElement?.id ||
+        document.activeElement?.textContent || '').trim()`);
+    // `/` filters, Enter leaves the box, j selects, Enter opens the drawer
+    await page.keyboard.press('/');
+    expect(await focused()).toBe('job-filter');
+    await page.keyboard.type('backup');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=drawer]');
+    expect(await page.locator('#drawer-title').textContent()).toBe('backup-db');
+    // the tab strip: arrows move between tabs, digits jump
+    await page.locator('[data-testid=tab-logs]').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('[data-testid=tab-history]').getAttribute('aria-selected')).toBe('true');
+    expect(await focused()).toBe('tab-history');
+    const ring = await js<string>(`getComputedStyle(document.activeElement).outlineStyle`);
+    expect(ring).not.toBe('none');
+    await page.keyboard.press('3');
+    expect(await page.locator('[data-testid=tab-schedule]').getAttribute('aria-selected')).toBe('true');
+    // Tab stays inside the open drawer
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await js<boolean>(`!!document.activeElement.closest('[data-testid=drawer]')`)).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid=drawer]').count()).toBe(0);
+    // the column chooser and the sort headers by keyboard
+    await page.locator('#job-filter').focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid=cols-button]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => js<string>(`document.activeElement.getAttribute('data-col')`)).toBe('policy');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toBe('cols-button');
+    await page.keyboard.press('Tab');
+    expect(await js<string>(`document.activeElement.getAttribute('data-sort')`)).toBe('status');
+    const statusTh = page.locator('th:has(button[data-sort="status"])');
+    const before = await statusTh.getAttribute('aria-sort');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => statusTh.getAttribute('aria-sort'))
+      .toBe(before === 'ascending' ? 'descending' : 'ascending');
+    // the week view and its chips
+    await page.keyboard.press('v');
+    await page.waitForSelector('[data-testid=week]');
+    await page.locator('.wk-chip').first().focus();
+    const chipJob = await js<string>(`document.activeElement.getAttribute('data-job')`);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=drawer]');
+    expect(await page.locator('#drawer-title').textContent()).toBe(chipJob);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('v');
+    await page.waitForSelector('tr.job');
   }, 30_000);
 
   it('has no WCAG 2 A/AA violations (axe-core) in any view, dialog or theme', async () => {

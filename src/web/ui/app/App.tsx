@@ -318,6 +318,8 @@ export function App({ api }: { api: Api }) {
           break;
         case 'Enter':
           if (tag === 'BUTTON' || tag === 'A' || s.selected === null) return;
+          // The drawer takes focus as it opens; without this the same key press would then press its ✕.
+          e.preventDefault();
           openJob(s.selected, s.route.drawer?.tab ?? 'logs');
           break;
         case 'r':
