@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
 import { formatColumns, type OptionalColumn, parseColumns, toggleColumn } from '../lib/columns.ts';
-import { CommandRegistry } from '../lib/commands.ts';
+import { type Command, CommandRegistry } from '../lib/commands.ts';
 import { compileJob, nextFireOf } from '../lib/engine.ts';
 import {
   cycleTheme,
@@ -465,9 +465,15 @@ export function App({ api }: { api: Api }) {
       } else go();
     },
   };
+  // Palette entries for the views of other issues (radar, pressure, tail, tv, state...): one line each, e.g.
+  //   { id: 'view.radar', title: 'Show the next-fire radar', group: 'view', keywords: '⌁ radar', run: () => ... },
+  // A component below this one can instead call useRegisterCommands (app/appCommands.ts).
+  const viewActions = useRef<() => Command[]>(() => []);
+  viewActions.current = (): Command[] => [];
   const jobsRef = useRef(jobs);
   jobsRef.current = jobs;
   useEffect(() => {
+    const offViews = registry.register('views', () => viewActions.current());
     const offCore = registry.register('core', () => coreCommands(coreRef.current!));
     const offJobs = registry.register('jobs', () =>
       jobCommands(jobsRef.current ?? [], {
@@ -479,6 +485,7 @@ export function App({ api }: { api: Api }) {
       }),
     );
     return () => {
+      offViews();
       offCore();
       offJobs();
     };
