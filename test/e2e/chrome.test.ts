@@ -18,7 +18,20 @@ const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
 
-const CONFIG = (port: number): string => `# e2e fixture for the dashboard chrome
+const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the dashboard chrome
+state:
+  path: ${stateDir}
+  topology: single-node
+dags:
+  - name: nightly
+    schedule: "0 3 * * *"
+    tasks:
+      - id: extract
+        command: echo extracted
+      - id: load
+        dependsOn:
+          - extract
+        command: echo loaded
 jobs:
   - name: backup-db
     command: "true"
@@ -105,7 +118,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-'));
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
+    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
     daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     daemon.stdout!.on('data', (c: Buffer) => {
       logs += c.toString();
@@ -154,9 +167,16 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
     });
-    // history for the Rate column: one success, one failure
+    // history for the Rate column: one success, one failure; one finished DAG run for its card and drawer
     await runAndWait('backup-db');
     await runAndWait('flaky-export');
+    await fetch(`${base}/dags/nightly/trigger`, { method: 'POST' });
+    await until('a finished run of the nightly DAG', 20_000, async () => {
+      const res = await fetch(`${base}/dags/nightly/runs`);
+      const body = (await res.json()) as { runs?: Array<{ state: string }> } | Array<{ state: string }>;
+      const runs = Array.isArray(body) ? body : (body.runs ?? []);
+      return runs.some((r) => r.state === 'success') ? true : null;
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -501,6 +521,13 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       await page.waitForSelector('[data-testid=next-fires]');
       found.push(...(await scan(`${theme} drawer schedule`, '[data-testid=drawer]')));
       await page.keyboard.press('Escape');
+      await page.locator('[data-testid=dag-open]').first().click();
+      await page.waitForSelector('[data-testid=dag-runs]');
+      found.push(...(await scan(`${theme} dag drawer runs`, '[data-testid=dag-drawer]')));
+      await page.locator('[data-testid=dag-tab-graph]').click();
+      await page.waitForSelector('[data-testid=dag-graph]');
+      found.push(...(await scan(`${theme} dag drawer graph`, '[data-testid=dag-drawer]')));
+      await page.locator('[data-testid=dag-close]').click();
       await page.locator('[data-testid=week-button]').click();
       await page.waitForSelector('[data-testid=week]');
       found.push(...(await scan(`${theme} week`)));
