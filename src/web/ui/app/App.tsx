@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
 import { formatColumns, type OptionalColumn, parseColumns, toggleColumn } from '../lib/columns.ts';
-import { type Command, CommandRegistry } from '../lib/commands.ts';
+import type { Command } from '../lib/commands.ts';
 import { compileJob, nextFireOf } from '../lib/engine.ts';
 import {
   cycleTheme,
@@ -25,7 +25,7 @@ import {
 } from '../lib/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
 import { type Api, HttpError } from './api.ts';
-import { CommandsContext, coreCommands, jobCommands } from './appCommands.ts';
+import { coreCommands, jobCommands, pageCommands } from './appCommands.ts';
 import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';
 import { ClusterPanel } from './ClusterPanel.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
@@ -86,7 +86,7 @@ export function App({ api }: { api: Api }) {
   );
   const [notifyPref, setNotifyPref] = usePref<OnOff>('notify', 'off', ON_OFF);
   const [, setNotifyNonce] = useState(0);
-  const registry = useMemo(() => new CommandRegistry(), []);
+  const registry = pageCommands;
   // Through a ref: a second key press can arrive before the keyboard effect re-subscribes.
   const themeRef = useRef(theme);
   themeRef.current = theme;
@@ -494,156 +494,154 @@ export function App({ api }: { api: Api }) {
   openJobRef.current = openJob;
 
   return (
-    <CommandsContext.Provider value={registry}>
-      <div class={`app${drawer ? ' has-drawer' : ''}`}>
-        <Header
-          version={version}
-          jobSetId={jobSetId}
-          now={now}
-          conn={refresh === 'paused' && (conn === 'stale' || conn === 'live') ? 'paused' : conn}
-          lastOk={fetchedAt}
-          summary={summary}
-          node={node}
-          theme={theme}
-          hasToken={api.hasToken()}
-          onSegment={(sg) => {
-            setSegment(sg);
-            if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
-          }}
-          onToggleTheme={toggleTheme}
-          onToken={() => setTokenDialog({ rejected: false })}
-          onHelp={() => setHelp(true)}
-          onPalette={() => setPalette(true)}
-          onSettings={() => setSettings(true)}
-          cluster={
-            clustered
-              ? {
-                  role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
-                  alert: alert !== null,
-                  fleet: hasFleet,
-                }
-              : null
-          }
-          fleetOpen={route.view === 'fleet'}
-          onFleet={openFleet}
+    <div class={`app${drawer ? ' has-drawer' : ''}`}>
+      <Header
+        version={version}
+        jobSetId={jobSetId}
+        now={now}
+        conn={refresh === 'paused' && (conn === 'stale' || conn === 'live') ? 'paused' : conn}
+        lastOk={fetchedAt}
+        summary={summary}
+        node={node}
+        theme={theme}
+        hasToken={api.hasToken()}
+        onSegment={(sg) => {
+          setSegment(sg);
+          if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+        }}
+        onToggleTheme={toggleTheme}
+        onToken={() => setTokenDialog({ rejected: false })}
+        onHelp={() => setHelp(true)}
+        onPalette={() => setPalette(true)}
+        onSettings={() => setSettings(true)}
+        cluster={
+          clustered
+            ? {
+                role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
+                alert: alert !== null,
+                fleet: hasFleet,
+              }
+            : null
+        }
+        fleetOpen={route.view === 'fleet'}
+        onFleet={openFleet}
+      />
+      <main class="main" id="main">
+        {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
+        <Toolbar
+          filter={filter}
+          segment={segment}
+          view={route.view}
+          refresh={refresh}
+          inputRef={filterRef}
+          onFilter={setFilter}
+          onSegment={setSegment}
+          onView={(view) => setRoute({ view, drawer: route.drawer })}
+          onRefresh={setRefresh}
         />
-        <main class="main" id="main">
-          {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
-          <Toolbar
-            filter={filter}
-            segment={segment}
-            view={route.view}
-            refresh={refresh}
-            inputRef={filterRef}
-            onFilter={setFilter}
-            onSegment={setSegment}
-            onView={(view) => setRoute({ view, drawer: route.drawer })}
-            onRefresh={setRefresh}
-          />
-          {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
-          {banner && (
-            <FailureBanner
-              banner={banner}
-              now={now}
-              onOpen={(name) => openJob(name, 'logs')}
-              onShowFailing={() => {
-                setSegment('fail');
-                if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
-              }}
-            />
-          )}
-          {jobs === null ? (
-            <LoadingCard
-              locked={locked}
-              failed={pollFailed}
-              onUnlock={() => setTokenDialog({ rejected: true })}
-            />
-          ) : route.view === 'week' ? (
-            <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
-          ) : route.view === 'fleet' ? (
-            <>
-              {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
-              <FleetView fleet={fleet} jobs={jobs} now={now} onOpen={(name) => openJob(name, 'logs')} />
-            </>
-          ) : (
-            <>
-              <JobsTable
-                rows={shown}
-                total={rows.length}
-                sort={{ key: sortKey, desc: sortDir === 'desc' }}
-                onSort={(s) => {
-                  setSortKey(s.key);
-                  setSortDir(s.desc ? 'desc' : 'asc');
-                }}
-                selected={selected}
-                now={now}
-                nextAtOf={nextAtOf}
-                nodeName={cluster?.node_name ?? null}
-                showOwner={showOwner}
-                actions={rowActions}
-                emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
-                cols={cols}
-                rowHeight={ROW_HEIGHTS[look.density]}
-                scale={Number(look.scale) / 100}
-                tools={<ColumnChooser cols={cols} onToggle={toggleCol} />}
-              />
-              {clustered && (
-                <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
-              )}
-              <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
-            </>
-          )}
-        </main>
-        {drawer && (
-          <Drawer
-            name={drawer.name}
-            job={drawerJob}
-            jobs={jobs ?? []}
-            tab={drawer.tab}
+        {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
+        {banner && (
+          <FailureBanner
+            banner={banner}
             now={now}
-            nodeName={cluster?.node_name ?? null}
-            api={api}
-            onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
-            onClose={closeDrawer}
-            onRun={runJob}
-            onCancel={cancelJob}
-          />
-        )}
-        {help && <HelpDialog onClose={() => setHelp(false)} />}
-        {palette && <CommandPalette commands={registry.all()} onClose={() => setPalette(false)} />}
-        {settings && (
-          <SettingsDialog
-            themePref={themePref}
-            onTheme={setThemePref}
-            look={look}
-            refresh={refresh}
-            onRefresh={setRefresh}
-            notify={notificationState(notifyPref)}
-            onNotify={setNotify}
-            onClose={() => setSettings(false)}
-          />
-        )}
-        {tokenDialog && (
-          <TokenDialog
-            rejected={tokenDialog.rejected}
-            hasToken={api.hasToken()}
-            onSubmit={(token) => {
-              api.setToken(token);
-              setTokenDialog(null);
-              setLocked(false);
-              refreshNow();
+            onOpen={(name) => openJob(name, 'logs')}
+            onShowFailing={() => {
+              setSegment('fail');
+              if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
             }}
-            onClear={() => {
-              api.setToken(null);
-              setTokenDialog(null);
-              refreshNow();
-            }}
-            onClose={() => setTokenDialog(null)}
           />
         )}
-        <Toasts toasts={toasts} />
-      </div>
-    </CommandsContext.Provider>
+        {jobs === null ? (
+          <LoadingCard
+            locked={locked}
+            failed={pollFailed}
+            onUnlock={() => setTokenDialog({ rejected: true })}
+          />
+        ) : route.view === 'week' ? (
+          <WeekCalendar jobs={jobs} now={now} api={api} onOpen={(name) => openJob(name, 'schedule')} />
+        ) : route.view === 'fleet' ? (
+          <>
+            {clustered && <ClusterPanel cluster={clustered} jobs={jobs} onFleet={null} />}
+            <FleetView fleet={fleet} jobs={jobs} now={now} onOpen={(name) => openJob(name, 'logs')} />
+          </>
+        ) : (
+          <>
+            <JobsTable
+              rows={shown}
+              total={rows.length}
+              sort={{ key: sortKey, desc: sortDir === 'desc' }}
+              onSort={(s) => {
+                setSortKey(s.key);
+                setSortDir(s.desc ? 'desc' : 'asc');
+              }}
+              selected={selected}
+              now={now}
+              nextAtOf={nextAtOf}
+              nodeName={cluster?.node_name ?? null}
+              showOwner={showOwner}
+              actions={rowActions}
+              emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+              cols={cols}
+              rowHeight={ROW_HEIGHTS[look.density]}
+              scale={Number(look.scale) / 100}
+              tools={<ColumnChooser cols={cols} onToggle={toggleCol} />}
+            />
+            {clustered && (
+              <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
+            )}
+            <DagCard api={api} intervalMs={refresh === 'paused' ? 60_000 : Number(refresh) * 1000} />
+          </>
+        )}
+      </main>
+      {drawer && (
+        <Drawer
+          name={drawer.name}
+          job={drawerJob}
+          jobs={jobs ?? []}
+          tab={drawer.tab}
+          now={now}
+          nodeName={cluster?.node_name ?? null}
+          api={api}
+          onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
+          onClose={closeDrawer}
+          onRun={runJob}
+          onCancel={cancelJob}
+        />
+      )}
+      {help && <HelpDialog onClose={() => setHelp(false)} />}
+      {palette && <CommandPalette commands={registry.all()} onClose={() => setPalette(false)} />}
+      {settings && (
+        <SettingsDialog
+          themePref={themePref}
+          onTheme={setThemePref}
+          look={look}
+          refresh={refresh}
+          onRefresh={setRefresh}
+          notify={notificationState(notifyPref)}
+          onNotify={setNotify}
+          onClose={() => setSettings(false)}
+        />
+      )}
+      {tokenDialog && (
+        <TokenDialog
+          rejected={tokenDialog.rejected}
+          hasToken={api.hasToken()}
+          onSubmit={(token) => {
+            api.setToken(token);
+            setTokenDialog(null);
+            setLocked(false);
+            refreshNow();
+          }}
+          onClear={() => {
+            api.setToken(null);
+            setTokenDialog(null);
+            refreshNow();
+          }}
+          onClose={() => setTokenDialog(null)}
+        />
+      )}
+      <Toasts toasts={toasts} />
+    </div>
   );
 }
 

@@ -1,8 +1,7 @@
 // The palette's built-in actions: every view, toolbar button, header button and setting, and each job's own
 // actions. App.tsx registers `coreCommands` and `jobCommands`; a view of its own registers its actions with
 // `useRegisterCommands` (or one more line in `coreCommands`).
-import { createContext } from 'preact';
-import { useContext, useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
 import { type Command, CommandRegistry, type CommandSource } from '../lib/commands.ts';
 import {
@@ -22,14 +21,14 @@ import type { ApiJob } from '../lib/types.ts';
 import type { DrawerTab, Route } from './hooks.ts';
 import { REFRESH_CHOICES, type RefreshChoice } from './Toolbar.tsx';
 
-export const CommandsContext = createContext<CommandRegistry>(new CommandRegistry());
+/** The page's one palette registry (one dashboard per page). */
+export const pageCommands = new CommandRegistry();
 
 /** Registers `source` with the page's palette while the calling component is mounted. */
 export function useRegisterCommands(key: string, source: CommandSource): void {
-  const registry = useContext(CommandsContext);
   const latest = useRef(source);
   latest.current = source;
-  useEffect(() => registry.register(key, () => latest.current()), [registry, key]);
+  useEffect(() => pageCommands.register(key, () => latest.current()), [key]);
 }
 
 export interface CoreContext {
