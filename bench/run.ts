@@ -22,6 +22,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   cluster: () => import('./cluster.bench.ts'),
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).
   tour: () => import('./tour.bench.ts'),
+  webui: () => import('./webui.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -249,7 +249,8 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toMatch(/^rgb\((\d|1\d),/);
     await page.screenshot({ path: join(SHOTS, 'dark.png') });
-    await page.keyboard.press('t');
+    // T flips light and dark (t cycles every theme: chrome.test.ts)
+    await page.keyboard.press('T');
     await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('light');
     expect(pageErrors).toEqual([]);
   }, 20_000);

@@ -2,6 +2,7 @@
 // theme / token / help buttons.
 import { useState } from 'preact/hooks';
 import { formatAge, formatUtcClock } from '../lib/format.ts';
+import { isDark, type Theme } from '../lib/settings.ts';
 import type { Summary } from '../lib/status.ts';
 import type { Segment } from '../lib/table.ts';
 import type { ApiNode } from '../lib/types.ts';
@@ -27,12 +28,14 @@ export interface HeaderProps {
   lastOk: number;
   summary: Summary | null;
   node: ApiNode | null;
-  theme: 'light' | 'dark';
+  theme: Theme;
   hasToken: boolean;
   onSegment(segment: Segment): void;
   onToggleTheme(): void;
   onToken(): void;
   onHelp(): void;
+  onPalette(): void;
+  onSettings(): void;
   /** The cluster indicator: absent without a cluster; `alert` when quorum is lost or a conflict shows. */
   cluster: { role: string; alert: boolean; fleet: boolean } | null;
   fleetOpen: boolean;
@@ -171,11 +174,31 @@ export function Header(p: HeaderProps) {
           type="button"
           class="iconbtn"
           onClick={p.onToggleTheme}
-          aria-label={p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
-          title="Toggle light/dark (t)"
+          aria-label={isDark(p.theme) ? 'Switch to a light theme' : 'Switch to a dark theme'}
+          title="Toggle light/dark (T)"
           data-testid="theme-toggle"
         >
-          {p.theme === 'dark' ? '☀' : '☾'}
+          {isDark(p.theme) ? '☀' : '☾'}
+        </button>
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onPalette}
+          aria-label="Command palette"
+          title="Command palette (Ctrl-K)"
+          data-testid="palette-button"
+        >
+          ⌘
+        </button>
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onSettings}
+          aria-label="Settings"
+          title="Settings"
+          data-testid="settings-button"
+        >
+          ⚙
         </button>
         <button
           type="button"
