@@ -305,8 +305,12 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toBe(String(runs.runs.length));
     expect(runs.runs.length).toBe(1);
     // pulse-fast keeps running; the page's count is at most what the route holds by now.
+    await expect
+      .poll(async () => Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs')), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
     const pulse = Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs'));
-    expect(pulse).toBeGreaterThan(0);
     expect(pulse).toBeLessThanOrEqual((await api('/jobs/pulse-fast/runs')).runs.length);
     await page.locator('[data-testid=heat-6h]').click();
     await expect.poll(() => page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
