@@ -18,11 +18,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.ts';
 import { dashboardHtml } from '../src/web/ui/page.ts';
 import type { Metric } from './metric.ts';
 
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const JOBS = 500;
 const REFRESHES = 120;
 const LOG_LINES = 5000;
@@ -254,18 +253,8 @@ export async function run(): Promise<Metric[]> {
   const fleet = new Fleet();
   const server = await startServer(fleet);
   const profile = mkdtempSync(join(tmpdir(), 'cronstable-bench-webui-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
+  const context = await launchChromium(profile, {
     viewport: { width: 1600, height: 1000 },
-    deviceScaleFactor: 1,
     colorScheme: 'dark',
   });
   try {

@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
@@ -131,21 +131,10 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       return (await fetch(`${base}/jobs`)).ok ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-profile-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
+    context = await launchChromium(profile, {
       viewport: { width: 1500, height: 950 },
-      deviceScaleFactor: 1,
       colorScheme: 'light',
       timezoneId: 'Europe/Berlin',
-      locale: 'en-US',
     });
     await context.grantPermissions(['notifications'], { origin: base });
     page = context.pages()[0] ?? (await context.newPage());
