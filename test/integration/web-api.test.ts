@@ -38,6 +38,8 @@ const ROUTES: [string, string, number][] = [
   ['GET', '/jobs/off/logs', 200],
   ['GET', '/jobs/quick/resources', 200],
   ['GET', '/jobs/quick/trends', 200],
+  ['GET', '/jobs/quick/slots', 200],
+  ['GET', '/jobs/ghost/slots', 404],
   ['GET', '/jobs/quick/calendar.ics', 200],
   ['GET', '/calendar.ics', 200],
   ['GET', '/job-set-id', 200],

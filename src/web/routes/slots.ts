@@ -1,0 +1,40 @@
+// GET /jobs/{name}/slots (issue 15 part 2): every scheduled slot of a window and its fate, from
+// the fleet's shared run ledger (or this node's memory when no store is configured).
+import type { Hono } from 'hono';
+import { historyRows, jobSlots, ledgerRows, slotWindow } from '../../scheduler/slots-ledger.ts';
+import { parseIsoInstant } from '../../util/instant.ts';
+import { nodeName, type WebDeps } from '../deps.ts';
+import { json, jsonError, param, type WebEnv } from '../respond.ts';
+import { jobNotFound } from './jobs.ts';
+
+export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+  const { ctx } = d;
+  app.get('/jobs/:name/slots', async (c) => {
+    const name = param(c, 'name');
+    const job = ctx.scheduler.job(name);
+    if (!job) return jobNotFound(name);
+    const w = slotWindow(c.req.query('from'), c.req.query('to'), ctx.clock.now(), parseIsoInstant);
+    if ('error' in w) return jsonError(400, w.error);
+    const here = nodeName(ctx);
+    let rows: Awaited<ReturnType<typeof ledgerRows>>;
+    try {
+      const history = ctx.scheduler.history(name);
+      rows = ctx.store ? await ledgerRows(ctx.store, name) : history ? historyRows(history, here) : [];
+    } catch (e) {
+      return jsonError(503, `the state store could not be read: ${(e as Error).message}`);
+    }
+    const r = jobSlots(job, rows, w, [here]);
+    return json({
+      name,
+      from: new Date(w.fromMs).toISOString(),
+      to: new Date(w.toMs).toISOString(),
+      source: ctx.store ? 'ledger' : 'memory',
+      schedule: job.scheduleText,
+      clusterPolicy: job.clusterPolicy,
+      counts: r.counts,
+      unaccounted: r.counts.unaccounted ?? 0,
+      truncated: r.truncated,
+      slots: r.slots,
+    });
+  });
+}
