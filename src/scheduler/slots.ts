@@ -213,8 +213,7 @@ export function slotFates(q: SlotsQuery): SlotsResult {
             outcome: best.fate,
             node: best.row.node,
             run_id: best.row.runId,
-            reason:
-              best.row.failReason ?? (best.fate === 'caught-up' ? `catch-up run: ${best.row.outcome}` : null),
+            reason: best.row.failReason,
             others: sorted
               .slice(1)
               .map((c) => ({ node: c.row.node, outcome: c.fate, reason: c.row.failReason })),

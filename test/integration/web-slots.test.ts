@@ -1,5 +1,7 @@
 // GET /jobs/{name}/slots over real HTTP against a real scheduler and a real (inline SQLite) store
 // that two "nodes" (two store connections with their own writer names) share.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -8,6 +10,8 @@ import { Logger } from '../../src/util/log.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { buildContext, job, LOOPBACK, loadWebConfig } from './web-harness.ts';
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
 type Parsed = Record<string, any>;
@@ -20,8 +24,9 @@ describe('/jobs/{name}/slots with a shared store', () => {
   let server: WebServer;
   let base: string;
   let stopScheduler: () => Promise<void>;
+  let dir: string;
   beforeAll(async () => {
-    const dir = writeTree({ 'keep.txt': '' }, true);
+    dir = writeTree({ 'keep.txt': '' }, true);
     const open = (writer: string) =>
       openStore({ path: dir, namespace: 'default', topology: 'auto', inline: true, writer });
     a = await open('node-a#1');
@@ -77,6 +82,31 @@ describe('/jobs/{name}/slots with a shared store', () => {
     ]);
     expect(body.slots[3].reason).toBe('node down');
     expect(body.counts).toEqual({ ran: 1, 'skipped-overlap': 1, 'caught-up': 1, missed: 1, unaccounted: 1 });
+  });
+
+  it('the slots SQL view carries the same rows (every recorded slot, same fate and node)', async () => {
+    const { body } = await get(`/jobs/hourly/slots?from=${at(0)}&to=${at(5)}`);
+    const db = new Database(join(dir, 'cronstable.db'), { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          "SELECT scheduled_at, outcome, node, run_id, reason, records FROM slots WHERE ns = 'default' AND job = 'hourly' ORDER BY scheduled_at",
+        )
+        .all();
+      const recorded = body.slots.filter((s: Parsed) => s.outcome !== 'unaccounted');
+      expect(rows).toEqual(
+        recorded.map((s: Parsed) => ({
+          scheduled_at: s.scheduled_at,
+          outcome: s.outcome,
+          node: s.node,
+          run_id: s.run_id,
+          reason: s.reason,
+          records: 1 + s.others.length,
+        })),
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('defaults to the last 24 hours', async () => {
