@@ -1,5 +1,6 @@
 // GET /jobs/{name}/slots over real HTTP against a real scheduler and a real (inline SQLite) store
 // that two "nodes" (two store connections with their own writer names) share.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,22 @@ describe('/jobs/{name}/slots with a shared store', () => {
           records: 1 + s.others.length,
         })),
       );
+    } finally {
+      db.close();
+    }
+  });
+
+  it("answers the README's slots query (What happened to my 02:00 run?)", () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const start = readme.indexOf('## What happened to my 02:00 run?');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 3));
+    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(queries).toHaveLength(1);
+    const db = new Database(join(dir, 'cronstable.db'), { readonly: true });
+    try {
+      expect(db.prepare(queries[0]!).all()).toEqual([
+        { scheduled_at: at(2), outcome: 'caught-up', node: 'node-a', reason: null, records: 1 },
+      ]);
     } finally {
       db.close();
     }
