@@ -127,6 +127,7 @@ export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = 
           counts: r.counts,
           unaccounted: r.counts.unaccounted ?? 0,
           truncated: r.truncated,
+          before_history: r.beforeHistory,
           slots: r.slots,
         })}\n`,
       );

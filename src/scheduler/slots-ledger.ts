@@ -45,6 +45,24 @@ export async function ledgerRows(store: Store, job: string): Promise<LedgerRow[]
   return recs.map(ledgerRow);
 }
 
+/** The slots running on this node now, as rows (the ledger only learns of a run when it ends). */
+export function runningRows(history: JobHistory | undefined, node: string): LedgerRow[] {
+  if (!history) return [];
+  return history
+    .recentSlots()
+    .filter((s) => s.outcome === 'running')
+    .map((s, i) => ({
+      id: -1 - i,
+      node,
+      scheduledAt: new Date(s.scheduledAt).toISOString(),
+      outcome: 'running',
+      trigger: 'schedule',
+      attempt: 0,
+      runId: s.runId,
+      failReason: null,
+    }));
+}
+
 /** A node's in-memory history as ledger rows (no store configured: this node's view only). */
 export function historyRows(history: JobHistory, node: string): LedgerRow[] {
   let id = 0;
@@ -87,8 +105,14 @@ export function jobSlots(
   window: { fromMs: number; toMs: number },
   nodes: readonly string[],
 ): SlotsResult {
-  if (!job.cron) return { slots: [], counts: {}, truncated: 0 };
+  if (!job.cron) return { slots: [], counts: {}, truncated: 0, beforeHistory: 0 };
   const everyNode = job.clusterPolicy === 'EveryNode';
+  // The ledger's memory of the job starts at its oldest retained slot row (none: it knows nothing).
+  let historyStartMs = window.toMs;
+  for (const r of rows) {
+    const at = r.scheduledAt === null ? Number.NaN : Date.parse(r.scheduledAt);
+    if (at < historyStartMs) historyStartMs = at;
+  }
   return slotFates({
     cron: job.cron,
     frame: job.frame,
@@ -98,5 +122,6 @@ export function jobSlots(
     toMs: window.toMs,
     rows,
     limit: MAX_SLOTS,
+    historyStartMs,
   });
 }

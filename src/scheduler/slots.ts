@@ -15,6 +15,8 @@ import { occurrences } from '../schedule/index.ts';
  * (only recognised when a gate's reason says quorum); they are mapped here so the view is ready.
  */
 export type SlotFate =
+  /** Running now on the node answering (another node's run shows once it is in the ledger). */
+  | 'running'
   | 'ran'
   | 'failed'
   | 'cancelled'
@@ -34,6 +36,7 @@ export type SlotFate =
   | 'unaccounted';
 
 export const SLOT_FATES: readonly SlotFate[] = [
+  'running',
   'ran',
   'failed',
   'cancelled',
@@ -86,6 +89,8 @@ export interface SlotsResult {
   counts: Partial<Record<SlotFate, number>>;
   /** Slots of the window left out by `limit` (the oldest are dropped). */
   truncated: number;
+  /** Slots of the window before `historyStartMs` (before the ledger knew the job), not listed. */
+  beforeHistory: number;
 }
 
 export interface SlotsQuery {
@@ -101,6 +106,11 @@ export interface SlotsQuery {
   rows: readonly LedgerRow[];
   /** Most slots returned (the newest kept). */
   limit: number;
+  /**
+   * Where the ledger's memory of the job begins (its oldest retained row): earlier slots are not
+   * `unaccounted`, they predate the job or were pruned by `maxRunsPerJob`. Absent: the window start.
+   */
+  historyStartMs?: number;
 }
 
 /** Maps one ledger outcome (plus trigger and reason) onto a slot fate. */
@@ -128,6 +138,7 @@ export function fateOf(row: Pick<LedgerRow, 'outcome' | 'trigger' | 'failReason'
       if (why.includes('paused')) return 'paused';
       return 'skipped-gate';
     }
+    case 'running':
     case 'claimed-elsewhere':
     case 'missed':
     case 'missed-overload':
@@ -170,8 +181,10 @@ function better(a: Candidate, b: Candidate): boolean {
 
 /** Every slot of the schedule in [fromMs, toMs) with its fate from `rows`. */
 export function slotFates(q: SlotsQuery): SlotsResult {
-  const instants =
-    q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1 }) : [];
+  const start = Math.max(q.fromMs, q.historyStartMs ?? q.fromMs);
+  const all = q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1 }) : [];
+  const instants = start > q.fromMs ? all.filter((at) => at >= start) : all;
+  const beforeHistory = all.length - instants.length;
   // Candidates per slot key: the instant, plus the node for EveryNode jobs.
   const byKey = new Map<string, Candidate[]>();
   const key = (at: number, node: string) => (q.everyNode ? `${at}|${node}` : String(at));
@@ -230,7 +243,12 @@ export function slotFates(q: SlotsQuery): SlotsResult {
       slots.push(view);
     }
   }
-  return { slots, counts, truncated: firstInstant * owners.length };
+  return {
+    slots,
+    counts,
+    truncated: firstInstant * owners.length,
+    beforeHistory: beforeHistory * owners.length,
+  };
 }
 
 /** A `runs/<job>` record (store body + writer) as a ledger row. */

@@ -180,6 +180,21 @@ describe('slotFates', () => {
     ]);
   });
 
+  it('does not call slots before the ledger’s history of the job unaccounted', () => {
+    const r = slotFates({
+      cron: everyMinute,
+      frame: UTC_FRAME,
+      everyNode: false,
+      fromMs: T0,
+      toMs: T0 + 5 * 60_000,
+      limit: 100,
+      historyStartMs: T0 + 3 * 60_000,
+      rows: [row({ scheduledAt: min(3), runId: 'first' })],
+    });
+    expect(r.slots.map((s) => s.outcome)).toEqual(['ran', 'unaccounted']);
+    expect(r.beforeHistory).toBe(3);
+  });
+
   it('returns nothing for an empty window', () => {
     const r = slotFates({
       cron: everyMinute,

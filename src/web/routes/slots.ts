@@ -1,7 +1,7 @@
 // GET /jobs/{name}/slots (issue 15 part 2): every scheduled slot of a window and its fate, from
 // the fleet's shared run ledger (or this node's memory when no store is configured).
 import type { Hono } from 'hono';
-import { historyRows, jobSlots, ledgerRows, slotWindow } from '../../scheduler/slots-ledger.ts';
+import { historyRows, jobSlots, ledgerRows, runningRows, slotWindow } from '../../scheduler/slots-ledger.ts';
 import { parseIsoInstant } from '../../util/instant.ts';
 import { nodeName, type WebDeps } from '../deps.ts';
 import { json, jsonError, param, type WebEnv } from '../respond.ts';
@@ -9,6 +9,37 @@ import { jobNotFound } from './jobs.ts';
 
 export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
+
+  // The dashboard header's fleet-wide count: unaccounted slots of every job over the last 24 h.
+  app.get('/slots/unaccounted', async () => {
+    const to = ctx.clock.now();
+    const w = { fromMs: to - 86_400_000, toMs: to };
+    const here = nodeName(ctx);
+    const jobs: { name: string; unaccounted: number }[] = [];
+    try {
+      for (const job of ctx.config().jobs) {
+        if (!job.cron || !job.enabled) continue;
+        const history = ctx.scheduler.history(job.name);
+        const rows = ctx.store
+          ? [...(await ledgerRows(ctx.store, job.name)), ...runningRows(history, here)]
+          : history
+            ? [...historyRows(history, here), ...runningRows(history, here)]
+            : [];
+        const n = jobSlots(job, rows, w, [here]).counts.unaccounted ?? 0;
+        if (n > 0) jobs.push({ name: job.name, unaccounted: n });
+      }
+    } catch (e) {
+      return jsonError(503, `the state store could not be read: ${(e as Error).message}`);
+    }
+    return json({
+      from: new Date(w.fromMs).toISOString(),
+      to: new Date(w.toMs).toISOString(),
+      source: ctx.store ? 'ledger' : 'memory',
+      unaccounted: jobs.reduce((a, j) => a + j.unaccounted, 0),
+      jobs,
+    });
+  });
+
   app.get('/jobs/:name/slots', async (c) => {
     const name = param(c, 'name');
     const job = ctx.scheduler.job(name);
@@ -20,6 +51,7 @@ export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     try {
       const history = ctx.scheduler.history(name);
       rows = ctx.store ? await ledgerRows(ctx.store, name) : history ? historyRows(history, here) : [];
+      rows.push(...runningRows(history, here));
     } catch (e) {
       return jsonError(503, `the state store could not be read: ${(e as Error).message}`);
     }
@@ -34,6 +66,7 @@ export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
       counts: r.counts,
       unaccounted: r.counts.unaccounted ?? 0,
       truncated: r.truncated,
+      before_history: r.beforeHistory,
       slots: r.slots,
     });
   });
