@@ -40,6 +40,7 @@ const ROUTES: [string, string, number][] = [
   ['GET', '/jobs/quick/trends', 200],
   ['GET', '/jobs/quick/slots', 200],
   ['GET', '/jobs/ghost/slots', 404],
+  ['GET', '/slots/unaccounted', 200],
   ['GET', '/jobs/quick/calendar.ics', 200],
   ['GET', '/calendar.ics', 200],
   ['GET', '/job-set-id', 200],

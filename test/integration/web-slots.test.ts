@@ -133,6 +133,17 @@ describe('/jobs/{name}/slots with a shared store', () => {
     expect(body.slots).toHaveLength(24);
   });
 
+  it('/slots/unaccounted sums the unaccounted slots of every job over the last 24 hours', async () => {
+    const { status, body } = await get('/slots/unaccounted');
+    expect(status).toBe(200);
+    // The ledger knows hourly since 2026-03-01 and holds nothing for the last day.
+    expect(body).toMatchObject({
+      source: 'ledger',
+      unaccounted: 24,
+      jobs: [{ name: 'hourly', unaccounted: 24 }],
+    });
+  });
+
   it('answers bad windows with a JSON 400 and unknown jobs with a JSON 404', async () => {
     const bad = [
       '?from=yesterday',
