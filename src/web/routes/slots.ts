@@ -7,12 +7,17 @@ import { nodeName, type WebDeps } from '../deps.ts';
 import { json, jsonError, param, type WebEnv } from '../respond.ts';
 import { jobNotFound } from './jobs.ts';
 
+const UNACCOUNTED_MEMO_MS = 10_000;
+
 export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
   // The dashboard header's fleet-wide count: unaccounted slots of every job over the last 24 h.
+  // Every open dashboard polls it, and it reads every job's ledger: answers are reused briefly.
+  let memo: { at: number; body: unknown } | null = null;
   app.get('/slots/unaccounted', async () => {
     const to = ctx.clock.now();
+    if (memo && to - memo.at < UNACCOUNTED_MEMO_MS && to >= memo.at) return json(memo.body);
     const w = { fromMs: to - 86_400_000, toMs: to };
     const here = nodeName(ctx);
     const jobs: { name: string; unaccounted: number }[] = [];
@@ -31,13 +36,15 @@ export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     } catch (e) {
       return jsonError(503, `the state store could not be read: ${(e as Error).message}`);
     }
-    return json({
+    const body = {
       from: new Date(w.fromMs).toISOString(),
       to: new Date(w.toMs).toISOString(),
       source: ctx.store ? 'ledger' : 'memory',
       unaccounted: jobs.reduce((a, j) => a + j.unaccounted, 0),
       jobs,
-    });
+    };
+    memo = { at: to, body };
+    return json(body);
   });
 
   app.get('/jobs/:name/slots', async (c) => {
