@@ -43,7 +43,9 @@ export type SlotOutcome =
   /** A gate asked to try again later; the slot is re-admitted then. */
   | 'deferred'
   /** The node could not start it within the late-fire window (launch backlog, stall or clock jump). */
-  | 'missed-overload';
+  | 'missed-overload'
+  /** Due while no daemon ran it (downtime) and not run by the catch-up plan; recorded at start. */
+  | 'missed';
 
 export interface SlotRecord {
   job: string;

@@ -8,6 +8,7 @@ import type { Segment } from '../lib/table.ts';
 import type { ApiNode } from '../lib/types.ts';
 import { copyText } from './hooks.ts';
 import { openNodeHistory } from './NodeHistory.tsx';
+import { UnaccountedPill } from './UnaccountedPill.tsx';
 
 export type Connection = 'connecting' | 'live' | 'paused' | 'stale' | 'lost' | 'locked';
 
@@ -143,6 +144,7 @@ export function Header(p: HeaderProps) {
           <span class="conn-dot" aria-hidden="true" />
           {CONN_TEXT[p.conn]}
         </span>
+        <UnaccountedPill />
         {s !== null && (
           <nav class="pills" aria-label="Summary">
             <button type="button" class="pill" onClick={() => p.onSegment('all')}>
