@@ -1,7 +1,7 @@
 // Headless Chromium for the dashboard's e2e tests, the webui bench and the tour screenshot: the
 // Debian package's binary driven by playwright-core, with the flags a container without a GPU,
 // a sandbox or a network needs. One place, so every caller starts the browser the same way.
-import { type BrowserContext, chromium, type LaunchOptions } from 'playwright-core';
+import { type BrowserContext, chromium, type LaunchOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -29,4 +29,14 @@ export function launchChromium(profile: string, opts: ContextOptions = {}): Prom
     locale: 'en-US',
     ...opts,
   });
+}
+
+/** The context's first page, with page errors and console errors collected into `errors`. */
+export async function firstPage(context: BrowserContext, errors: string[]): Promise<Page> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return page;
 }

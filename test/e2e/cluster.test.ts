@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
+import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
@@ -201,11 +201,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'dark',
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-    });
+    page = await firstPage(context, pageErrors);
     // Poll every second so the page follows the cluster closely.
     await page.addInitScript({ content: "localStorage.setItem('cronstable.refresh', '1')" });
   }, 120_000);

@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -122,13 +123,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    if (daemon && daemon.exitCode === null) {
-      const exited = new Promise((r) => daemon!.once('exit', r));
-      daemon.kill('SIGTERM');
-      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(daemon);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
+import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -120,22 +121,12 @@ describe('dashboard (real daemon + headless Chromium)', () => {
       colorScheme: 'light',
       timezoneId: VIEWER_ZONE,
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-    });
+    page = await firstPage(context, pageErrors);
   }, 60_000);
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    if (daemon && daemon.exitCode === null) {
-      const exited = new Promise((r) => daemon!.once('exit', r));
-      daemon.kill('SIGTERM');
-      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(daemon);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

@@ -9,6 +9,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
+import { stopChild } from '../helpers/child.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -120,13 +121,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    if (daemon && daemon.exitCode === null) {
-      const exited = new Promise((r) => daemon!.once('exit', r));
-      daemon.kill('SIGTERM');
-      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(daemon);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
