@@ -185,6 +185,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
     onMissed: raw.onMissed ?? 'skip',
     startingDeadlineSeconds: raw.startingDeadlineSeconds ?? null,
     catchupJitterSeconds: raw.catchupJitterSeconds ?? 0,
+    dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
     clusterPolicy: raw.clusterPolicy ?? 'Leader',
     enabled: raw.enabled ?? true,
     retainRuns,
