@@ -29,7 +29,7 @@ export {
   occurrences,
   prevFire,
 } from './search.ts';
-export { type Frame, frameName, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
+export { type Frame, frameName, frameZone, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
 
 import { clearParseCache } from './parse.ts';
 import { clearZoneCache } from './zone.ts';

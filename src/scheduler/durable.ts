@@ -75,10 +75,10 @@ export function missedSlots(
 ): { slots: number[]; dropped: number } {
   if (!job.cron || job.onMissed === 'skip') return { slots: [], dropped: 0 };
   const all: number[] = [];
-  let at = nextFire(job.cron, job.frame, watermarkMs);
+  let at = nextFire(job.cron, job.frame, watermarkMs, job.dst);
   while (at !== null && at <= nowMs && all.length <= 100_000) {
     all.push(at);
-    at = nextFire(job.cron, job.frame, at);
+    at = nextFire(job.cron, job.frame, at, job.dst);
   }
   if (job.onMissed === 'run-once') return { slots: all.slice(-1), dropped: 0 };
   return { slots: all.slice(0, MAX_CATCHUP), dropped: Math.max(0, all.length - MAX_CATCHUP) };
@@ -91,7 +91,12 @@ export function missedSlots(
  */
 /** Final slot outcomes that have no run record of their own (a deferred slot is re-admitted). */
 export function settledWithoutRun(outcome: SlotOutcome): boolean {
-  return outcome.startsWith('skipped:') || outcome === 'claimed-elsewhere' || outcome === 'missed-overload';
+  return (
+    outcome.startsWith('skipped:') ||
+    outcome === 'claimed-elsewhere' ||
+    outcome === 'missed-overload' ||
+    outcome.startsWith('dst-')
+  );
 }
 
 export class DurableFeatures implements DurableControl {

@@ -43,7 +43,15 @@ export type SlotOutcome =
   /** A gate asked to try again later; the slot is re-admitted then. */
   | 'deferred'
   /** The node could not start it within the late-fire window (launch backlog, stall or clock jump). */
-  | 'missed-overload';
+  | 'missed-overload'
+  /**
+   * DST policy notes (issue 15), each a ledger row of its own: a skipped wall time fired at the shifted
+   * instant, one dropped by `dst.skipped: skip`, the second-occurrence fire of a repeated wall time. The
+   * two fired kinds sit beside the slot's own run record (same scheduled_at, written first).
+   */
+  | 'dst-shifted'
+  | 'dst-skipped'
+  | 'dst-repeated';
 
 export interface SlotRecord {
   job: string;
