@@ -106,7 +106,14 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
     } else {
       schedule = parseScheduleFor(
         raw.schedule,
-        { timezone, utc, hashKey: `dag:${raw.name}`, allowReboot: false, label: 'job' },
+        {
+          timezone,
+          utc,
+          hashKey: `dag:${raw.name}`,
+          allowReboot: false,
+          label: 'job',
+          dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
+        },
         dagLoc,
         ctx,
       );

@@ -71,4 +71,27 @@ describe('dst policy config (issue 15)', () => {
     );
     expect(scalar).toMatch(/conf\.yaml:4:10: dags\[0\]\.dst/);
   });
+
+  it('the load-time DST lints say what the policy does', () => {
+    const cfg = load(
+      'jobs:\n' +
+        '  - name: spring\n    command: x\n    schedule: "30 2 * * *"\n    timezone: America/New_York\n    dst:\n      skipped: skip\n' +
+        '  - name: fall\n    command: x\n    schedule: "30 1 * * *"\n    timezone: America/New_York\n    dst:\n      repeated: last\n' +
+        '  - name: both\n    command: x\n    schedule: "30 1 * * *"\n    timezone: America/New_York\n    dst:\n      repeated: both\n' +
+        '  - name: plain\n    command: x\n    schedule: "30 2 * * *"\n    timezone: America/New_York\n',
+    );
+    const msg = (name: string, code: string) =>
+      cfg.jobs.find((j) => j.name === name)!.findings.find((f) => f.code === code)?.message;
+    expect(msg('spring', 'dst-skipped-time')).toBe(
+      'on 2026-03-08 the wall time 02:30 does not exist in America/New_York (clocks jump forward); does not fire that day (dst.skipped: skip)',
+    );
+    expect(msg('plain', 'dst-skipped-time')).toContain('fires at the shifted wall time 03:30');
+    expect(msg('fall', 'dst-repeated-time')).toContain(
+      'occurs twice in America/New_York (clocks fall back); fires on the second occurrence only (dst.repeated: last)',
+    );
+    expect(msg('both', 'dst-repeated-time')).toContain('fires on both occurrences (dst.repeated: both)');
+    expect(
+      cfg.warnings.some((w) => w.message.includes("job 'spring'") && w.message.includes('dst.skipped: skip')),
+    ).toBe(true);
+  });
 });
