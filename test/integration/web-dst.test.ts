@@ -1,6 +1,8 @@
 // Issue 15: /schedule/preview and the iCal feed show a DST policy's fires, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/util/clock.ts';
+import { compileJob, nextFiresOf } from '../../src/web/ui/lib/engine.ts';
+import type { ApiJob } from '../../src/web/ui/lib/types.ts';
 import { type Harness, job, startHarness } from './web-harness.ts';
 
 const NOW = Date.parse('2026-10-31T12:00:00Z');
@@ -70,5 +72,28 @@ describe('DST policy in the preview and the calendar feed', () => {
       )
     ).json()) as { lint: { code: string; message: string }[] };
     expect(spring.lint.find((l) => l.code === 'dst-skipped-time')?.message).toContain('dst.skipped: skip');
+  });
+
+  it("the dashboard's engine, fed the /jobs API, draws the same fires as the preview", async () => {
+    const jobs = (await (await h.get('/jobs')).json()) as ApiJob[];
+    const byName = new Map(jobs.map((j) => [j.name, j]));
+    expect(byName.get('sampler')!.dst).toEqual({ repeated: 'both', skipped: 'shift' });
+    expect(byName.get('plain')!.dst).toBeUndefined();
+    const preview = async (repeated: string) =>
+      (
+        (await (
+          await h.get(
+            `/schedule/preview?expr=${encodeURIComponent('30 1 * * *')}&tz=America/New_York&count=3&dst_repeated=${repeated}`,
+          )
+        ).json()) as { fires: string[] }
+      ).fires.map((f) => Date.parse(f));
+    for (const [name, repeated] of [
+      ['sampler', 'both'],
+      ['billing', 'last'],
+      ['plain', 'first'],
+    ] as const) {
+      const drawn = nextFiresOf(compileJob(byName.get(name)!), NOW, 3);
+      expect(drawn).toEqual(await preview(repeated));
+    }
   });
 });
