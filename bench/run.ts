@@ -20,8 +20,10 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
     return { run: async () => [...(await pure.run()), ...(await store.run()), ...(await drain.run())] };
   },
   cluster: () => import('./cluster.bench.ts'),
+  slots: () => import('./slots.bench.ts'),
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).
   tour: () => import('./tour.bench.ts'),
+  webui: () => import('./webui.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -5,13 +5,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../chromium.ts';
 import { waitUntil } from '../fleet/fleet.ts';
 import { startTour } from './tour.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const OUT = process.argv[2] ?? join(ROOT, 'docs', 'grand-tour-owners.png');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const PAIR = ['meridian-a', 'meridian-b'] as const;
 /** One dashboard's viewport; the picture is two of them side by side. */
 const W = 1200; // the dashboard hides the Owner column below 1120 px
@@ -37,20 +36,9 @@ try {
   // Past a minute boundary, so the every-minute jobs have a last run to show.
   const boundary = Math.ceil(Date.now() / 60_000) * 60_000;
   await new Promise((r) => setTimeout(r, boundary + 15_000 - Date.now()));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
+  const context = await launchChromium(profile, {
     viewport: { width: W, height: H },
-    deviceScaleFactor: 1,
     colorScheme: 'dark',
-    locale: 'en-US',
   });
   const shots: string[] = [];
   for (const id of PAIR) {

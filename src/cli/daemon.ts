@@ -20,6 +20,10 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
     const { runStateAdmin, stateAdminArgs } = await import('./stateadmin.ts');
     if (stateAdminArgs(argv)) return runStateAdmin(argv, io);
   }
+  if (argv.includes('slots')) {
+    const { runSlots, slotsArgs } = await import('./slots.ts');
+    if (slotsArgs(argv)) return runSlots(argv, io);
+  }
   let values: {
     config?: string;
     'log-level'?: string;

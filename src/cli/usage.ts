@@ -1,5 +1,6 @@
 export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
+       cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
 
 A distributed, fault-tolerant cron daemon.
 
@@ -18,6 +19,7 @@ options:
 
 verbs:
   next                   print the next fire instants of a cron expression
+  slots JOB              every scheduled slot of JOB and its fate, from the state store's run ledger
 `;
 
 export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

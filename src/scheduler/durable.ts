@@ -14,6 +14,7 @@ import type { Logger } from '../util/log.ts';
 import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
 import type { SchedulerEvent } from './events.ts';
 import type { RunRecord, SlotOutcome, SlotRecord } from './history.ts';
+import { compactMissed } from './missed.ts';
 
 /** The job-API side the scheduler needs: a per-run identity and its environment. */
 export interface RunRegistry {
@@ -85,6 +86,31 @@ export function missedSlots(
 }
 
 /**
+ * The slots of a downtime that the catch-up plan does not run (pure): every instant after the
+ * watermark up to `now` (at most `cap`; `atLeast` when there were more) minus the planned ones.
+ * They go to the ledger as `missed`, so the slot view accounts for them (issue 15).
+ */
+export function downtimeMissed(
+  job: JobConfig,
+  watermarkMs: number,
+  nowMs: number,
+  planned: readonly number[],
+  cap = 100_000,
+): { instants: number[]; atLeast: boolean } {
+  if (!job.cron) return { instants: [], atLeast: false };
+  const run = new Set(planned);
+  const instants: number[] = [];
+  let at = nextFire(job.cron, job.frame, watermarkMs);
+  let seen = 0;
+  while (at !== null && at <= nowMs) {
+    if (++seen > cap) return { instants, atLeast: true };
+    if (!run.has(at)) instants.push(at);
+    at = nextFire(job.cron, job.frame, at);
+  }
+  return { instants, atLeast: false };
+}
+
+/**
  * The scheduler consults it through `DurableControl` (given at construction); it follows the
  * scheduler's event stream for the ledger and the durable retry records (`onEvent`), and drives
  * the scheduler through `SchedulerControl` at start (re-armed retries, catch-up).
@@ -95,6 +121,7 @@ export function settledWithoutRun(outcome: SlotOutcome): boolean {
     outcome.startsWith('skipped:') ||
     outcome === 'claimed-elsewhere' ||
     outcome === 'missed-overload' ||
+    outcome === 'missed' ||
     outcome.startsWith('dst-')
   );
 }
@@ -352,6 +379,19 @@ export class DurableFeatures implements DurableControl {
     );
   }
 
+  /** The downtime's slots the catch-up will not run, as `missed` ledger rows (folded past a few). */
+  private recordMissed(
+    job: JobConfig,
+    watermarkMs: number,
+    anchor: number,
+    planned: readonly number[],
+  ): void {
+    const { instants, atLeast } = downtimeMissed(job, watermarkMs, anchor, planned);
+    if (instants.length === 0) return;
+    const why = `no node ran it while it was due (daemon down or not running it); onMissed: ${job.onMissed}`;
+    for (const rec of compactMissed(job.name, instants, atLeast, why, 'missed')) this.slotWithoutRun(rec);
+  }
+
   private retryArmed(job: JobConfig, attempt: number, notBefore: number): void {
     this.write(`recording the retry of ${job.name}`, () =>
       this.o.store.append(
@@ -391,7 +431,8 @@ export class DurableFeatures implements DurableControl {
       );
     }
     for (const job of jobs) {
-      if (job.enabled && job.cron && job.onMissed !== 'skip') void this.catchUp(scheduler, job, anchor);
+      // onMissed: skip still looks back, to record the downtime's slots as `missed`.
+      if (job.enabled && job.cron) void this.catchUp(scheduler, job, anchor);
     }
   }
 
@@ -441,10 +482,13 @@ export class DurableFeatures implements DurableControl {
       )
         watermark = checkpoint.watermark;
       if (typeof watermark !== 'string') return;
-      let from = Date.parse(watermark);
+      const watermarkMs = Date.parse(watermark);
+      let from = watermarkMs;
       if (job.startingDeadlineSeconds !== null)
         from = Math.max(from, anchor - job.startingDeadlineSeconds * 1000);
       const { slots, dropped } = missedSlots(job, from, anchor);
+      this.recordMissed(job, watermarkMs, anchor, slots);
+      if (job.onMissed === 'skip') return;
       if (dropped > 0)
         this.o.log.warning(
           `Job ${job.name}: ${dropped} more missed run(s) than the catch-up cap of ${MAX_CATCHUP} are dropped`,

@@ -13,11 +13,12 @@ export function compactMissed(
   instants: readonly number[],
   atLeast: boolean,
   why: string,
+  outcome: 'missed-overload' | 'missed' = 'missed-overload',
 ): SlotRecord[] {
   const single = (at: number): SlotRecord => ({
     job,
     scheduledAt: at,
-    outcome: 'missed-overload',
+    outcome,
     runId: null,
     detail: why,
   });
@@ -29,7 +30,7 @@ export function compactMissed(
   head.push({
     job,
     scheduledAt: first,
-    outcome: 'missed-overload',
+    outcome,
     runId: null,
     detail: `${atLeast ? 'at least ' : ''}${rest.length} slots from ${new Date(first).toISOString()} to ${new Date(last).toISOString()}: ${why}`,
     count: rest.length,

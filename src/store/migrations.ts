@@ -165,4 +165,25 @@ CREATE TABLE \`dag_tasks\` (
 --> statement-breakpoint
 CREATE VIEW \`xcom\` AS select r."ns", d."dag", d."run_key", d."run_id", substr(json_extract(r."data", '$.name'), 1, instr(json_extract(r."data", '$.name'), '/') - 1) as "task_key", substr(json_extract(r."data", '$.name'), instr(json_extract(r."data", '$.name'), '/') + 1) as "key", json_extract(r."data", '$.sha256') as "sha256", json_extract(r."data", '$.size') as "size", json_extract(r."data", '$.at') as "put_at", count(*) as "versions", max(r."id") as "id" from "dag_runs" d join "records" r on r."ns" = d."ns" and r."stream" = 'artifacts/dagxcom/' || d."dag" || '/' || d."run_id" and r."schema_version" = 'v1' group by r."ns", r."stream", json_extract(r."data", '$.name');`,
   },
+  {
+    tag: '0005_slot_fates',
+    sha256: '5f83f9891f586ef73dea93894483ffc02f6e93c450e0726f47174832d98aae57',
+    sql: `DROP VIEW \`slots\`;--> statement-breakpoint
+CREATE VIEW \`slots\` AS select "ns", "job", "scheduled_at", "outcome", "ledger_outcome", "node", "run_id", "reason", "finished_at", "attempts", "records", "id" from (select "ns", "job", "scheduled_at", CASE
+  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') AND "trigger" = 'catchup' THEN 'caught-up'
+  WHEN "outcome" = 'success' THEN 'ran'
+  WHEN "outcome" IN ('failure', 'unknown') THEN 'failed'
+  WHEN "outcome" = 'cancelled' THEN 'cancelled'
+  WHEN "outcome" = 'skipped:overlap' THEN 'skipped-overlap'
+  WHEN "outcome" = 'skipped:disabled' THEN 'disabled'
+  WHEN "outcome" = 'skipped:only-if-last-succeeded' THEN 'skipped-only-if-last-succeeded'
+  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%quorum%' THEN 'no-quorum'
+  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%paused%' THEN 'paused'
+  WHEN "outcome" LIKE 'skipped:%' THEN 'skipped-gate'
+  WHEN "outcome" IN ('claimed-elsewhere', 'missed', 'missed-overload', 'dst-shifted', 'dst-skipped', 'dst-repeated', 'paused', 'no-quorum') THEN "outcome"
+  ELSE 'failed' END as "outcome", "outcome" as "ledger_outcome", "node", "run_id", "fail_reason" as "reason", "finished_at", sum("outcome" IN ('success', 'failure', 'cancelled', 'unknown')) as "attempts", count(*) as "records", "id", max(CASE
+  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') THEN 3
+  WHEN "outcome" IN ('claimed-elsewhere', 'skipped:gate') AND lower(coalesce("fail_reason", '')) NOT LIKE '%quorum%' AND lower(coalesce("fail_reason", '')) NOT LIKE '%paused%' THEN 1
+  ELSE 2 END * 1000000000000 + "id") as "rank" from "runs" where "scheduled_at" IS NOT NULL group by "ns", "job", "scheduled_at");`,
+  },
 ];

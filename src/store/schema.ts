@@ -183,27 +183,57 @@ export const runs = sqliteView('runs').as((qb) =>
     .where(sql`${startsWith(records.stream, 'runs/')} AND ${records.schemaVersion} = ${V1}`),
 );
 
+/** A ledger row's outcome as a slot fate (src/scheduler/slots.ts `fateOf`, the same mapping in SQL). */
+const SLOT_FATE = `CASE
+  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') AND "trigger" = 'catchup' THEN 'caught-up'
+  WHEN "outcome" = 'success' THEN 'ran'
+  WHEN "outcome" IN ('failure', 'unknown') THEN 'failed'
+  WHEN "outcome" = 'cancelled' THEN 'cancelled'
+  WHEN "outcome" = 'skipped:overlap' THEN 'skipped-overlap'
+  WHEN "outcome" = 'skipped:disabled' THEN 'disabled'
+  WHEN "outcome" = 'skipped:only-if-last-succeeded' THEN 'skipped-only-if-last-succeeded'
+  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%quorum%' THEN 'no-quorum'
+  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%paused%' THEN 'paused'
+  WHEN "outcome" LIKE 'skipped:%' THEN 'skipped-gate'
+  WHEN "outcome" IN ('claimed-elsewhere', 'missed', 'missed-overload', 'dst-shifted', 'dst-skipped', 'dst-repeated', 'paused', 'no-quorum') THEN "outcome"
+  ELSE 'failed' END`;
+
 /**
- * Every scheduled slot the ledger knows, with its final outcome: the newest attempt per
- * (job, scheduled_at). SQLite takes the bare columns from the row holding max(id). Manual
- * runs (no scheduled_at) are not slots. A slot that ended without a run is a ledger row of its
- * own whose outcome is the slot's (`skipped:overlap`, `claimed-elsewhere`, `missed-overload`...).
+ * How informative a row is about its slot (src/scheduler/slots.ts `weight`): a run (3) beats a
+ * node's own decision (2), which beats "not mine" rows (1: claimed-elsewhere, skipped by the gate).
  */
-export const slots = sqliteView('slots').as((qb) =>
-  qb
-    .select({
-      ns: runs.ns,
-      job: runs.job,
-      scheduledAt: runs.scheduledAt,
-      outcome: runs.outcome,
-      finishedAt: runs.finishedAt,
-      attempts: sql<number>`count(*)`.as('attempts'),
-      node: runs.node,
-      id: sql<number>`max(${runs.id})`.as('id'),
-    })
-    .from(runs)
-    .where(sql`${runs.scheduledAt} IS NOT NULL`)
-    .groupBy(sql`${runs.ns}, ${runs.job}, ${runs.scheduledAt}`),
+const SLOT_WEIGHT = `CASE
+  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') THEN 3
+  WHEN "outcome" IN ('claimed-elsewhere', 'skipped:gate') AND lower(coalesce("fail_reason", '')) NOT LIKE '%quorum%' AND lower(coalesce("fail_reason", '')) NOT LIKE '%paused%' THEN 1
+  ELSE 2 END`;
+
+/**
+ * Every scheduled slot the fleet's ledger knows, one row per (job, scheduled_at), carrying the
+ * same row GET /jobs/{name}/slots picks: the most informative ledger row (a run over a Forbid
+ * skip over another node's claimed-elsewhere; the newest among equals, so the last retry
+ * attempt). `outcome` is the slot fate (`ran`, `failed`, `skipped-overlap`, `claimed-elsewhere`,
+ * `missed`, `caught-up`...), `ledger_outcome` the raw ledger text. SQLite takes the bare columns
+ * from the row holding the max. Slots nobody recorded (`unaccounted`) are not rows: finding them
+ * needs the schedule (the route and `cronstable slots` compute them). EveryNode jobs have a slot
+ * per node: query `runs` grouped by node for them.
+ */
+export const slots = sqliteView('slots', {
+  ns: text('ns').notNull(),
+  job: text('job').notNull(),
+  scheduledAt: text('scheduled_at').notNull(),
+  outcome: text('outcome').notNull(),
+  ledgerOutcome: text('ledger_outcome').notNull(),
+  node: text('node').notNull(),
+  runId: text('run_id'),
+  reason: text('reason'),
+  finishedAt: text('finished_at'),
+  attempts: integer('attempts').notNull(),
+  records: integer('records').notNull(),
+  id: integer('id').notNull(),
+}).as(
+  sql.raw(
+    `select "ns", "job", "scheduled_at", "outcome", "ledger_outcome", "node", "run_id", "reason", "finished_at", "attempts", "records", "id" from (select "ns", "job", "scheduled_at", ${SLOT_FATE} as "outcome", "outcome" as "ledger_outcome", "node", "run_id", "fail_reason" as "reason", "finished_at", sum("outcome" IN ('success', 'failure', 'cancelled', 'unknown')) as "attempts", count(*) as "records", "id", max(${SLOT_WEIGHT} * 1000000000000 + "id") as "rank" from "runs" where "scheduled_at" IS NOT NULL group by "ns", "job", "scheduled_at")`,
+  ),
 );
 
 /** Job KV entries (`kv/<scope>` documents). */

@@ -17,6 +17,7 @@ import { dashboardRoute } from './routes/dashboard.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
+import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
 
 export interface AppOptions {
@@ -58,6 +59,7 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
 
   coreRoutes(app, deps);
   jobRoutes(app, deps);
+  slotRoutes(app, deps);
   calendarRoutes(app, deps);
   scheduleRoutes(app, deps);
   dagRoutes(app, deps);

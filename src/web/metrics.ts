@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { WebSection } from '../config/file-schema.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
+import { fateOf } from '../scheduler/slots.ts';
 import type { JobStatus } from '../scheduler/view.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
 import {
@@ -111,6 +112,7 @@ export class Metrics implements MetricsRegistry {
   private readonly permanentTotal: Counter<'job_name'>;
   private readonly startFailuresTotal: Counter<'job_name'>;
   private readonly missedTotal: Counter<'job_name' | 'reason'>;
+  private readonly slotsTotal: Counter<'job_name' | 'outcome'>;
   private readonly overloaded: Gauge;
   private duration: Histogram<'job_name'>;
   private readonly lastSuccess: Gauge<'job_name'>;
@@ -221,6 +223,14 @@ export class Metrics implements MetricsRegistry {
       labelNames: ['job_name', 'reason'],
       registers,
     });
+    // The label is `job_name` like every other per-job family: a `job` label collides with the
+    // scrape target's own `job` label in Prometheus (it would arrive as `exported_job`).
+    this.slotsTotal = new Counter({
+      name: 'cronstable_job_slots_total',
+      help: 'Scheduled slots this node settled, per job and slot outcome (see GET /jobs/{name}/slots).',
+      labelNames: ['job_name', 'outcome'],
+      registers,
+    });
     this.overloaded = new Gauge({
       name: 'cronstable_node_overloaded',
       help: 'Whether this node is dropping fires or falling behind its launches (1) or keeping up (0).',
@@ -316,6 +326,7 @@ export class Metrics implements MetricsRegistry {
       this.permanentTotal,
       this.startFailuresTotal,
       this.missedTotal,
+      this.slotsTotal,
       this.duration,
       this.lastSuccess,
       this.lastFailure,
@@ -373,8 +384,13 @@ export class Metrics implements MetricsRegistry {
     this.ctx = ctx;
     this.configure(ctx.config().web);
     const off = ctx.scheduler.subscribe((e) => {
-      if (e.type === 'run-finished') this.observeRun(e.run);
-      else if (e.type === 'slot' && e.slot.outcome === 'missed-overload') this.observeMissed(e.slot);
+      if (e.type === 'run-finished') {
+        this.observeRun(e.run);
+        this.observeRunSlot(e.run);
+      } else if (e.type === 'slot') {
+        if (e.slot.outcome === 'missed-overload') this.observeMissed(e.slot);
+        this.observeSlot(e.slot);
+      }
     });
     this.detach = () => {
       off();
@@ -404,6 +420,27 @@ export class Metrics implements MetricsRegistry {
     }
   }
 
+  /**
+   * A slot this node settled without a run (Forbid, claimed elsewhere, missed...), counted under its
+   * slot outcome; settled-by-run slots are counted from their run (`observeRunSlot`).
+   */
+  observeSlot(slot: SlotRecord): void {
+    if (slot.runId !== null || slot.outcome === 'running' || slot.outcome === 'deferred') return;
+    if (slot.outcome === 'succeeded' || slot.outcome === 'failed' || slot.outcome.startsWith('cancelled'))
+      return;
+    this.ensureJob(slot.job);
+    const outcome = fateOf({ outcome: slot.outcome, trigger: 'schedule', failReason: slot.detail });
+    this.slotsTotal.inc({ job_name: slot.job, outcome }, slot.count ?? 1);
+  }
+
+  /** The run of a slot (its first attempt: retries belong to the same slot and are not counted again). */
+  observeRunSlot(run: RunRecord): void {
+    if (run.scheduledAt === null || run.attempt > 0) return;
+    if (run.trigger !== 'schedule' && run.trigger !== 'catchup') return;
+    this.ensureJob(run.job);
+    this.slotsTotal.inc({ job_name: run.job, outcome: fateOf(run) });
+  }
+
   /** Slots the node could not start; a folded record counts every slot it covers. */
   observeMissed(slot: SlotRecord): void {
     this.ensureJob(slot.job);
@@ -415,6 +452,7 @@ export class Metrics implements MetricsRegistry {
     if (this.accJobs.has(name)) return;
     for (const status of STATUSES) this.runsTotal.inc({ job_name: name, status }, 0);
     this.missedTotal.inc({ job_name: name, reason: 'overload' }, 0);
+    this.slotsTotal.inc({ job_name: name, outcome: 'ran' }, 0);
     for (const c of [this.retriesTotal, this.permanentTotal, this.startFailuresTotal])
       c.inc({ job_name: name }, 0);
     this.duration.zero({ job_name: name });

@@ -8,15 +8,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const NODES = ['node-a', 'node-b', 'node-c'] as const;
@@ -197,23 +197,9 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       });
     }
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    context = await launchChromium(profile, {
       viewport: { width: 1600, height: 1000 },
-      deviceScaleFactor: 1,
       colorScheme: 'dark',
-      locale: 'en-US',
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -476,20 +462,9 @@ web:
         : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
+    context = await launchChromium(profile, {
       viewport: { width: 1600, height: 1000 },
-      deviceScaleFactor: 1,
       colorScheme: 'light',
-      locale: 'en-US',
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));

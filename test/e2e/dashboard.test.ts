@@ -4,14 +4,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const MARKER = 'cronstable-e2e-marker 4242';
 const VIEWER_ZONE = 'Europe/Berlin';
@@ -115,24 +115,10 @@ describe('dashboard (real daemon + headless Chromium)', () => {
       return res.ok ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    context = await launchChromium(profile, {
       viewport: { width: 1600, height: 1000 },
-      deviceScaleFactor: 1,
       colorScheme: 'light',
       timezoneId: VIEWER_ZONE,
-      locale: 'en-US',
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -249,7 +235,8 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toMatch(/^rgb\((\d|1\d),/);
     await page.screenshot({ path: join(SHOTS, 'dark.png') });
-    await page.keyboard.press('t');
+    // T flips light and dark (t cycles every theme: chrome.test.ts)
+    await page.keyboard.press('T');
     await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('light');
     expect(pageErrors).toEqual([]);
   }, 20_000);

@@ -15,14 +15,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const DOCS = process.env.CRONSTABLE_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : null;
@@ -148,21 +148,10 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
       return failingNow(list).length === FAILING.length && busy ? true : null;
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
+    context = await launchChromium(profile, {
       viewport: { width: 1600, height: 1000 },
-      deviceScaleFactor: 1,
       colorScheme: 'dark',
       timezoneId: 'UTC',
-      locale: 'en-US',
       // axe-core is injected as an inline script, which the dashboard's CSP would refuse
       bypassCSP: true,
     });

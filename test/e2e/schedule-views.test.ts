@@ -5,14 +5,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
@@ -124,21 +124,10 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
-      chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-        ],
+      launchChromium(profile, {
         viewport: { width: 1600, height: 1000 },
-        deviceScaleFactor: 1,
         colorScheme: 'dark',
         timezoneId: 'Europe/Berlin',
-        locale: 'en-US',
       }),
       // The @reboot state writer has finished before the views look.
       until(`kv-writer's run (log:\n${logs})`, 20_000, async () => {
@@ -305,8 +294,12 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toBe(String(runs.runs.length));
     expect(runs.runs.length).toBe(1);
     // pulse-fast keeps running; the page's count is at most what the route holds by now.
+    await expect
+      .poll(async () => Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs')), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
     const pulse = Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs'));
-    expect(pulse).toBeGreaterThan(0);
     expect(pulse).toBeLessThanOrEqual((await api('/jobs/pulse-fast/runs')).runs.length);
     await page.locator('[data-testid=heat-6h]').click();
     await expect.poll(() => page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');

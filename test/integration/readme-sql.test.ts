@@ -185,9 +185,27 @@ describe("the README's SQL section", () => {
         { job: 'backup', runs: 2, failures: 0 },
       ]);
       expect(slots).toEqual([
-        { job: 'backup', scheduled_at: '2026-07-05T09:06:00.000Z', outcome: 'success', attempts: 1 },
-        { job: 'orders-ingest', scheduled_at: '2026-07-05T09:05:00.000Z', outcome: 'failure', attempts: 1 },
-        { job: 'orders-ingest', scheduled_at: '2026-07-05T09:00:00.000Z', outcome: 'success', attempts: 2 },
+        {
+          job: 'backup',
+          scheduled_at: '2026-07-05T09:06:00.000Z',
+          outcome: 'ran',
+          node: 'meridian-a',
+          attempts: 1,
+        },
+        {
+          job: 'orders-ingest',
+          scheduled_at: '2026-07-05T09:05:00.000Z',
+          outcome: 'failed',
+          node: 'meridian-a',
+          attempts: 1,
+        },
+        {
+          job: 'orders-ingest',
+          scheduled_at: '2026-07-05T09:00:00.000Z',
+          outcome: 'ran',
+          node: 'meridian-a',
+          attempts: 2,
+        },
       ]);
       expect(retries).toEqual([
         { job: 'backup', attempt: 2, not_before: '2026-07-05T09:10:00.000Z', node: 'meridian-b' },

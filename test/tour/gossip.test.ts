@@ -7,14 +7,14 @@
 // majority still loses it) at a fraction of the cost.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.ts';
 import { readRuns } from '../../scripts/fleet/ledger.ts';
 import { expectedOwner, type FleetNode, waitOwners, waitUntil, waitViews } from '../cluster/harness.ts';
 import { call, getJson, kvValue, query } from './helpers.ts';
 import { FAST, useTour } from './tour-fleet.ts';
 
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', 'e2e', 'screenshots');
 
 /** Runs that started a process, per node, for `job` scheduled at or after `fromMs`. */
@@ -267,14 +267,10 @@ async function dashboards(nodes: FleetNode[], owners: Record<string, string | nu
   let context: BrowserContext | null = null;
   const shots: Buffer[] = [];
   try {
-    context = await chromium.launchPersistentContext('', {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    context = await launchChromium('', {
       // Tall enough that the virtualised jobs table renders every row of the tour.
       viewport: { width: 1280, height: 4200 },
       colorScheme: 'dark',
-      locale: 'en-US',
     });
     for (const node of nodes) {
       const page = await context.newPage();

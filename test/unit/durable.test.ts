@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
-import { crc32, missedSlots } from '../../src/scheduler/durable.ts';
+import { crc32, downtimeMissed, missedSlots } from '../../src/scheduler/durable.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function job(schedule: string, extra = '') {
@@ -32,6 +32,21 @@ describe('catch-up planning (spec 03 §8.2)', () => {
       '2026-01-07T13:00:00.000Z',
       '2026-01-07T14:00:00.000Z',
     ]);
+  });
+
+  it('records the downtime slots the plan does not run as missed', () => {
+    const iso = (xs: number[]) => xs.map((s) => new Date(s).toISOString());
+    const once = job('0 * * * *', '    onMissed: run-once\n');
+    const plan = missedSlots(once, w, now).slots;
+    expect(iso(downtimeMissed(once, w, now, plan).instants)).toEqual([
+      '2026-01-07T11:00:00.000Z',
+      '2026-01-07T12:00:00.000Z',
+      '2026-01-07T13:00:00.000Z',
+    ]);
+    expect(downtimeMissed(job('0 * * * *'), w, now, []).instants).toHaveLength(4);
+    const all = job('* * * * *', '    onMissed: run-all\n');
+    expect(downtimeMissed(all, w, now, missedSlots(all, w, now).slots).instants).toHaveLength(170);
+    expect(downtimeMissed(all, w, now, [], 10)).toMatchObject({ atLeast: true });
   });
 
   it('caps run-all at 100 and reports the dropped rest', () => {

@@ -3,8 +3,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
+import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
 import { DurableFeatures } from '../../src/scheduler/durable.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
+import { type LedgerRow, slotFates } from '../../src/scheduler/slots.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { FakeClock } from '../../src/util/clock.ts';
@@ -95,5 +97,53 @@ describe('the scheduler under a DST policy (fake clock, real ledger)', () => {
     expect(await t.ledger('skip')).toEqual(['dst-skipped 2026-03-08T07:30:00.000Z']);
     const slots = t.scheduler.history('skip')!.recentSlots();
     expect(slots.find((s) => s.outcome === 'dst-skipped')?.detail).toContain('not run (dst.skipped: skip)');
+  });
+});
+
+describe('the slots view lists the policy slots (issue 15 parts 1 + 2)', () => {
+  const ny = resolveFrame({ timezone: 'America/New_York' });
+  const row = (id: number, at: string, outcome: string): LedgerRow => ({
+    id,
+    node: 'node-a',
+    scheduledAt: at,
+    outcome,
+    trigger: 'schedule',
+    attempt: 0,
+    runId: outcome === 'success' ? `r${id}` : null,
+    failReason: null,
+  });
+  it('repeated: both has two slots on the fall-back night; skipped: skip lists the dropped slot as dst-skipped', () => {
+    const both = slotFates({
+      cron: parseCron('30 1 * * *'),
+      frame: ny,
+      dst: { repeated: 'both', skipped: 'shift' },
+      everyNode: false,
+      fromMs: Date.parse('2026-11-01T00:00:00Z'),
+      toMs: Date.parse('2026-11-01T12:00:00Z'),
+      rows: [
+        row(1, '2026-11-01T05:30:00.000Z', 'success'),
+        row(2, '2026-11-01T06:30:00.000Z', 'dst-repeated'),
+        row(3, '2026-11-01T06:30:00.000Z', 'success'),
+      ],
+      limit: 100,
+    });
+    expect(both.slots.map((s) => `${s.scheduled_at} ${s.outcome}`)).toEqual([
+      '2026-11-01T05:30:00.000Z ran',
+      '2026-11-01T06:30:00.000Z ran',
+    ]);
+    const skip = slotFates({
+      cron: parseCron('30 2 * * *'),
+      frame: ny,
+      dst: { repeated: 'first', skipped: 'skip' },
+      everyNode: false,
+      fromMs: Date.parse('2026-03-08T00:00:00Z'),
+      toMs: Date.parse('2026-03-08T12:00:00Z'),
+      rows: [row(1, '2026-03-08T07:30:00.000Z', 'dst-skipped')],
+      limit: 100,
+    });
+    expect(skip.slots.map((s) => `${s.scheduled_at} ${s.outcome}`)).toEqual([
+      '2026-03-08T07:30:00.000Z dst-skipped',
+    ]);
+    expect(skip.counts.unaccounted ?? 0).toBe(0);
   });
 });

@@ -137,7 +137,7 @@ describe('migrations', () => {
         { job: 'nightly', outcome: 'success', exit_code: 0, attempt: 0, node: 'node-a' },
       ]);
       expect(after.prepare('SELECT job, scheduled_at, outcome, attempts FROM slots').all()).toEqual([
-        { job: 'nightly', scheduled_at: '2026-01-01T00:00:00Z', outcome: 'success', attempts: 1 },
+        { job: 'nightly', scheduled_at: '2026-01-01T00:00:00Z', outcome: 'ran', attempts: 1 },
       ]);
       expect(after.prepare('SELECT scope, key, value FROM kv').all()).toEqual([
         { scope: 'global', key: 'k', value: 'v' },

@@ -86,8 +86,13 @@ describe.runIf(existsSync('/proc/self/stat'))('JobResourceSampler on the real /p
       expect(live).toHaveLength(1);
       expect(live[0]!.pid).toBe(pid);
       expect(live[0]!.series).toHaveLength(3);
-      // Following the children files finds the same tree as a scan of every process.
-      expect(readTreeUsage(pid)).toEqual(treeUsage(pid, readProcs()));
+      // Following the children files finds the same tree as a scan of every process (polled: the
+      // two reads are not atomic, and a process's RSS can move between them).
+      await expect
+        .poll(() => JSON.stringify(readTreeUsage(pid)) === JSON.stringify(treeUsage(pid, readProcs())), {
+          timeout: 5_000,
+        })
+        .toBe(true);
       const own = readProcs().get(pid)!;
       expect(live[0]!.current!.rss_bytes).toBeGreaterThan(own.rssPages * 4096);
       expect(live[0]!.current!.cpu_percent).toBeGreaterThanOrEqual(0);

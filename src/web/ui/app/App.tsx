@@ -1,13 +1,35 @@
 // The dashboard shell: polling (spec 06 §9.1), routing, selection and keyboard, and the views.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
+import { formatColumns, type OptionalColumn, parseColumns, toggleColumn } from '../lib/columns.ts';
+import type { Command } from '../lib/commands.ts';
 import { compileJob, nextFireOf } from '../lib/engine.ts';
+import {
+  cycleTheme,
+  failureNotice,
+  flipLightDark,
+  newFailures,
+  ON_OFF,
+  type OnOff,
+  ROW_HEIGHTS,
+} from '../lib/settings.ts';
 import { failureBanner, summarize } from '../lib/status.ts';
-import { filterRows, type Row, type Segment, type SortKey, sortRows, toRows } from '../lib/table.ts';
+import {
+  filterRows,
+  type Row,
+  type Segment,
+  SORT_KEYS,
+  type SortKey,
+  sortRows,
+  toRows,
+} from '../lib/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
 import { type Api, HttpError } from './api.ts';
+import { coreCommands, jobCommands, pageCommands } from './appCommands.ts';
 import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';
 import { ClusterPanel } from './ClusterPanel.tsx';
+import { ColumnChooser } from './ColumnChooser.tsx';
+import { CommandPalette } from './CommandPalette.tsx';
 import { DagCard } from './DagCard.tsx';
 import { Drawer } from './Drawer.tsx';
 import { FailureBanner } from './FailureBanner.tsx';
@@ -16,25 +38,30 @@ import { type Connection, Header } from './Header.tsx';
 // ui-schedule: schedule views, state inspector, sandbox and node card
 import { HeatView } from './HeatView.tsx';
 import { HelpDialog } from './HelpDialog.tsx';
-import { type DrawerTab, useNow, usePref, useRoute } from './hooks.ts';
+import { copyText, type DrawerTab, type Route, useNow, usePref, useRoute } from './hooks.ts';
 import { IncidentTimeline } from './IncidentTimeline.tsx';
 import { JobsTable } from './JobsTable.tsx';
 import { MitigateConsole } from './MitigateConsole.tsx';
 import { MultiTail } from './MultiTail.tsx';
-import { NodeHistoryHost } from './NodeHistory.tsx';
+import { NodeHistoryHost, openNodeHistory } from './NodeHistory.tsx';
 import { OverloadBanner } from './OverloadBanner.tsx';
 import { PressureView } from './PressureView.tsx';
 import { RadarView } from './RadarView.tsx';
-import { SandboxHost } from './Sandbox.tsx';
+import { openSandbox, SandboxHost } from './Sandbox.tsx';
+import { type NotifyState, SettingsDialog } from './SettingsDialog.tsx';
 import { StateInspector, useStateProbe } from './StateInspector.tsx';
 import { Toasts, useToasts } from './Toasts.tsx';
 import { TokenDialog } from './TokenDialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice, Toolbar } from './Toolbar.tsx';
-import { useTheme } from './theme.ts';
+import { useLook, useTheme } from './theme.ts';
 import { Wallboard } from './Wallboard.tsx';
 import { WeekCalendar } from './WeekCalendar.tsx';
 
-const SORT_KEYS: readonly SortKey[] = ['status', 'name', 'owner', 'last', 'next', 'took'];
+function notificationState(pref: OnOff): NotifyState {
+  if (typeof Notification === 'undefined') return 'unsupported';
+  if (Notification.permission === 'denied') return 'denied';
+  return pref === 'on' && Notification.permission === 'granted' ? 'on' : 'off';
+}
 
 export function App({ api }: { api: Api }) {
   const now = useNow();
@@ -63,7 +90,27 @@ export function App({ api }: { api: Api }) {
   // Incident tools (issue 13): the timeline / mitigate dialogs and the multi-tail's streams.
   const [incident, setIncident] = useState<'timeline' | 'mitigate' | 'run-failing' | null>(null);
   const [tailNames, setTailNames] = useState<string[]>([]);
-  const [theme, toggleTheme] = useTheme();
+  const [theme, themePref, setThemePref] = useTheme();
+  const look = useLook();
+  // --- chrome (issue 13 item 6): palette, settings, optional columns, notifications
+  const [palette, setPalette] = useState(false);
+  const [settings, setSettings] = useState(false);
+  const [colsPref, setColsPref] = usePref<string>('cols', '');
+  const cols = useMemo(() => parseColumns(colsPref), [colsPref]);
+  const toggleCol = useCallback(
+    (id: OptionalColumn) => setColsPref(formatColumns(toggleColumn(parseColumns(colsPref), id))),
+    [colsPref],
+  );
+  const [notifyPref, setNotifyPref] = usePref<OnOff>('notify', 'off', ON_OFF);
+  const [, setNotifyNonce] = useState(0);
+  const registry = pageCommands;
+  // Through a ref: a second key press can arrive before the keyboard effect re-subscribes.
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+  const toggleTheme = useCallback(() => setThemePref(flipLightDark(themeRef.current)), [setThemePref]);
+  const nextTheme = useCallback(() => setThemePref(cycleTheme(themeRef.current)), [setThemePref]);
+  const prevJobs = useRef<ApiJob[] | null>(null);
+  // --- end chrome
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
   const fleetOpen = useRef(route.view === 'fleet');
@@ -181,6 +228,35 @@ export function App({ api }: { api: Api }) {
       summary && summary.failing > 0 ? `(${summary.failing} failing) cronstable` : 'cronstable';
   }, [summary?.failing]);
 
+  // Desktop notification when a refresh finds a job failing anew (settings → notifications).
+  useEffect(() => {
+    if (jobs === null) return;
+    const failed = newFailures(prevJobs.current, jobs);
+    prevJobs.current = jobs;
+    if (failed.length === 0 || notificationState(notifyPref) !== 'on') return;
+    const notice = failureNotice(failed);
+    if (notice === null) return;
+    try {
+      new Notification(notice.title, { body: notice.body, tag: 'cronstable-failure' });
+    } catch {
+      // some browsers only allow notifications from a service worker
+    }
+  }, [jobs]);
+  const setNotify = useCallback(
+    (on: boolean) => {
+      if (!on || typeof Notification === 'undefined') {
+        setNotifyPref('off');
+        return;
+      }
+      void Notification.requestPermission().then((perm) => {
+        setNotifyPref(perm === 'granted' ? 'on' : 'off');
+        setNotifyNonce((n) => n + 1);
+        if (perm !== 'granted') toast('The browser did not allow notifications.', 'bad');
+      });
+    },
+    [setNotifyPref],
+  );
+
   // Next fire per row: the daemon's answer until it passes, then rolled forward by the engine.
   const rolled = useRef(new Map<string, number | null>());
   useEffect(() => rolled.current.clear(), [fetchedAt]);
@@ -220,13 +296,13 @@ export function App({ api }: { api: Api }) {
   const cancelJob = useCallback((name: string) => void post(name, 'cancel'), [post]);
 
   // Keyboard navigation.
-  const state = useRef({ shown, selected, route, help, tokenDialog, incident });
-  state.current = { shown, selected, route, help, tokenDialog, incident };
+  const state = useRef({ shown, selected, route, help, tokenDialog, incident, palette, settings });
+  state.current = { shown, selected, route, help, tokenDialog, incident, palette, settings };
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const s = state.current;
-      if (s.help || s.tokenDialog || s.incident) return;
+      if (s.help || s.tokenDialog || s.incident || s.palette || s.settings) return;
       const target = e.target as HTMLElement | null;
       const tag = target?.tagName ?? '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target?.isContentEditable) return;
@@ -264,6 +340,8 @@ export function App({ api }: { api: Api }) {
           break;
         case 'Enter':
           if (tag === 'BUTTON' || tag === 'A' || s.selected === null) return;
+          // The drawer takes focus as it opens; without this the same key press would then press its ✕.
+          e.preventDefault();
           openJob(s.selected, s.route.drawer?.tab ?? 'logs');
           break;
         case 'r':
@@ -276,9 +354,17 @@ export function App({ api }: { api: Api }) {
           setHelp(true);
           break;
         case 't':
+          nextTheme();
+          break;
         case 'T':
           toggleTheme();
           break;
+        case 'c': {
+          const job = current ? s.shown.find((r) => r.job.name === current)?.job : undefined;
+          if (job)
+            void copyText(job.command).then((ok) => ok && toast(`copied the command of ${job.name}`, 'ok'));
+          break;
+        }
         case 'v':
           setRoute({ view: s.route.view === 'week' ? 'jobs' : 'week', drawer: s.route.drawer });
           break;
@@ -310,7 +396,23 @@ export function App({ api }: { api: Api }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [openJob, runJob, cancelJob, toggleTheme, refreshNow, setRoute]);
+  }, [openJob, runJob, cancelJob, toggleTheme, nextTheme, refreshNow, setRoute]);
+
+  // Ctrl/⌘-K and Ctrl-P open the palette from anywhere, inputs included (capture: before the focus traps).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const k = e.key.toLowerCase();
+      if (e.altKey || e.shiftKey || !((k === 'k' && (e.ctrlKey || e.metaKey)) || (k === 'p' && e.ctrlKey)))
+        return;
+      e.preventDefault();
+      e.stopPropagation();
+      setHelp(false);
+      setSettings(false);
+      setPalette((open) => !open);
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, []);
 
   const interval = refresh === 'paused' ? Number.POSITIVE_INFINITY : Number(refresh) * 1000;
   const conn: Connection = locked
@@ -337,6 +439,180 @@ export function App({ api }: { api: Api }) {
     [openJob, runJob, cancelJob],
   );
 
+  // The palette's actions: read at open time through refs, so they always see the current state.
+  const coreRef = useRef<Parameters<typeof coreCommands>[0] | null>(null);
+  coreRef.current = {
+    view: route.view,
+    setView: (view) => setRoute({ view, drawer: null }),
+    hasFleet,
+    hasCluster: clustered !== null,
+    focusFilter: () => {
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: null });
+      window.setTimeout(() => {
+        filterRef.current?.focus();
+        filterRef.current?.select();
+      }, 0);
+    },
+    setSegment: (sg) => {
+      setSegment(sg);
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+    },
+    refreshNow,
+    setRefresh,
+    sort: { key: sortKey, desc: sortDir === 'desc' },
+    setSort: (key, desc) => {
+      setSortKey(key);
+      setSortDir(desc ? 'desc' : 'asc');
+      if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
+    },
+    cols,
+    toggleCol,
+    theme,
+    setTheme: setThemePref,
+    flipTheme: toggleTheme,
+    cycleTheme: nextTheme,
+    density: look.density,
+    setDensity: look.setDensity,
+    motion: look.motion,
+    setMotion: look.setMotion,
+    setCvd: look.setCvd,
+    setScale: look.setScale,
+    openSettings: () => setSettings(true),
+    openHelp: () => setHelp(true),
+    openToken: () => setTokenDialog({ rejected: false }),
+    copyJobSetId: () => {
+      if (jobSetId) void copyText(jobSetId).then((ok) => ok && toast('copied the job-set id', 'ok'));
+    },
+    scrollTo: (id) => {
+      const go = (): void => {
+        const el = document.getElementById(id) ?? document.querySelector(`[data-testid="${id}"]`);
+        if (el) el.scrollIntoView({ block: 'start' });
+        else toast(`nothing to show: no ${id.replace(/-/g, ' ')} on this page`, 'bad');
+      };
+      if (route.view !== 'jobs') {
+        setRoute({ view: 'jobs', drawer: null });
+        window.setTimeout(go, 50);
+      } else go();
+    },
+  };
+  // Palette entries for the views of other issues (radar, pressure, tail, tv, state...): one line each, e.g.
+  //   { id: 'view.radar', title: 'Show the next-fire radar', group: 'view', keywords: '⌁ radar', run: () => ... },
+  // A component below this one can instead call useRegisterCommands (app/appCommands.ts).
+  const viewActions = useRef<() => Command[]>(() => []);
+  viewActions.current = (): Command[] => {
+    const go = (view: Route['view']) => () => setRoute({ view, drawer: null });
+    const list: Command[] = [
+      {
+        id: 'view.radar',
+        title: 'Show the next-fire radar',
+        group: 'view',
+        keywords: '⌁ radar next',
+        run: go('radar'),
+      },
+      {
+        id: 'view.pressure',
+        title: 'Show the schedule pressure',
+        group: 'view',
+        keywords: '▥ pressure grid',
+        run: go('pressure'),
+      },
+      {
+        id: 'view.heat',
+        title: 'Show the activity heatmap',
+        group: 'view',
+        keywords: '▦ heat',
+        run: go('heat'),
+      },
+      {
+        id: 'view.tail',
+        title: 'Tail several jobs at once',
+        group: 'view',
+        keywords: '≋ tail multi logs',
+        run: go('tail'),
+      },
+      {
+        id: 'view.tv',
+        title: 'Show the wallboard',
+        group: 'view',
+        hint: 'w',
+        keywords: '▭ tv wallboard',
+        run: go('tv'),
+      },
+      {
+        id: 'incident.timeline',
+        title: 'Open the incident timeline',
+        group: 'incident',
+        hint: 'i',
+        run: () => setIncident('timeline'),
+      },
+      {
+        id: 'incident.mitigate',
+        title: 'Open the mitigate console',
+        group: 'incident',
+        run: () => setIncident('mitigate'),
+      },
+      {
+        id: 'incident.run-failing',
+        title: 'Run every failing job again',
+        group: 'incident',
+        run: () => setIncident('run-failing'),
+      },
+      {
+        id: 'tool.sandbox',
+        title: 'Open the cron sandbox',
+        group: 'tool',
+        keywords: '✎ cron expression preview',
+        run: () => openSandbox(),
+      },
+      {
+        id: 'tool.node',
+        title: "Show this node's CPU and memory history",
+        group: 'tool',
+        keywords: 'resources',
+        run: openNodeHistory,
+      },
+    ];
+    if (stateEnabled)
+      list.push({
+        id: 'view.state',
+        title: 'Inspect the state store',
+        group: 'view',
+        keywords: '⛁ state kv',
+        run: go('state'),
+      });
+    if (dagCount > 0)
+      list.push({
+        id: 'view.dags',
+        title: 'Show or hide the DAG card',
+        group: 'view',
+        keywords: '⧉ dags',
+        run: () => setDagsShown((v) => !v),
+      });
+    return list;
+  };
+  const jobsRef = useRef(jobs);
+  jobsRef.current = jobs;
+  useEffect(() => {
+    const offViews = registry.register('views', () => viewActions.current());
+    const offCore = registry.register('core', () => coreCommands(coreRef.current!));
+    const offJobs = registry.register('jobs', () =>
+      jobCommands(jobsRef.current ?? [], {
+        open: (name, tab) => openJobRef.current(name, tab),
+        run: (name) => runJob(name),
+        cancel: (name) => cancelJob(name),
+        copy: (job) =>
+          void copyText(job.command).then((ok) => ok && toast(`copied the command of ${job.name}`, 'ok')),
+      }),
+    );
+    return () => {
+      offViews();
+      offCore();
+      offJobs();
+    };
+  }, [registry, runJob, cancelJob]);
+  const openJobRef = useRef(openJob);
+  openJobRef.current = openJob;
+
   return (
     <div class={`app${drawer ? ' has-drawer' : ''}`}>
       <Header
@@ -356,6 +632,8 @@ export function App({ api }: { api: Api }) {
         onToggleTheme={toggleTheme}
         onToken={() => setTokenDialog({ rejected: false })}
         onHelp={() => setHelp(true)}
+        onPalette={() => setPalette(true)}
+        onSettings={() => setSettings(true)}
         cluster={
           clustered
             ? {
@@ -450,6 +728,10 @@ export function App({ api }: { api: Api }) {
               showOwner={showOwner}
               actions={rowActions}
               emptyText={rows.length === 0 ? 'No jobs configured.' : 'No job matches the filter.'}
+              cols={cols}
+              rowHeight={ROW_HEIGHTS[look.density]}
+              scale={Number(look.scale) / 100}
+              tools={<ColumnChooser cols={cols} onToggle={toggleCol} />}
             />
             {clustered && (
               <ClusterPanel cluster={clustered} jobs={jobs} onFleet={hasFleet ? openFleet : null} />
@@ -509,6 +791,19 @@ export function App({ api }: { api: Api }) {
           runFailing={incident === 'run-failing'}
           onDone={() => window.setTimeout(refreshNow, 350)}
           onClose={() => setIncident(null)}
+        />
+      )}
+      {palette && <CommandPalette commands={registry.all()} onClose={() => setPalette(false)} />}
+      {settings && (
+        <SettingsDialog
+          themePref={themePref}
+          onTheme={setThemePref}
+          look={look}
+          refresh={refresh}
+          onRefresh={setRefresh}
+          notify={notificationState(notifyPref)}
+          onNotify={setNotify}
+          onClose={() => setSettings(false)}
         />
       )}
       {tokenDialog && (

@@ -1,6 +1,6 @@
 // Modal dialog shell: focus moves in on open, Tab stays inside, Escape closes, focus returns on close.
 import type { ComponentChildren, RefObject } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 const FOCUSABLE =
   'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
@@ -9,7 +9,8 @@ const FOCUSABLE =
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, onClose: () => void, active = true): void {
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
-  useEffect(() => {
+  // A layout effect, so focus and the Escape handler are in place before the next key press can arrive.
+  useLayoutEffect(() => {
     if (!active) return;
     const previous = document.activeElement as HTMLElement | null;
     const root = ref.current;

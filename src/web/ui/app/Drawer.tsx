@@ -14,6 +14,7 @@ import { ExitBadge } from './JobRow.tsx';
 import { LogsTab } from './LogsTab.tsx';
 import { LiveUsage, ResourcesTab } from './ResourcesTab.tsx';
 import { ScheduleTab } from './ScheduleTab.tsx';
+import { SlotStrip } from './SlotStrip.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
 const TAB_LABEL: Record<DrawerTab, string> = {
@@ -97,6 +98,7 @@ export function Drawer(p: DrawerProps) {
           ) : (
             <p class="muted">No such job.</p>
           )}
+          {job && <SlotStrip key={job.name} name={job.name} api={p.api} />}
         </div>
         <div class="tabs" role="tablist" aria-label="Job views">
           {DRAWER_TABS.map((t) => (

@@ -2,11 +2,13 @@
 // theme / token / help buttons.
 import { useState } from 'preact/hooks';
 import { formatAge, formatUtcClock } from '../lib/format.ts';
+import { isDark, type Theme } from '../lib/settings.ts';
 import type { Summary } from '../lib/status.ts';
 import type { Segment } from '../lib/table.ts';
 import type { ApiNode } from '../lib/types.ts';
 import { copyText } from './hooks.ts';
 import { openNodeHistory } from './NodeHistory.tsx';
+import { UnaccountedPill } from './UnaccountedPill.tsx';
 
 export type Connection = 'connecting' | 'live' | 'paused' | 'stale' | 'lost' | 'locked';
 
@@ -27,12 +29,14 @@ export interface HeaderProps {
   lastOk: number;
   summary: Summary | null;
   node: ApiNode | null;
-  theme: 'light' | 'dark';
+  theme: Theme;
   hasToken: boolean;
   onSegment(segment: Segment): void;
   onToggleTheme(): void;
   onToken(): void;
   onHelp(): void;
+  onPalette(): void;
+  onSettings(): void;
   /** The cluster indicator: absent without a cluster; `alert` when quorum is lost or a conflict shows. */
   cluster: { role: string; alert: boolean; fleet: boolean } | null;
   fleetOpen: boolean;
@@ -140,6 +144,7 @@ export function Header(p: HeaderProps) {
           <span class="conn-dot" aria-hidden="true" />
           {CONN_TEXT[p.conn]}
         </span>
+        <UnaccountedPill />
         {s !== null && (
           <nav class="pills" aria-label="Summary">
             <button type="button" class="pill" onClick={() => p.onSegment('all')}>
@@ -171,11 +176,31 @@ export function Header(p: HeaderProps) {
           type="button"
           class="iconbtn"
           onClick={p.onToggleTheme}
-          aria-label={p.theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
-          title="Toggle light/dark (t)"
+          aria-label={isDark(p.theme) ? 'Switch to a light theme' : 'Switch to a dark theme'}
+          title="Toggle light/dark (T)"
           data-testid="theme-toggle"
         >
-          {p.theme === 'dark' ? '☀' : '☾'}
+          {isDark(p.theme) ? '☀' : '☾'}
+        </button>
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onPalette}
+          aria-label="Command palette"
+          title="Command palette (Ctrl-K)"
+          data-testid="palette-button"
+        >
+          ⌘
+        </button>
+        <button
+          type="button"
+          class="iconbtn"
+          onClick={p.onSettings}
+          aria-label="Settings"
+          title="Settings"
+          data-testid="settings-button"
+        >
+          ⚙
         </button>
         <button
           type="button"

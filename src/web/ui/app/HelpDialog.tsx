@@ -1,38 +1,29 @@
-// Keyboard shortcut overlay (`?`).
+// Keyboard shortcut sheet (`?`), from lib/shortcuts.ts.
+import { SHORTCUTS } from '../lib/shortcuts.ts';
 import { Dialog } from './Dialog.tsx';
-
-const KEYS: ReadonlyArray<[string, string]> = [
-  ['/', 'focus the job filter'],
-  ['j  ↓', 'select the next job'],
-  ['k  ↑', 'select the previous job'],
-  ['Enter', 'open the selected job'],
-  ['r', 'run the selected job now'],
-  ['x', 'cancel the selected job'],
-  ['1 2 3 4', 'drawer tabs: logs, history, schedule, resources'],
-  ['v', 'toggle the week calendar view'],
-  ['i', 'incident timeline'],
-  ['w', 'wallboard (TV) view'],
-  ['t', 'toggle light / dark theme'],
-  ['g', 'refresh now'],
-  ['?', 'this help'],
-  ['Esc', 'close the drawer or dialog'],
-];
 
 export function HelpDialog({ onClose }: { onClose(): void }) {
   return (
-    <Dialog title="Keyboard shortcuts" onClose={onClose}>
-      <dl class="keys" data-testid="help">
-        {KEYS.map(([k, what]) => (
-          <div key={k} class="keys-row">
-            <dt>
-              {k.split('  ').map((part) => (
-                <kbd key={part}>{part}</kbd>
+    <Dialog title="Keyboard shortcuts" onClose={onClose} wide>
+      <div class="keys-sections" data-testid="help">
+        {SHORTCUTS.map((s) => (
+          <section key={s.section} class="keys-section" aria-label={s.section}>
+            <h3>{s.section}</h3>
+            <dl class="keys">
+              {s.keys.map((k) => (
+                <div key={k.what} class="keys-row">
+                  <dt>
+                    {k.keys.map((part) => (
+                      <kbd key={part}>{part}</kbd>
+                    ))}
+                  </dt>
+                  <dd>{k.what}</dd>
+                </div>
               ))}
-            </dt>
-            <dd>{what}</dd>
-          </div>
+            </dl>
+          </section>
         ))}
-      </dl>
+      </div>
     </Dialog>
   );
 }

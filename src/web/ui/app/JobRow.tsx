@@ -1,5 +1,7 @@
 // One row of the jobs table: status, name + command, owner (in a spread cluster), schedule, last run, took, next, trend, actions.
+import { Component } from 'preact';
 import { ownerCell } from '../lib/cluster.ts';
+import { formatRate, formatWallClock, type OptionalColumn, policyLabel, tzLabel } from '../lib/columns.ts';
 import { compileJob } from '../lib/engine.ts';
 import { formatAge, formatCountdown, formatDuration } from '../lib/format.ts';
 import type { Row } from '../lib/table.ts';
@@ -48,16 +50,7 @@ function NextCell({ row, nextAt, now }: { row: Row; nextAt: number | null; now: 
   );
 }
 
-export function JobRow({
-  row,
-  index,
-  selected,
-  now,
-  nextAt,
-  nodeName,
-  showOwner,
-  actions,
-}: {
+export interface JobRowProps {
   row: Row;
   index: number;
   selected: boolean;
@@ -66,8 +59,66 @@ export function JobRow({
   nodeName: string | null;
   /** the Owner column shows only in a spread cluster (spec 05 §12.4) */
   showOwner: boolean;
+  /** optional columns switched on in the "⊞ cols" chooser */
+  cols?: readonly OptionalColumn[];
   actions: RowActions;
-}) {
+}
+
+/** What a row shows of its job, except the next-fire offset that moves with every answer (once per row). */
+const signatures = new WeakMap<Row, string>();
+function shownJob(row: Row): string {
+  let sig = signatures.get(row);
+  if (sig === undefined) {
+    sig = JSON.stringify(row.job, (k, v) => (k === 'scheduled_in' ? undefined : v));
+    signatures.set(row, sig);
+  }
+  return sig;
+}
+
+const wholeSeconds = (at: number | null, now: number): number | null =>
+  at === null ? null : Math.floor((at - now) / 1000);
+
+/**
+ * A row re-renders when the clock ticks, its presentation inputs change, or its job changed in a way it shows:
+ * a refresh that only moves the countdowns by a fraction of a second leaves it alone (the table budget is one
+ * frame per refresh at 500 jobs, bench/webui.bench.ts).
+ */
+export class JobRow extends Component<JobRowProps> {
+  override shouldComponentUpdate(n: JobRowProps): boolean {
+    const p = this.props;
+    if (
+      n.now !== p.now ||
+      n.selected !== p.selected ||
+      n.index !== p.index ||
+      n.showOwner !== p.showOwner ||
+      n.cols !== p.cols ||
+      n.nodeName !== p.nodeName ||
+      n.actions !== p.actions
+    )
+      return true;
+    if (n.row === p.row) return n.nextAt !== p.nextAt;
+    if (n.row.status !== p.row.status || n.row.lastAt !== p.row.lastAt || n.row.rate !== p.row.rate)
+      return true;
+    if (wholeSeconds(n.nextAt, n.now) !== wholeSeconds(p.nextAt, p.now)) return true;
+    return shownJob(n.row) !== shownJob(p.row);
+  }
+
+  override render() {
+    return <JobRowView {...this.props} />;
+  }
+}
+
+function JobRowView({
+  row,
+  index,
+  selected,
+  now,
+  nextAt,
+  nodeName,
+  showOwner,
+  cols = [],
+  actions,
+}: JobRowProps) {
   const j = row.job;
   const c = compileJob(j);
   const owner = showOwner ? ownerCell(j, nodeName) : null;
@@ -126,6 +177,8 @@ export function JobRow({
           {frameNote}
         </div>
       </td>
+      {cols.includes('policy') && <td class="c-policy">{policyLabel(j) ?? <span class="muted">—</span>}</td>}
+      {cols.includes('tz') && <td class="c-tz">{tzLabel(j)}</td>}
       <td class="c-last">
         {last === null || row.lastAt === null ? (
           <span class="muted">never</span>
@@ -139,6 +192,20 @@ export function JobRow({
       <td class="c-next">
         <NextCell row={row} nextAt={nextAt} now={now} />
       </td>
+      {cols.includes('nextat') && (
+        <td class="c-nextat">
+          {nextAt === null || !j.enabled || j.running ? (
+            <span class="muted">—</span>
+          ) : (
+            <time dateTime={new Date(nextAt).toISOString()}>
+              {formatWallClock(nextAt, now, c.hasSeconds)}
+            </time>
+          )}
+        </td>
+      )}
+      {cols.includes('rate') && (
+        <td class={`c-rate${row.rate !== null && row.rate < 0.8 ? ' warn' : ''}`}>{formatRate(row.rate)}</td>
+      )}
       <td class="c-trend">
         <Sparkline history={j.history} />
       </td>

@@ -1,9 +1,12 @@
 // The jobs table, virtualised against the window scroll: only the rows in view (plus a margin) are rendered,
 // so 3k jobs cost the same per second as 30. Rows have a fixed height; spacer rows keep the scroll length.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
 import type { Row, SortKey } from '../lib/table.ts';
 import { JobRow, type RowActions } from './JobRow.tsx';
 
+/** Row height of the comfortable density; the table takes the current one as a prop. */
 export const ROW_HEIGHT = 58;
 const OVERSCAN = 8;
 
@@ -12,14 +15,42 @@ export interface SortState {
   desc: boolean;
 }
 
-const COLUMNS: ReadonlyArray<{ label: string; cls: string; sort?: SortKey }> = [
+interface Column {
+  label: string;
+  cls: string;
+  sort?: SortKey;
+  /** set on the optional columns of the "⊞ cols" chooser */
+  optional?: OptionalColumn;
+}
+
+const optional = (id: OptionalColumn): Column => ({
+  label: OPTIONAL_COLUMNS.find((c) => c.id === id)!.label,
+  cls: `c-${id}`,
+  sort: id,
+  optional: id,
+});
+
+/**
+ * With optional columns on, the table keeps the Job column readable by growing past the window (the page
+ * scrolls sideways) instead of squeezing it: the fixed columns' widths (styles.css `col.c-*`) plus room for it.
+ */
+const FIXED_WIDTH = 980;
+const OWNER_WIDTH = 124;
+const OPTIONAL_WIDTH: Record<OptionalColumn, number> = { policy: 110, tz: 140, nextat: 120, rate: 64 };
+const JOB_MIN_WIDTH = 240;
+
+const COLUMNS: readonly Column[] = [
   { label: 'Status', cls: 'c-status', sort: 'status' },
   { label: 'Job', cls: 'c-job', sort: 'name' },
   { label: 'Owner', cls: 'c-owner', sort: 'owner' },
   { label: 'Schedule', cls: 'c-sched' },
+  optional('policy'),
+  optional('tz'),
   { label: 'Last run', cls: 'c-last', sort: 'last' },
   { label: 'Took', cls: 'c-took', sort: 'took' },
   { label: 'Next', cls: 'c-next', sort: 'next' },
+  optional('nextat'),
+  optional('rate'),
   { label: 'Trend', cls: 'c-trend' },
   { label: 'Actions', cls: 'c-actions' },
 ];
@@ -36,6 +67,10 @@ export function JobsTable({
   showOwner,
   actions,
   emptyText,
+  cols = [],
+  rowHeight = ROW_HEIGHT,
+  scale = 1,
+  tools,
 }: {
   rows: readonly Row[];
   total: number;
@@ -48,8 +83,19 @@ export function JobsTable({
   showOwner: boolean;
   actions: RowActions;
   emptyText: string;
+  /** optional columns switched on in the chooser */
+  cols?: readonly OptionalColumn[];
+  /** CSS pixels per row (density) and the UI scale (zoom on <html>), for the windowing arithmetic */
+  rowHeight?: number;
+  scale?: number;
+  /** controls in the card head (the column chooser) */
+  tools?: ComponentChildren;
 }) {
-  const columns = showOwner ? COLUMNS : COLUMNS.filter((c) => c.cls !== 'c-owner');
+  const columns = COLUMNS.filter(
+    (c) => (c.cls !== 'c-owner' || showOwner) && (c.optional === undefined || cols.includes(c.optional)),
+  );
+  // getBoundingClientRect and innerHeight are in zoomed pixels; heights written to style are CSS pixels.
+  const screenRow = rowHeight * scale;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [range, setRange] = useState({ first: 0, count: 40 });
 
@@ -60,8 +106,8 @@ export function JobsTable({
       const el = bodyRef.current;
       if (!el) return;
       const top = el.getBoundingClientRect().top;
-      const first = Math.max(0, Math.floor(-top / ROW_HEIGHT) - OVERSCAN);
-      const count = Math.ceil(window.innerHeight / ROW_HEIGHT) + 2 * OVERSCAN;
+      const first = Math.max(0, Math.floor(-top / screenRow) - OVERSCAN);
+      const count = Math.ceil(window.innerHeight / screenRow) + 2 * OVERSCAN;
       setRange((r) => (r.first === first && r.count === count ? r : { first, count }));
     };
     const schedule = (): void => {
@@ -75,18 +121,18 @@ export function JobsTable({
       window.removeEventListener('resize', schedule);
       if (frame !== 0) cancelAnimationFrame(frame);
     };
-  }, [rows.length]);
+  }, [rows.length, screenRow]);
 
   // Keep the keyboard selection in view.
   const selectedIndex = selected === null ? -1 : rows.findIndex((r) => r.job.name === selected);
   useEffect(() => {
     const el = bodyRef.current;
     if (!el || selectedIndex < 0) return;
-    const top = el.getBoundingClientRect().top + selectedIndex * ROW_HEIGHT;
-    const head = 96; // sticky top bar + table header
+    const top = el.getBoundingClientRect().top + selectedIndex * screenRow;
+    const head = 96 * scale; // sticky top bar + table header
     if (top < head) window.scrollBy({ top: top - head - 8 });
-    else if (top + ROW_HEIGHT > window.innerHeight)
-      window.scrollBy({ top: top + ROW_HEIGHT - window.innerHeight + 8 });
+    else if (top + screenRow > window.innerHeight)
+      window.scrollBy({ top: top + screenRow - window.innerHeight + 8 });
   }, [selectedIndex]);
 
   const first = Math.min(range.first, Math.max(0, rows.length - 1));
@@ -99,11 +145,22 @@ export function JobsTable({
         <h2 id="jobs-title" class="card-title">
           <span aria-hidden="true">┌─ </span>Jobs
         </h2>
-        <span class="card-meta" data-testid="job-count">
+        <span class="card-meta" data-testid="job-count" aria-live="polite">
           {rows.length === total ? `${total} jobs` : `${rows.length} jobs (of ${total})`}
         </span>
+        {tools && <div class="card-tools">{tools}</div>}
       </div>
-      <table class="jobs" aria-rowcount={rows.length + 1}>
+      <table
+        class="jobs"
+        aria-rowcount={rows.length + 1}
+        style={
+          cols.length === 0
+            ? undefined
+            : {
+                minWidth: `${FIXED_WIDTH + (showOwner ? OWNER_WIDTH : 0) + JOB_MIN_WIDTH + cols.reduce((w, c) => w + OPTIONAL_WIDTH[c], 0)}px`,
+              }
+        }
+      >
         <colgroup>
           {columns.map((c) => (
             <col key={c.cls} class={c.cls} />
@@ -126,6 +183,8 @@ export function JobsTable({
                     <button
                       type="button"
                       class="sortbtn"
+                      title={`sort by ${c.label.toLowerCase()}${active ? (sort.desc ? ' (descending)' : ' (ascending)') : ''}`}
+                      data-sort={c.sort}
                       onClick={() => onSort({ key: c.sort!, desc: active ? !sort.desc : false })}
                     >
                       {c.label}
@@ -141,7 +200,7 @@ export function JobsTable({
         </thead>
         <tbody ref={bodyRef}>
           {first > 0 && (
-            <tr class="spacer" style={{ height: `${first * ROW_HEIGHT}px` }}>
+            <tr class="spacer" style={{ height: `${first * rowHeight}px` }}>
               <td colSpan={columns.length} />
             </tr>
           )}
@@ -155,11 +214,12 @@ export function JobsTable({
               nextAt={nextAtOf(row, now)}
               nodeName={nodeName}
               showOwner={showOwner}
+              cols={cols}
               actions={actions}
             />
           ))}
           {last < rows.length && (
-            <tr class="spacer" style={{ height: `${(rows.length - last) * ROW_HEIGHT}px` }}>
+            <tr class="spacer" style={{ height: `${(rows.length - last) * rowHeight}px` }}>
               <td colSpan={columns.length} />
             </tr>
           )}

@@ -1,13 +1,19 @@
 // Logs tab: the SSE replay + live tail of the job's output (fetch stream, so the bearer token is sent), with
 // search (plain / regex, match count, matches only), follow, wrap, ANSI colours, download and clear.
 // The stream re-attaches by itself when a new run starts or finishes, separated by an end-of-run marker.
-import type { ComponentChild } from 'preact';
+//
+// Lines live in fixed-size chunks (lib/logchunks.ts): a new line replaces only the last chunk, each chunk is a
+// component that skips re-rendering when its lines, search and colour are unchanged, and off-screen chunks skip
+// layout (content-visibility), so appending to a 5,000-line view costs about one chunk, not 5,000 lines.
+import { Component, type ComponentChild } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { parseAnsi, stripAnsi } from '../lib/ansi.ts';
+import { appendLines, type Chunk, chunkLines, EMPTY_LOG, type LogBuffer } from '../lib/logchunks.ts';
 import { compileSearch, type Matcher } from '../lib/logsearch.ts';
 import type { ApiJob } from '../lib/types.ts';
 import type { Api } from './api.ts';
 
+/** At least this many lines stay in view (up to one chunk more: whole chunks are dropped). */
 const MAX_LINES = 5000;
 
 interface Line {
@@ -29,7 +35,7 @@ export function LogsTab({
   onRun(name: string): void;
   onCancel(name: string): void;
 }) {
-  const [lines, setLines] = useState<Line[]>([]);
+  const [log, setLog] = useState<LogBuffer<Line>>(EMPTY_LOG as LogBuffer<Line>);
   const [state, setState] = useState<StreamState>('connecting');
   const [detail, setDetail] = useState('');
   const [generation, setGeneration] = useState(0);
@@ -70,10 +76,7 @@ export function LogsTab({
       const add = pending.current;
       if (add.length === 0) return;
       pending.current = [];
-      setLines((old) => {
-        const next = old.concat(add);
-        return next.length > MAX_LINES ? next.slice(next.length - MAX_LINES) : next;
-      });
+      setLog((old) => appendLines(old, add, MAX_LINES));
     };
     const push = (line: Line): void => {
       pending.current.push(line);
@@ -126,25 +129,27 @@ export function LogsTab({
   }, [pidsKey, finishedAt, state]);
 
   const matcher: Matcher = useMemo(() => compileSearch(query, regex), [query, regex]);
-  const { shown, matchCount } = useMemo(() => {
+  const searching = query !== '' && matcher.error === null;
+  // Per-chunk match counts are cached on the chunk, so a new line only searches the last chunk.
+  const matchCount = useMemo(() => {
+    if (!searching) return 0;
     let count = 0;
-    const out: Array<{ line: Line; ranges: Array<[number, number]> }> = [];
-    for (const line of lines) {
-      const ranges = line.kind === 'marker' || query === '' ? [] : matcher.ranges(stripAnsi(line.text));
-      count += ranges.length;
-      if (matchesOnly && query !== '' && ranges.length === 0) continue;
-      out.push({ line, ranges });
-    }
-    return { shown: out, matchCount: count };
-  }, [lines, matcher, matchesOnly, query]);
-
+    for (const c of log.chunks) count += chunkMatches(c, matcher).count;
+    return count;
+  }, [log, matcher, searching]);
+  const shownCount = searching && matchesOnly ? matchCount : log.total;
+  const outputLines = useMemo(() => {
+    let n = 0;
+    for (const c of log.chunks) for (const l of c.lines) if (l.kind !== 'marker') n++;
+    return n;
+  }, [log]);
   useLayoutEffect(() => {
     const el = viewRef.current;
     if (el && follow) el.scrollTop = el.scrollHeight;
-  }, [shown, follow]);
+  }, [log, matchesOnly, query, follow]);
 
   const download = (): void => {
-    const text = lines
+    const text = chunkLines(log)
       .filter((l) => l.kind !== 'marker')
       .map((l) => stripAnsi(l.text))
       .join('\n');
@@ -209,7 +214,7 @@ export function LogsTab({
         <button
           type="button"
           class="iconbtn"
-          onClick={() => setLines([])}
+          onClick={() => setLog(EMPTY_LOG as LogBuffer<Line>)}
           title="Clear the view"
           aria-label="Clear the view"
         >
@@ -230,23 +235,16 @@ export function LogsTab({
           if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
         }}
       >
-        {shown.map(({ line, ranges }) =>
-          line.kind === 'marker' ? (
-            <div key={line.n} class="logline logline-marker">
-              {line.text}
-            </div>
-          ) : (
-            <div key={line.n} class={`logline${line.kind === 'stderr' ? ' logline-err' : ''}`}>
-              <span class="lineno" aria-hidden="true">
-                {line.n}
-              </span>
-              <span class="linetext">
-                <LineText text={line.text} ranges={ranges} colour={colour} />
-              </span>
-            </div>
-          ),
-        )}
-        {shown.length === 0 && (
+        {log.chunks.map((c) => (
+          <LogChunk
+            key={c.id}
+            chunk={c}
+            matcher={searching ? matcher : null}
+            matchesOnly={matchesOnly}
+            colour={colour}
+          />
+        ))}
+        {shownCount === 0 && (
           <div class="logempty">
             {state === 'connecting' && 'connecting to the log stream…'}
             {state === 'no-output' &&
@@ -268,7 +266,7 @@ export function LogsTab({
               ? 'error'
               : 'idle'}
         {' · '}
-        {lines.filter((l) => l.kind !== 'marker').length} lines
+        {outputLines} lines
         {job.running ? ' · run in progress' : ' · waiting for the next run'}
       </div>
     </div>
@@ -286,6 +284,100 @@ function Toggle({ label, value, onChange }: { label: string; value: boolean; onC
       {label}
     </label>
   );
+}
+
+const NO_RANGES: Array<[number, number]> = [];
+
+interface ChunkSearch {
+  matcher: Matcher;
+  count: number;
+  ranges: Array<Array<[number, number]>>;
+}
+const searchCache = new WeakMap<Chunk<Line>, ChunkSearch>();
+
+/** The search hits of one chunk, computed once per chunk and matcher. */
+function chunkMatches(chunk: Chunk<Line>, matcher: Matcher): ChunkSearch {
+  const hit = searchCache.get(chunk);
+  if (hit !== undefined && hit.matcher === matcher) return hit;
+  let count = 0;
+  const ranges = chunk.lines.map((line) => {
+    if (line.kind === 'marker') return NO_RANGES;
+    const r = matcher.ranges(stripAnsi(line.text));
+    count += r.length;
+    return r;
+  });
+  const out = { matcher, count, ranges };
+  searchCache.set(chunk, out);
+  return out;
+}
+
+interface ChunkProps {
+  chunk: Chunk<Line>;
+  matcher: Matcher | null;
+  matchesOnly: boolean;
+  colour: boolean;
+}
+
+/** One chunk of lines; re-renders only when its own inputs change (a class: preact core has no memo). */
+class LogChunk extends Component<ChunkProps> {
+  override shouldComponentUpdate(next: ChunkProps): boolean {
+    const p = this.props;
+    return (
+      next.chunk !== p.chunk ||
+      next.matcher !== p.matcher ||
+      next.colour !== p.colour ||
+      (next.matcher !== null && next.matchesOnly !== p.matchesOnly)
+    );
+  }
+
+  override render() {
+    const { chunk, matcher, matchesOnly, colour } = this.props;
+    const found = matcher === null ? null : chunkMatches(chunk, matcher);
+    if (found !== null && matchesOnly && found.count === 0) return null;
+    return (
+      <div class="logchunk">
+        {chunk.lines.map((line, i) => {
+          const ranges = found === null ? NO_RANGES : found.ranges[i]!;
+          if (line.kind === 'marker')
+            return (
+              <div key={line.n} class="logline logline-marker">
+                {line.text}
+              </div>
+            );
+          if (found !== null && matchesOnly && ranges.length === 0) return null;
+          return <LogLineView key={line.n} line={line} ranges={ranges} colour={colour} />;
+        })}
+      </div>
+    );
+  }
+}
+
+interface LineProps {
+  line: Line;
+  ranges: Array<[number, number]>;
+  colour: boolean;
+}
+
+/** One output line; a new line in the last chunk leaves its neighbours alone. */
+class LogLineView extends Component<LineProps> {
+  override shouldComponentUpdate(n: LineProps): boolean {
+    const p = this.props;
+    return n.line !== p.line || n.ranges !== p.ranges || n.colour !== p.colour;
+  }
+
+  override render() {
+    const { line, ranges, colour } = this.props;
+    return (
+      <div class={`logline${line.kind === 'stderr' ? ' logline-err' : ''}`}>
+        <span class="lineno" aria-hidden="true">
+          {line.n}
+        </span>
+        <span class="linetext">
+          <LineText text={line.text} ranges={ranges} colour={colour} />
+        </span>
+      </div>
+    );
+  }
 }
 
 const ANSI_CLASS = (fg: number, bold: boolean, dim: boolean): string =>

@@ -1,34 +1,52 @@
-// Light / dark theme: follows prefers-color-scheme until the user picks one (stored as `cronstable.theme`).
+// Themes and the look preferences (spec 06 §9.2 "Settings + themes"), applied as attributes on <html> so the
+// stylesheet does the rest: data-theme, data-cvd, data-density, data-motion and data-scale. The theme follows
+// prefers-color-scheme until the user picks one (stored as `cronstable.theme`).
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import {
+  CVD_MODES,
+  type CvdMode,
+  DENSITIES,
+  type Density,
+  MOTIONS,
+  type Motion,
+  resolveTheme,
+  SCALES,
+  type Scale,
+  THEME_PREFS,
+  type Theme,
+  type ThemePref,
+} from '../lib/settings.ts';
+import { usePref } from './hooks.ts';
 
-export type ThemePref = 'auto' | 'light' | 'dark';
 const KEY = 'cronstable.theme';
 
-function storedPref(): ThemePref {
+function stored<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
   try {
-    const v = localStorage.getItem(KEY);
-    if (v === 'light' || v === 'dark') return v;
+    const v = localStorage.getItem(`cronstable.${key}`) as T | null;
+    if (v !== null && allowed.includes(v)) return v;
   } catch {
     // storage disabled
   }
-  return 'auto';
+  return fallback;
 }
 
 function systemDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
-function resolve(pref: ThemePref): 'light' | 'dark' {
-  return pref === 'auto' ? (systemDark() ? 'dark' : 'light') : pref;
-}
-
-/** Sets `data-theme` on <html> before the first paint (called from the bundle's first line). */
+/** Sets the <html> attributes before the first paint (called from the bundle's first line). */
 export function applyInitialTheme(): void {
-  document.documentElement.dataset.theme = resolve(storedPref());
+  const d = document.documentElement.dataset;
+  d.theme = resolveTheme(stored('theme', THEME_PREFS, 'auto'), systemDark());
+  d.cvd = stored('cvd', CVD_MODES, 'none');
+  d.density = stored('density', DENSITIES, 'comfortable');
+  d.motion = stored('motion', MOTIONS, 'system');
+  d.scale = stored('scale', SCALES, '100');
 }
 
-export function useTheme(): ['light' | 'dark', () => void] {
-  const [pref, setPref] = useState<ThemePref>(storedPref);
+/** The theme: [resolved theme, stored preference, set the preference]. */
+export function useTheme(): [Theme, ThemePref, (pref: ThemePref) => void] {
+  const [pref, setPrefState] = useState<ThemePref>(() => stored('theme', THEME_PREFS, 'auto'));
   const [systemIsDark, setSystemIsDark] = useState(systemDark);
   useEffect(() => {
     if (typeof matchMedia !== 'function') return;
@@ -37,22 +55,48 @@ export function useTheme(): ['light' | 'dark', () => void] {
     mq.addEventListener('change', on);
     return () => mq.removeEventListener('change', on);
   }, []);
-  const resolved: 'light' | 'dark' = pref === 'auto' ? (systemIsDark ? 'dark' : 'light') : pref;
+  const resolved = resolveTheme(pref, systemIsDark);
   useEffect(() => {
     document.documentElement.dataset.theme = resolved;
   }, [resolved]);
-  const toggle = useCallback(() => {
-    const next: ThemePref = resolved === 'dark' ? 'light' : 'dark';
+  const setPref = useCallback((next: ThemePref) => {
     // Picking the system's own scheme again means "follow the system".
-    const stored: ThemePref = next === (systemDark() ? 'dark' : 'light') ? 'auto' : next;
+    const keep: ThemePref = next === (systemDark() ? 'dark' : 'light') ? 'auto' : next;
     try {
-      if (stored === 'auto') localStorage.removeItem(KEY);
-      else localStorage.setItem(KEY, stored);
+      if (keep === 'auto') localStorage.removeItem(KEY);
+      else localStorage.setItem(KEY, keep);
     } catch {
       // storage disabled
     }
-    document.documentElement.dataset.theme = next;
-    setPref(stored);
-  }, [resolved]);
-  return [resolved, toggle];
+    document.documentElement.dataset.theme = resolveTheme(keep, systemDark());
+    setPrefState(keep);
+  }, []);
+  return [resolved, pref, setPref];
+}
+
+export interface Look {
+  cvd: CvdMode;
+  density: Density;
+  motion: Motion;
+  scale: Scale;
+  setCvd(v: CvdMode): void;
+  setDensity(v: Density): void;
+  setMotion(v: Motion): void;
+  setScale(v: Scale): void;
+}
+
+/** Colour-vision mode, density, motion and UI scale, persisted and mirrored onto <html>. */
+export function useLook(): Look {
+  const [cvd, setCvd] = usePref<CvdMode>('cvd', 'none', CVD_MODES);
+  const [density, setDensity] = usePref<Density>('density', 'comfortable', DENSITIES);
+  const [motion, setMotion] = usePref<Motion>('motion', 'system', MOTIONS);
+  const [scale, setScale] = usePref<Scale>('scale', '100', SCALES);
+  useEffect(() => {
+    const d = document.documentElement.dataset;
+    d.cvd = cvd;
+    d.density = density;
+    d.motion = motion;
+    d.scale = scale;
+  }, [cvd, density, motion, scale]);
+  return { cvd, density, motion, scale, setCvd, setDensity, setMotion, setScale };
 }

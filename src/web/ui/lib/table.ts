@@ -1,11 +1,48 @@
 // Filtering and sorting of the jobs table (pure).
 import { compareOwners, ownerCell } from './cluster.ts';
+import { policyLabel, successRate, tzLabel } from './columns.ts';
 import { parseIso } from './format.ts';
 import { type JobStatus, jobStatus, STATUS_RANK } from './status.ts';
 import type { ApiJob } from './types.ts';
 
 export type Segment = 'all' | 'ok' | 'fail' | 'run' | 'off';
-export type SortKey = 'status' | 'name' | 'owner' | 'last' | 'next' | 'took';
+export type SortKey =
+  | 'status'
+  | 'name'
+  | 'owner'
+  | 'last'
+  | 'next'
+  | 'took'
+  | 'policy'
+  | 'tz'
+  | 'nextat'
+  | 'rate';
+
+export const SORT_KEYS: readonly SortKey[] = [
+  'status',
+  'name',
+  'owner',
+  'last',
+  'next',
+  'took',
+  'policy',
+  'tz',
+  'nextat',
+  'rate',
+];
+
+export const SORT_LABEL: Record<SortKey, string> = {
+  status: 'status',
+  name: 'name',
+  owner: 'owner',
+  last: 'last run',
+  next: 'next fire',
+  took: 'duration',
+  policy: 'policy',
+  tz: 'time zone',
+  nextat: 'next at',
+  rate: 'success rate',
+};
 
 export interface Row {
   job: ApiJob;
@@ -13,6 +50,8 @@ export interface Row {
   /** next fire as an instant from the poll (`scheduled_in` + fetch time), null when none */
   nextAt: number | null;
   lastAt: number | null;
+  /** success share of `history`, for the Rate column and its sort */
+  rate: number | null;
 }
 
 export function toRows(jobs: readonly ApiJob[], fetchedAt: number): Row[] {
@@ -21,6 +60,7 @@ export function toRows(jobs: readonly ApiJob[], fetchedAt: number): Row[] {
     status: jobStatus(job),
     nextAt: job.scheduled_in === null ? null : fetchedAt + job.scheduled_in * 1000,
     lastAt: parseIso(job.last_run?.finished_at),
+    rate: successRate(job.history),
   }));
 }
 
@@ -58,6 +98,13 @@ function nullableCompare(a: number | null, b: number | null, dir: number): numbe
   return (a - b) * dir;
 }
 
+const byText = (a: string | null, b: string | null, dir: number): number => {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return (a < b ? -1 : 1) * dir;
+};
+
 /** Stable sort; ties fall back to the job name. `desc` reverses the primary key only. */
 export function sortRows(rows: readonly Row[], key: SortKey, desc: boolean): Row[] {
   const dir = desc ? -1 : 1;
@@ -79,7 +126,19 @@ export function sortRows(rows: readonly Row[], key: SortKey, desc: boolean): Row
         c = nullableCompare(a.lastAt === null ? null : -a.lastAt, b.lastAt === null ? null : -b.lastAt, dir);
         break;
       case 'next':
+      case 'nextat':
+        // the same instant, shown as a countdown or as a wall-clock time
         c = nullableCompare(a.nextAt, b.nextAt, dir);
+        break;
+      case 'policy':
+        c = byText(policyLabel(a.job), policyLabel(b.job), dir);
+        break;
+      case 'tz':
+        c = byText(tzLabel(a.job), tzLabel(b.job), dir);
+        break;
+      case 'rate':
+        // ascending = the least reliable first, the order an operator scans in
+        c = nullableCompare(a.rate, b.rate, dir);
         break;
       case 'took':
         c = nullableCompare(a.job.last_run?.duration ?? null, b.job.last_run?.duration ?? null, dir);

@@ -1,0 +1,278 @@
+// Every scheduled slot's fate in a window (issue 15 part 2), pure: the schedule says which slots
+// exist, the run ledger (`runs/<job>`, written by every node of a fleet into the shared store) says
+// what became of each. A slot the ledger holds nothing for is `unaccounted`: in a healthy fleet
+// that never happens, so it is what operators alert on.
+import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
+import { occurrences } from '../schedule/index.ts';
+
+/**
+ * What the view reports per slot. The ledger records today: ran, failed, cancelled,
+ * caught-up (a `catchup` run), skipped-overlap, disabled, skipped-gate (not this node's to run,
+ * store trouble, shutdown), skipped-only-if-last-succeeded, claimed-elsewhere, missed-overload
+ * and missed (downtime slots the catch-up plan does not run). `dst-shifted` / `dst-skipped` /
+ * `dst-repeated` come with the DST policy (recorded by the scheduler once that lands).
+ * Not recorded yet by any writer: `paused` (no pause feature writes slot rows) and `no-quorum`
+ * (only recognised when a gate's reason says quorum); they are mapped here so the view is ready.
+ */
+export type SlotFate =
+  /** Running now on the node answering (another node's run shows once it is in the ledger). */
+  | 'running'
+  | 'ran'
+  | 'failed'
+  | 'cancelled'
+  | 'caught-up'
+  | 'skipped-overlap'
+  | 'skipped-gate'
+  | 'skipped-only-if-last-succeeded'
+  | 'claimed-elsewhere'
+  | 'missed'
+  | 'missed-overload'
+  | 'dst-shifted'
+  | 'dst-skipped'
+  | 'dst-repeated'
+  | 'paused'
+  | 'no-quorum'
+  | 'disabled'
+  | 'unaccounted';
+
+export const SLOT_FATES: readonly SlotFate[] = [
+  'running',
+  'ran',
+  'failed',
+  'cancelled',
+  'caught-up',
+  'skipped-overlap',
+  'skipped-gate',
+  'skipped-only-if-last-succeeded',
+  'claimed-elsewhere',
+  'missed',
+  'missed-overload',
+  'dst-shifted',
+  'dst-skipped',
+  'dst-repeated',
+  'paused',
+  'no-quorum',
+  'disabled',
+  'unaccounted',
+];
+
+/** One `runs/<job>` ledger row, as the `runs` view / the record body carries it. */
+export interface LedgerRow {
+  /** Commit order in the store (newer = higher). */
+  id: number;
+  /** The writing node (the writer's host). */
+  node: string;
+  scheduledAt: string | null;
+  outcome: string;
+  trigger: string | null;
+  attempt: number | null;
+  runId: string | null;
+  failReason: string | null;
+  /** A folded missed record covers `missedCount` slots up to `missedUntil` (src/scheduler/missed.ts). */
+  missedCount?: number | null;
+  missedUntil?: string | null;
+}
+
+export interface SlotView {
+  scheduled_at: string;
+  outcome: SlotFate;
+  node: string | null;
+  run_id: string | null;
+  reason: string | null;
+  /** The other nodes' rows for the same slot (e.g. their `claimed-elsewhere`), least informative last. */
+  others: { node: string; outcome: SlotFate; reason: string | null }[];
+}
+
+export interface SlotsResult {
+  slots: SlotView[];
+  /** Count per outcome over `slots`. */
+  counts: Partial<Record<SlotFate, number>>;
+  /** Slots of the window left out by `limit` (the oldest are dropped). */
+  truncated: number;
+  /** Slots of the window before `historyStartMs` (before the ledger knew the job), not listed. */
+  beforeHistory: number;
+}
+
+export interface SlotsQuery {
+  cron: CronSchedule;
+  frame: Frame;
+  /**
+   * The job's DST policy: its fires are the slots, plus the ones `skipped: skip` drops (listed at the
+   * instant `shift` would have fired them, where the scheduler records their `dst-skipped` row).
+   */
+  dst?: DstPolicy;
+  /** `EveryNode` jobs: every node has its own slot at each instant; `nodes` lists them. */
+  everyNode: boolean;
+  /** Nodes expected to run an `EveryNode` job (others seen in the ledger are added). */
+  nodes?: readonly string[];
+  fromMs: number;
+  /** Exclusive. */
+  toMs: number;
+  rows: readonly LedgerRow[];
+  /** Most slots returned (the newest kept). */
+  limit: number;
+  /**
+   * Where the ledger's memory of the job begins (its oldest retained row): earlier slots are not
+   * `unaccounted`, they predate the job or were pruned by `maxRunsPerJob`. Absent: the window start.
+   */
+  historyStartMs?: number;
+}
+
+/** Maps one ledger outcome (plus trigger and reason) onto a slot fate. */
+export function fateOf(row: Pick<LedgerRow, 'outcome' | 'trigger' | 'failReason'>): SlotFate {
+  const o = row.outcome;
+  const ran = o === 'success' || o === 'failure' || o === 'cancelled' || o === 'unknown';
+  if (ran && row.trigger === 'catchup') return 'caught-up';
+  switch (o) {
+    case 'success':
+      return 'ran';
+    case 'failure':
+    case 'unknown':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'skipped:overlap':
+      return 'skipped-overlap';
+    case 'skipped:disabled':
+      return 'disabled';
+    case 'skipped:only-if-last-succeeded':
+      return 'skipped-only-if-last-succeeded';
+    case 'skipped:gate': {
+      const why = (row.failReason ?? '').toLowerCase();
+      if (why.includes('quorum')) return 'no-quorum';
+      if (why.includes('paused')) return 'paused';
+      return 'skipped-gate';
+    }
+    case 'running':
+    case 'claimed-elsewhere':
+    case 'missed':
+    case 'missed-overload':
+    case 'dst-shifted':
+    case 'dst-skipped':
+    case 'dst-repeated':
+    case 'paused':
+    case 'no-quorum':
+      return o;
+    default:
+      return o.startsWith('skipped:') ? 'skipped-gate' : 'failed';
+  }
+}
+
+/**
+ * How much a row tells about its slot: a run beats everything (it is what happened), then a
+ * node's own decision about the slot (Forbid, missed, DST...), and last the rows that only say
+ * "not mine" (another node's claim won, the cluster gate sent it elsewhere).
+ */
+function weight(fate: SlotFate): number {
+  if (fate === 'ran' || fate === 'failed' || fate === 'cancelled' || fate === 'caught-up') return 3;
+  if (fate === 'claimed-elsewhere' || fate === 'skipped-gate') return 1;
+  return 2;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface Candidate {
+  row: LedgerRow;
+  fate: SlotFate;
+}
+
+function better(a: Candidate, b: Candidate): boolean {
+  const wa = weight(a.fate);
+  const wb = weight(b.fate);
+  if (wa !== wb) return wa > wb;
+  // Within a kind the newest row wins (the last retry attempt of a run).
+  return a.row.id > b.row.id;
+}
+
+/** Every slot of the schedule in [fromMs, toMs) with its fate from `rows`. */
+export function slotFates(q: SlotsQuery): SlotsResult {
+  const start = Math.max(q.fromMs, q.historyStartMs ?? q.fromMs);
+  const dst: DstPolicy | undefined = q.dst && { repeated: q.dst.repeated, skipped: 'shift' };
+  const all =
+    q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1, dst }) : [];
+  const instants = start > q.fromMs ? all.filter((at) => at >= start) : all;
+  const beforeHistory = all.length - instants.length;
+  // Candidates per slot key: the instant, plus the node for EveryNode jobs.
+  const byKey = new Map<string, Candidate[]>();
+  const key = (at: number, node: string) => (q.everyNode ? `${at}|${node}` : String(at));
+  const add = (at: number, c: Candidate) => {
+    const k = key(at, c.row.node);
+    const list = byKey.get(k);
+    if (list) list.push(c);
+    else byKey.set(k, [c]);
+  };
+  const nodes = new Set(q.nodes ?? []);
+  const wanted = new Set(instants);
+  for (const row of q.rows) {
+    if (row.scheduledAt === null) continue;
+    const at = Date.parse(row.scheduledAt);
+    if (Number.isNaN(at)) continue;
+    const fate = fateOf(row);
+    if (q.everyNode) nodes.add(row.node);
+    const until = row.missedUntil ? Date.parse(row.missedUntil) : at;
+    if ((row.missedCount ?? 1) > 1 && until > at) {
+      // A folded record stands for every slot from its instant to `missedUntil`.
+      for (const s of instants) if (s >= at && s <= until) add(s, { row, fate });
+    } else if (wanted.has(at)) add(at, { row, fate });
+  }
+  const owners = q.everyNode ? [...nodes].sort() : [null];
+  const total = instants.length * owners.length;
+  const skipSlots = Math.max(0, total - q.limit);
+  const firstInstant = Math.floor(skipSlots / Math.max(1, owners.length));
+  const slots: SlotView[] = [];
+  const counts: Partial<Record<SlotFate, number>> = {};
+  for (let i = firstInstant; i < instants.length; i++) {
+    const at = instants[i]!;
+    for (const owner of owners) {
+      const cands = byKey.get(q.everyNode ? `${at}|${owner}` : String(at)) ?? [];
+      const sorted = [...cands].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+      const best = sorted[0];
+      const view: SlotView = best
+        ? {
+            scheduled_at: iso(at),
+            outcome: best.fate,
+            node: best.row.node,
+            run_id: best.row.runId,
+            reason: best.row.failReason,
+            others: sorted
+              .slice(1)
+              .map((c) => ({ node: c.row.node, outcome: c.fate, reason: c.row.failReason })),
+          }
+        : {
+            scheduled_at: iso(at),
+            outcome: 'unaccounted',
+            node: owner,
+            run_id: null,
+            reason: null,
+            others: [],
+          };
+      counts[view.outcome] = (counts[view.outcome] ?? 0) + 1;
+      slots.push(view);
+    }
+  }
+  return {
+    slots,
+    counts,
+    truncated: firstInstant * owners.length,
+    beforeHistory: beforeHistory * owners.length,
+  };
+}
+
+/** A `runs/<job>` record (store body + writer) as a ledger row. */
+export function ledgerRow(rec: { id: number; writer: string; data: unknown }): LedgerRow {
+  const d = (rec.data ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    id: rec.id,
+    node: rec.writer.split('#')[0] ?? rec.writer,
+    scheduledAt: str(d.scheduled_at),
+    outcome: str(d.outcome) ?? 'unknown',
+    trigger: str(d.trigger),
+    attempt: num(d.attempt),
+    runId: str(d.run_id),
+    failReason: str(d.fail_reason),
+    missedCount: num(d.missed_count),
+    missedUntil: str(d.missed_until),
+  };
+}

@@ -1,0 +1,183 @@
+// The slot strip and the unaccounted-slots pill end to end (issue 15 part 2): a real daemon with a
+// state store, a Forbid job whose runs outlast the next slot, and a job whose ledger has a gap (seeded
+// before the daemon starts), drawn by one headless Chromium and checked against the API answers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { openStore } from '../../src/store/index.ts';
+import { until } from '../helpers/until.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
+const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, 'screenshots');
+
+const CONFIG = (port: number, state: string): string => `state:
+  path: ${state}
+  topology: single-node
+jobs:
+  - name: busy
+    command: sleep 1.3
+    schedule: "* * * * * * *"
+    concurrencyPolicy: Forbid
+  - name: gappy
+    command: "true"
+    schedule: "0 * * * *"
+web:
+  listen:
+    - http://127.0.0.1:${port}
+`;
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
+type Json = any;
+
+describe('slot strip and unaccounted pill (real daemon + headless Chromium)', () => {
+  let dir = '';
+  let profile = '';
+  let daemon: ChildProcess | null = null;
+  let logs = '';
+  let base = '';
+  let context: BrowserContext | null = null;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const api = async (path: string): Promise<Json> => {
+    const res = await fetch(base + path);
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+    return res.json();
+  };
+  const hour = 3_600_000;
+  const lastHour = Math.floor(Date.now() / hour) * hour;
+
+  beforeAll(async () => {
+    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-slots-'));
+    const state = join(dir, 'state');
+    // gappy ran 3 hours ago, then nobody recorded its next three slots, the one of this hour included
+    // (no finished_at: the start-up catch-up has no watermark to look back from).
+    const store = await openStore({
+      path: state,
+      namespace: 'default',
+      topology: 'single-node',
+      inline: true,
+      writer: 'old-node#1',
+    });
+    await store.append('runs/gappy', {
+      outcome: 'success',
+      scheduled_at: new Date(lastHour - 3 * hour).toISOString(),
+      run_id: 'seeded-run',
+      trigger: 'schedule',
+      attempt: 0,
+    });
+    await store.close();
+    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, state));
+    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon.stdout!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    daemon.stderr!.on('data', (c: Buffer) => {
+      logs += c.toString();
+    });
+    await until(`the daemon's web API on ${base}`, 20_000, async () => {
+      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
+      return (await fetch(`${base}/jobs`)).ok ? true : null;
+    });
+    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
+    const [launched] = await Promise.all([
+      chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+        ],
+        viewport: { width: 1400, height: 900 },
+        colorScheme: 'dark',
+        locale: 'en-US',
+      }),
+      until('a ran and a skipped-overlap slot of busy', 20_000, async () => {
+        const b = await api('/jobs/busy/slots');
+        const fates = b.slots.map((s: Json) => s.outcome);
+        return fates.includes('ran') && fates.includes('skipped-overlap') ? true : null;
+      }),
+    ]);
+    context = launched;
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${base}/`);
+    await page.waitForSelector('tr.job');
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    if (daemon && daemon.exitCode === null) {
+      const exited = new Promise((r) => daemon!.once('exit', r));
+      daemon.kill('SIGTERM');
+      const timer = setTimeout(() => daemon?.kill('SIGKILL'), 8000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('shows the fleet-wide unaccounted count in the header, red above zero', async () => {
+    const answer = await api('/slots/unaccounted');
+    expect(answer.unaccounted).toBe(3);
+    expect(answer.jobs).toEqual([{ name: 'gappy', unaccounted: 3 }]);
+    const pill = page.locator('[data-testid=unaccounted]');
+    await pill.waitFor();
+    expect((await pill.textContent())?.replace(/\s+/g, ' ').trim()).toBe('3 unaccounted');
+    expect(await pill.getAttribute('class')).toContain('pill-hot');
+    expect(await pill.getAttribute('title')).toContain('gappy 3');
+  });
+
+  it('draws one cell per slot in the drawer, coloured by outcome, with node and reason on hover', async () => {
+    await page.goto(`${base}/#job/busy/history`);
+    const strip = page.locator('[data-testid=drawer] [data-testid=slot-strip]');
+    await strip.waitFor();
+    await strip.locator('li[data-outcome=skipped-overlap]').first().waitFor();
+    const cells = await strip.locator('li').evaluateAll((els) =>
+      els.map((e) => ({
+        outcome: e.getAttribute('data-outcome'),
+        title: e.getAttribute('title'),
+        cls: e.className,
+      })),
+    );
+    const answer = await api('/jobs/busy/slots');
+    const known = new Set(answer.slots.map((s: Json) => s.outcome));
+    expect(cells.length).toBeGreaterThanOrEqual(2);
+    for (const c of cells)
+      expect(known.has(c.outcome) || c.outcome === 'running' || c.outcome === 'unaccounted').toBe(true);
+    const ran = cells.find((c) => c.outcome === 'ran')!;
+    expect(ran.cls).toContain('slot-ok');
+    expect(ran.title).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ran · on \S+/);
+    const skipped = cells.find((c) => c.outcome === 'skipped-overlap')!;
+    expect(skipped.cls).toContain('slot-skip');
+    await page.locator('[data-testid=drawer]').screenshot({ path: join(SHOTS, 'slot-strip.png') });
+
+    await page.goto(`${base}/#job/gappy/history`);
+    const gap = page.locator('[data-testid=drawer] [data-testid=slot-strip]');
+    await gap.locator('li[data-outcome=unaccounted]').first().waitFor();
+    const gappy = await gap
+      .locator('li')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-outcome'), e.getAttribute('data-node')]));
+    expect(gappy).toEqual([
+      ['ran', 'old-node'],
+      ['unaccounted', ''],
+      ['unaccounted', ''],
+      ['unaccounted', ''],
+    ]);
+    expect(pageErrors).toEqual([]);
+  });
+});
