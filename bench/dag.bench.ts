@@ -37,6 +37,7 @@ export function dagOf(name: string, tasks: Partial<DagTaskConfig>[]): DagConfig 
     timezone: null,
     utc: true,
     frame: { kind: 'utc' },
+    dst: { repeated: 'first', skipped: 'shift' },
     findings: [],
     onMissed: 'skip',
     startingDeadlineSeconds: null,

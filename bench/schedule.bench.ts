@@ -200,6 +200,43 @@ async function nextVsCronerMetric(): Promise<Metric> {
   };
 }
 
+/**
+ * Issue 15: 20k next-fire searches of the same job mix with a non-default DST policy (both / skip) over
+ * the default path's time, and the default path's own time per search. The default path is the spec's
+ * unchanged loop; the policy path may cost more but must stay in the same order.
+ */
+async function dstPolicyMetrics(): Promise<Metric[]> {
+  const jobs = jobMix(20_000, 7, true).map((j) => ({
+    s: parseCron(j.expr),
+    frame: resolveFrame({ timezone: j.timezone }),
+  }));
+  const policy = { repeated: 'both', skipped: 'skip' } as const;
+  let sink = 0;
+  const runDefault = (): void => {
+    for (const { s, frame } of jobs) sink += nextFire(s, frame, NOW) ?? 0;
+  };
+  const runPolicy = (): void => {
+    for (const { s, frame } of jobs) sink += nextFire(s, frame, NOW, policy) ?? 0;
+  };
+  runDefault();
+  runPolicy();
+  const defaultS = await bestOf(5, runDefault);
+  const policyS = await bestOf(5, runPolicy);
+  if (sink === 0) throw new Error('no fires computed');
+  return [
+    {
+      metric: 'schedule.next_default_us',
+      value: Number(((defaultS / jobs.length) * 1e6).toFixed(3)),
+      unit: 'us',
+    },
+    {
+      metric: 'schedule.next_dst_policy_ratio',
+      value: Number((policyS / defaultS).toFixed(2)),
+      unit: 'ratio',
+    },
+  ];
+}
+
 export async function run(): Promise<Metric[]> {
-  return [await coldBuildMetric(), await nextVsCronerMetric()];
+  return [await coldBuildMetric(), await nextVsCronerMetric(), ...(await dstPolicyMetrics())];
 }

@@ -1,6 +1,13 @@
-// `cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]`: print upcoming fire instants.
+// `cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated R] [--dst-skipped S]`:
+// print upcoming fire instants.
 import { formatUtcInstant } from '../schedule/civil.ts';
 import {
+  type CronSchedule,
+  DEFAULT_DST_POLICY,
+  DST_REPEATED_VALUES,
+  DST_SKIPPED_VALUES,
+  type DstPolicy,
+  type Frame,
   isKnownTimezone,
   isReboot,
   MIN_INSTANT_MS,
@@ -12,6 +19,8 @@ import {
 import { parseIsoInstant } from '../util/instant.ts';
 
 const USAGE = `usage: cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]
+                      [--dst-repeated first|last|both] [--dst-skipped shift|skip]
+       cronstable next --job NAME -c CONFIG [--after ISO8601] [-n N] [--dst-repeated ...] [--dst-skipped ...]
 
 Print the next N fire instants (UTC, one per line) of a schedule expression strictly after --after.
 
@@ -20,6 +29,11 @@ Print the next N fire instants (UTC, one per line) of a schedule expression stri
   --after INSTANT  ISO-8601 instant, e.g. 2026-03-08T06:00:00Z; no offset means UTC (default: now)
   -n N             how many instants to print (default 1)
   --hash-key NAME  hash key (job name) for H fields
+  --job NAME       a job or DAG of the config given with -c: its schedule, zone and dst policy (the
+                   --dst-* options override the policy)
+  -c CONFIG        configuration file or directory (with --job)
+  --dst-repeated P a wall time the fall-back repeats fires on its first (default), last or both occurrences
+  --dst-skipped P  a wall time the spring-forward skips fires shifted later (shift, default) or not (skip)
   -h, --help       show this help`;
 
 const MAX_COUNT = 100_000;
@@ -43,15 +57,16 @@ export async function runNext(
     io.out(USAGE);
     return 0;
   }
-  if (positionals.length !== 1) {
+  if (values.job !== undefined) {
+    if (positionals.length > 0) return fail('give either a schedule expression or --job NAME, not both');
+    if (values.config === undefined) return fail('--job needs the configuration: -c FILE|DIR');
+  } else if (positionals.length !== 1) {
     return fail(
       positionals.length === 0
         ? 'missing schedule expression (see --help)'
         : `expected one schedule expression, got ${positionals.length} arguments; quote the expression`,
     );
-  }
-  const expr = positionals[0]!;
-  if (isReboot(expr)) return fail("'@reboot' fires once at daemon start and has no next fire time");
+  } else if (values.config !== undefined) return fail('-c is only used with --job NAME');
   let count = 1;
   if (values.n !== undefined) {
     if (!/^\d+$/.test(values.n) || Number(values.n) < 1 || Number(values.n) > MAX_COUNT) {
@@ -73,26 +88,88 @@ export async function runNext(
       );
     after = t;
   }
-  if (values.tz !== undefined && !isKnownTimezone(values.tz)) return fail(`unknown timezone: ${values.tz}`);
-  let schedule: ReturnType<typeof parseCron>;
-  try {
-    schedule = parseCron(expr, values['hash-key'] === undefined ? {} : { hashKey: values['hash-key'] });
-  } catch (e) {
-    if (e instanceof ScheduleError) return fail(`invalid schedule '${expr}': ${e.message}`);
-    throw e;
+  const repeated = values['dst-repeated'];
+  if (repeated !== undefined && !(DST_REPEATED_VALUES as readonly string[]).includes(repeated))
+    return fail(
+      `invalid --dst-repeated value '${repeated}': expected one of ${DST_REPEATED_VALUES.join(', ')}`,
+    );
+  const skipped = values['dst-skipped'];
+  if (skipped !== undefined && !(DST_SKIPPED_VALUES as readonly string[]).includes(skipped))
+    return fail(`invalid --dst-skipped value '${skipped}': expected one of ${DST_SKIPPED_VALUES.join(', ')}`);
+  const override = (base: DstPolicy): DstPolicy => ({
+    repeated: (repeated as DstPolicy['repeated'] | undefined) ?? base.repeated,
+    skipped: (skipped as DstPolicy['skipped'] | undefined) ?? base.skipped,
+  });
+
+  let schedule: CronSchedule;
+  let frame: Frame;
+  let dst: DstPolicy;
+  if (values.job !== undefined) {
+    if (values.tz !== undefined || values['hash-key'] !== undefined)
+      return fail('--tz and --hash-key come from the job with --job; drop them');
+    const job = await findJob(values.config!, values.job, io.nowMs());
+    if (typeof job === 'string') return fail(job);
+    ({ schedule, frame } = job);
+    dst = override(job.dst);
+  } else {
+    const expr = positionals[0]!;
+    if (isReboot(expr)) return fail("'@reboot' fires once at daemon start and has no next fire time");
+    if (values.tz !== undefined && !isKnownTimezone(values.tz)) return fail(`unknown timezone: ${values.tz}`);
+    try {
+      schedule = parseCron(expr, values['hash-key'] === undefined ? {} : { hashKey: values['hash-key'] });
+    } catch (e) {
+      if (e instanceof ScheduleError) return fail(`invalid schedule '${expr}': ${e.message}`);
+      throw e;
+    }
+    frame = resolveFrame({ timezone: values.tz ?? null });
+    dst = override(DEFAULT_DST_POLICY);
   }
-  const frame = resolveFrame({ timezone: values.tz ?? null });
-  for (const ms of occurrences(schedule, frame, after, { limit: count })) io.out(formatUtcInstant(ms));
+  for (const ms of occurrences(schedule, frame, after, { limit: count, dst })) io.out(formatUtcInstant(ms));
   return 0;
 }
 
+/** The schedule, frame and policy of a job or DAG in a config, or an error message. */
+async function findJob(
+  path: string,
+  name: string,
+  nowMs: number,
+): Promise<{ schedule: CronSchedule; frame: Frame; dst: DstPolicy } | string> {
+  const { loadConfig } = await import('../config/load.ts');
+  let cfg: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    cfg = loadConfig(path, { nowMs });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const found = cfg.jobs.find((j) => j.name === name) ?? cfg.dags.find((d) => d.name === name);
+  if (found === undefined) return `no job or DAG named '${name}' in ${path}`;
+  if (found.cron === null) return `'${name}' has no cron schedule (@reboot or unscheduled DAG)`;
+  return { schedule: found.cron, frame: found.frame, dst: found.dst };
+}
+
 interface NextArgs {
-  values: { tz?: string; after?: string; n?: string; 'hash-key'?: string; help?: boolean };
+  values: {
+    tz?: string;
+    after?: string;
+    n?: string;
+    'hash-key'?: string;
+    'dst-repeated'?: string;
+    'dst-skipped'?: string;
+    job?: string;
+    config?: string;
+    help?: boolean;
+  };
   positionals: string[];
 }
 
-const VALUE_OPTIONS: Record<string, 'tz' | 'after' | 'n' | 'hash-key'> = {
+type ValueKey = 'tz' | 'after' | 'n' | 'hash-key' | 'dst-repeated' | 'dst-skipped' | 'job' | 'config';
+const VALUE_OPTIONS: Record<string, ValueKey> = {
   '--tz': 'tz',
+  '--job': 'job',
+  '-c': 'config',
+  '--config': 'config',
+  '--dst-repeated': 'dst-repeated',
+  '--dst-skipped': 'dst-skipped',
   '--after': 'after',
   '-n': 'n',
   '--hash-key': 'hash-key',

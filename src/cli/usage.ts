@@ -1,5 +1,5 @@
 export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
-       cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]
+       cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
 
 A distributed, fault-tolerant cron daemon.

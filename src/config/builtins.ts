@@ -69,6 +69,7 @@ export function builtinJobOptions(): JobOptions {
     enabled: true,
     utc: true,
     timezone: null,
+    dst: { repeated: 'first', skipped: 'shift' },
     onFailure: {
       retry: { maximumRetries: 0, initialDelay: 1, maximumDelay: 300, backoffMultiplier: 2 },
       report: defaultReportBlock(),

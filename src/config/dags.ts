@@ -106,7 +106,14 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
     } else {
       schedule = parseScheduleFor(
         raw.schedule,
-        { timezone, utc, hashKey: `dag:${raw.name}`, allowReboot: false, label: 'job' },
+        {
+          timezone,
+          utc,
+          hashKey: `dag:${raw.name}`,
+          allowReboot: false,
+          label: 'job',
+          dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
+        },
         dagLoc,
         ctx,
       );
@@ -185,6 +192,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
     onMissed: raw.onMissed ?? 'skip',
     startingDeadlineSeconds: raw.startingDeadlineSeconds ?? null,
     catchupJitterSeconds: raw.catchupJitterSeconds ?? 0,
+    dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
     clusterPolicy: raw.clusterPolicy ?? 'Leader',
     enabled: raw.enabled ?? true,
     retainRuns,

@@ -132,12 +132,16 @@ const commandKeys = {
   stateAllowedScopes: seq(str()),
 };
 
+/** Issue 15: which occurrence of a repeated wall time fires, and whether a skipped one fires shifted. */
+const dstPolicy = map({ repeated: enumOf('first', 'last', 'both'), skipped: enumOf('shift', 'skip') });
+
 /** Every job key except name, command and schedule: what `defaults:` accepts. */
 export const jobOptionKeys = {
   ...commandKeys,
   enabled: bool(),
   utc: bool(),
   timezone: nullable(str()),
+  dst: dstPolicy,
   onFailure: nullable(map({ retry: nullable(retryPolicy), report: nullable(reportBlock) })),
   onPermanentFailure: nullable(map({ report: nullable(reportBlock) })),
   onSuccess: nullable(map({ report: nullable(reportBlock) })),
@@ -188,6 +192,7 @@ export const dagSchema = map(
     schedule: nullable(scheduleValue),
     timezone: nullable(str()),
     utc: bool(),
+    dst: dstPolicy,
     onMissed: enumOf('skip', 'run-once', 'run-all'),
     startingDeadlineSeconds: nullable(int()),
     catchupJitterSeconds: int(),

@@ -2,6 +2,7 @@
 // in the reference's order: schedule, timezone, lint, secrets, env_file, user/group, ranges.
 import {
   type CronSchedule,
+  type DstPolicy,
   type Frame,
   isKnownTimezone,
   isReboot,
@@ -45,7 +46,14 @@ export interface ParsedSchedule {
 /** Schedule + timezone + lint, shared by jobs and DAGs. Returns null after recording an issue. */
 export function parseScheduleFor(
   schedule: string | ScheduleObject,
-  opts: { timezone: string | null; utc: boolean; hashKey: string; allowReboot: boolean; label: string },
+  opts: {
+    timezone: string | null;
+    utc: boolean;
+    hashKey: string;
+    allowReboot: boolean;
+    label: string;
+    dst?: DstPolicy;
+  },
   loc: Locator,
   ctx: BuildContext,
 ): ParsedSchedule | null {
@@ -67,7 +75,7 @@ export function parseScheduleFor(
     return null;
   }
   const frame = resolveFrame({ timezone: opts.timezone, utc: opts.utc });
-  const findings = cron ? lintSchedule(cron, frame, ctx.nowMs) : [];
+  const findings = cron ? lintSchedule(cron, frame, ctx.nowMs, opts.dst) : [];
   for (const f of findings) {
     ctx.warnings.push({
       level: f.level === 'warning' ? 'warning' : 'info',

@@ -86,7 +86,14 @@ class Loader {
     const before = this.issues.length;
     const schedule = parseScheduleFor(
       merged.schedule,
-      { timezone: merged.timezone, utc: merged.utc, hashKey: merged.name, allowReboot: true, label: 'job' },
+      {
+        timezone: merged.timezone,
+        utc: merged.utc,
+        hashKey: merged.name,
+        allowReboot: true,
+        label: 'job',
+        dst: merged.dst,
+      },
       loc,
       this.ctx,
     );

@@ -1,5 +1,5 @@
 // The loaded, validated configuration that the rest of cronstable consumes.
-import type { CronSchedule, Frame, ScheduleFinding } from '../schedule/index.ts';
+import type { CronSchedule, DstPolicy, Frame, ScheduleFinding } from '../schedule/index.ts';
 import type { SourcePos } from './errors.ts';
 import type {
   ClusterSection,
@@ -72,6 +72,8 @@ export interface JobOptions extends CommandSettings {
   enabled: boolean;
   utc: boolean;
   timezone: string | null;
+  /** DST policy (issue 15); built-in first / shift is spec 01 §5.8's behaviour. */
+  dst: DstPolicy;
   onFailure: { retry: RetryPolicy; report: ReportBlock };
   onPermanentFailure: { report: ReportBlock };
   onSuccess: { report: ReportBlock };
@@ -140,6 +142,7 @@ export interface DagConfig {
   timezone: string | null;
   utc: boolean;
   frame: Frame;
+  dst: DstPolicy;
   findings: ScheduleFinding[];
   onMissed: 'skip' | 'run-once' | 'run-all';
   startingDeadlineSeconds: number | null;

@@ -24,7 +24,7 @@ function toCreate(at: number, kind: RunKind): RunToCreate {
 
 /** §8.1 seeding: the first fire strictly after `nowMs`, or null for a manual-only or exhausted schedule. */
 export function seedNextFire(dag: DagConfig, nowMs: number): number | null {
-  return dag.cron ? nextFire(dag.cron, dag.frame, nowMs) : null;
+  return dag.cron ? nextFire(dag.cron, dag.frame, nowMs, dag.dst) : null;
 }
 
 export interface DueFires {
@@ -39,7 +39,7 @@ export function dueFires(dag: DagConfig, next: number | null, nowMs: number): Du
   let at = next;
   while (dag.cron && at !== null && at <= nowMs && runs.length < MAX_RUNS_PER_CALL) {
     runs.push(toCreate(at, 'scheduled'));
-    at = nextFire(dag.cron, dag.frame, at);
+    at = nextFire(dag.cron, dag.frame, at, dag.dst);
   }
   return { runs, next: at };
 }
@@ -67,12 +67,14 @@ export function catchupRuns(dag: DagConfig, watermarkMs: number | null, nowMs: n
       : Math.max(watermarkMs, nowMs - dag.startingDeadlineSeconds * 1000);
   if (after >= nowMs) return [];
   if (dag.onMissed === 'run-once') {
-    const last = prevFire(dag.cron, dag.frame, nowMs + 1);
+    const last = prevFire(dag.cron, dag.frame, nowMs + 1, dag.dst);
     return last !== null && last > after ? [toCreate(last, 'catchup')] : [];
   }
-  return occurrences(dag.cron, dag.frame, after, { untilMs: nowMs, limit: MAX_RUNS_PER_CALL }).map((at) =>
-    toCreate(at, 'catchup'),
-  );
+  return occurrences(dag.cron, dag.frame, after, {
+    untilMs: nowMs,
+    limit: MAX_RUNS_PER_CALL,
+    dst: dag.dst,
+  }).map((at) => toCreate(at, 'catchup'));
 }
 
 export type BackfillPlan =
@@ -103,7 +105,11 @@ export function planBackfill(dag: DagConfig | undefined, from: unknown, to: unkn
   if (fromMs === null || toMs === null || toMs < fromMs) return { ok: false, reason: BAD_DATE_RANGE };
   if (!isSupportedInstant(fromMs) && !isSupportedInstant(toMs))
     return { ok: false, reason: NO_COMPUTABLE_INSTANTS };
-  const instants = occurrences(dag.cron, dag.frame, fromMs - 1, { untilMs: toMs, limit: MAX_RUNS_PER_CALL });
+  const instants = occurrences(dag.cron, dag.frame, fromMs - 1, {
+    untilMs: toMs,
+    limit: MAX_RUNS_PER_CALL,
+    dst: dag.dst,
+  });
   const runs = instants.map((at) => toCreate(at, 'backfill'));
   return { ok: true, created: runs.length, runs };
 }

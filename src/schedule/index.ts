@@ -1,5 +1,13 @@
 // The cron engine: parse, next/previous fire search in a frame, lints, descriptions (pure; no I/O, no clock).
 export { describeSchedule } from './describe.ts';
+export {
+  DEFAULT_DST_POLICY,
+  DST_REPEATED_VALUES,
+  DST_SKIPPED_VALUES,
+  type DstPolicy,
+  isDefaultDstPolicy,
+  resolveCivil,
+} from './dst.ts';
 export { ScheduleError } from './errors.ts';
 export type { FieldSet } from './fields.ts';
 export { MinHeap } from './heap.ts';
@@ -21,7 +29,7 @@ export {
   occurrences,
   prevFire,
 } from './search.ts';
-export { type Frame, frameName, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
+export { type Frame, frameName, frameZone, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
 
 import { clearParseCache } from './parse.ts';
 import { clearZoneCache } from './zone.ts';

@@ -1,7 +1,9 @@
 // Load-time schedule lints (spec 01 §6.1). Never fatal; the loader logs them and keeps them on the job.
+
 import { bitList, bitList60, lowest60, popcount } from './bits.ts';
 import { DAY_MS, DAY_S, formatCivilDate, formatClock } from './civil.ts';
 import { ALL_DOM, domMatchesAll, dowMatchesAll } from './days.ts';
+import { DEFAULT_DST_POLICY, type DstPolicy } from './dst.ts';
 import { joinAnd, MONTH_LONG, plural } from './english.ts';
 import { FIELDS, Kind, yearList } from './fields.ts';
 import type { CronSchedule } from './parse.ts';
@@ -112,7 +114,7 @@ function neverFires(s: CronSchedule): ScheduleFinding {
 }
 
 /** dst-skipped-time / dst-repeated-time notes for the next 366 days (at most two). */
-function dstFindings(s: CronSchedule, frame: Frame, nowMs: number): ScheduleFinding[] {
+function dstFindings(s: CronSchedule, frame: Frame, nowMs: number, dst: DstPolicy): ScheduleFinding[] {
   if (frame.kind !== 'zone' || popcount(s.hours) >= 24) return [];
   const z = frameZone(frame);
   const today = Math.floor(z.render(nowMs) / DAY_MS);
@@ -126,7 +128,7 @@ function dstFindings(s: CronSchedule, frame: Frame, nowMs: number): ScheduleFind
     if (off === prevOff) continue;
     prevOff = off;
     const candidates = [today + k - 1, today + k];
-    const finding = firstDstMatch(s, frame, z, candidates, hours, minutes);
+    const finding = firstDstMatch(s, frame, z, candidates, hours, minutes, dst);
     if (finding !== null) out.push(finding);
   }
   return out;
@@ -139,6 +141,7 @@ function firstDstMatch(
   candidateDays: number[],
   hours: number[],
   minutes: number[],
+  dst: DstPolicy,
 ): ScheduleFinding | null {
   for (const day of candidateDays) {
     const base = day * DAY_MS;
@@ -161,19 +164,29 @@ function firstDstMatch(
           return {
             code: 'dst-skipped-time',
             level: 'note',
-            message: `on ${date} the wall time ${clock} does not exist in ${frame.zone} (clocks jump forward); fires at the shifted wall time ${shifted}`,
+            message: `on ${date} the wall time ${clock} does not exist in ${frame.zone} (clocks jump forward); ${
+              dst.skipped === 'skip'
+                ? 'does not fire that day (dst.skipped: skip)'
+                : `fires at the shifted wall time ${shifted}`
+            }`,
           };
         }
         return {
           code: 'dst-repeated-time',
           level: 'note',
-          message: `on ${date} the wall time ${clock} occurs twice in ${frame.zone} (clocks fall back); fires on the first occurrence only`,
+          message: `on ${date} the wall time ${clock} occurs twice in ${frame.zone} (clocks fall back); ${REPEATED_TEXT[dst.repeated]}`,
         };
       }
     }
   }
   return null;
 }
+
+const REPEATED_TEXT: Record<DstPolicy['repeated'], string> = {
+  first: 'fires on the first occurrence only',
+  last: 'fires on the second occurrence only (dst.repeated: last)',
+  both: 'fires on both occurrences (dst.repeated: both)',
+};
 
 /** test() on a civil time: evaluate the fields on the wall-clock reading itself. */
 function matchesCivil(s: CronSchedule, civilMs: number): boolean {
@@ -185,7 +198,12 @@ function matchesCivil(s: CronSchedule, civilMs: number): boolean {
  * day-fields-both-restricted, uneven-step(s), then (only when it can still fire) skipped-months, leap-day-only
  * and the DST notes.
  */
-export function lintSchedule(s: CronSchedule, frame: Frame, nowMs: number): ScheduleFinding[] {
+export function lintSchedule(
+  s: CronSchedule,
+  frame: Frame,
+  nowMs: number,
+  dst: DstPolicy = DEFAULT_DST_POLICY,
+): ScheduleFinding[] {
   const out: ScheduleFinding[] = [];
   if (s.resolved !== s.source) {
     out.push({
@@ -194,7 +212,7 @@ export function lintSchedule(s: CronSchedule, frame: Frame, nowMs: number): Sche
       message: `H resolves to '${s.resolved}' for this job; renaming the job moves the slot`,
     });
   }
-  const dead = nextFire(s, frame, nowMs) === null;
+  const dead = nextFire(s, frame, nowMs, dst) === null;
   if (dead) out.push(neverFires(s));
   if (!domMatchesAll(s) && !dowMatchesAll(s)) {
     out.push({
@@ -207,7 +225,7 @@ export function lintSchedule(s: CronSchedule, frame: Frame, nowMs: number): Sche
   out.push(...unevenSteps(s));
   if (!dead) {
     out.push(...monthFindings(s));
-    out.push(...dstFindings(s, frame, nowMs));
+    out.push(...dstFindings(s, frame, nowMs, dst));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 import { hasBit60, highest60, lowest60, nextBit, nextBit60, prevBit, prevBit60 } from './bits.ts';
 import { civilFromDays, DAY_MS, DAY_S, daysFromCivil } from './civil.ts';
 import { matchingDays } from './days.ts';
+import { type DstPolicy, fireOfLabel, isDefaultDstPolicy, TRANSITION_REACH_MS } from './dst.ts';
 import { ScheduleError } from './errors.ts';
 import { FIRST_YEAR, LAST_YEAR } from './fields.ts';
 import type { CronSchedule } from './parse.ts';
@@ -212,10 +213,13 @@ function localSecond(z: ZoneInfo, ms: number): number {
 
 /**
  * Next fire strictly after `afterMs` (spec 01 §5.7 + §5.8), or null when the schedule never fires again
- * (the search stops after 2099).
+ * (the search stops after 2099). A non-default DST policy (issue 15) takes its own search; absent or
+ * first/shift runs the spec's unchanged loop.
  */
-export function nextFire(s: CronSchedule, frame: Frame, after: number): number | null {
+export function nextFire(s: CronSchedule, frame: Frame, after: number, dst?: DstPolicy): number | null {
   const afterMs = checkedInstant(after, 'the instant');
+  if (frame.kind !== 'utc' && !isDefaultDstPolicy(dst))
+    return nextFireWithPolicy(s, frameZone(frame), afterMs, dst!);
   // The calendar starts at local 1970-01-01 00:00 (a negative civil second would read as "no match").
   if (frame.kind === 'utc') {
     const m = nextCivil(s, Math.max(0, Math.floor(afterMs / 1000) + 1));
@@ -240,8 +244,9 @@ export function nextFire(s: CronSchedule, frame: Frame, after: number): number |
  * (a gap can collapse matches, a repeated hour fires once) the fire chain is replayed forward from a point
  * before the transition, so the answer is exactly an instant nextFire would have produced.
  */
-export function prevFire(s: CronSchedule, frame: Frame, before: number): number | null {
+export function prevFire(s: CronSchedule, frame: Frame, before: number, dst?: DstPolicy): number | null {
   const beforeMs = checkedInstant(before, 'the instant');
+  if (frame.kind !== 'utc' && !isDefaultDstPolicy(dst)) return prevFireWithPolicy(s, frame, beforeMs, dst!);
   if (beforeMs === MIN_INSTANT_MS) return null;
   if (frame.kind === 'utc') {
     const m = prevCivil(s, Math.ceil(beforeMs / 1000) - 1);
@@ -275,8 +280,29 @@ export function prevFire(s: CronSchedule, frame: Frame, before: number): number 
   return last ?? prevFire(s, frame, start + 1);
 }
 
-/** Farther than any DST gap (the largest, Samoa 2011, skipped a whole day) plus a margin. */
-const TRANSITION_REACH_MS = DAY_MS + 2 * 3_600_000;
+/**
+ * prevFire under a non-default policy: the policy only changes fires within a few hours of an offset
+ * transition, so the spec's previous fire is taken and, when a transition is near it, the policy's fire
+ * chain is replayed forward from before that transition.
+ */
+function prevFireWithPolicy(s: CronSchedule, frame: Frame, beforeMs: number, dst: DstPolicy): number | null {
+  const z = frameZone(frame);
+  let bound = beforeMs;
+  let replayed: number | null = null;
+  for (;;) {
+    const cand = prevFire(s, frame, bound);
+    if (cand === null) return null;
+    const t = z.lastTransition(cand - TRANSITION_REACH_MS, cand + TRANSITION_REACH_MS);
+    if (t === null || t.at === replayed) return cand;
+    const start = t.at - Math.abs(t.delta) - 3_600_000;
+    let last: number | null = null;
+    for (let f = nextFire(s, frame, start, dst); f !== null && f < bound; f = nextFire(s, frame, f, dst))
+      last = f;
+    if (last !== null) return last;
+    replayed = t.at;
+    bound = Math.min(bound, start + 1);
+  }
+}
 
 /** Whether the instant's civil time (sub-second ignored) matches every field and the day rule. */
 export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boolean {
@@ -305,7 +331,7 @@ export function occurrences(
   s: CronSchedule,
   frame: Frame,
   fromMs: number,
-  opts: { untilMs?: number; limit?: number },
+  opts: { untilMs?: number; limit?: number; dst?: DstPolicy },
 ): number[] {
   checkedInstant(fromMs, 'the start instant');
   const until = opts.untilMs ?? Number.POSITIVE_INFINITY;
@@ -317,7 +343,14 @@ export function occurrences(
     );
   const out: number[] = [];
   if (limit <= 0) return out;
-  let u = nextFire(s, frame, fromMs);
+  let u = nextFire(s, frame, fromMs, opts.dst);
+  if (frame.kind !== 'utc' && !isDefaultDstPolicy(opts.dst)) {
+    while (u !== null && u <= until && out.length < limit) {
+      out.push(u);
+      u = nextFire(s, frame, u, opts.dst);
+    }
+    return out;
+  }
   if (frame.kind === 'utc') {
     while (u !== null && u <= until && out.length < limit) {
       out.push(u);
@@ -344,4 +377,44 @@ export function occurrences(
     u = next;
   }
   return out;
+}
+
+/**
+ * Next fire strictly after `after` under a non-default policy (zone frames). Two label scans:
+ * (i) from the label after `after`, the first label with a fire after it (as spec 01 §5.7 does, so a
+ * shifted gap fire still collapses the matches it jumps over); (ii) when `last`/`both` and a fall-back
+ * lies ahead, the labels of its second leg, which read earlier than `after`'s own label.
+ */
+function nextFireWithPolicy(s: CronSchedule, z: ZoneInfo, after: number, p: DstPolicy): number | null {
+  let best: number | null = null;
+  let base = Math.max(0, Math.floor((after + z.offset(after)) / 1000) + 1);
+  for (;;) {
+    const m = nextCivil(s, base);
+    if (m < 0) break;
+    const f = fireOfLabel(z, m, after, p);
+    if (f !== null) {
+      best = f.at;
+      break;
+    }
+    base = m + 1;
+  }
+  if (p.repeated === 'first') return best;
+  const limit = best ?? after + TRANSITION_REACH_MS;
+  const t = z.lastTransition(after, Math.min(limit, after + TRANSITION_REACH_MS));
+  if (t === null || t.delta >= 0) return best;
+  // Second leg [t.at, t.at - delta): labels [t.at + oAfter, t.at + oBefore).
+  const oAfter = z.offset(t.at);
+  const legEnd = Math.floor((t.at - t.delta + oAfter) / 1000);
+  let b2 = Math.max(0, Math.floor((t.at + oAfter) / 1000));
+  for (;;) {
+    const m = nextCivil(s, b2);
+    if (m < 0 || m >= legEnd) break;
+    const u = m * 1000 - oAfter;
+    if (u > after) {
+      if (best === null || u < best) best = u;
+      break;
+    }
+    b2 = m + 1;
+  }
+  return best;
 }

@@ -76,10 +76,10 @@ export function missedSlots(
 ): { slots: number[]; dropped: number } {
   if (!job.cron || job.onMissed === 'skip') return { slots: [], dropped: 0 };
   const all: number[] = [];
-  let at = nextFire(job.cron, job.frame, watermarkMs);
+  let at = nextFire(job.cron, job.frame, watermarkMs, job.dst);
   while (at !== null && at <= nowMs && all.length <= 100_000) {
     all.push(at);
-    at = nextFire(job.cron, job.frame, at);
+    at = nextFire(job.cron, job.frame, at, job.dst);
   }
   if (job.onMissed === 'run-once') return { slots: all.slice(-1), dropped: 0 };
   return { slots: all.slice(0, MAX_CATCHUP), dropped: Math.max(0, all.length - MAX_CATCHUP) };
@@ -121,7 +121,8 @@ export function settledWithoutRun(outcome: SlotOutcome): boolean {
     outcome.startsWith('skipped:') ||
     outcome === 'claimed-elsewhere' ||
     outcome === 'missed-overload' ||
-    outcome === 'missed'
+    outcome === 'missed' ||
+    outcome.startsWith('dst-')
   );
 }
 

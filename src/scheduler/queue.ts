@@ -4,6 +4,7 @@
 import { MinHeap, matchesInstant, nextFire, occurrences } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
+import { type DstNote, dstNoteOf, dstSkippedBefore } from './dst-notes.ts';
 import type { HeapEntry, JobRuntime } from './runtime.ts';
 
 /** A due slot this late (ms) still fires; anything later is a stall or a clock jump. */
@@ -34,6 +35,8 @@ export class FireQueue {
       atLeast: boolean,
       why: string,
     ) => void = () => {},
+    /** A fire the job's DST policy shaped (shifted, repeated) or a slot it dropped (issue 15). */
+    private readonly dstNote: (rt: JobRuntime, note: DstNote) => void = () => {},
   ) {}
 
   /** No more fires (shutdown). */
@@ -45,11 +48,15 @@ export class FireQueue {
 
   /** (Re)computes the job's next fire strictly after now; the old heap entry goes stale. */
   seed(rt: JobRuntime): void {
-    rt.gen++;
     rt.nextFire = null;
-    const { cron, frame, name, scheduleText } = rt.config;
-    if (!cron) return;
-    rt.nextFire = nextFire(cron, frame, this.clock.now());
+    const { cron, name, scheduleText } = rt.config;
+    if (!cron) {
+      rt.gen++;
+      return;
+    }
+    // advance() files any DST note under the generation this seed sets.
+    rt.nextFire = this.advance(rt, this.clock.now());
+    rt.gen++;
     if (rt.nextFire === null) {
       if (rt.config.enabled)
         this.log.warning(
@@ -82,7 +89,9 @@ export class FireQueue {
     while (this.heap.size > 0 && this.heap.peekKey()! <= now) {
       const at = this.heap.peekKey()!;
       const entry = this.heap.pop()!;
-      if (!this.isStale(entry)) due.push({ rt: entry.rt, at });
+      if (this.isStale(entry)) continue;
+      if (entry.note) this.dstNote(entry.rt, entry.note);
+      else due.push({ rt: entry.rt, at });
     }
     // Same instant: config order (spec 02 §2.2).
     due.sort((a, b) => a.at - b.at || a.rt.index - b.rt.index);
@@ -91,21 +100,21 @@ export class FireQueue {
   }
 
   private handleDue(rt: JobRuntime, at: number, now: number): void {
-    const { cron, frame, name } = rt.config;
+    const { cron, frame, name, dst } = rt.config;
     if (!cron) return;
     let next: number | null;
     if (now - at <= LATE_FIRE_WINDOW_MS) {
-      this.fire(rt, at);
-      next = nextFire(cron, frame, at);
+      this.fireNoted(rt, at);
+      next = this.advance(rt, at);
       let replayed = 0;
       while (next !== null && next <= now && replayed < MAX_REPLAY) {
-        this.fire(rt, next);
+        this.fireNoted(rt, next);
         replayed++;
-        next = nextFire(cron, frame, next);
+        next = this.advance(rt, next);
       }
       if (next !== null && next <= now) {
         this.dropSlots(rt, next - 1, now, null, `more than ${MAX_REPLAY} slots to replay`);
-        next = nextFire(cron, frame, now);
+        next = nextFire(cron, frame, now, dst);
       }
     } else {
       this.log.warning(
@@ -115,18 +124,45 @@ export class FireQueue {
       const fires = matchesInstant(cron, frame, second);
       this.dropSlots(rt, at - 1, now, fires ? second : null, 'stall, suspend or clock jump');
       if (fires) this.fire(rt, second);
-      next = nextFire(cron, frame, now);
+      next = nextFire(cron, frame, now, dst);
     }
     rt.gen++;
     rt.nextFire = next;
     if (next !== null) this.heap.push(next, { rt, gen: rt.gen });
   }
 
+  /** A scheduled fire, with its DST note first when the job's policy shaped it. */
+  private fireNoted(rt: JobRuntime, at: number): void {
+    const { cron, frame, dst } = rt.config;
+    const note = cron && frame.kind !== 'utc' ? dstNoteOf(cron, frame, dst, at) : null;
+    if (note) this.dstNote(rt, note);
+    this.fire(rt, at);
+  }
+
+  /**
+   * The next fire after `at`. A slot `dst.skipped: skip` drops on the way gets a heap entry of its own
+   * (under the generation the caller is about to set), so it is recorded when its instant passes.
+   */
+  private advance(rt: JobRuntime, at: number): number | null {
+    const { cron, frame, dst } = rt.config;
+    if (!cron) return null;
+    const next = nextFire(cron, frame, at, dst);
+    if (dst.skipped === 'skip' && frame.kind !== 'utc') {
+      const dropped = dstSkippedBefore(cron, frame, dst, at, next);
+      if (dropped) this.heap.push(dropped.at, { rt, gen: rt.gen + 1, note: dropped });
+    }
+    return next;
+  }
+
   /** The slots after `after` up to `until` that will not fire (all but `fired`), handed to `missed`. */
   private dropSlots(rt: JobRuntime, after: number, until: number, fired: number | null, why: string): void {
     const { cron, frame } = rt.config;
     if (!cron) return;
-    const found = occurrences(cron, frame, after, { untilMs: until, limit: MAX_MISSED_COUNT + 1 });
+    const found = occurrences(cron, frame, after, {
+      untilMs: until,
+      limit: MAX_MISSED_COUNT + 1,
+      dst: rt.config.dst,
+    });
     const atLeast = found.length > MAX_MISSED_COUNT;
     if (atLeast) found.length = MAX_MISSED_COUNT;
     const instants = fired === null ? found : found.filter((t) => t !== fired);

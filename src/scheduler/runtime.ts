@@ -1,5 +1,6 @@
 // Per-job state the scheduler keeps between fires, and the pure mappings of a job to what
 // exec launches and what /status shows.
+
 import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../config/types.ts';
 import type { CancelReason, LaunchSpec, RunHandle } from '../exec/types.ts';
@@ -8,6 +9,7 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import type { AdmissionEnv, Fire } from './admission.ts';
 import { type DurableControl, type FireClaims, LOCAL_CLAIMS } from './control.ts';
+import type { DstNote } from './dst-notes.ts';
 import { type ClusterGate, RUN_HERE } from './gate.ts';
 import { JobHistory, type RunTrigger, type SlotRecord } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
@@ -58,11 +60,13 @@ export class JobRuntime {
 export interface HeapEntry {
   rt: JobRuntime;
   gen: number;
+  /** A slot the job's DST policy drops (issue 15): recorded when its instant passes, nothing fires. */
+  note?: DstNote;
 }
 
 export function scheduleIdentity(job: JobConfig): string {
   if (job.reboot || !job.cron) return '@reboot';
-  return `${semanticKey(job.cron)}|${frameName(job.frame)}`;
+  return `${semanticKey(job.cron)}|${frameName(job.frame)}|${job.dst.repeated}/${job.dst.skipped}`;
 }
 
 export function launchSpecOf(job: JobConfig): LaunchSpec {

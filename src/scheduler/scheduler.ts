@@ -9,6 +9,7 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
 import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './control.ts';
+import type { DstNote } from './dst-notes.ts';
 import { type EventListener, EventStream } from './events.ts';
 import type { ClusterGate } from './gate.ts';
 import type { JobHistory, RunRecord, RunTrigger, SlotOutcome, SlotRecord } from './history.ts';
@@ -79,6 +80,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       deps.log,
       (rt, at) => void this.fire(rt, at, 'schedule'),
       (rt, instants, atLeast, why) => this.recordMissed(rt, instants, atLeast, why),
+      (rt, note) => this.recordDstNote(rt, note),
     );
     this.pacer = new LaunchPacer<WaitingLaunch>(
       deps.clock,
@@ -377,6 +379,25 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       rt.history.addSlot(slot);
       this.events.emit({ type: 'slot', slot: { ...slot } });
     }
+  }
+
+  /**
+   * A DST policy note (issue 15): a dropped slot is a slot of its own; a shifted or repeated fire's note
+   * goes to the ledger beside the fire's own slot record.
+   */
+  private recordDstNote(rt: JobRuntime, note: DstNote): void {
+    const slot: SlotRecord = {
+      job: rt.config.name,
+      scheduledAt: note.at,
+      outcome: note.outcome,
+      runId: null,
+      detail: note.detail,
+    };
+    if (note.outcome === 'dst-skipped') rt.history.addSlot(slot);
+    this.deps.log.info(
+      `Cron job ${rt.config.name}: ${note.outcome} at ${new Date(note.at).toISOString()}: ${note.detail}`,
+    );
+    this.events.emit({ type: 'slot', slot: { ...slot } });
   }
 
   /** Whether the node keeps up with its schedule (spec: issue 14 item 9). */

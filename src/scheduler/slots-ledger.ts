@@ -116,6 +116,7 @@ export function jobSlots(
   return slotFates({
     cron: job.cron,
     frame: job.frame,
+    dst: job.dst,
     everyNode,
     nodes: everyNode ? nodes : [],
     fromMs: window.fromMs,

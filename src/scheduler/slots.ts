@@ -2,7 +2,7 @@
 // exist, the run ledger (`runs/<job>`, written by every node of a fleet into the shared store) says
 // what became of each. A slot the ledger holds nothing for is `unaccounted`: in a healthy fleet
 // that never happens, so it is what operators alert on.
-import type { CronSchedule, Frame } from '../schedule/index.ts';
+import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { occurrences } from '../schedule/index.ts';
 
 /**
@@ -96,6 +96,11 @@ export interface SlotsResult {
 export interface SlotsQuery {
   cron: CronSchedule;
   frame: Frame;
+  /**
+   * The job's DST policy: its fires are the slots, plus the ones `skipped: skip` drops (listed at the
+   * instant `shift` would have fired them, where the scheduler records their `dst-skipped` row).
+   */
+  dst?: DstPolicy;
   /** `EveryNode` jobs: every node has its own slot at each instant; `nodes` lists them. */
   everyNode: boolean;
   /** Nodes expected to run an `EveryNode` job (others seen in the ledger are added). */
@@ -182,7 +187,9 @@ function better(a: Candidate, b: Candidate): boolean {
 /** Every slot of the schedule in [fromMs, toMs) with its fate from `rows`. */
 export function slotFates(q: SlotsQuery): SlotsResult {
   const start = Math.max(q.fromMs, q.historyStartMs ?? q.fromMs);
-  const all = q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1 }) : [];
+  const dst: DstPolicy | undefined = q.dst && { repeated: q.dst.repeated, skipped: 'shift' };
+  const all =
+    q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1, dst }) : [];
   const instants = start > q.fromMs ? all.filter((at) => at >= start) : all;
   const beforeHistory = all.length - instants.length;
   // Candidates per slot key: the instant, plus the node for EveryNode jobs.

@@ -6,6 +6,9 @@ import { matchingDays } from '../schedule/days.ts';
 import { DAY_NAMES, Kind, MONTH_NAMES } from '../schedule/fields.ts';
 import {
   type CronSchedule,
+  DST_REPEATED_VALUES,
+  DST_SKIPPED_VALUES,
+  type DstPolicy,
   describeSchedule,
   type Frame,
   frameName,
@@ -32,6 +35,8 @@ export interface ScheduleEntry {
   reboot: boolean;
   cron: CronSchedule | null;
   frame: Frame;
+  /** The job's or DAG's DST policy (issue 15). */
+  dst: DstPolicy;
 }
 
 /** Every job (config order) plus every scheduled DAG. */
@@ -39,11 +44,26 @@ export function allEntries(ctx: WebContext): ScheduleEntry[] {
   const out: ScheduleEntry[] = [];
   for (const st of ctx.scheduler.status()) {
     const j = ctx.scheduler.job(st.name);
-    if (j) out.push({ name: j.name, enabled: j.enabled, reboot: j.reboot, cron: j.cron, frame: j.frame });
+    if (j)
+      out.push({
+        name: j.name,
+        enabled: j.enabled,
+        reboot: j.reboot,
+        cron: j.cron,
+        frame: j.frame,
+        dst: j.dst,
+      });
   }
   for (const d of ctx.config().dags) {
     if (d.scheduleText === null) continue;
-    out.push({ name: `dag:${d.name}`, enabled: d.enabled, reboot: false, cron: d.cron, frame: d.frame });
+    out.push({
+      name: `dag:${d.name}`,
+      enabled: d.enabled,
+      reboot: false,
+      cron: d.cron,
+      frame: d.frame,
+      dst: d.dst,
+    });
   }
   return out;
 }
@@ -78,18 +98,42 @@ function timezoneLabel(frame: Frame): string {
   return frame.kind === 'local' ? 'local' : frameName(frame);
 }
 
-const findings = (s: CronSchedule, frame: Frame, now: number) =>
-  lintSchedule(s, frame, now).map((f) => ({ code: f.code, level: f.level, message: f.message }));
+const findings = (s: CronSchedule, frame: Frame, now: number, dst?: DstPolicy) =>
+  lintSchedule(s, frame, now, dst).map((f) => ({ code: f.code, level: f.level, message: f.message }));
 
 // ---------------------------------------------------------------------------------------------
 // preview
 
+/** `dst_repeated` / `dst_skipped` query parameters (issue 15): absent means the default policy. */
+export function dstOfParams(repeated: string | undefined, skipped: string | undefined): DstPolicy {
+  const r = repeated === undefined || repeated === '' ? 'first' : repeated;
+  const s = skipped === undefined || skipped === '' ? 'shift' : skipped;
+  if (!(DST_REPEATED_VALUES as readonly string[]).includes(r))
+    throw new BadRequest(`invalid dst_repeated '${r}': expected one of ${DST_REPEATED_VALUES.join(', ')}`);
+  if (!(DST_SKIPPED_VALUES as readonly string[]).includes(s))
+    throw new BadRequest(`invalid dst_skipped '${s}': expected one of ${DST_SKIPPED_VALUES.join(', ')}`);
+  return { repeated: r as DstPolicy['repeated'], skipped: s as DstPolicy['skipped'] };
+}
+
 export function preview(
-  params: { expr?: string; tz?: string; count: number; seed?: string },
+  params: {
+    expr?: string;
+    tz?: string;
+    count: number;
+    seed?: string;
+    dstRepeated?: string;
+    dstSkipped?: string;
+  },
   now: number,
 ): { status: 200 | 400; body: Record<string, unknown> } {
   const expr = (params.expr ?? '').trim();
   if (expr === '') return { status: 400, body: { error: 'missing ?expr= query parameter' } };
+  let dst: DstPolicy;
+  try {
+    dst = dstOfParams(params.dstRepeated, params.dstSkipped);
+  } catch (e) {
+    return { status: 400, body: { error: (e as Error).message } };
+  }
   let frame: Frame;
   try {
     frame = frameOfParam(params.tz);
@@ -121,16 +165,19 @@ export function preview(
     if (!(e instanceof ScheduleError)) throw e;
     return { status: 400, body: { ...base, valid: false, error: e.message } };
   }
-  const fires = occurrences(cron, frame, now, { limit: params.count }).map((ms) => isoInFrame(ms, frame));
+  const fires = occurrences(cron, frame, now, { limit: params.count, dst }).map((ms) =>
+    isoInFrame(ms, frame),
+  );
   const body: Record<string, unknown> = {
     ...base,
+    dst,
     valid: true,
     reboot: false,
     normalized: cron.source,
     description: describeSchedule(cron),
     fires,
     never_fires: fires.length === 0,
-    lint: findings(cron, frame, now),
+    lint: findings(cron, frame, now, dst),
   };
   if (cron.resolved !== cron.source) body.resolved = cron.resolved;
   return { status: 200, body };

@@ -14,7 +14,7 @@ import {
   ICalEventTransparency,
   escape as icalEscape,
 } from 'ical-generator';
-import type { CronSchedule, Frame } from '../schedule/index.ts';
+import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { describeSchedule, occurrences } from '../schedule/index.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import { icsUtc } from './timefmt.ts';
@@ -35,6 +35,8 @@ export interface CalendarEntry {
   name: string;
   cron: CronSchedule;
   frame: Frame;
+  /** The job's DST policy (issue 15); absent = default. */
+  dst?: DstPolicy;
   /** Finished runs (for the typical duration); oldest first. */
   runs: readonly RunRecord[];
 }
@@ -157,7 +159,11 @@ export async function renderCalendar(
   let sinceYield = 0;
   for (const entry of entries) {
     const probe = Math.max(opts.perJob, humAbove) + 1;
-    const fires = occurrences(entry.cron, entry.frame, opts.nowMs, { untilMs: end - 1, limit: probe });
+    const fires = occurrences(entry.cron, entry.frame, opts.nowMs, {
+      untilMs: end - 1,
+      limit: probe,
+      dst: entry.dst,
+    });
     if (fires.length === 0) continue;
     const avg = averageDuration(entry.runs);
     const duration = `DURATION:${icsDuration(blockSeconds(avg))}\r\n`;

@@ -104,6 +104,8 @@ interface StaticJob {
   resolved: string | null;
   clusterScope: boolean;
   clusterPolicy: JobConfig['clusterPolicy'];
+  /** A non-default DST policy (issue 15), or null. */
+  dst: JobConfig['dst'] | null;
 }
 
 const staticCache = new WeakMap<JobConfig, StaticJob>();
@@ -125,6 +127,7 @@ function staticOf(job: JobConfig): StaticJob {
       resolved: job.cron && job.cron.resolved !== job.cron.source ? job.cron.resolved : null,
       clusterScope: job.concurrencyScope === 'cluster',
       clusterPolicy: job.clusterPolicy,
+      dst: job.dst.repeated === 'first' && job.dst.skipped === 'shift' ? null : { ...job.dst },
     };
     staticCache.set(job, s);
   }
@@ -167,6 +170,7 @@ export function jobObject(
     history,
   };
   if (j.resolved !== null) out.schedule_resolved = j.resolved;
+  if (j.dst !== null) out.dst = j.dst;
   if (st?.retry) {
     out.retry = {
       attempt: st.retry.attempt,

@@ -57,6 +57,7 @@ export function makeDag(name: string, tasks: TaskSpec[], extra: Partial<DagConfi
     timezone: null,
     utc: true,
     frame: { kind: 'utc' },
+    dst: { repeated: 'first', skipped: 'shift' },
     findings: [],
     onMissed: 'skip',
     startingDeadlineSeconds: null,

@@ -1,6 +1,7 @@
 // Dashboard Schedule-tab advisories computed with the daemon's engine: thundering herd, DST ahead, overlap.
 import { describe, expect, it } from 'vitest';
 import {
+  dstAdvisoryText,
   dstAhead,
   HERD_SCAN_CAP,
   type HerdCandidate,
@@ -149,5 +150,29 @@ describe('runs may overlap', () => {
     const uneven = compileJob({ name: 'y', schedule: '0,10 * * * *', timezone: 'UTC', utc: true });
     const adv = overlapAdvisory(uneven, [{ outcome: 'failure', duration: 700 }], now);
     expect(adv).toEqual({ kind: 'overlap', minGapSeconds: 600, longestSeconds: 700 });
+  });
+});
+
+describe('DST advisory text follows the job policy (issue 15)', () => {
+  const job = (dst?: { repeated: 'first' | 'last' | 'both'; skipped: 'shift' | 'skip' }) =>
+    compileJob({ name: 'p', schedule: '30 1 * * *', timezone: 'America/New_York', utc: true, dst });
+  const fall = at('2026-07-05T12:00:00Z');
+  const spring = at('2026-12-01T00:00:00Z');
+  it('keeps the general warning for the default policy and names the policy otherwise', () => {
+    expect(dstAdvisoryText(dstAhead(job(), fall)!, job().dst)).toBe(
+      'America/New_York shifts clocks back on 2026-11-01; a fixed local time near the change may be skipped or run twice.',
+    );
+    const both = job({ repeated: 'both', skipped: 'shift' });
+    expect(dstAdvisoryText(dstAhead(both, fall)!, both.dst)).toContain(
+      'runs on both occurrences (dst.repeated: both)',
+    );
+    const last = job({ repeated: 'last', skipped: 'shift' });
+    expect(dstAdvisoryText(dstAhead(last, fall)!, last.dst)).toContain(
+      'second occurrence only (dst.repeated: last)',
+    );
+    const skip = job({ repeated: 'first', skipped: 'skip' });
+    expect(dstAdvisoryText(dstAhead(skip, spring)!, skip.dst)).toBe(
+      'America/New_York shifts clocks forward on 2027-03-14; a local time the jump skips does not run that day (dst.skipped: skip).',
+    );
   });
 });

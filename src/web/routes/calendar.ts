@@ -37,7 +37,7 @@ export function calendarRoutes(app: Hono<WebEnv>, d: WebDeps): void {
 
   app.get('/calendar.ics', (c) => {
     const entries = analyzedEntries(ctx)
-      .entries.map((e) => ({ name: e.name, cron: e.cron, frame: e.frame, runs: runsOf(e.name) }))
+      .entries.map((e) => ({ name: e.name, cron: e.cron, frame: e.frame, dst: e.dst, runs: runsOf(e.name) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return answer(c, entries, 'cronstable');
   });
@@ -48,7 +48,7 @@ export function calendarRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     if (!entry) return jobNotFound(name);
     const entries =
       entry.enabled && !entry.reboot && entry.cron
-        ? [{ name, cron: entry.cron, frame: entry.frame, runs: runsOf(name) }]
+        ? [{ name, cron: entry.cron, frame: entry.frame, dst: entry.dst, runs: runsOf(name) }]
         : [];
     return answer(c, entries, `cronstable: ${name}`);
   });

@@ -47,7 +47,10 @@ export function scheduleRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   app.get('/schedule/preview', (c) => {
     const q = c.req.query();
     const count = intParam(q.count ?? q.n, 12, 1, 60);
-    const result = preview({ expr: q.expr, tz: q.tz, count, seed: q.seed }, ctx.clock.now());
+    const result = preview(
+      { expr: q.expr, tz: q.tz, count, seed: q.seed, dstRepeated: q.dst_repeated, dstSkipped: q.dst_skipped },
+      ctx.clock.now(),
+    );
     if (result.status === 400) c.set('customHeaders', true);
     return json(result.body, result.status);
   });

@@ -1,7 +1,7 @@
 // Schedule tab: the plain-English schedule, advisories (dead schedule, runs may overlap, thundering herd, DST
 // transition ahead, load-time lint findings), the next fires and the per-job `.ics` feed.
 import { useMemo } from 'preact/hooks';
-import { dstAhead, nameList, overlapAdvisory, thunderingHerd } from '../lib/advisories.ts';
+import { dstAdvisoryText, dstAhead, nameList, overlapAdvisory, thunderingHerd } from '../lib/advisories.ts';
 import { civilInFrame, compileJob, nextFiresOf, viewerZone } from '../lib/engine.ts';
 import { formatCivil, formatDuration, formatIn } from '../lib/format.ts';
 import type { ApiJob } from '../lib/types.ts';
@@ -72,7 +72,7 @@ export function ScheduleTab({
         id: 'dst',
         level: 'warn',
         title: 'DST transition ahead.',
-        text: `${dst.zone} shifts clocks ${dst.direction} on ${dst.localDate}; a fixed local time near the change may be skipped or run twice.`,
+        text: dstAdvisoryText(dst, c.dst),
       });
     }
     for (const f of job.schedule_findings ?? []) {

@@ -154,3 +154,22 @@ export function dstAhead(c: CompiledJob, nowMs: number, horizonDays = 400): DstA
     deltaMinutes: Math.round((after - before) / MINUTE_MS),
   };
 }
+
+/**
+ * The advisory's sentence. A job with a non-default DST policy (issue 15) is told what its policy does on
+ * that change; the default keeps the general warning.
+ */
+export function dstAdvisoryText(a: DstAdvisory, dst: CompiledJob['dst']): string {
+  const head = `${a.zone} shifts clocks ${a.direction} on ${a.localDate}`;
+  if (dst.repeated === 'first' && dst.skipped === 'shift')
+    return `${head}; a fixed local time near the change may be skipped or run twice.`;
+  if (a.direction === 'forward')
+    return dst.skipped === 'skip'
+      ? `${head}; a local time the jump skips does not run that day (dst.skipped: skip).`
+      : `${head}; a local time the jump skips runs at the shifted time (dst.skipped: shift).`;
+  return dst.repeated === 'both'
+    ? `${head}; a local time that repeats runs on both occurrences (dst.repeated: both).`
+    : dst.repeated === 'last'
+      ? `${head}; a local time that repeats runs on its second occurrence only (dst.repeated: last).`
+      : `${head}; a local time that repeats runs on its first occurrence only.`;
+}

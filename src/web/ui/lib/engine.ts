@@ -2,6 +2,8 @@
 // what the scheduler fires and what the dashboard draws.
 import {
   type CronSchedule,
+  DEFAULT_DST_POLICY,
+  type DstPolicy,
   describeSchedule,
   type Frame,
   isReboot,
@@ -32,9 +34,14 @@ export interface CompiledJob {
   readonly hasSeconds: boolean;
   /** the hour field does not cover all 24 hours */
   readonly hourRestricted: boolean;
+  /** the job's DST policy (the scheduler's, so the drawn fires are the fired ones) */
+  readonly dst: DstPolicy;
 }
 
-type ScheduleFields = Pick<ApiJob, 'name' | 'schedule' | 'timezone' | 'utc'> & { schedule_resolved?: string };
+type ScheduleFields = Pick<ApiJob, 'name' | 'schedule' | 'timezone' | 'utc'> & {
+  schedule_resolved?: string;
+  dst?: DstPolicy;
+};
 
 const cache = new Map<string, CompiledJob>();
 const CACHE_LIMIT = 20_000;
@@ -69,7 +76,8 @@ export function frameOf(job: Pick<ApiJob, 'timezone' | 'utc'>): { frame: Frame; 
 
 /** Compiles (memoised) a job's schedule in its frame. Never throws. */
 export function compileJob(job: ScheduleFields): CompiledJob {
-  const key = `${job.name}\u0000${job.schedule_resolved ?? job.schedule}\u0000${job.timezone}\u0000${job.utc}`;
+  const dst = job.dst ?? DEFAULT_DST_POLICY;
+  const key = `${job.name}\u0000${job.schedule_resolved ?? job.schedule}\u0000${job.timezone}\u0000${job.utc}\u0000${dst.repeated}/${dst.skipped}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const { frame, label } = frameOf(job);
@@ -84,6 +92,7 @@ export function compileJob(job: ScheduleFields): CompiledJob {
       error: null,
       hasSeconds: false,
       hourRestricted: false,
+      dst,
     };
   } else {
     try {
@@ -100,6 +109,7 @@ export function compileJob(job: ScheduleFields): CompiledJob {
         error: null,
         hasSeconds: sched.hasSeconds,
         hourRestricted: (sched.hours & 0xffffff) !== 0xffffff,
+        dst,
       };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -112,6 +122,7 @@ export function compileJob(job: ScheduleFields): CompiledJob {
         error: message,
         hasSeconds: false,
         hourRestricted: false,
+        dst,
       };
     }
   }
@@ -122,12 +133,12 @@ export function compileJob(job: ScheduleFields): CompiledJob {
 
 /** Next fire strictly after `afterMs`, or null (reboot, unreadable or dead schedule). */
 export function nextFireOf(c: CompiledJob, afterMs: number): number | null {
-  return c.sched === null ? null : nextFire(c.sched, c.frame, afterMs);
+  return c.sched === null ? null : nextFire(c.sched, c.frame, afterMs, c.dst);
 }
 
 /** Up to `limit` fires strictly after `afterMs`. */
 export function nextFiresOf(c: CompiledJob, afterMs: number, limit: number): number[] {
-  return c.sched === null ? [] : occurrences(c.sched, c.frame, afterMs, { limit });
+  return c.sched === null ? [] : occurrences(c.sched, c.frame, afterMs, { limit, dst: c.dst });
 }
 
 /** UTC offset (ms) of an IANA zone at an instant. */

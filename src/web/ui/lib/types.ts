@@ -43,6 +43,8 @@ export interface ApiJob {
   last_run: ApiRun | null;
   history: ApiHistoryEntry[];
   schedule_resolved?: string;
+  /** The job's DST policy when it is not the default first / shift (issue 15). */
+  dst?: { repeated: 'first' | 'last' | 'both'; skipped: 'shift' | 'skip' };
   retry?: { attempt: number; maxAttempts: number | null; nextRetryAt: string | null; delaySeconds: number };
   rebootPending?: boolean;
   clusterPolicy?: 'Leader' | 'PreferLeader' | 'EveryNode';

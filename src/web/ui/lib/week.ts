@@ -86,7 +86,8 @@ export function isBackgroundHum(
 ): boolean {
   if (c.sched === null) return false;
   return (
-    occurrences(c.sched, c.frame, start - 1, { untilMs: end - 1, limit: threshold + 1 }).length > threshold
+    occurrences(c.sched, c.frame, start - 1, { untilMs: end - 1, limit: threshold + 1, dst: c.dst }).length >
+    threshold
   );
 }
 
@@ -125,7 +126,11 @@ export function buildWeek(
   for (const job of jobs) {
     const c = job.compiled;
     if (!job.enabled || c.sched === null) continue;
-    const at = occurrences(c.sched, c.frame, start - 1, { untilMs: end - 1, limit: HUM_THRESHOLD + 1 });
+    const at = occurrences(c.sched, c.frame, start - 1, {
+      untilMs: end - 1,
+      limit: HUM_THRESHOLD + 1,
+      dst: c.dst,
+    });
     if (at.length > HUM_THRESHOLD) {
       hum.push({ name: job.name, description: c.description, hue: hueOf(job.name) });
       continue;

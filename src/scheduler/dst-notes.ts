@@ -1,0 +1,64 @@
+// What a job's DST policy did to a slot (issue 15), for the ledger: `dst-shifted` (a wall time the
+// spring-forward skipped, fired at the shifted instant), `dst-repeated` (the fire on a repeated wall
+// time's second occurrence) and `dst-skipped` (a slot `dst.skipped: skip` dropped). Pure.
+import {
+  type CronSchedule,
+  type DstPolicy,
+  type Frame,
+  frameName,
+  frameZone,
+  matchesInstant,
+  nextFire,
+  resolveCivil,
+} from '../schedule/index.ts';
+
+export interface DstNote {
+  outcome: 'dst-shifted' | 'dst-repeated' | 'dst-skipped';
+  /** The fire instant (shifted / repeated), or the instant `shift` would have fired (skipped). */
+  at: number;
+  detail: string;
+}
+
+/** The note of a fire at `at`, or null when it is an ordinary fire. Zone frames only. */
+export function dstNoteOf(s: CronSchedule, frame: Frame, p: DstPolicy, at: number): DstNote | null {
+  const zone = frameName(frame);
+  // A fire whose own wall time does not match came from a skipped wall time.
+  if (!matchesInstant(s, frame, at))
+    return {
+      outcome: 'dst-shifted',
+      at,
+      detail: `the scheduled wall time did not exist in ${zone} (clocks went forward); fired at the shifted instant (dst.skipped: shift)`,
+    };
+  if (p.repeated === 'first') return null;
+  const z = frameZone(frame);
+  const label = Math.floor(z.render(at) / 1000) * 1000;
+  const r = resolveCivil(z, label);
+  if (r.kind === 'repeated' && r.last === Math.floor(at / 1000) * 1000)
+    return {
+      outcome: 'dst-repeated',
+      at,
+      detail: `second occurrence of a wall time repeated in ${zone} (clocks went back); dst.repeated: ${p.repeated}`,
+    };
+  return null;
+}
+
+/**
+ * The slot `dst.skipped: skip` dropped between the fire at `after` and the next fire `next`: the shifted
+ * fire the `shift` policy would have made in between, or null.
+ */
+export function dstSkippedBefore(
+  s: CronSchedule,
+  frame: Frame,
+  p: DstPolicy,
+  after: number,
+  next: number | null,
+): DstNote | null {
+  const shifted = nextFire(s, frame, after, { repeated: p.repeated, skipped: 'shift' });
+  if (shifted === null || (next !== null && shifted >= next) || matchesInstant(s, frame, shifted))
+    return null;
+  return {
+    outcome: 'dst-skipped',
+    at: shifted,
+    detail: `the scheduled wall time did not exist in ${frameName(frame)} (clocks went forward); not run (dst.skipped: skip)`,
+  };
+}
