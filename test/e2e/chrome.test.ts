@@ -232,14 +232,18 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       const tz = j.timezone === 'UTC' ? 'UTC' : (j.timezone ?? (j.utc ? 'UTC' : 'local'));
       expect(await row.locator('td.c-tz').textContent()).toBe(tz);
       expect(await row.locator('td.c-policy').textContent()).toBe('—');
-      // the page and a fresh /jobs agree (a scheduled run can land between a read and the page's refresh)
+      // the page and a fresh /jobs agree (a scheduled run can land between a read and the page's
+      // refresh, and the page refreshes every 3 s: poll past a few refreshes)
       await expect
-        .poll(async () => {
-          const now = (await apiJobs()).find((x) => x.name === j.name)!;
-          const ok = now.history.filter((h) => h.outcome === 'success').length;
-          const rate = now.history.length === 0 ? '—' : `${Math.round((ok / now.history.length) * 100)}%`;
-          return (await row.locator('td.c-rate').textContent()) === rate;
-        })
+        .poll(
+          async () => {
+            const now = (await apiJobs()).find((x) => x.name === j.name)!;
+            const ok = now.history.filter((h) => h.outcome === 'success').length;
+            const rate = now.history.length === 0 ? '—' : `${Math.round((ok / now.history.length) * 100)}%`;
+            return (await row.locator('td.c-rate').textContent()) === rate;
+          },
+          { timeout: 15_000 },
+        )
         .toBe(true);
     }
     // Next at: the browser's wall clock (Europe/Berlin) of backup-db's next 03:15 UTC fire
