@@ -13,7 +13,7 @@ import { launch } from '../exec/index.ts';
 import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
-import { type Clock, RealClock } from '../util/clock.ts';
+import { type Clock, RealClock, ShiftedClock } from '../util/clock.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import type { ClusterView, WebContext } from '../web/context.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
@@ -328,6 +328,9 @@ function daemonVersion(): string {
   return typeof __CRONSTABLE_VERSION__ === 'string' ? __CRONSTABLE_VERSION__ : '0.0.0-dev';
 }
 
+/** Test hook: an ISO instant the daemon's wall clock starts at (see ShiftedClock). */
+export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
+
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const log = getLogger('cronstable');
@@ -339,7 +342,18 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     log.error(`Configuration error: ${e.message}`);
     return 1;
   }
-  const daemon = new Daemon(config, opts);
+  let clock = opts.clock;
+  const epoch = process.env[TEST_EPOCH_ENV];
+  if (epoch && !clock) {
+    const startMs = Date.parse(epoch);
+    if (Number.isNaN(startMs)) {
+      log.error(`${TEST_EPOCH_ENV}: '${epoch}' is not an ISO-8601 instant`);
+      return 2;
+    }
+    log.warning(`test hook ${TEST_EPOCH_ENV}=${epoch}: the daemon's wall clock starts there, not now`);
+    clock = new ShiftedClock(startMs);
+  }
+  const daemon = new Daemon(config, { ...opts, clock });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;

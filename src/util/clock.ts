@@ -52,6 +52,22 @@ export class RealClock implements Clock {
   }
 }
 
+/**
+ * The real clock shifted to read `startMs` at construction and to run at real speed from there.
+ * Only for the daemon's `CRONSTABLE_TEST_EPOCH` hook: an end-to-end test of behaviour tied to a
+ * calendar date (a DST night) that no real "now" reaches. Timers stay on the monotonic clock.
+ */
+export class ShiftedClock extends RealClock {
+  private readonly offsetMs: number;
+  constructor(startMs: number) {
+    super();
+    this.offsetMs = startMs - Date.now();
+  }
+  override now(): number {
+    return Date.now() + this.offsetMs;
+  }
+}
+
 interface FakeTimer {
   id: number;
   due: number;
