@@ -1,7 +1,7 @@
 // The timer queue (DESIGN.md §4 step 1): one timer for the earliest next fire across all jobs,
 // a heap keyed by instant; due fires in instant then config order, short stalls replayed,
 // long ones resynced.
-import { MinHeap, matchesInstant, nextFire, occurrences } from '../schedule/index.ts';
+import { MinHeap, nextFire, occurrences } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import { type DstNote, dstNoteOf, dstSkippedBefore } from './dst-notes.ts';
@@ -121,7 +121,9 @@ export class FireQueue {
         `job '${name}': its fire at ${new Date(at).toISOString()} is ${((now - at) / 1000).toFixed(1)} s late (stall, suspend or clock jump); resyncing`,
       );
       const second = Math.floor(now / 1000) * 1000;
-      const fires = matchesInstant(cron, frame, second);
+      // A slot of the job's DST policy, not just a matching wall time: a repeated 01:30 the policy
+      // does not fire must not fire on a resync either.
+      const fires = nextFire(cron, frame, second - 1, dst) === second;
       this.dropSlots(rt, at - 1, now, fires ? second : null, 'stall, suspend or clock jump');
       if (fires) this.fire(rt, second);
       next = nextFire(cron, frame, now, dst);

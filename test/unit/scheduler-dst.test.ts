@@ -65,6 +65,19 @@ async function setup(yaml: string, startIso: string) {
 }
 
 describe('the scheduler under a DST policy (fake clock, real ledger)', () => {
+  it('a stall that wakes on the repeated 01:30 fires it only when the policy has that slot', async () => {
+    const t = await setup(
+      job('first', '30 1 * * *') + job('both', '30 1 * * *', '    dst:\n      repeated: both\n'),
+      '2026-11-01T05:29:00Z',
+    );
+    // A one-hour suspend just before the first 01:30 (EDT): the timers wake at 06:30Z, the second
+    // 01:30 (EST). For `first` that instant is no slot (its 05:30Z slot is dropped as missed).
+    t.clock.jumpWall(60 * MIN);
+    await t.clock.advance(MIN);
+    expect(t.launcher.times('first')).toEqual([]);
+    expect(t.launcher.times('both')).toEqual(['2026-11-01T06:30:00.000Z']);
+  });
+
   it('fall-back night: last fires the second 01:30 only, both fires both; dst-repeated recorded', async () => {
     const t = await setup(
       job('first', '30 1 * * *') +
