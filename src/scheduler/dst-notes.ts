@@ -42,23 +42,33 @@ export function dstNoteOf(s: CronSchedule, frame: Frame, p: DstPolicy, at: numbe
   return null;
 }
 
+/** How far past a wall time `shift` can move it: longer than any zone's clock jump. */
+const SHIFT_REACH_MS = 3 * 3_600_000;
+
 /**
- * The slot `dst.skipped: skip` dropped between the fire at `after` and the next fire `next`: the shifted
- * fire the `shift` policy would have made in between, or null.
+ * The slots `dst.skipped: skip` drops after `after`: the instants where `shift` fires a wall time
+ * that does not exist (a shifted fire matches no wall time of the schedule). Scans `shift`'s fires
+ * through `until`, then past it only while they stay shifted: in a half-hour-gap zone a shifted
+ * fire can land after the next real one.
  */
-export function dstSkippedBefore(
+export function dstSkippedInstants(
   s: CronSchedule,
   frame: Frame,
   p: DstPolicy,
   after: number,
-  next: number | null,
-): DstNote | null {
-  const shifted = nextFire(s, frame, after, { repeated: p.repeated, skipped: 'shift' });
-  if (shifted === null || (next !== null && shifted >= next) || matchesInstant(s, frame, shifted))
-    return null;
-  return {
-    outcome: 'dst-skipped',
-    at: shifted,
-    detail: `the scheduled wall time did not exist in ${frameName(frame)} (clocks went forward); not run (dst.skipped: skip)`,
-  };
+  until: number,
+): DstNote[] {
+  const shift: DstPolicy = { repeated: p.repeated, skipped: 'shift' };
+  const out: DstNote[] = [];
+  for (let t = nextFire(s, frame, after, shift); t !== null; t = nextFire(s, frame, t, shift)) {
+    const shifted = !matchesInstant(s, frame, t);
+    if (shifted)
+      out.push({
+        outcome: 'dst-skipped',
+        at: t,
+        detail: `the scheduled wall time did not exist in ${frameName(frame)} (clocks went forward); not run (dst.skipped: skip)`,
+      });
+    if (t > until && (!shifted || t > until + SHIFT_REACH_MS)) break;
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 import { MinHeap, nextFire, occurrences } from '../schedule/index.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
-import { type DstNote, dstNoteOf, dstSkippedBefore } from './dst-notes.ts';
+import { type DstNote, dstNoteOf, dstSkippedInstants } from './dst-notes.ts';
 import type { HeapEntry, JobRuntime } from './runtime.ts';
 
 /** A due slot this late (ms) still fires; anything later is a stall or a clock jump. */
@@ -49,6 +49,8 @@ export class FireQueue {
   /** (Re)computes the job's next fire strictly after now; the old heap entry goes stale. */
   seed(rt: JobRuntime): void {
     rt.nextFire = null;
+    rt.seedGen++;
+    rt.dstSkippedThrough = Number.NEGATIVE_INFINITY;
     const { cron, name, scheduleText } = rt.config;
     if (!cron) {
       rt.gen++;
@@ -68,7 +70,7 @@ export class FireQueue {
   }
 
   private isStale(e: HeapEntry): boolean {
-    return e.rt.removed || e.gen !== e.rt.gen;
+    return e.rt.removed || e.gen !== (e.note ? e.rt.seedGen : e.rt.gen);
   }
 
   arm(): void {
@@ -142,16 +144,19 @@ export class FireQueue {
   }
 
   /**
-   * The next fire after `at`. A slot `dst.skipped: skip` drops on the way gets a heap entry of its own
-   * (under the generation the caller is about to set), so it is recorded when its instant passes.
+   * The next fire after `at`. Each slot `dst.skipped: skip` drops gets a heap entry of its own (under
+   * the seed's generation: it may lie past the next fire), so it is recorded when its instant passes.
    */
   private advance(rt: JobRuntime, at: number): number | null {
     const { cron, frame, dst } = rt.config;
     if (!cron) return null;
     const next = nextFire(cron, frame, at, dst);
     if (dst.skipped === 'skip' && frame.kind !== 'utc') {
-      const dropped = dstSkippedBefore(cron, frame, dst, at, next);
-      if (dropped) this.heap.push(dropped.at, { rt, gen: rt.gen + 1, note: dropped });
+      const from = Math.max(at, rt.dstSkippedThrough);
+      for (const note of dstSkippedInstants(cron, frame, dst, from, next ?? at)) {
+        this.heap.push(note.at, { rt, gen: rt.seedGen, note });
+        rt.dstSkippedThrough = Math.max(rt.dstSkippedThrough, note.at);
+      }
     }
     return next;
   }

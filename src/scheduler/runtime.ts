@@ -41,6 +41,13 @@ export class JobRuntime {
   nextFire: number | null = null;
   /** Bumped whenever the job is re-seeded, so stale heap entries are ignored. */
   gen = 0;
+  /**
+   * Bumped on every (re)seed only. A dropped DST slot's note can lie past the next fire (a
+   * half-hour gap shifts a wall time beyond a real one), so it must outlive that fire's `gen` bump.
+   */
+  seedGen = 0;
+  /** The latest `dst.skipped: skip` slot already filed, so overlapping scans file each once. */
+  dstSkippedThrough = Number.NEGATIVE_INFINITY;
   running: RunInstance[] = [];
   /** Admitted launches waiting for the pacer (they count as running for concurrency). */
   waitingLaunches = 0;
@@ -59,6 +66,7 @@ export class JobRuntime {
 
 export interface HeapEntry {
   rt: JobRuntime;
+  /** For a fire: the runtime's `gen`; for a DST note: its `seedGen`. */
   gen: number;
   /** A slot the job's DST policy drops (issue 15): recorded when its instant passes, nothing fires. */
   note?: DstNote;

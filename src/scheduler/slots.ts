@@ -2,8 +2,10 @@
 // exist, the run ledger (`runs/<job>`, written by every node of a fleet into the shared store) says
 // what became of each. A slot the ledger holds nothing for is `unaccounted`: in a healthy fleet
 // that never happens, so it is what operators alert on.
+
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { occurrences } from '../schedule/index.ts';
+import { dstSkippedInstants } from './dst-notes.ts';
 
 /**
  * What the view reports per slot. The ledger records today: ran, failed, cancelled,
@@ -184,12 +186,23 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.row.id > b.row.id;
 }
 
+/**
+ * The slot instants in [fromMs, toMs): the policy's fires, plus, under `dst.skipped: skip`, each
+ * dropped wall time at the instant `shift` would have fired it (where its `dst-skipped` row is).
+ */
+function scheduledSlots(q: SlotsQuery): number[] {
+  const fires = occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1, dst: q.dst });
+  if (q.dst?.skipped !== 'skip' || q.frame.kind === 'utc') return fires;
+  const dropped = dstSkippedInstants(q.cron, q.frame, q.dst, q.fromMs - 1, q.toMs - 1)
+    .map((n) => n.at)
+    .filter((at) => at < q.toMs);
+  return [...new Set([...fires, ...dropped])].sort((x, y) => x - y);
+}
+
 /** Every slot of the schedule in [fromMs, toMs) with its fate from `rows`. */
 export function slotFates(q: SlotsQuery): SlotsResult {
   const start = Math.max(q.fromMs, q.historyStartMs ?? q.fromMs);
-  const dst: DstPolicy | undefined = q.dst && { repeated: q.dst.repeated, skipped: 'shift' };
-  const all =
-    q.toMs > q.fromMs ? occurrences(q.cron, q.frame, q.fromMs - 1, { untilMs: q.toMs - 1, dst }) : [];
+  const all = q.toMs > q.fromMs ? scheduledSlots(q) : [];
   const instants = start > q.fromMs ? all.filter((at) => at >= start) : all;
   const beforeHistory = all.length - instants.length;
   // Candidates per slot key: the instant, plus the node for EveryNode jobs.

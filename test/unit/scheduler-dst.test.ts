@@ -19,6 +19,18 @@ const NY = '    timezone: America/New_York\n';
 const job = (name: string, schedule: string, extra = '') =>
   `  - name: ${name}\n    command: echo ${name}\n    schedule: "${schedule}"\n${NY}${extra}`;
 
+/** A ledger row as the slots view reads it. */
+const row = (id: number, at: string, outcome: string): LedgerRow => ({
+  id,
+  node: 'node-a',
+  scheduledAt: at,
+  outcome,
+  trigger: 'schedule',
+  attempt: 0,
+  runId: outcome === 'success' ? `r${id}` : null,
+  failReason: null,
+});
+
 const stores: Store[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
@@ -98,6 +110,42 @@ describe('the scheduler under a DST policy (fake clock, real ledger)', () => {
     expect(await t.ledger('both')).toEqual(['dst-repeated 2026-11-01T06:30:00.000Z']);
   });
 
+  it('half-hour gap (Lord Howe): skip fires the real 02:40 and files the dropped 02:20 at its shifted 02:50', async () => {
+    // 2026-10-04 02:00 -> 02:30 in Australia/Lord_Howe: 02:20 does not exist, 02:40 does. `shift`
+    // moves 02:20 to 02:50 (15:50Z), after the real 02:40 (15:40Z) that `skip` fires.
+    const t = await setup(
+      '  - name: lh\n    command: echo lh\n    schedule: "20,40 2 * * *"\n    timezone: Australia/Lord_Howe\n' +
+        '    dst:\n      skipped: skip\n',
+      '2026-10-03T12:00:00Z',
+    );
+    await t.clock.advance(2 * 24 * 60 * MIN);
+    expect(t.launcher.times('lh')).toEqual([
+      '2026-10-03T15:40:00.000Z',
+      '2026-10-04T15:20:00.000Z',
+      '2026-10-04T15:40:00.000Z',
+    ]);
+    expect(await t.ledger('lh')).toEqual(['dst-skipped 2026-10-03T15:50:00.000Z']);
+    const lh = resolveFrame({ timezone: 'Australia/Lord_Howe' });
+    const fates = slotFates({
+      cron: parseCron('20,40 2 * * *'),
+      frame: lh,
+      dst: { repeated: 'first', skipped: 'skip' },
+      everyNode: false,
+      fromMs: Date.parse('2026-10-03T12:00:00Z'),
+      toMs: Date.parse('2026-10-04T12:00:00Z'),
+      rows: [
+        row(1, '2026-10-03T15:40:00.000Z', 'success'),
+        row(2, '2026-10-03T15:50:00.000Z', 'dst-skipped'),
+      ],
+      limit: 100,
+    });
+    expect(fates.slots.map((s) => `${s.scheduled_at} ${s.outcome}`)).toEqual([
+      '2026-10-03T15:40:00.000Z ran',
+      '2026-10-03T15:50:00.000Z dst-skipped',
+    ]);
+    expect(fates.counts.unaccounted ?? 0).toBe(0);
+  });
+
   it('spring-forward: shift fires 03:30 EDT (dst-shifted), skip drops it (dst-skipped slot)', async () => {
     const t = await setup(
       job('shift', '30 2 * * *') + job('skip', '30 2 * * *', '    dst:\n      skipped: skip\n'),
@@ -115,16 +163,6 @@ describe('the scheduler under a DST policy (fake clock, real ledger)', () => {
 
 describe('the slots view lists the policy slots (issue 15 parts 1 + 2)', () => {
   const ny = resolveFrame({ timezone: 'America/New_York' });
-  const row = (id: number, at: string, outcome: string): LedgerRow => ({
-    id,
-    node: 'node-a',
-    scheduledAt: at,
-    outcome,
-    trigger: 'schedule',
-    attempt: 0,
-    runId: outcome === 'success' ? `r${id}` : null,
-    failReason: null,
-  });
   it('repeated: both has two slots on the fall-back night; skipped: skip lists the dropped slot as dst-skipped', () => {
     const both = slotFates({
       cron: parseCron('30 1 * * *'),
