@@ -5,8 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
 import { stopChild } from '../helpers/child.ts';
@@ -14,7 +15,6 @@ import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, state: string): string => `state:
@@ -92,20 +92,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
-      chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-        ],
-        viewport: { width: 1400, height: 900 },
-        colorScheme: 'dark',
-        locale: 'en-US',
-      }),
+      launchChromium(profile, { viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }),
       until('a ran and a skipped-overlap slot of busy', 20_000, async () => {
         const b = await api('/jobs/busy/slots');
         const fates = b.slots.map((s: Json) => s.outcome);
