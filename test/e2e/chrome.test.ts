@@ -2,19 +2,17 @@
 // command palette, settings persisted across a reload, the shortcuts sheet, desktop notifications on a new
 // failure, and an axe-core WCAG 2 A/AA scan of every view in every theme. One real daemon, one headless
 // Chromium; screenshots go to test/e2e/screenshots/chrome-*.png.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
+import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
@@ -90,8 +88,7 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 describe('dashboard chrome and accessibility (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
@@ -113,24 +110,13 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
   };
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base} (log:\n${logs})`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      return (await fetch(`${base}/jobs`)).ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-profile-'));
     context = await launchChromium(profile, {
       viewport: { width: 1500, height: 950 },
@@ -171,7 +157,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

@@ -3,19 +3,17 @@
 // gate, a final task printing slowly) driven by headless Chromium: trigger from the card, watch the graph
 // colour, approve from the Tasks tab, follow the live log, see the run succeed, read the XCom; then the 409
 // message when a gate was already decided. Screenshots go to test/e2e/screenshots/.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
+import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the DAG card and drawer
@@ -80,8 +78,7 @@ interface RunDoc {
 describe('DAG card and drawer (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
@@ -93,24 +90,19 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
   const nodeState = (id: string) => page.locator(`[data-testid=dag-node-${id}]`).getAttribute('data-state');
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dag-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's DAG API on ${base}`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      const res = await fetch(`${base}/dags`);
-      return res.ok && ((await res.json()) as unknown[]).length === 3 ? true : null;
+    daemon = await startE2eDaemon(dir, {
+      base,
+      what: `the daemon's DAG API on ${base}`,
+      ready: async (b) => {
+        const res = await fetch(`${b}/dags`);
+        return res.ok && ((await res.json()) as unknown[]).length === 3;
+      },
     });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await launchChromium(profile, {
@@ -123,7 +115,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);
@@ -417,7 +409,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       join(dir, 'cronstable.yaml'),
       CONFIG(port, join(dir, 'state')).replace(/\ndags:[\s\S]*$/, '\n'),
     );
-    daemon!.kill('SIGHUP');
+    daemon!.child.kill('SIGHUP');
     await until('an empty /dags after the reload', 15_000, async () => {
       const list = (await (await fetch(`${base}/dags`)).json()) as unknown[];
       return list.length === 0 ? true : null;

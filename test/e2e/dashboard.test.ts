@@ -1,18 +1,15 @@
 // The dashboard end to end: the real daemon (dist/cronstable.mjs, built by `npm test`) serving a temp config with
 // a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
-import { until } from '../helpers/until.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const MARKER = 'cronstable-e2e-marker 4242';
 const VIEWER_ZONE = 'Europe/Berlin';
@@ -88,33 +85,20 @@ function firstLastWeekdayFrom(now: number): string {
 describe('dashboard (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base} (log:\n${logs})`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      const res = await fetch(`${base}/jobs`);
-      return res.ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await launchChromium(profile, {
       viewport: { width: 1600, height: 1000 },
@@ -126,7 +110,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

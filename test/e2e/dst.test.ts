@@ -2,20 +2,18 @@
 // agree in the dashboard (headless Chromium, the bundled engine), the iCal feed and `cronstable
 // next`. No real "now" is near a fall-back night within the feed's window, so the daemon starts
 // its wall clock on 2027-11-05 (the CRONSTABLE_TEST_EPOCH hook) and the browser's clock with it.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
-import { until } from '../helpers/until.ts';
+import { DAEMON, type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 // Two days before New York falls back (Sunday 2027-11-07, 02:00 EDT -> 01:00 EST).
 const EPOCH = '2027-11-05T12:00:00Z';
@@ -55,34 +53,19 @@ function nextCli(args: string[]): string[] {
 describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dst-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], {
-      env: { ...process.env, CRONSTABLE_TEST_EPOCH: EPOCH },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base}`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      return (await fetch(`${base}/jobs`)).ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base, env: { CRONSTABLE_TEST_EPOCH: EPOCH } });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     context = await launchChromium(profile, { colorScheme: 'light', timezoneId: 'America/New_York' });
     page = await firstPage(context, pageErrors);
@@ -93,13 +76,13 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);
 
   it('the daemon runs on the hooked clock and says so', async () => {
-    expect(logs).toContain('CRONSTABLE_TEST_EPOCH');
+    expect(daemon!.logs()).toContain('CRONSTABLE_TEST_EPOCH');
     const jobs = (await (await fetch(`${base}/jobs`)).json()) as { name: string; scheduled_in: number }[];
     const both = jobs.find((j) => j.name === 'settle-both')!;
     // next fire: 2027-11-06 01:30 EDT = 05:30Z, about 17.5 h after the epoch

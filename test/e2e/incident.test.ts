@@ -3,27 +3,17 @@
 // the fleet-event banner, the incident timeline, the multi-tail, the mitigate console, "▶ run failing" (aborted
 // mid-way) and the TV view with its stale-data banner and screensaver. Screenshots go to test/e2e/screenshots/;
 // with CRONSTABLE_DOCS_SHOTS=1 the README's two (docs/dashboard-incident.png, docs/dashboard-tv.png) are rewritten.
-import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const DOCS = process.env.CRONSTABLE_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : null;
@@ -74,8 +64,7 @@ interface Job {
 describe('incident tools and wallboard (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
@@ -123,24 +112,13 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
   };
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-incident-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base} (log:\n${logs})`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      return (await fetch(`${base}/jobs`)).ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base });
     // The incident: the three db jobs fail within a second of each other, the export on its own, one job is busy.
     await Promise.all([...FAILING, 'heartbeat', LONG].map(start));
     await until('four failing jobs and a running one', 15_000, async () => {
@@ -161,7 +139,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

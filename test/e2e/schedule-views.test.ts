@@ -1,19 +1,17 @@
 // The schedule and state views end to end (issue 13 items 2, 4, 5): one real daemon with a state store, jobs that
 // share minutes, per-second jobs and a monitored long run, driven by one headless Chromium. Each view is checked
 // against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
@@ -92,8 +90,7 @@ async function axeViolations(page: Page, selector: string): Promise<string[]> {
 describe('schedule, state and resource views (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
@@ -105,24 +102,13 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
   };
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-sched-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base}`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      return (await fetch(`${base}/jobs`)).ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
       launchChromium(profile, {
@@ -131,10 +117,10 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
         timezoneId: 'Europe/Berlin',
       }),
       // The @reboot state writer has finished before the views look.
-      until(`kv-writer's run (log:\n${logs})`, 20_000, async () => {
+      until(`kv-writer's run (log:\n${daemon?.logs()})`, 20_000, async () => {
         const jobs = (await api('/jobs')) as Json[];
         const run = jobs.find((j) => j.name === 'kv-writer')?.last_run;
-        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${logs}`);
+        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${daemon?.logs()}`);
         return run ? true : null;
       }),
     ]);
@@ -146,7 +132,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);

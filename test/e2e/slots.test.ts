@@ -1,20 +1,18 @@
 // The slot strip and the unaccounted-slots pill end to end (issue 15 part 2): a real daemon with a
 // state store, a Forbid job whose runs outlast the next slot, and a job whose ledger has a gap (seeded
 // before the daemon starts), drawn by one headless Chromium and checked against the API answers.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium } from '../../scripts/chromium.ts';
+import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
 import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, state: string): string => `state:
@@ -39,8 +37,7 @@ type Json = any;
 describe('slot strip and unaccounted pill (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
-  let daemon: ChildProcess | null = null;
-  let logs = '';
+  let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
   let page: Page;
@@ -54,8 +51,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
   const lastHour = Math.floor(Date.now() / hour) * hour;
 
   beforeAll(async () => {
-    if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    requireE2ePrereqs();
     mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -79,17 +75,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     });
     await store.close();
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, state));
-    daemon = spawn(process.execPath, [DAEMON, '-c', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    daemon.stdout!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    daemon.stderr!.on('data', (c: Buffer) => {
-      logs += c.toString();
-    });
-    await until(`the daemon's web API on ${base}`, 20_000, async () => {
-      if (daemon?.exitCode !== null) throw new Error(`daemon exited: ${logs}`);
-      return (await fetch(`${base}/jobs`)).ok ? true : null;
-    });
+    daemon = await startE2eDaemon(dir, { base });
     profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
       launchChromium(profile, { viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }),
@@ -108,7 +94,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
 
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await stopChild(daemon);
+    await stopChild(daemon?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
