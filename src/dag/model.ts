@@ -1,6 +1,7 @@
 // The dag_run document (spec 04 §4) and the task state machine (§3.1) as data: the one place that says
 // which states exist, which are terminal, and which moves between them are legal.
 import type { DagConfig } from '../config/types.ts';
+import type { StoredDagTask } from '../store/types.ts';
 
 export type TaskState =
   | 'pending'
@@ -25,34 +26,10 @@ export interface Approval {
  * One task instance (§4.3). Every timestamp in the document is epoch **seconds** (float), because the
  * document is compared across nodes and read by people; so is every `now` this module takes.
  */
-export interface TaskEntry {
-  id: string;
-  mapIndex: number | null;
-  /** Mapped instances only: the item (any JSON). */
-  mapItem?: unknown;
-  /** Mapped placeholder only. */
-  mapped?: true;
+export interface TaskEntry extends Omit<StoredDagTask, 'state' | 'approval'> {
   state: TaskState;
-  /** 0-based count of failed attempts (§3.3). */
-  attempt: number;
-  proc: string | null;
-  pid: number | null;
-  host: string | null;
-  startedAt: number | null;
-  finishedAt: number | null;
-  exitCode: number | null;
-  failReason: string | null;
-  resources: unknown;
-  updatedAt: number;
-  nextRetryAt: number | null;
-  /** Sensors only. */
-  pokeCount?: number;
-  nextPokeAt?: number | null;
-  firstPokeAt?: number | null;
   /** Approvals only: null until decided. */
   approval?: Approval | null;
-  /** Approvals only, while parked; removed on decision. */
-  awaitingApproval?: true;
 }
 
 export interface MappedRecord {

@@ -217,9 +217,12 @@ export interface StoreStats {
 export interface StoredDagTask {
   id: string;
   mapIndex: number | null;
+  /** Mapped instances only: the item (any JSON). */
   mapItem?: unknown;
+  /** Mapped placeholder only. */
   mapped?: true;
   state: string;
+  /** 0-based count of failed attempts (spec 04 §3.3). */
   attempt: number;
   proc: string | null;
   pid: number | null;
@@ -231,10 +234,13 @@ export interface StoredDagTask {
   resources: unknown;
   updatedAt: number;
   nextRetryAt: number | null;
+  /** Sensors only. */
   pokeCount?: number;
   nextPokeAt?: number | null;
   firstPokeAt?: number | null;
+  /** Approvals only: null until decided. */
   approval?: { decision: string; by: string; at: number } | null;
+  /** Approvals only, while parked; removed on decision. */
   awaitingApproval?: true;
 }
 

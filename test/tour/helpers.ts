@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { waitUntil } from '../../scripts/fleet/fleet.ts';
 import type { FleetNode } from '../cluster/harness.ts';
+import type { RunDoc } from '../integration/dag-helpers.ts';
+
+export type { RunDoc };
 
 export const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
@@ -50,27 +53,6 @@ export async function getJson<T>(node: FleetNode, path: string, token?: string |
   const r = await call(node, path, { token });
   if (r.status !== 200) throw new Error(`${node.id} GET ${path}: ${r.status} ${r.text}`);
   return r.json as T;
-}
-
-export interface TaskDoc {
-  id: string;
-  state: string;
-  attempt: number;
-  host: string | null;
-  pid: number | null;
-  pokeCount?: number;
-  awaitingApproval?: true;
-  approval?: { decision: string; by: string; at: number } | null;
-}
-
-export interface RunDoc {
-  dag: string;
-  runKey: string;
-  runId: string;
-  kind: string;
-  state: string;
-  logicalDate: string | null;
-  tasks: Record<string, TaskDoc>;
 }
 
 export async function trigger(node: FleetNode, dag: string, token?: string | null): Promise<string> {

@@ -2,7 +2,7 @@
 // generated shapes), and a driver that plays the advancing daemon against the pure planner and reducers.
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.ts';
-import type { DagConfig, DagTaskConfig } from '../../src/config/types.ts';
+import type { DagConfig } from '../../src/config/types.ts';
 import {
   type Action,
   apply,
@@ -22,53 +22,7 @@ export function loadDags(dagsYaml: string): DagConfig[] {
   return loadConfig(join(dir, 'conf.yaml'), { nowMs: T0 * 1000, cwd: dir, euid: 0 }).dags;
 }
 
-export type TaskSpec = Partial<Omit<DagTaskConfig, 'id'>> & { id: string };
-
-/**
- * A DagConfig built directly, for generated shapes (loading thousands of YAML files would dominate the
- * property tests). Defaults are the loader's (spec 04 §2.2); dag-planner.test.ts checks they agree.
- */
-export function makeDag(name: string, tasks: TaskSpec[], extra: Partial<DagConfig> = {}): DagConfig {
-  return {
-    name,
-    tasks: tasks.map(
-      (t) =>
-        ({
-          type: 'task',
-          command: t.type === 'approval' ? null : `echo ${t.id}`,
-          dependsOn: [],
-          triggerRule: 'all_success',
-          retries: 0,
-          retryDelaySeconds: 0,
-          expand: null,
-          pokeIntervalSeconds: 30,
-          pokeTimeoutSeconds: 3600,
-          pokeJitterSeconds: 0,
-          onReject: 'fail',
-          launchName: `${name}.${t.id}`,
-          effectiveEnvironment: [],
-          runAs: null,
-          ...t,
-        }) as DagTaskConfig,
-    ),
-    schedule: null,
-    scheduleText: null,
-    cron: null,
-    timezone: null,
-    utc: true,
-    frame: { kind: 'utc' },
-    dst: { repeated: 'first', skipped: 'shift' },
-    findings: [],
-    onMissed: 'skip',
-    startingDeadlineSeconds: null,
-    catchupJitterSeconds: 0,
-    clusterPolicy: 'Leader',
-    enabled: true,
-    retainRuns: 50,
-    source: { file: 'test', line: 1, col: 1 },
-    ...extra,
-  } as DagConfig;
-}
+export { makeDag, type TaskSpec } from '../helpers/dag-config.ts';
 
 export type Launch = Extract<Action, { type: 'launch' }>;
 

@@ -82,7 +82,7 @@ export class RunStore {
       const tasks: Record<string, StoredDagTask> = {};
       for (const key of out.touched) {
         const e = out.run.tasks[key];
-        if (e) tasks[key] = e as unknown as StoredDagTask;
+        if (e) tasks[key] = e;
       }
       const w = await this.store.dagRunWrite({
         dag,
