@@ -1,5 +1,5 @@
 // The "⊞ cols" chooser: a disclosure button with a checkbox per optional column of the jobs table.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
 
 export function ColumnChooser({
@@ -12,7 +12,8 @@ export function ColumnChooser({
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect, as in Dialog: the first box has the focus before the next key press can arrive.
+  useLayoutEffect(() => {
     if (!open) return;
     root.current?.querySelector<HTMLInputElement>('input')?.focus();
     const outside = (e: MouseEvent): void => {

@@ -1,7 +1,7 @@
 // The mitigate console: pick failing / running jobs, start or cancel them one POST at a time a few hundred ms
 // apart, abort mid-way, then copy a Markdown summary of what was done. "▶ run failing" opens it with every
 // failing job picked and asks for confirmation before the first POST.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   type Candidate,
   DEFAULT_STAGGER_MS,
@@ -62,8 +62,10 @@ export function MitigateConsole({
     [candidates, picked],
   );
   // Each phase swaps the buttons: move focus to the new phase's main control so the keyboard is never lost.
+  // A layout effect, as in Dialog: a plain effect waits for the next frame, and a key pressed in between
+  // (Enter on the abort button that just disappeared) would land on the page body.
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     root.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });
   }, [phase.kind]);
 

@@ -1,7 +1,7 @@
 // The wallboard / TV view (`w`, `#tv`): every job as a large tile, worst first, for a screen across the room; a
 // stale-data banner when the daemon stops answering; and after a stretch without input a calm screensaver
 // ("zen") that any key or mouse movement dismisses.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatAge, formatUtcClock } from '../lib/format.ts';
 import { STATUS_LABEL } from '../lib/status.ts';
 import type { ApiJob } from '../lib/types.ts';
@@ -65,7 +65,7 @@ export function Wallboard({
     };
   }, []);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     rootRef.current?.focus({ preventScroll: true });
   }, []);
 
