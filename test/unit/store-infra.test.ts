@@ -307,16 +307,26 @@ describe('token bucket', () => {
       inline: true,
       maxOpsPerSecond: 20,
     });
+    // The bucket's own pacing is tested on a fake clock above; here only what the store routes
+    // through it. Wall-clock bounds that a loaded machine can break stay out: a slow machine
+    // refills the bucket while the 30 calls are still being issued, so fewer of them wait.
     const t0 = performance.now();
-    const bulk = Promise.all(Array.from({ length: 30 }, (_, i) => store.kvSet('g', `k${i}`, i)));
+    let bulkDone = false;
+    const bulk = Promise.all(Array.from({ length: 30 }, (_, i) => store.kvSet('g', `k${i}`, i))).then(() => {
+      bulkDone = true;
+    });
     const lease = await store.leaseAcquire('L', 'h', 30);
-    const leaseMs = performance.now() - t0;
+    // The lease op jumped the queue of ten throttled writes (>= 0.5 s of pacing at 20/s).
+    expect(bulkDone).toBe(false);
     await bulk;
     const bulkMs = performance.now() - t0;
     expect(lease?.fence).toBe(1);
-    expect(leaseMs).toBeLessThan(200);
     expect(bulkMs).toBeGreaterThan(400);
-    expect(store.stats?.().throttledOps).toBeGreaterThanOrEqual(9);
+    // Only bulk ops count: at most the 10 writes beyond the burst of 20, and the lease never.
+    const throttled = store.stats?.().throttledOps ?? 0;
+    expect(throttled).toBeGreaterThan(0);
+    expect(throttled).toBeLessThanOrEqual(10);
+    expect((await store.kvGet('g', 'k29'))?.value).toBe(29);
     await store.close();
   });
 });
