@@ -5,8 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../scripts/fleet/ports.ts';
 import type { Metric } from './metric.ts';
-import { freePort } from './workload.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');

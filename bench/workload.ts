@@ -14,10 +14,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '../scripts/fleet/ports.ts';
 import type { Metric } from './metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -27,14 +28,6 @@ const JOB_SET = ['platform.yaml', '_defaults.yaml', 'legacy.crontab', 'platform.
 const PROBE = join(import.meta.dirname, 'loop-probe.mjs');
 /** Extra every-minute jobs, so that each minute boundary starts ~30 jobs at once. */
 const BURST_JOBS = 15;
-
-export async function freePort(): Promise<number> {
-  const srv = createTcpServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 interface Sinks {
   webhookPort: number;

@@ -205,7 +205,10 @@ export class FleetNode {
         return res.ok;
       },
       { timeoutMs, label: `${this.id} to serve ${this.url}`, everyMs: 100 },
-    );
+    ).catch((e: unknown) => {
+      if (e instanceof GiveUp) throw e;
+      throw new Error(`${(e as Error).message}\n${this.id} log:\n${this.logTail()}`);
+    });
   }
 
   private exited(): Promise<void> {

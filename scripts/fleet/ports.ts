@@ -1,8 +1,44 @@
 // Free TCP ports on loopback addresses, for nodes, proxies and etcd started by the fleet.
+import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 
-/** A port the OS just handed out on `host` (racy by nature: bind it soon). */
+/**
+ * A port free on `host` now (racy by nature: bind it soon). Drawn at random from below the kernel's
+ * ephemeral range, so no outgoing connection (a fetch, a gossip dial, another test's client) can
+ * take it between this call and the bind: the OS hands those out only inside that range. Only another
+ * freePort caller could, and a random draw over ~17k ports plus the bind check makes that rare.
+ */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const top = ephemeralLow() - 1;
+  if (top - LOW_FLOOR >= 4096)
+    for (let i = 0; i < 50; i++) {
+      const port = LOW_FLOOR + Math.floor(Math.random() * (top - LOW_FLOOR + 1));
+      if (handedOut.has(port)) continue;
+      if (await canBind(host, port)) {
+        handedOut.add(port);
+        return port;
+      }
+    }
+  return osPort(host);
+}
+
+// Above the ports the examples and the tour's sinks use (1025, 8025, 8080-8090, 9102, 9125).
+const LOW_FLOOR = 15000;
+const handedOut = new Set<number>();
+
+function ephemeralLow(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return Number.isInteger(first) && first > 0 ? first : 32768;
+  } catch {
+    return 32768; // Linux's default; elsewhere the draw is still checked by binding
+  }
+}
+
+/** A port the OS hands out for `listen(0)`: inside the ephemeral range, the fallback. */
+async function osPort(host: string): Promise<number> {
   const srv = createServer();
   await new Promise<void>((resolve, reject) => {
     srv.once('error', reject);

@@ -1,9 +1,11 @@
 // The harness itself, on a fleet without a cluster section (spec 05 §2: every node runs every
 // job): node processes, web ports, the shared ledger reader, kill/pause/restart, and the proxy.
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { canBind, freePort } from '../../scripts/fleet/ports.ts';
 import { jobsYaml, ledgerWindow, readmeDuplicates, secondFromNow, sleep, useFleet } from './harness.ts';
 import { LinkProxy } from './proxy.ts';
 
@@ -90,5 +92,23 @@ describe('link proxy', () => {
       echo.close();
       await sleep(10);
     }
+  });
+});
+
+describe('freePort', () => {
+  it('hands out distinct bindable ports below the kernel ephemeral range (no outgoing socket can take them)', async () => {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const ports = await Promise.all(Array.from({ length: 40 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+    for (const p of ports) {
+      expect(p).toBeGreaterThanOrEqual(15000);
+      expect(p).toBeLessThan(low);
+    }
+    // Each is bindable now, and on another loopback address too.
+    const srv = createServer();
+    srv.listen(ports[0], '127.0.0.1');
+    await once(srv, 'listening');
+    srv.close();
+    expect(await canBind('127.0.0.12', await freePort('127.0.0.12'))).toBe(true);
   });
 });
