@@ -2,19 +2,17 @@
 // command palette, settings persisted across a reload, the shortcuts sheet, desktop notifications on a new
 // failure, and an axe-core WCAG 2 A/AA scan of every view in every theme. One real daemon, one headless
 // Chromium; screenshots go to test/e2e/screenshots/chrome-*.png.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
 
 const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the dashboard chrome
@@ -156,10 +154,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('sorts by every column from the header, by mouse and keyboard, with aria-sort', async () => {
@@ -461,17 +456,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       await js(`Promise.all(document.getAnimations()
         .filter((a) => a.effect?.getTiming().iterations !== Infinity)
         .map((a) => a.finished.catch(() => {})))`);
-      if ((await js('typeof window.axe')) === 'undefined') await page.addScriptTag({ path: AXE });
-      const result = (await js(
-        `axe.run(${within ? JSON.stringify(within) : 'document'}, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })`,
-      )) as {
-        violations: Array<{ id: string; nodes: Array<{ target: string[]; failureSummary: string }> }>;
-      };
-      return result.violations.flatMap((v) =>
-        v.nodes
-          .slice(0, 3)
-          .map((n) => `${what}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary.split('\n')[1] ?? ''}`),
-      );
+      return axeViolations(page, within ?? 'document', { label: what });
     };
     const found: string[] = [];
     await page.goto(`${base}/`);

@@ -3,15 +3,15 @@
 // gate, a final task printing slowly) driven by headless Chromium: trigger from the card, watch the graph
 // colour, approve from the Tasks tab, follow the live log, see the run succeed, read the XCom; then the 409
 // message when a gate was already decided. Screenshots go to test/e2e/screenshots/.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -114,10 +114,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('shows the DAG card and triggers a run from it', async () => {
@@ -367,14 +364,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await page.locator('[data-testid=dag-drawer]').waitFor();
     await page.locator('[data-testid=dag-tab-tasks]').click();
     await page.locator('[data-testid=dag-fanout-work]').waitFor();
-    await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
-    const run = (selector: string) =>
-      page.evaluate(`(async () => {
-        const r = await axe.run(${JSON.stringify(selector)}, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-        });
-        return r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
-      })()`) as Promise<string[]>;
+    const run = (selector: string) => axeViolations(page, selector);
     expect(await run('[data-testid=dag-drawer]')).toEqual([]);
     await page.locator('[data-testid=dag-close]').click();
     await page.locator('[data-testid=dag-card]').waitFor();

@@ -1,14 +1,13 @@
 // The dashboard end to end: the real daemon (dist/cronstable.mjs, built by `npm test`) serving a temp config with
 // a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const MARKER = 'cronstable-e2e-marker 4242';
@@ -109,10 +108,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('serves the dashboard page at / with its security headers', async () => {

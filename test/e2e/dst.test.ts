@@ -3,7 +3,7 @@
 // next`. No real "now" is near a fall-back night within the feed's window, so the daemon starts
 // its wall clock on 2027-11-05 (the CRONSTABLE_TEST_EPOCH hook) and the browser's clock with it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
@@ -11,8 +11,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { DAEMON, type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import {
+  DAEMON,
+  type E2eDaemon,
+  requireE2ePrereqs,
+  startE2eDaemon,
+  tearDownE2e,
+} from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 // Two days before New York falls back (Sunday 2027-11-07, 02:00 EDT -> 01:00 EST).
@@ -75,10 +80,7 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('the daemon runs on the hooked clock and says so', async () => {

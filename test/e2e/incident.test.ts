@@ -3,19 +3,24 @@
 // the fleet-event banner, the incident timeline, the multi-tail, the mitigate console, "▶ run failing" (aborted
 // mid-way) and the TV view with its stale-data banner and screensaver. Screenshots go to test/e2e/screenshots/;
 // with CRONSTABLE_DOCS_SHOTS=1 the README's two (docs/dashboard-incident.png, docs/dashboard-tv.png) are rewritten.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import {
+  type E2eDaemon,
+  ROOT,
+  requireE2ePrereqs,
+  startE2eDaemon,
+  tearDownE2e,
+} from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const DOCS = process.env.CRONSTABLE_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : null;
 
 /** Three jobs that break the same way (one cause) and one that breaks its own way. */
@@ -87,25 +92,20 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
    * the light and the dark theme (the theme is a data attribute over CSS variables, so flipping it is enough).
    */
   const axe = async (selector: string): Promise<string[]> => {
-    if (!(await page.evaluate('typeof window.axe !== "undefined"')))
-      await page.addScriptTag({ content: AXE });
-    return (await page.evaluate(
-      `(async () => {
-        const root = document.documentElement;
-        const original = root.dataset.theme;
-        const out = [];
-        for (const theme of ['light', 'dark']) {
-          root.dataset.theme = theme;
-          const r = await axe.run(${JSON.stringify(selector)}, { runOnly: ['wcag2a', 'wcag2aa'] });
-          for (const v of r.violations)
-            if (v.impact === 'serious' || v.impact === 'critical')
-              for (const n of v.nodes) out.push(theme + ' ' + v.id + ': ' + n.target.join(' '));
-        }
-        root.dataset.theme = original;
-        return out;
-      })()`,
-    )) as string[];
+    const original = (await page.evaluate('document.documentElement.dataset.theme ?? null')) as string | null;
+    const out: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(`document.documentElement.dataset.theme = ${JSON.stringify(theme)}`);
+      out.push(...(await axeViolations(page, selector, { label: theme, impacts: ['serious', 'critical'] })));
+    }
+    await page.evaluate(
+      original === null
+        ? 'delete document.documentElement.dataset.theme'
+        : `document.documentElement.dataset.theme = ${JSON.stringify(original)}`,
+    );
+    return out;
   };
+
   const shoot = async (file: string, docName?: string): Promise<void> => {
     await page.screenshot({ path: join(SHOTS, file) });
     if (DOCS && docName) copyFileSync(join(SHOTS, file), join(DOCS, docName));
@@ -131,17 +131,12 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'dark',
       timezoneId: 'UTC',
-      // axe-core is injected as an inline script, which the dashboard's CSP would refuse
-      bypassCSP: true,
     });
     page = await firstPage(context, pageErrors);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('shows a FLEET EVENT banner whose count and verdict match /jobs', async () => {

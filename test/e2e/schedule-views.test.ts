@@ -1,19 +1,18 @@
 // The schedule and state views end to end (issue 13 items 2, 4, 5): one real daemon with a state store, jobs that
 // share minutes, per-second jobs and a monitored long run, driven by one headless Chromium. Each view is checked
 // against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstPage, launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, ROOT, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 const CONFIG = (port: number, state: string): string => `# e2e fixture for the schedule and state views
 state:
@@ -71,22 +70,6 @@ web:
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
 type Json = any;
 
-/**
- * WCAG A/AA violations axe-core finds inside `selector` (rule id and the first offending node); throws when axe
- * checked nothing there (a wrong selector would otherwise pass silently).
- */
-async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
-  const r = (await page.evaluate(`axe.run(${JSON.stringify(selector)}, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-  }).then((r) => ({
-    passes: r.passes.length,
-    violations: r.violations.map((v) => v.id + ': ' + v.nodes[0].target.join(' ')),
-  }))`)) as { passes: number; violations: string[] };
-  if (r.passes === 0) throw new Error(`axe checked nothing in ${selector}`);
-  return r.violations;
-}
-
 describe('schedule, state and resource views (real daemon + headless Chromium)', () => {
   let dir = '';
   let profile = '';
@@ -131,10 +114,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   }, 30_000);
 
   it('⌁ radar: the first entry is the soonest next fire of /jobs, the track marks the next 10 minutes', async () => {

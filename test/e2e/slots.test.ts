@@ -1,7 +1,7 @@
 // The slot strip and the unaccounted-slots pill end to end (issue 15 part 2): a real daemon with a
 // state store, a Forbid job whose runs outlast the next slot, and a job whose ledger has a gap (seeded
 // before the daemon starts), drawn by one headless Chromium and checked against the API answers.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -93,10 +92,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await tearDownE2e(context, daemon, dir, profile);
   });
 
   it('shows the fleet-wide unaccounted count in the header, red above zero', async () => {

@@ -2,9 +2,11 @@
 // collected for failure messages, and a wait until its web API answers that fails at once (with
 // the log) when the daemon exits instead of timing out on a dead port.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/chromium.ts';
+import { stopChild } from './child.ts';
 import { until } from './until.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -71,4 +73,15 @@ export async function startE2eDaemon(dir: string, opts: E2eDaemonOptions): Promi
     throw new Error(`${(err as Error).message}${exited ? '' : `\nlog:\n${out}`}`);
   }
   return daemon;
+}
+
+/** The e2e files' afterAll: the browser, then the daemon (SIGTERM, then SIGKILL), then their temp directories. */
+export async function tearDownE2e(
+  context: BrowserContext | null,
+  daemon: E2eDaemon | null,
+  ...dirs: string[]
+): Promise<void> {
+  await context?.close().catch(() => {});
+  await stopChild(daemon?.child);
+  for (const d of dirs) if (d) rmSync(d, { recursive: true, force: true });
 }
