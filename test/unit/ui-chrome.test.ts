@@ -23,24 +23,10 @@ import {
 import { SHORTCUTS } from '../../src/web/ui/lib/shortcuts.ts';
 import { sortRows, toRows } from '../../src/web/ui/lib/table.ts';
 import type { ApiJob, ApiRun } from '../../src/web/ui/lib/types.ts';
+import { apiJob } from '../helpers/api-job.ts';
 
-function job(name: string, over: Partial<ApiJob> = {}): ApiJob {
-  return {
-    name,
-    enabled: true,
-    schedule: '0 * * * *',
-    command: `run-${name}`,
-    utc: true,
-    timezone: 'UTC',
-    running: false,
-    pids: [],
-    scheduled_in: 60,
-    never_fires: false,
-    last_run: null,
-    history: [],
-    ...over,
-  };
-}
+const job = (name: string, over: Partial<ApiJob> = {}): ApiJob =>
+  apiJob(name, { schedule: '0 * * * *', command: `run-${name}`, ...over });
 
 function run(outcome: ApiRun['outcome'], finished: string, exit: number | null = 1): ApiRun {
   return {

@@ -21,6 +21,7 @@ import {
 } from '../../src/web/ui/lib/fleet.ts';
 import { sortRows, toRows } from '../../src/web/ui/lib/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiPeer } from '../../src/web/ui/lib/types.ts';
+import { apiJob } from '../helpers/api-job.ts';
 
 function peer(host: string, status: string, node_name: string | null = host.split(':')[0]!): ApiPeer {
   return {
@@ -73,23 +74,8 @@ function lease(over: Partial<ApiCluster> = {}): ApiCluster {
   };
 }
 
-function job(name: string, over: Partial<ApiJob> = {}): ApiJob {
-  return {
-    name,
-    enabled: true,
-    schedule: '* * * * *',
-    command: 'true',
-    utc: true,
-    timezone: null,
-    running: false,
-    pids: [],
-    scheduled_in: 10,
-    never_fires: false,
-    last_run: null,
-    history: [],
-    ...over,
-  };
-}
+const job = (name: string, over: Partial<ApiJob> = {}): ApiJob =>
+  apiJob(name, { schedule: '* * * * *', command: 'true', timezone: null, scheduled_in: 10, ...over });
 
 describe('cluster role text (gossip)', () => {
   it('names the leader, a follower with and without a known leader, and no quorum', () => {

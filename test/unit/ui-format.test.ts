@@ -15,7 +15,8 @@ import { sparkline } from '../../src/web/ui/lib/sparkline.ts';
 import { decodeLogLine, SseParser } from '../../src/web/ui/lib/sse.ts';
 import { failureBanner, jobStatus, summarize } from '../../src/web/ui/lib/status.ts';
 import { filterRows, sortRows, toRows } from '../../src/web/ui/lib/table.ts';
-import type { ApiHistoryEntry, ApiJob, ApiRun } from '../../src/web/ui/lib/types.ts';
+import type { ApiHistoryEntry, ApiRun } from '../../src/web/ui/lib/types.ts';
+import { apiJob } from '../helpers/api-job.ts';
 
 describe('countdown formatting', () => {
   it('shows seconds in the last minute, rounded up so it never reads 0s before the fire', () => {
@@ -99,24 +100,6 @@ describe('sparkline data', () => {
     expect(sparkline([], 80, 18)).toEqual({ bars: [], label: 'no runs yet' });
   });
 });
-
-function apiJob(name: string, over: Partial<ApiJob> = {}): ApiJob {
-  return {
-    name,
-    enabled: true,
-    schedule: '*/5 * * * *',
-    command: `echo ${name}`,
-    utc: true,
-    timezone: 'UTC',
-    running: false,
-    pids: [],
-    scheduled_in: 60,
-    never_fires: false,
-    last_run: null,
-    history: [],
-    ...over,
-  };
-}
 
 function run(
   outcome: ApiRun['outcome'],

@@ -25,26 +25,9 @@ import {
   tailPrefix,
 } from '../../src/web/ui/lib/multitail.ts';
 import { failureBanner } from '../../src/web/ui/lib/status.ts';
-import type { ApiJob, ApiRun } from '../../src/web/ui/lib/types.ts';
+import type { ApiRun } from '../../src/web/ui/lib/types.ts';
 import { staleAfterMs, staleAge, tvTiles, zenDue } from '../../src/web/ui/lib/wallboard.ts';
-
-function apiJob(name: string, over: Partial<ApiJob> = {}): ApiJob {
-  return {
-    name,
-    enabled: true,
-    schedule: '*/5 * * * *',
-    command: `echo ${name}`,
-    utc: true,
-    timezone: 'UTC',
-    running: false,
-    pids: [],
-    scheduled_in: 60,
-    never_fires: false,
-    last_run: null,
-    history: [],
-    ...over,
-  };
-}
+import { apiJob } from '../helpers/api-job.ts';
 
 function run(outcome: ApiRun['outcome'], finished: string, exit: number | null = 0, reason?: string): ApiRun {
   return {

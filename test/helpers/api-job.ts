@@ -1,0 +1,21 @@
+// A `/jobs` entry as the dashboard receives it, for the dashboard's unit tests: a plain UTC job that
+// has never run, with any field overridden.
+import type { ApiJob } from '../../src/web/ui/lib/types.ts';
+
+export function apiJob(name: string, over: Partial<ApiJob> = {}): ApiJob {
+  return {
+    name,
+    enabled: true,
+    schedule: '*/5 * * * *',
+    command: `echo ${name}`,
+    utc: true,
+    timezone: 'UTC',
+    running: false,
+    pids: [],
+    scheduled_in: 60,
+    never_fires: false,
+    last_run: null,
+    history: [],
+    ...over,
+  };
+}
