@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/types.ts';
 import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
 import type { CliIo } from './io.ts';
 import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
+import { verbArgs } from './verb-args.ts';
 
 const log = getLogger('cronstable');
 
@@ -16,14 +17,8 @@ function emitWarnings(cfg: LoadedConfig): void {
 }
 
 export async function runDaemonCommand(argv: string[], io: CliIo): Promise<number> {
-  if (argv.includes('state')) {
-    const { runStateAdmin, stateAdminArgs } = await import('./stateadmin.ts');
-    if (stateAdminArgs(argv)) return runStateAdmin(argv, io);
-  }
-  if (argv.includes('slots')) {
-    const { runSlots, slotsArgs } = await import('./slots.ts');
-    if (slotsArgs(argv)) return runSlots(argv, io);
-  }
+  if (verbArgs(argv, 'state')) return (await import('./stateadmin.ts')).runStateAdmin(argv, io);
+  if (verbArgs(argv, 'slots')) return (await import('./slots.ts')).runSlots(argv, io);
   let values: {
     config?: string;
     'log-level'?: string;

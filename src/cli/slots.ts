@@ -5,10 +5,11 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { SlotView } from '../scheduler/slots.ts';
-import { jobSlots, ledgerRows, slotWindow } from '../scheduler/slots-ledger.ts';
+import { jobSlots, ledgerRows, slotsBody, slotWindow } from '../scheduler/slots-ledger.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
+import { verbArgs } from './verb-args.ts';
 
 export const SLOTS_USAGE = `usage: cronstable [-c CONF] slots JOB [--since ISO] [--until ISO] [--json]
 
@@ -20,21 +21,6 @@ configuration's state: store. Slots nobody recorded are 'unaccounted'.
   --until ISO   window end, exclusive (default: now); at most 31 days wide
   --json        print the same JSON body as GET /jobs/JOB/slots
   -h, --help    show this help`;
-
-/** Splits `[-c CONF] slots ...` wherever `-c` stands; null when argv is not a slots call. */
-export function slotsArgs(argv: string[]): { config: string | undefined; rest: string[] } | null {
-  const at = argv.indexOf('slots');
-  if (at < 0) return null;
-  const before = argv.slice(0, at);
-  let config: string | undefined;
-  for (let i = 0; i < before.length; i++) {
-    const a = before[i]!;
-    if (a === '-c' || a === '--config') config = before[++i];
-    else if (a.startsWith('--config=')) config = a.slice('--config='.length);
-    else return null;
-  }
-  return { config, rest: argv.slice(at + 1) };
-}
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -51,7 +37,7 @@ export function slotsTable(slots: readonly SlotView[]): string[] {
 }
 
 export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = Date.now): Promise<number> {
-  const split = slotsArgs(argv);
+  const split = verbArgs(argv, 'slots');
   const usage = (m: string) => {
     io.err(`cronstable slots: ${m}\n`);
     return 2;
@@ -116,21 +102,7 @@ export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = 
   try {
     const r = jobSlots(job, await ledgerRows(store, name), w, []);
     if (values.json) {
-      io.out(
-        `${JSON.stringify({
-          name,
-          from: new Date(w.fromMs).toISOString(),
-          to: new Date(w.toMs).toISOString(),
-          source: 'ledger',
-          schedule: job.scheduleText,
-          clusterPolicy: job.clusterPolicy,
-          counts: r.counts,
-          unaccounted: r.counts.unaccounted ?? 0,
-          truncated: r.truncated,
-          before_history: r.beforeHistory,
-          slots: r.slots,
-        })}\n`,
-      );
+      io.out(`${JSON.stringify(slotsBody(job, w, r, 'ledger'))}\n`);
       return 0;
     }
     for (const line of slotsTable(r.slots)) io.out(`${line}\n`);

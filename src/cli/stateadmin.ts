@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.ts';
 import type { AdminResult } from '../store/admin.ts';
 import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
+import { verbArgs } from './verb-args.ts';
 
 export const STATE_ADMIN_USAGE = `usage: cronstable [-c CONF] state ACTION [options]
 
@@ -24,23 +25,8 @@ job actions (inside a running job): get, set, delete, keys (see cronstable state
 
 const ACTIONS = new Set(['check', 'gc', 'backup', 'restore', 'migrate']);
 
-/** Splits `[-c CONF] state ACTION ...` wherever `-c` stands; null when argv is not a state-admin call. */
-export function stateAdminArgs(argv: string[]): { config: string | undefined; rest: string[] } | null {
-  const at = argv.indexOf('state');
-  if (at < 0) return null;
-  const before = argv.slice(0, at);
-  let config: string | undefined;
-  for (let i = 0; i < before.length; i++) {
-    const a = before[i]!;
-    if (a === '-c' || a === '--config') config = before[++i];
-    else if (a.startsWith('--config=')) config = a.slice('--config='.length);
-    else return null;
-  }
-  return { config, rest: argv.slice(at + 1) };
-}
-
 export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> {
-  const split = stateAdminArgs(argv);
+  const split = verbArgs(argv, 'state');
   if (!split) {
     io.err(STATE_ADMIN_USAGE);
     return 2;

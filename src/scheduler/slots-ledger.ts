@@ -1,6 +1,6 @@
 // Reads a job's slot fates for a window: the edge between the store (the fleet's shared run ledger)
-// or a node's in-memory slot history and the pure `slotFates`. Shared by the web route, the
-// metrics collector and the `cronstable slots` CLI verb so all three print the same rows.
+// or a node's in-memory slot history and the pure `slotFates`. Shared by the web routes and the
+// `cronstable slots` CLI verb so both print the same rows and the same JSON body.
 import type { JobConfig } from '../config/types.ts';
 import type { Store } from '../store/types.ts';
 import type { JobHistory } from './history.ts';
@@ -125,4 +125,26 @@ export function jobSlots(
     limit: MAX_SLOTS,
     historyStartMs,
   });
+}
+
+/** The body of `GET /jobs/{name}/slots`; `cronstable slots --json` prints the same. */
+export function slotsBody(
+  job: JobConfig,
+  window: { fromMs: number; toMs: number },
+  r: SlotsResult,
+  source: 'ledger' | 'memory',
+) {
+  return {
+    name: job.name,
+    from: new Date(window.fromMs).toISOString(),
+    to: new Date(window.toMs).toISOString(),
+    source,
+    schedule: job.scheduleText,
+    clusterPolicy: job.clusterPolicy,
+    counts: r.counts,
+    unaccounted: r.counts.unaccounted ?? 0,
+    truncated: r.truncated,
+    before_history: r.beforeHistory,
+    slots: r.slots,
+  };
 }

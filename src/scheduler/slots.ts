@@ -7,37 +7,8 @@ import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { occurrences } from '../schedule/index.ts';
 import { dstSkippedInstants } from './dst-notes.ts';
 
-/**
- * What the view reports per slot. The ledger records today: ran, failed, cancelled,
- * caught-up (a `catchup` run), skipped-overlap, disabled, skipped-gate (not this node's to run,
- * store trouble, shutdown), skipped-only-if-last-succeeded, claimed-elsewhere, missed-overload
- * and missed (downtime slots the catch-up plan does not run). `dst-shifted` / `dst-skipped` /
- * `dst-repeated` come with the DST policy (recorded by the scheduler once that lands).
- * Not recorded yet by any writer: `paused` (no pause feature writes slot rows) and `no-quorum`
- * (only recognised when a gate's reason says quorum); they are mapped here so the view is ready.
- */
-export type SlotFate =
+export const SLOT_FATES = [
   /** Running now on the node answering (another node's run shows once it is in the ledger). */
-  | 'running'
-  | 'ran'
-  | 'failed'
-  | 'cancelled'
-  | 'caught-up'
-  | 'skipped-overlap'
-  | 'skipped-gate'
-  | 'skipped-only-if-last-succeeded'
-  | 'claimed-elsewhere'
-  | 'missed'
-  | 'missed-overload'
-  | 'dst-shifted'
-  | 'dst-skipped'
-  | 'dst-repeated'
-  | 'paused'
-  | 'no-quorum'
-  | 'disabled'
-  | 'unaccounted';
-
-export const SLOT_FATES: readonly SlotFate[] = [
   'running',
   'ran',
   'failed',
@@ -56,7 +27,18 @@ export const SLOT_FATES: readonly SlotFate[] = [
   'no-quorum',
   'disabled',
   'unaccounted',
-];
+] as const;
+
+/**
+ * What the view reports per slot. The ledger records today: ran, failed, cancelled,
+ * caught-up (a `catchup` run), skipped-overlap, disabled, skipped-gate (not this node's to run,
+ * store trouble, shutdown), skipped-only-if-last-succeeded, claimed-elsewhere, missed-overload
+ * and missed (downtime slots the catch-up plan does not run), and `dst-shifted` / `dst-skipped` /
+ * `dst-repeated` (written under the job's DST policy, scheduler/dst-notes.ts).
+ * Not recorded yet by any writer: `paused` (no pause feature writes slot rows) and `no-quorum`
+ * (only recognised when a gate's reason says quorum); they are mapped here so the view is ready.
+ */
+export type SlotFate = (typeof SLOT_FATES)[number];
 
 /** One `runs/<job>` ledger row, as the `runs` view / the record body carries it. */
 export interface LedgerRow {
@@ -237,7 +219,7 @@ export function slotFates(q: SlotsQuery): SlotsResult {
   for (let i = firstInstant; i < instants.length; i++) {
     const at = instants[i]!;
     for (const owner of owners) {
-      const cands = byKey.get(q.everyNode ? `${at}|${owner}` : String(at)) ?? [];
+      const cands = byKey.get(key(at, owner ?? '')) ?? [];
       const sorted = [...cands].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
       const best = sorted[0];
       const view: SlotView = best

@@ -1,7 +1,15 @@
 // GET /jobs/{name}/slots (issue 15 part 2): every scheduled slot of a window and its fate, from
 // the fleet's shared run ledger (or this node's memory when no store is configured).
 import type { Hono } from 'hono';
-import { historyRows, jobSlots, ledgerRows, runningRows, slotWindow } from '../../scheduler/slots-ledger.ts';
+import type { LedgerRow } from '../../scheduler/slots.ts';
+import {
+  historyRows,
+  jobSlots,
+  ledgerRows,
+  runningRows,
+  slotsBody,
+  slotWindow,
+} from '../../scheduler/slots-ledger.ts';
 import { parseIsoInstant } from '../../util/instant.ts';
 import { nodeName, type WebDeps } from '../deps.ts';
 import { json, jsonError, param, type WebEnv } from '../respond.ts';
@@ -11,6 +19,13 @@ const UNACCOUNTED_MEMO_MS = 10_000;
 
 export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
+  // A job's slot rows: the shared ledger (or this node's memory without a store), plus its running
+  // instances here, which no ledger row names yet.
+  const rowsOf = async (name: string, here: string): Promise<LedgerRow[]> => {
+    const history = ctx.scheduler.history(name);
+    const rows = ctx.store ? await ledgerRows(ctx.store, name) : history ? historyRows(history, here) : [];
+    return [...rows, ...runningRows(history, here)];
+  };
 
   // The dashboard header's fleet-wide count: unaccounted slots of every job over the last 24 h.
   // Every open dashboard polls it, and it reads every job's ledger: answers are reused briefly.
@@ -24,13 +39,7 @@ export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     try {
       for (const job of ctx.config().jobs) {
         if (!job.cron || !job.enabled) continue;
-        const history = ctx.scheduler.history(job.name);
-        const rows = ctx.store
-          ? [...(await ledgerRows(ctx.store, job.name)), ...runningRows(history, here)]
-          : history
-            ? [...historyRows(history, here), ...runningRows(history, here)]
-            : [];
-        const n = jobSlots(job, rows, w, [here]).counts.unaccounted ?? 0;
+        const n = jobSlots(job, await rowsOf(job.name, here), w, [here]).counts.unaccounted ?? 0;
         if (n > 0) jobs.push({ name: job.name, unaccounted: n });
       }
     } catch (e) {
@@ -54,27 +63,12 @@ export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     const w = slotWindow(c.req.query('from'), c.req.query('to'), ctx.clock.now(), parseIsoInstant);
     if ('error' in w) return jsonError(400, w.error);
     const here = nodeName(ctx);
-    let rows: Awaited<ReturnType<typeof ledgerRows>>;
+    let rows: LedgerRow[];
     try {
-      const history = ctx.scheduler.history(name);
-      rows = ctx.store ? await ledgerRows(ctx.store, name) : history ? historyRows(history, here) : [];
-      rows.push(...runningRows(history, here));
+      rows = await rowsOf(name, here);
     } catch (e) {
       return jsonError(503, `the state store could not be read: ${(e as Error).message}`);
     }
-    const r = jobSlots(job, rows, w, [here]);
-    return json({
-      name,
-      from: new Date(w.fromMs).toISOString(),
-      to: new Date(w.toMs).toISOString(),
-      source: ctx.store ? 'ledger' : 'memory',
-      schedule: job.scheduleText,
-      clusterPolicy: job.clusterPolicy,
-      counts: r.counts,
-      unaccounted: r.counts.unaccounted ?? 0,
-      truncated: r.truncated,
-      before_history: r.beforeHistory,
-      slots: r.slots,
-    });
+    return json(slotsBody(job, w, jobSlots(job, rows, w, [here]), ctx.store ? 'ledger' : 'memory'));
   });
 }

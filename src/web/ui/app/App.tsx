@@ -610,6 +610,8 @@ export function App({ api }: { api: Api }) {
       offJobs();
     };
   }, [registry, runJob, cancelJob]);
+  // Read once per opening (the palette re-ranks when its list changes, and App re-renders every second).
+  const paletteCommands = useMemo(() => (palette ? registry.all() : []), [palette, registry]);
   const openJobRef = useRef(openJob);
   openJobRef.current = openJob;
 
@@ -793,7 +795,7 @@ export function App({ api }: { api: Api }) {
           onClose={() => setIncident(null)}
         />
       )}
-      {palette && <CommandPalette commands={registry.all()} onClose={() => setPalette(false)} />}
+      {palette && <CommandPalette commands={paletteCommands} onClose={() => setPalette(false)} />}
       {settings && (
         <SettingsDialog
           themePref={themePref}

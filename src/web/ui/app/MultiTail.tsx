@@ -10,11 +10,11 @@ import {
   MAX_TAILS,
   presetNames,
   reattachAction,
-  tailHue,
   tailPrefix,
 } from '../lib/multitail.ts';
 import type { LogLine } from '../lib/sse.ts';
 import type { ApiJob } from '../lib/types.ts';
+import { hueOf } from '../lib/week.ts';
 import type { Api } from './api.ts';
 
 interface TailLine {
@@ -99,7 +99,7 @@ export function MultiTail({
             <li
               key={n}
               class="mt-chip"
-              style={{ '--hue': tailHue(n) }}
+              style={{ '--hue': hueOf(n) }}
               data-job={n}
               data-state={states[n] ?? 'connecting'}
             >
@@ -198,7 +198,7 @@ export function MultiTail({
           <div
             key={l.n}
             class={`logline mt-line${l.kind === 'stderr' ? ' logline-err' : ''}${l.kind === 'marker' ? ' mt-marker' : ''}`}
-            style={{ '--hue': tailHue(l.job) }}
+            style={{ '--hue': hueOf(l.job) }}
             data-job={l.job}
           >
             <span class="mt-prefix">{tailPrefix(l.job, names)} │</span>

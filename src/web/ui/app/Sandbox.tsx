@@ -6,6 +6,7 @@ import { viewerZone } from '../lib/engine.ts';
 import { formatIn } from '../lib/format.ts';
 import { SANDBOX_COUNT, SANDBOX_ZONES, sandboxPreview } from '../lib/sandbox.ts';
 import { Dialog } from './Dialog.tsx';
+import { useNow } from './hooks.ts';
 
 const OPEN_EVENT = 'cronstable:sandbox';
 
@@ -34,12 +35,8 @@ function SandboxDialog({ initial, onClose }: { initial: OpenDetail; onClose(): v
   const [expr, setExpr] = useState(initial.expr ?? '*/15 9-17 * * mon-fri');
   const [zone, setZone] = useState(initial.zone ?? 'UTC');
   const [seed, setSeed] = useState('');
-  const [now, setNow] = useState(() => Date.now());
   // Re-evaluate every second so the relative labels and a fire that just passed stay right.
-  useEffect(() => {
-    const t = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(t);
-  }, []);
+  const now = useNow();
   const second = Math.floor(now / 1000) * 1000;
   const result = useMemo(
     () => sandboxPreview(expr, zone.trim() || 'UTC', second, { seed: seed.trim() }),

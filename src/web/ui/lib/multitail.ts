@@ -2,7 +2,6 @@
 // per-job prefix, the merged line buffer, and when a finished stream re-attaches to the job's next run.
 import { jobStatus } from './status.ts';
 import type { ApiJob } from './types.ts';
-import { hueOf } from './week.ts';
 
 export const MAX_TAILS = 4;
 export const MAX_TAIL_LINES = 4000;
@@ -30,11 +29,6 @@ export function presetNames(jobs: readonly ApiJob[], preset: 'failing' | 'runnin
     .filter((j) => jobStatus(j) === want)
     .map((j) => j.name)
     .sort((a, b) => a.localeCompare(b));
-}
-
-/** The job's colour: the same hue the week calendar gives it. */
-export function tailHue(name: string): number {
-  return hueOf(name);
 }
 
 /** `name` padded (or cut with `…`) to the width of the longest tailed name, capped. */

@@ -95,8 +95,3 @@ export function histogram(values: readonly number[]): number[] {
 export function cellLabel(hour: number, minute: number): string {
   return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 }
-
-/** Jobs sharing a cell, as far as the top cells name them (the route lists the ten busiest cells). */
-export function cellJobs(p: ApiPressure, hour: number, minute: number): string[] | null {
-  return p.top_cells.find((c) => c.hour === hour && c.minute === minute)?.jobs ?? null;
-}

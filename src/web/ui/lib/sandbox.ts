@@ -73,13 +73,6 @@ export function sandboxPreview(
   }
 }
 
-/** Gaps between consecutive fires, for the "every ~N" summary under the preview (ms). */
-export function fireGaps(fires: readonly SandboxFire[]): number[] {
-  const gaps: number[] = [];
-  for (let i = 1; i < fires.length; i++) gaps.push(fires[i]!.at - fires[i - 1]!.at);
-  return gaps;
-}
-
 /** A few zones to pick from; any IANA name may be typed. */
 export const SANDBOX_ZONES = [
   'UTC',
