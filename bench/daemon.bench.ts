@@ -12,7 +12,7 @@ import { Scheduler } from '../src/scheduler/scheduler.ts';
 import { RealClock } from '../src/util/clock.ts';
 import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
 import { herdMetrics } from './herd.bench-part.ts';
-import type { Metric } from './metric.ts';
+import { type Metric, p99 } from './metric.ts';
 import { workloadMetrics } from './workload.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -28,11 +28,6 @@ function jobFile(count: number, schedule: string): string {
       '    captureStderr: false',
     );
   return `${lines.join('\n')}\n`;
-}
-
-function p99(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
 }
 
 /** Runs an in-process scheduler with real processes and measures spawn time - scheduled instant. */

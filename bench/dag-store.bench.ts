@@ -8,7 +8,8 @@ import { applyCompletions } from '../src/dag/engine/completions.ts';
 import { RunStore } from '../src/dag/engine/run-store.ts';
 import { claimPass, newRun, type RunState } from '../src/dag/index.ts';
 import { openStore } from '../src/store/index.ts';
-import { dagOf, layered } from './dag.bench.ts';
+import { makeDag } from '../test/helpers/dag-config.ts';
+import { layered } from './dag.bench.ts';
 import type { Metric } from './metric.ts';
 
 const NOW = Date.parse('2026-07-05T09:03:00Z') / 1000;
@@ -42,7 +43,7 @@ export async function run(): Promise<Metric[]> {
       planClaim = Math.min(planClaim, ms);
     }
     // 1000 mapped instances, all running: their completions land in one CAS.
-    const fan = dagOf('x', [
+    const fan = makeDag('x', [
       { id: 'discover' },
       { id: 'load', dependsOn: ['discover'], expand: { fromTask: 'discover', key: 'items' } },
       { id: 'verify', dependsOn: ['load'] },

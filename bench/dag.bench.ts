@@ -8,9 +8,6 @@ import { bestOf, type Metric } from './metric.ts';
 
 const NOW = Date.parse('2026-07-05T09:03:00Z') / 1000;
 
-/** The unit tests' directly built DagConfig (the loader's defaults), so bench and tests plan the same shapes. */
-export const dagOf = makeDag;
-
 /**
  * 10,000 static tasks in 100 layers of 100, each depending on 3 tasks of the layer above; mid-run: the top
  * half succeeded, half of layer 50 is running, so every pending task is judged and 32 launches claimed.
@@ -26,7 +23,7 @@ export function layered(): { dag: DagConfig; run: RunState } {
         triggerRule: i % 10 === 0 ? 'all_done' : 'all_success',
         retries: i % 3,
       });
-  const dag = dagOf('layered', tasks);
+  const dag = makeDag('layered', tasks);
   const run = newRun(dag, {
     runKey: 'k',
     runId: '0'.repeat(32),
@@ -52,7 +49,7 @@ function fanout(): { dag: DagConfig; run: RunState } {
     expand: { fromTask: 'discover', key: `k${m}` },
     retries: 1,
   }));
-  const dag = dagOf('fanout', [
+  const dag = makeDag('fanout', [
     { id: 'discover' },
     ...mapped,
     { id: 'verify', dependsOn: mapped.map((m) => m.id) },

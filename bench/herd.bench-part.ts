@@ -2,11 +2,13 @@
 // Each job is one `date` run through `sh -c` that appends its own name and start time to a file,
 // so lateness is what the job itself saw: (process start) - (scheduled instant).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/fleet/ports.ts';
 import type { Metric } from './metric.ts';
+import { p99, percentile } from './metric.ts';
+import { childrenOf, rssMb } from './proc.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
@@ -69,15 +71,6 @@ async function timedGet(url: string, timeoutMs = 5000): Promise<number | null> {
   }
 }
 
-function rssMb(pid: number, field = 'VmRSS'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 const CLOCK_TICK = 100;
 
 /** CPU seconds of `pid` and its reaped children (utime, stime, cutime, cstime). */
@@ -95,29 +88,6 @@ function cpuOf(pid: number): number {
 function treeCpu(pid: number): number {
   return cpuOf(pid) + childrenOf(pid).reduce((sum, p) => sum + cpuOf(p), 0);
 }
-
-/** The pids whose parent is `pid` (a helper process of the daemon, when idle). */
-function childrenOf(pid: number): number[] {
-  const kids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) kids.push(Number(entry));
-    } catch {
-      // The process went away while we looked.
-    }
-  }
-  return kids;
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
-}
-
-export const p99 = (values: number[]): number => percentile(values, 0.99);
 
 /** Lateness of each job of the herd due at `instant` (s); a job that never started counts as Infinity. */
 function herdLateness(

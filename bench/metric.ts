@@ -16,3 +16,11 @@ export async function bestOf(repeat: number, fn: () => unknown | Promise<unknown
   }
   return best;
 }
+
+/** The `q` quantile (0..1) of the samples by nearest rank; NaN when there are none. */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
+}
+
+export const p99 = (values: readonly number[]): number => percentile(values, 0.99);

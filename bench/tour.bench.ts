@@ -15,7 +15,8 @@ import { parse } from 'yaml';
 import { waitUntil } from '../scripts/fleet/fleet.ts';
 import { exactlyOnce, readRuns, tallySlots } from '../scripts/fleet/ledger.ts';
 import { EXAMPLE_DIR, startTour, TOUR_TIMINGS } from '../scripts/tour/tour.ts';
-import type { Metric } from './metric.ts';
+import { type Metric, p99 } from './metric.ts';
+import { cpuSeconds, nodeRssMb, rssMb } from './proc.ts';
 
 const SOAK_S = Number(process.env.TOUR_SOAK_SECONDS ?? 900);
 const NODES = 9;
@@ -28,56 +29,6 @@ export function minuteStep(schedule: string): number | null {
   const m = /^\*\/(\d+)$/.exec(f[0]!);
   const n = m ? Number(m[1]) : Number.NaN;
   return n > 0 && 60 % n === 0 ? n : null;
-}
-
-function procStat(pid: number): { cpuS: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime, stime: fields 14 and 15 of the full line (12, 13 after the name).
-    return { cpuS: (Number(f[11]) + Number(f[12])) / 100 };
-  } catch {
-    return null;
-  }
-}
-
-function rssMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** The daemon plus its long-lived helpers (the spawner): children that live past a job's life. */
-function nodeRssMb(pid: number, helpers: Set<number>): number {
-  let total = rssMb(pid);
-  let children: string[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
-  } catch {
-    // no children file
-  }
-  for (const c of children) {
-    const cpid = Number(c);
-    if (!cpid) continue;
-    try {
-      const argv = readFileSync(`/proc/${cpid}/cmdline`, 'utf8');
-      // The spawner (perl) and worker helpers run for the daemon's life; `sh -c` jobs do not.
-      if (/spawner|cronstable/.test(argv) && !argv.startsWith('/bin/sh')) {
-        helpers.add(cpid);
-        total += rssMb(cpid);
-      }
-    } catch {
-      // exited between the reads
-    }
-  }
-  return total;
-}
-
-function p99(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? Number.NaN;
 }
 
 const round = (v: number, d = 1) => Number(v.toFixed(d));
@@ -111,7 +62,7 @@ export async function run(): Promise<Metric[]> {
     };
     const forbid = new Set(config.jobs.filter((j) => j.concurrencyPolicy === 'Forbid').map((j) => j.name));
 
-    const cpu0 = new Map(tour.nodes.map((n) => [n.id, procStat(n.child!.pid!)?.cpuS ?? 0]));
+    const cpu0 = new Map(tour.nodes.map((n) => [n.id, cpuSeconds(n.child!.pid!) ?? 0]));
     const latency = new Map<string, number[]>(tour.nodes.map((n) => [n.id, []]));
     const errors = new Map<string, number>(tour.nodes.map((n) => [n.id, 0]));
     const rss: { at: number; mb: number; daemonsMb: number }[] = [];
@@ -121,7 +72,12 @@ export async function run(): Promise<Metric[]> {
       let mb = 0;
       let daemonsMb = 0;
       for (const n of tour.nodes) {
-        mb += nodeRssMb(n.child!.pid!, helpers);
+        mb += nodeRssMb(n.child!.pid!, (argv, child) => {
+          // The spawner (perl) and worker helpers run for the daemon's life; `sh -c` jobs do not.
+          const helper = /spawner|cronstable/.test(argv) && !argv.startsWith('/bin/sh');
+          if (helper) helpers.add(child);
+          return helper;
+        });
         daemonsMb += rssMb(n.child!.pid!);
       }
       rss.push({ at: Date.now(), mb, daemonsMb });
@@ -146,7 +102,7 @@ export async function run(): Promise<Metric[]> {
     );
     clearInterval(sampler);
     const cpu = new Map(
-      tour.nodes.map((n) => [n.id, (procStat(n.child!.pid!)?.cpuS ?? Number.NaN) - cpu0.get(n.id)!]),
+      tour.nodes.map((n) => [n.id, (cpuSeconds(n.child!.pid!) ?? Number.NaN) - cpu0.get(n.id)!]),
     );
     // Slots due in the window, minus the last minute (runs still in flight are settled below).
     const fromMs = startMs;

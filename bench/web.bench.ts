@@ -19,7 +19,7 @@ import { LEVELS, Logger, setLogLevel } from '../src/util/log.ts';
 import type { WebContext } from '../src/web/context.ts';
 import { startWebServer } from '../src/web/server.ts';
 import { generateJobFile } from './config.bench.ts';
-import { bestOf, type Metric } from './metric.ts';
+import { bestOf, type Metric, p99 } from './metric.ts';
 
 const CLIENTS = 50;
 const REQUESTS_PER_CLIENT = 200;
@@ -144,11 +144,6 @@ function loadTest(port: number, path: string, headers = ''): Promise<number[]> {
     });
     w.once('error', reject);
   });
-}
-
-function p99(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
 }
 
 async function serve<T>(jobs: number, fn: (base: string, cfg: LoadedConfig) => Promise<T>): Promise<T> {

@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '../scripts/fleet/ports.ts';
-import type { Metric } from './metric.ts';
+import { type Metric, percentile } from './metric.ts';
+import { nodeRssMb } from './proc.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const FIXTURE = join(ROOT, 'example', 'grand-tour');
@@ -90,41 +91,6 @@ export function writeJobSet(dir: string, webPort: number, sinks: Sinks, topology
   writeFileSync(join(dir, 'burst.yaml'), `${burst.join('\n')}\n`);
 }
 
-function rssMb(pid: number): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-    return kb / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** The daemon and any long-lived helper process it runs itself (same program), not the jobs. */
-function nodeRssMb(pid: number, program: string): number {
-  let total = rssMb(pid);
-  let children: string[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
-  } catch {
-    // no children file: only the daemon counts
-  }
-  for (const c of children) {
-    if (!c) continue;
-    try {
-      const argv = readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0');
-      if (argv.some((a) => a === program)) total += rssMb(Number(c));
-    } catch {
-      // the child exited between the two reads
-    }
-  }
-  return total;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-}
-
 async function timedGet(url: string): Promise<number> {
   const t0 = performance.now();
   const res = await fetch(url);
@@ -184,7 +150,14 @@ export async function runWorkload(topology?: 'single-node'): Promise<WorkloadRes
     // Two minute boundaries after start, and 15 s past the second for the burst to drain.
     const firstBoundary = Math.ceil(startedAt / 60_000) * 60_000;
     const end = firstBoundary + 60_000 + 15_000;
-    const sampler = setInterval(() => rss.push({ at: Date.now(), mb: nodeRssMb(child.pid!, program) }), 500);
+    const sampler = setInterval(
+      () =>
+        rss.push({
+          at: Date.now(),
+          mb: nodeRssMb(child.pid!, (argv) => argv.split('\0').some((a) => a === program)),
+        }),
+      500,
+    );
     const load = async (path: string, into: number[]) => {
       while (Date.now() < end) {
         into.push(await timedGet(`${base}${path}`));

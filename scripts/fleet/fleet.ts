@@ -76,6 +76,8 @@ export interface FleetOptions {
 }
 
 export const DEFAULT_TIMINGS: FleetTimings = { interval: 2, driftAfter: 2, connectTimeout: 1, ttl: 6 };
+/** Short timings for tests and benches (spec 05 §14 "short timings for CI"). */
+export const SHORT_TIMINGS: FleetTimings = { interval: 1, driftAfter: 2, connectTimeout: 1, ttl: 3 };
 
 /** Thrown by a probe to stop `waitUntil` at once (the awaited thing can no longer happen). */
 export class GiveUp extends Error {}

@@ -63,3 +63,18 @@ export async function canBind(host: string, port: number): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * `port` when `host:port` can be bound now; otherwise null, after telling `note` that `what` moves
+ * to a free port (the caller then lets the OS pick one).
+ */
+export async function preferredPort(
+  host: string,
+  port: number,
+  what: string,
+  note?: (line: string) => void,
+): Promise<number | null> {
+  if (await canBind(host, port)) return port;
+  note?.(`${what}: ${host}:${port} is in use, using a free port instead`);
+  return null;
+}

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Fleet, type FleetNode, type FleetTimings } from '../fleet/fleet.ts';
-import { canBind, freePort } from '../fleet/ports.ts';
+import { Fleet, type FleetNode, type FleetTimings, SHORT_TIMINGS } from '../fleet/fleet.ts';
+import { freePort, preferredPort } from '../fleet/ports.ts';
 import { startSinks, type TourSinks } from './sinks/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -27,8 +27,6 @@ export type TourDistribution = 'spread' | 'single-leader';
 
 /** Spec 05 §13: the tour's own timings (interval 10, driftAfter 2, filesystem ttl 15). */
 export const TOUR_TIMINGS: FleetTimings = { interval: 10, driftAfter: 2, connectTimeout: 1, ttl: 15 };
-/** Short timings for tests and the bench (spec 05 §14 "short timings for CI"). */
-export const SHORT_TIMINGS: FleetTimings = { interval: 1, driftAfter: 2, connectTimeout: 1, ttl: 3 };
 
 export interface TourOptions {
   /** 1..9 (default 9): meridian-a, meridian-b, ... */
@@ -92,23 +90,10 @@ export interface Tour {
   readonly nodeEnv: Record<string, Record<string, string>>;
   /** The assembled config directory of a node (what `cronstable -c` gets). */
   configDir(id: string): string;
-  /** Headers for a request to a node's API (the bearer token when auth is on). */
-  headers(): Record<string, string>;
   /** Waits until every running node agrees (gossip) or names one leader (filesystem). */
   waitConverged(timeoutMs?: number): Promise<void>;
   /** Stops every node, then the sinks; removes `dir` unless `keep`. Safe to call twice. */
   stop(): Promise<void>;
-}
-
-async function freeOr(
-  host: string,
-  port: number,
-  what: string,
-  note?: (l: string) => void,
-): Promise<number | undefined> {
-  if (await canBind(host, port)) return port;
-  note?.(`${what}: ${host}:${port} is in use, using a free port instead`);
-  return undefined;
 }
 
 export async function startTour(opts: TourOptions = {}): Promise<Tour> {
@@ -151,19 +136,19 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
   const peerPorts: number[] = [];
   if (fixed) {
     for (let i = 0; i < count; i++) {
-      const web = await freeOr(
+      const web = await preferredPort(
         '127.0.0.1',
         8080 + i,
         `meridian-${String.fromCharCode(97 + i)} dashboard`,
         opts.note,
       );
-      const peer = await freeOr(
+      const peer = await preferredPort(
         `127.0.0.${11 + i}`,
         8443,
         `meridian-${String.fromCharCode(97 + i)} /peer`,
         opts.note,
       );
-      // undefined holes mean "pick a free one" below; Fleet takes explicit numbers only.
+      // 0 (the port was taken) means "pick a free one" below.
       webPorts.push(web ?? 0);
       peerPorts.push(peer ?? 0);
     }
@@ -291,8 +276,7 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
     stateDb: join(fleet.stateDir, 'cronstable.db'),
     deploymentId: DEPLOYMENT_ID,
     nodeEnv,
-    configDir: (id) => join(fleet.node(id).dir, 'config'),
-    headers: (): Record<string, string> => (webToken ? { authorization: `Bearer ${webToken}` } : {}),
+    configDir: (id) => fleet.node(id).configDir,
     waitConverged: (timeoutMs = 60_000) => fleet.waitConverged(timeoutMs),
     stop: () => {
       stopped ??= (async () => {

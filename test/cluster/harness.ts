@@ -7,14 +7,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { Fleet, type FleetNode, type FleetOptions, waitUntil } from '../../scripts/fleet/fleet.ts';
+import {
+  Fleet,
+  type FleetNode,
+  type FleetOptions,
+  SHORT_TIMINGS,
+  waitUntil,
+} from '../../scripts/fleet/fleet.ts';
 import { type ExactlyOnceReport, exactlyOnce, readRuns, tallySlots } from '../../scripts/fleet/ledger.ts';
 import { rendezvousOwner } from '../../src/cluster/rendezvous.ts';
 import { ProxyMesh } from './proxy.ts';
 
 export { waitUntil } from '../../scripts/fleet/fleet.ts';
-
-export const SHORT = { interval: 1, driftAfter: 2, connectTimeout: 1, ttl: 3 };
 
 export interface JobDef {
   name: string;
@@ -59,7 +63,7 @@ export async function startFleet(opts: TestFleetOptions): Promise<{ fleet: Fleet
   try {
     const fleet = await Fleet.create({
       ...opts,
-      timings: { ...SHORT, ...opts.timings },
+      timings: { ...SHORT_TIMINGS, ...opts.timings },
       webPortBase: 'free',
       peerPort: 'free',
       stopGraceMs: opts.stopGraceMs ?? 8000,

@@ -149,7 +149,12 @@ export async function trigger(d: Daemon, dag: string): Promise<string> {
 
 /** Read-only SQL on the daemon's store (the rows a person would query). */
 export function query<T>(dir: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(dir, 'state', 'cronstable.db'), { readonly: true, fileMustExist: true });
+  return queryStore<T>(join(dir, 'state'), sql, ...params);
+}
+
+/** Read-only SQL on the store in `stateDir` (the views a person would query), waiting out writers. */
+export function queryStore<T>(stateDir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(join(stateDir, 'cronstable.db'), { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     return db.prepare(sql).all(...params) as T[];

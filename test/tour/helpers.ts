@@ -3,15 +3,11 @@
 // lines, and the built CLI. Every assertion reads what a person would look at: the API, the
 // store every node writes, or the nodes' own logs.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { waitUntil } from '../../scripts/fleet/fleet.ts';
 import type { FleetNode } from '../cluster/harness.ts';
-import type { RunDoc } from '../integration/dag-helpers.ts';
+import { BUNDLE, queryStore, type RunDoc } from '../integration/dag-helpers.ts';
 
-export type { RunDoc };
-
-export const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+export { BUNDLE, queryStore as query, type RunDoc };
 
 /** `fetch` against one node, with the bearer token when the tour runs with `WEB_TOKEN`. */
 export async function call(
@@ -89,20 +85,9 @@ export async function waitRun(
   }
 }
 
-/** Read-only SQL on the shared store (what `sqlite3 cronstable.db` shows a person). */
-export function query<T>(stateDir: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(stateDir, 'cronstable.db'), { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
-
 /** A value of the store's `kv` view (JSON-decoded when it is JSON text), or null. */
 export function kvValue(stateDir: string, ns: string, scope: string, key: string): unknown {
-  const rows = query<{ value: unknown }>(
+  const rows = queryStore<{ value: unknown }>(
     stateDir,
     'SELECT value FROM kv WHERE ns = ? AND scope = ? AND key = ?',
     ns,
@@ -136,5 +121,3 @@ export function cli(
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -56,8 +56,6 @@ export interface TourHandle {
   /** The ledger namespace (platform.yaml's `state.deploymentId`). */
   readonly ns: string;
   readonly root: string;
-  /** The tour's own platform.yaml (before any re-timing). */
-  readonly platformFile: string;
 }
 
 /** The file's tour: started (not yet converged) in beforeAll, stopped and removed in afterAll. */
@@ -80,7 +78,6 @@ export function useTour(opts: TourTestOptions): TourHandle {
     get root() {
       return handle.tour.dir;
     },
-    platformFile: join(EXAMPLE_DIR, 'platform.yaml'),
   };
   beforeAll(async () => {
     if (opts.fast) {

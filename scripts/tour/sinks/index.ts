@@ -1,6 +1,6 @@
 // The three local sinks of the grand tour, started together on fixed ports (the CLI) or on
 // free ones (tests). A fixed port that is taken falls back to a free one, reported through `note`.
-import { canBind } from '../../fleet/ports.ts';
+import { preferredPort } from '../../fleet/ports.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { type StatsdSink, startStatsdSink } from './statsd.ts';
 import { startWebhookSink, type WebhookSink } from './webhook.ts';
@@ -36,12 +36,9 @@ export interface StartSinksOptions {
   note?: (text: string) => void;
 }
 
-async function pick(host: string, port: number, fixed: boolean, what: string, note?: (t: string) => void) {
-  if (!fixed) return 0;
-  if (await canBind(host, port)) return port;
-  note?.(`${what}: ${host}:${port} is in use, using a free port instead`);
-  return 0;
-}
+/** The sink's fixed port when free ('fixed' mode), else 0: the OS picks one. */
+const pick = async (host: string, port: number, fixed: boolean, what: string, note?: (t: string) => void) =>
+  fixed ? ((await preferredPort(host, port, what, note)) ?? 0) : 0;
 
 export async function startSinks(opts: StartSinksOptions = {}): Promise<TourSinks> {
   const host = opts.host ?? '127.0.0.1';
