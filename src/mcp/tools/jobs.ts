@@ -18,6 +18,7 @@ import {
   startJob,
 } from '../../web/api/jobs.ts';
 import type { WebDeps } from '../../web/deps.ts';
+import { newestRun } from '../../web/sse.ts';
 import { BAD_CURSOR, type TailSource, tailPage, tailPageShape } from '../tail.ts';
 import { confirmRefusal, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
 import { confirmArg, defineTool, jobNotFound, offsetArg, requiredString, rowsArg } from './args.ts';
@@ -148,10 +149,8 @@ const getResources = defineTool({
 
 /** The buffer a job's tail reads: its newest running instance, else its last finished run (spec 06 §5.7). */
 export function jobTailSource(d: WebDeps, name: string): { source: TailSource; running: boolean } | null {
-  const running = d.ctx.scheduler.running(name);
-  if (running.length > 0) {
-    let newest = running[0]!;
-    for (const r of running) if (r.startedAt >= newest.startedAt) newest = r;
+  const newest = newestRun(d.ctx.scheduler.running(name));
+  if (newest) {
     return { source: redacted(newest.runId, newest.lines, newest.published, newest.secrets), running: true };
   }
   const last = d.ctx.scheduler.history(name)?.lastRun();
