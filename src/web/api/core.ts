@@ -17,7 +17,10 @@ export const StatusRowSchema = z.object({
   job: z.string(),
   status: z.enum(['running', 'disabled', 'scheduled']),
   pid: z.array(int).optional(),
-  scheduled_in: z.union([num, z.literal('@reboot')]).nullable().optional(),
+  scheduled_in: z
+    .union([num, z.literal('@reboot')])
+    .nullable()
+    .optional(),
   never_fires: z.literal(true).optional(),
 });
 export type StatusRow = z.infer<typeof StatusRowSchema>;
@@ -220,7 +223,13 @@ export async function metricsText(d: WebDeps): Promise<string> {
 }
 
 export const docs: RouteDoc[] = [
-  { method: 'get', path: '/version', summary: 'The daemon version', response: z.string(), contentType: 'text/plain' },
+  {
+    method: 'get',
+    path: '/version',
+    summary: 'The daemon version',
+    response: z.string(),
+    contentType: 'text/plain',
+  },
   {
     method: 'get',
     path: '/status',
@@ -231,12 +240,28 @@ export const docs: RouteDoc[] = [
   {
     method: 'get',
     path: '/job-set-id',
-    summary: 'The job-set fingerprint; JSON {job_set_id, jobs} when Accept is exactly application/json (else the id as text)',
+    summary:
+      'The job-set fingerprint; JSON {job_set_id, jobs} when Accept is exactly application/json (else the id as text)',
     response: JobSetIdSchema,
   },
-  { method: 'get', path: '/cluster', summary: "The cluster backend's view and this node's load", response: ClusterSchema },
-  { method: 'get', path: '/fleet', summary: "The gossip mesh's view of every node and its jobs", response: FleetSchema },
-  { method: 'get', path: '/node', summary: "This node's CPU, memory and overload state", response: NodeSchema },
+  {
+    method: 'get',
+    path: '/cluster',
+    summary: "The cluster backend's view and this node's load",
+    response: ClusterSchema,
+  },
+  {
+    method: 'get',
+    path: '/fleet',
+    summary: "The gossip mesh's view of every node and its jobs",
+    response: FleetSchema,
+  },
+  {
+    method: 'get',
+    path: '/node',
+    summary: "This node's CPU, memory and overload state",
+    response: NodeSchema,
+  },
   {
     method: 'get',
     path: '/node/history',

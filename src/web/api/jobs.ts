@@ -74,7 +74,9 @@ export const JobRowSchema = z.object({
   last_run: RunObjectSchema.nullable(),
   history: z.array(z.object({ outcome: RunOutcomeSchema, duration: nnum })),
   schedule_resolved: z.string().optional(),
-  dst: z.object({ repeated: z.enum(['first', 'last', 'both']), skipped: z.enum(['shift', 'skip']) }).optional(),
+  dst: z
+    .object({ repeated: z.enum(['first', 'last', 'both']), skipped: z.enum(['shift', 'skip']) })
+    .optional(),
   running_resources: z
     .object({ cpu_percent: num, cpu_seconds: num, rss_bytes: num, instances: int })
     .optional(),
@@ -89,7 +91,11 @@ export const JobRowSchema = z.object({
 });
 export type JobRow = z.infer<typeof JobRowSchema>;
 
-export const JobRunsSchema = z.object({ name: z.string(), runs: z.array(RunObjectSchema), stats: RunStatsSchema });
+export const JobRunsSchema = z.object({
+  name: z.string(),
+  runs: z.array(RunObjectSchema),
+  stats: RunStatsSchema,
+});
 export type JobRuns = z.infer<typeof JobRunsSchema>;
 
 const SampledRunSchema = z.object({
@@ -113,7 +119,12 @@ export const JobResourcesSchema = z.object({
     }),
   ),
   // A sampled run joins its run record while the history still holds it, else it is the bare sample.
-  runs: z.array(z.union([RunObjectSchema.extend({ pid: int.nullable(), resources: RunResourcesSchema }), SampledRunSchema])),
+  runs: z.array(
+    z.union([
+      RunObjectSchema.extend({ pid: int.nullable(), resources: RunResourcesSchema }),
+      SampledRunSchema,
+    ]),
+  ),
 });
 export type JobResources = z.infer<typeof JobResourcesSchema>;
 
@@ -194,7 +205,10 @@ export function jobTrends(d: WebDeps, name: string): ApiResult<JobTrends> {
  * `POST /jobs/{name}/start`: launches now, ignoring leadership, under the job's concurrencyPolicy.
  * The outcome says whether Forbid skipped it or Replace cancelled running instances first.
  */
-export async function startJob(d: WebDeps, name: string): Promise<ApiResult<{ started: string; outcome: StartOutcome }>> {
+export async function startJob(
+  d: WebDeps,
+  name: string,
+): Promise<ApiResult<{ started: string; outcome: StartOutcome }>> {
   const { scheduler } = d.ctx;
   const busy = scheduler.running(name).length > 0;
   const replacing = busy && scheduler.job(name)?.concurrencyPolicy === 'Replace';

@@ -1,7 +1,15 @@
 // /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
 // and the start/cancel controls. The payloads come from api/jobs.ts, shared with the MCP tools.
 import type { Hono } from 'hono';
-import { cancelJob, jobNotFoundText, jobResources, jobRows, jobRuns, jobTrends, startJob } from '../api/jobs.ts';
+import {
+  cancelJob,
+  jobNotFoundText,
+  jobResources,
+  jobRows,
+  jobRuns,
+  jobTrends,
+  startJob,
+} from '../api/jobs.ts';
 import type { ApiResult } from '../api/types.ts';
 import type { WebDeps } from '../deps.ts';
 import { type Ctx, errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
