@@ -2,14 +2,41 @@
 // (src/web/api/*.ts). The success schemas are the zod schemas the routes and MCP tools share,
 // converted with z.toJSONSchema (JSON Schema 2020-12 is OpenAPI 3.1's dialect), so the document
 // cannot drift from the payloads without test/integration/openapi.test.ts noticing.
+
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { docs as coreDocs } from './api/core.ts';
+import { docs as dagDocs } from './api/dags.ts';
 import { docs as miscDocs } from './api/docs-misc.ts';
 import { docs as jobDocs } from './api/jobs.ts';
+import { docs as scheduleDocs } from './api/schedule.ts';
+import { docs as slotDocs } from './api/slots.ts';
+import { docs as stateDocs } from './api/state.ts';
 import type { RouteDoc } from './api/types.ts';
+import type { WebEnv } from './respond.ts';
 
 /** Every documented route, whether or not a given server registers it. */
-export const ROUTE_DOCS: readonly RouteDoc[] = [...coreDocs, ...jobDocs, ...miscDocs];
+export const ROUTE_DOCS: readonly RouteDoc[] = [
+  ...coreDocs,
+  ...jobDocs,
+  ...slotDocs,
+  ...scheduleDocs,
+  ...dagDocs,
+  ...stateDocs,
+  ...miscDocs,
+];
+
+/**
+ * The operations an app answers, as route keys: middleware (`ALL`, also the /mcp 405 catch-all)
+ * and CORS preflights (`OPTIONS /mcp`) are plumbing, not operations a client calls.
+ */
+export function registeredRoutes(app: Hono<WebEnv>): Set<string> {
+  return new Set(
+    app.routes
+      .filter((r) => r.method !== 'ALL' && r.method !== 'OPTIONS')
+      .map((r) => routeKey(r.method, r.path)),
+  );
+}
 
 type Json = Record<string, unknown>;
 
@@ -90,11 +117,9 @@ function operation(doc: RouteDoc, opts: OpenApiOptions, schemas: Json): Json {
     parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
   for (const [name, type] of Object.entries(doc.query ?? {})) {
     const schema = jsonSchema(type, 'input', schemas, `${id}_${name}`);
-    const required = schema['x-required'] === true;
-    delete schema['x-required'];
     const description = schema.description;
     delete schema.description;
-    parameters.push({ name, in: 'query', required, ...(description ? { description } : {}), schema });
+    parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema });
   }
   const op: Json = { operationId: id, summary: doc.summary, tags: [tagOf(doc.path)] };
   if (parameters.length > 0) op.parameters = parameters;

@@ -8,12 +8,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSection } from '../../src/config/file-schema.ts';
+import { resolveMcpSettings } from '../../src/config/mcp.ts';
+import { createMcp } from '../../src/mcp/index.ts';
 import { Logger } from '../../src/util/log.ts';
 import { buildApp } from '../../src/web/app.ts';
+import type { WebDeps } from '../../src/web/deps.ts';
 import { JobResourceSampler } from '../../src/web/jobresources.ts';
 import { Metrics } from '../../src/web/metrics.ts';
 import { NodeSampler } from '../../src/web/node.ts';
-import { ROUTE_DOCS, routeKey } from '../../src/web/openapi.ts';
+import { ROUTE_DOCS, registeredRoutes, routeKey } from '../../src/web/openapi.ts';
 import { originPolicy } from '../../src/web/origin.ts';
 import { StatusView } from '../../src/web/status.ts';
 import { ROOT } from '../helpers/e2e-daemon.ts';
@@ -109,6 +112,8 @@ beforeAll(async () => {
     `  authToken:
     value: ${TOKEN}
   metrics: true
+mcp:
+  enabled: true
 ${JOBS}`,
   );
   d = await startDaemon(dir);
@@ -188,21 +193,18 @@ describe('GET /openapi.json', () => {
     const built = buildContext(cfg);
     try {
       const web = cfg.web as WebSection;
-      const app = buildApp(
-        {
-          ctx: built.ctx,
-          web,
-          log: new Logger('cronstable'),
-          metrics: new Metrics({ version: 't' }),
-          status: new StatusView(built.ctx),
-          node: NodeSampler.fromConfig(web),
-          jobResources: new JobResourceSampler(built.ctx.scheduler),
-        },
-        { token: 'x', origin: originPolicy(web.allowedOrigins, web.headers) },
-      );
-      const registered = new Set(
-        app.routes.filter((r) => r.method !== 'ALL').map((r) => routeKey(r.method, r.path)),
-      );
+      const deps: WebDeps = {
+        ctx: built.ctx,
+        web,
+        log: new Logger('cronstable'),
+        metrics: new Metrics({ version: 't' }),
+        status: new StatusView(built.ctx),
+        node: NodeSampler.fromConfig(web),
+        jobResources: new JobResourceSampler(built.ctx.scheduler),
+      };
+      const mcp = createMcp(deps, resolveMcpSettings({ enabled: true }));
+      const app = buildApp(deps, { token: 'x', origin: originPolicy(web.allowedOrigins, web.headers), mcp });
+      const registered = registeredRoutes(app);
       const documented = ROUTE_DOCS.map((r) => routeKey(r.method, r.path));
       const undocumented = [...registered].filter((k) => !documented.includes(k));
       expect(undocumented, 'routes without a RouteDoc').toEqual([]);
@@ -255,6 +257,15 @@ describe('GET /openapi.json', () => {
       '/state/documents': ['?ns=kv/writer', '?ns=cursor/writer', '?ns=idem/writer'],
       '/state/records': [`?stream=${encodeURIComponent(streams.find((s) => !s.startsWith('logs/'))!)}`],
       '/state/artifacts': ['?scope=writer'],
+      '/schedule/preview': [
+        `?expr=${encodeURIComponent('*/7 * * * *')}&tz=Europe/Berlin`,
+        `?expr=${encodeURIComponent('H 3 * * *')}&seed=writer`,
+        '?expr=@reboot',
+      ],
+      '/schedule/pressure': ['', '?hours=2&tz=America/New_York'],
+      '/schedule/suggest': ['?period=hourly', '?period=daily'],
+      '/schedule/why': ['?job=hello&at=2026-01-01T00:00:00Z', '?job=dag:etl&at=2026-01-01T03:00:00Z'],
+      '/jobs/{name}/slots': ['', '?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z'],
     };
 
     const check = async (method: string, path: string, url: string, res: Response, op: Json) => {

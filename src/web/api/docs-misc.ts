@@ -1,53 +1,13 @@
-// RouteDocs for the REST routes no MCP tool shares a payload with (spec 06 §5.10-§5.14, 07 §2):
-// the iCal feeds, the DAG task log stream, the state inspector's lists, the unaccounted-slot count,
-// the dashboard page, /openapi.json itself and POST /mcp. The routes build these bodies inline; the
-// schemas here are checked against real answers by test/integration/openapi.test.ts.
+// RouteDocs for the routes that have no payload module in src/web/api (spec 06 §5.10, §5.12, 07 §2):
+// the iCal feeds, the dashboard page, /openapi.json itself and POST /mcp. Their schemas are checked
+// against real answers by test/integration/openapi.test.ts.
 import { z } from 'zod';
 import { DEFAULT_DAYS, DEFAULT_PER_JOB, MAX_DAYS, MAX_PER_JOB } from '../ical.ts';
 import type { RouteDoc } from './types.ts';
 
 const int = z.number().int();
 /** Query integers are clamped, never refused (respond.ts intParam). */
-const qint = (what: string) => z.string().describe(what);
-/** A query parameter the route answers 400 without (openapi.ts reads the `x-required` mark). */
-const needed = (what: string) => z.string().describe(what).meta({ 'x-required': true });
-
-const SlotsUnaccountedSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  source: z.enum(['ledger', 'memory']),
-  unaccounted: int,
-  jobs: z.array(z.object({ name: z.string(), unaccounted: int })),
-});
-
-/** A KV value or a cursor as metadata: its JSON type and size, never the value. */
-const ValueMetaSchema = z.object({
-  key: z.string(),
-  updatedAt: z.number(),
-  valueType: z.enum(['null', 'array', 'object', 'string', 'number', 'boolean']),
-  valueSize: int,
-});
-const IdempotencyMetaSchema = z.object({
-  key: z.string(),
-  updatedAt: z.number(),
-  claimedAt: z.number(),
-  expiresAt: z.number().nullable(),
-});
-const StateDocumentsSchema = z.object({
-  namespace: z.string(),
-  enumerable: z.boolean(),
-  documents: z.array(z.union([ValueMetaSchema, IdempotencyMetaSchema])),
-});
-
-const StateRecordsSchema = z.object({
-  stream: z.string(),
-  records: z.array(z.object({ id: int, writtenAt: z.number(), writer: z.string(), data: z.json() })),
-});
-
-const StateArtifactsSchema = z.object({
-  scope: z.string(),
-  artifacts: z.array(z.object({ name: z.string(), sha256: z.string(), size: int, at: z.number() })),
-});
+const qint = (what: string) => int.describe(what);
 
 const OpenApiSchema = z.looseObject({
   openapi: z.string().regex(/^3\.1\.\d+$/),
@@ -93,45 +53,6 @@ export const docs: RouteDoc[] = [
     response: z.string(),
     contentType: 'text/calendar',
     errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/dags/{name}/runs/{runKey}/tasks/{taskkey}/logs',
-    summary: "A running task instance's output as server-sent events; an idle task sends an empty stream",
-    response: null,
-    contentType: 'text/event-stream',
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/slots/unaccounted',
-    summary: 'Scheduled slots of the last 24 h that no node accounted for, per job',
-    response: SlotsUnaccountedSchema,
-    errors: [503],
-  },
-  {
-    method: 'get',
-    path: '/state/documents',
-    summary: 'Documents of a kv/, cursor/ or idem/ namespace as metadata, without values',
-    query: { ns: needed('the namespace: kv/<job>, cursor/<job> or idem/<job>') },
-    response: StateDocumentsSchema,
-    errors: [400, 404, 503],
-  },
-  {
-    method: 'get',
-    path: '/state/records',
-    summary: 'Records of a stream, newest first; logs/ streams are refused',
-    query: { stream: needed('the stream name'), limit: qint('records (default 100, clamped 1-500)') },
-    response: StateRecordsSchema,
-    errors: [400, 403, 404, 503],
-  },
-  {
-    method: 'get',
-    path: '/state/artifacts',
-    summary: 'Artifacts of a scope: name, digest, size and time',
-    query: { scope: needed('the artifact scope') },
-    response: StateArtifactsSchema,
-    errors: [400, 404, 503],
   },
   {
     method: 'get',

@@ -2,7 +2,7 @@
 // built on first request, when every route is in place. Behind the API's auth like any other route.
 import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
-import { openApiDocument, ROUTE_DOCS, routeKey } from '../openapi.ts';
+import { openApiDocument, ROUTE_DOCS, registeredRoutes } from '../openapi.ts';
 import { JSON_TYPE, text, type WebEnv } from '../respond.ts';
 
 export function openApiRoute(
@@ -13,9 +13,7 @@ export function openApiRoute(
   let body: string | null = null;
   app.get('/openapi.json', () => {
     if (body === null) {
-      const served = new Set(
-        app.routes.filter((r) => r.method !== 'ALL').map((r) => routeKey(r.method, r.path)),
-      );
+      const served = registeredRoutes(app);
       body = JSON.stringify(openApiDocument(ROUTE_DOCS, { version: d.ctx.version, served, ...opts }));
     }
     return text(body, 200, JSON_TYPE);
