@@ -37,7 +37,9 @@ export function outputSchemaOf(output: z.ZodType): JsonSchema {
   const { $schema: _, ...rest } = tidy(
     z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }),
   ) as JsonSchema;
-  return rest;
+  // MCP requires `type: "object"` at the root, and the SDK client refuses the whole tools/list
+  // without it; a union of objects (cluster, fleet) comes out as a bare anyOf.
+  return rest.type === 'object' ? rest : { type: 'object', ...rest };
 }
 
 /** The argument keys that must be non-empty strings (spec 07 §4.1, vector 19). */

@@ -1,11 +1,15 @@
-// `cronstable mcp` (spec 07 §8) as a real process: the built bundle over stdio. Against a scripted
-// loopback listener for the bridge's own rules (headers, status mapping, tokens, deadlines), and
-// against a real daemon for vector 25 and the MCP SDK's stdio client.
+// `cronstable mcp` (spec 07 §8) as a real process: the built bundle over stdio. Against real daemons
+// for vector 25 and the MCP SDK's own stdio client, and against a scripted loopback listener for the
+// bridge's own rules that a correct daemon never exercises (status mapping, multi-line bodies, a
+// failing tools/list, deadlines).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAEMON, ROOT } from '../helpers/e2e-daemon.ts';
+import { type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
 import { runBridge, type ScriptedListener, scriptedListener, specAnswer } from '../helpers/mcp-bridge.ts';
 
 beforeAll(() => {
@@ -24,6 +28,154 @@ const initialize = (id: unknown, protocolVersion?: string) =>
     params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '0' } },
   });
 const NOTIFY = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+describe('against a real daemon (vector 25)', () => {
+  const TOKEN = 'bridge-s3cret';
+  // A: no token, mcp enabled with the defaults. B: a token, read-write, every toolset.
+  let a: McpDaemon;
+  let b: McpDaemon;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      startMcpDaemon(),
+      startMcpDaemon({
+        token: TOKEN,
+        mcp: [
+          'enabled: true',
+          'readOnly: false',
+          'toolsets:',
+          '  - observe',
+          '  - act',
+          '  - dags',
+          '  - state',
+        ],
+      }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it('garbage gets a -32700 frame with id null, then the ping is relayed and answered', async () => {
+    const r = await runBridge(['--url', a.base], ['garbage', ping(1)]);
+    expect(r.code).toBe(0);
+    expect(r.frames).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+  });
+
+  it('a batch line gets one -32600 frame; the daemon still answers the next line', async () => {
+    const r = await runBridge(['--url', a.base], [`[${ping(1)}]`, ping(2)]);
+    expect(r.frames).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batching unsupported' } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+  });
+
+  it('an unsupported --protocol-version maps to a -32001 frame carrying the daemon error', async () => {
+    const r = await runBridge(['--url', a.base, '--protocol-version', '2024-11-05'], [ping(1)]);
+    expect(r.code).toBe(0);
+    expect(r.frames).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32001, message: 'MCP endpoint returned HTTP 400: unsupported MCP-Protocol-Version' },
+      },
+    ]);
+  });
+
+  it('relays initialize, the notification and later requests under the negotiated revision', async () => {
+    const r = await runBridge(
+      ['--url', a.base, '--protocol-version', '2025-03-26'],
+      [initialize(1, '2025-06-18'), NOTIFY, ping(2)],
+    );
+    expect(r.code).toBe(0);
+    expect(r.frames).toHaveLength(2);
+    expect(r.frames[0]).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    expect(r.frames[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it('the MCP SDK client over stdio: initialize, tools/list and a tool call through the bridge', async () => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && k !== 'CRONSTABLE_WEB_TOKEN') env[k] = v;
+    env.MY_CRON_TOKEN = TOKEN;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [DAEMON, 'mcp', '--url', b.base, '--token-env', 'MY_CRON_TOKEN'],
+      env,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'bridge-test', version: '0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('cronstable');
+      expect(client.getServerCapabilities()?.tools).toBeDefined();
+      const { tools } = await client.listTools();
+      const direct = await b.rpc('tools/list');
+      expect(tools.map((t) => t.name)).toEqual(direct.result.tools.map((t: { name: string }) => t.name));
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['cron_get_status', 'cron_run_job']));
+      const res = await client.callTool({
+        name: 'cron_validate_schedule',
+        arguments: { expression: '*/7 * * * *' },
+      });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toMatchObject({ valid: true });
+      const bad = await client.callTool({ name: 'cron_get_job', arguments: { name: 'ghost' } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--check vs the read-write daemon with its token: ok, the negotiated revision and the tool count', async () => {
+    const listed = (await b.rpc('tools/list')).result.tools.length as number;
+    expect(listed).toBeGreaterThanOrEqual(29);
+    const r = await runBridge(['--url', b.base, '--check'], [], { env: { CRONSTABLE_WEB_TOKEN: TOKEN } });
+    expect(r.stderr).toBe(`mcp check: ok - protocol 2025-11-25, ${listed} tool(s) at ${b.base}/mcp\n`);
+    expect(r.stderr).toMatch(
+      /^mcp check: ok - protocol 2025-11-25, \d+ tool\(s\) at http:\/\/127\.0\.0\.1:\d+\/mcp\n$/,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--check without the token: exit 1, initialize failed with HTTP 401', async () => {
+    const r = await runBridge(['--url', b.base, '--check'], []);
+    expect(r.stderr).toBe('mcp check: initialize failed (MCP endpoint returned HTTP 401)\n');
+    expect(r.code).toBe(1);
+  });
+
+  it('--check vs a daemon with mcp disabled: exit 1, HTTP 404', async () => {
+    const off = await startMcpDaemon({ mcp: ['enabled: false'] });
+    try {
+      const r = await runBridge(['--url', off.base, '--check'], []);
+      expect(r.stderr).toBe('mcp check: initialize failed (MCP endpoint returned HTTP 404)\n');
+      expect(r.code).toBe(1);
+    } finally {
+      await off.stop();
+    }
+  });
+
+  it('a stopped daemon: a -32001 frame per request, exit 1 since it was never reachable', async () => {
+    const gone = await startMcpDaemon();
+    await gone.stop();
+    const r = await runBridge(['--url', gone.base], [ping(1), ping(2)]);
+    expect(r.frames).toHaveLength(2);
+    for (const [i, f] of r.frames.entries()) {
+      const frame = f as { id: number; error: { code: number; message: string } };
+      expect(frame.id).toBe(i + 1);
+      expect(frame.error.code).toBe(-32001);
+      expect(frame.error.message).toMatch(
+        new RegExp(`^cannot reach the cronstable MCP endpoint at ${gone.endpoint}: connect ECONNREFUSED`),
+      );
+    }
+    expect(r.code).toBe(1);
+    const check = await runBridge(['--url', gone.base, '--check'], []);
+    expect(check.stderr).toMatch(/^mcp check: cannot reach the cronstable MCP endpoint at .*ECONNREFUSED/);
+    expect(check.code).toBe(1);
+  });
+});
 
 let listener: ScriptedListener | null = null;
 afterEach(async () => {
@@ -85,6 +237,7 @@ describe('relay against a scripted endpoint', () => {
       },
       { status: 401, body: '401: Unauthorized' },
       { status: 500, body: '{"error":""}' },
+      { status: 404, body: '{"error":"Not Found"}' },
       { status: 200, body: '' },
       { status: 202, body: '' },
     ];
@@ -105,8 +258,10 @@ describe('relay against a scripted endpoint', () => {
       frame(1, 'MCP endpoint returned HTTP 400: malformed JSON'),
       frame(2, 'MCP endpoint returned HTTP 401'),
       frame(3, 'MCP endpoint returned HTTP 500'),
-      frame(4, 'MCP endpoint returned HTTP 200'),
-      frame(5, 'MCP endpoint returned HTTP 202'),
+      // A detail that only restates the status is left out.
+      frame(4, 'MCP endpoint returned HTTP 404'),
+      frame(5, 'MCP endpoint returned HTTP 200'),
+      frame(6, 'MCP endpoint returned HTTP 202'),
     ]);
   });
 
@@ -246,13 +401,13 @@ describe('--check against a scripted endpoint', () => {
   it('a failing tools/list is a failed check (exit 1), not "0 tool(s)"', async () => {
     listener = await scriptedListener((r) =>
       JSON.parse(r.body).method === 'tools/list'
-        ? { status: 500, body: '{"error":"internal server error"}' }
+        ? { status: 500, body: '{"error":"tools unavailable"}' }
         : specAnswer(r),
     );
     const r = await runBridge(['--url', listener.base, '--check'], []);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'mcp check: tools/list failed (MCP endpoint returned HTTP 500: internal server error)\n',
+      'mcp check: tools/list failed (MCP endpoint returned HTTP 500: tools unavailable)\n',
     );
   });
 

@@ -1,6 +1,7 @@
 // One POST to the daemon's /mcp endpoint (spec 07 §8.2 step 3) and the two ways it can fail: the
 // daemon answered with something other than a JSON-RPC reply (an HTTP failure, with the text the
 // bridge and --check print), or no answer at all (a transport failure).
+import { STATUS_CODES } from 'node:http';
 import type { BridgeOptions } from './args.ts';
 
 export type PostOutcome =
@@ -33,10 +34,14 @@ export async function postMcp(
   }
 }
 
-/** `MCP endpoint returned HTTP <status>` plus `: <error>` when the body names one. */
+/**
+ * `MCP endpoint returned HTTP <status>` plus `: <error>` when the body names one. A detail that only
+ * restates the status (`{"error":"unauthorized"}` on a 401) is left out: `... HTTP 401` says it all.
+ */
 export function httpFailure(status: number, body: string): string {
   const detail = errorDetail(body);
-  return `MCP endpoint returned HTTP ${status}${detail ? `: ${detail}` : ''}`;
+  const restates = detail !== null && detail.toLowerCase() === STATUS_CODES[status]?.toLowerCase();
+  return `MCP endpoint returned HTTP ${status}${detail && !restates ? `: ${detail}` : ''}`;
 }
 
 export const unreachable = (endpoint: string, reason: string): string =>
