@@ -136,14 +136,14 @@ describe('visibility (spec 07 §4.1)', () => {
     ['readOnly false, observe + dags', { readOnly: false, toolsets: ['observe', 'dags'] as Toolset[] }, 26],
     ['readOnly false, all four', { readOnly: false, toolsets: all }, 29],
     ['dags only, read-only', { toolsets: ['dags'] as Toolset[] }, 5],
-  ])('%s -> %i catalogue tools (plus ours)', (_, section, n) => {
+  ] as [string, McpSection & object, number][])('%s -> %i catalogue tools (plus ours)', (_, section, n) => {
     const names = registry(section).tools.map((t) => t.name);
     const reference = names.filter((x) => (CATALOGUE as readonly string[]).includes(x));
     expect(reference).toHaveLength(n);
     // Catalogue order, then the tools beyond the reference (both observe) after the 29.
     expect(reference).toEqual(CATALOGUE.filter((x) => reference.includes(x)));
-    if (section.toolsets === undefined || section.toolsets.includes('observe'))
-      expect(names.slice(-2)).toEqual(['cron_job_slots', 'cron_get_incident']);
+    const sets = section.toolsets ?? ['observe'];
+    if (sets.includes('observe')) expect(names.slice(-2)).toEqual(['cron_job_slots', 'cron_get_incident']);
   });
 
   it('lists the default 18 from cron_get_status to cron_why_no_run, all read-only hints (vector 1)', () => {
