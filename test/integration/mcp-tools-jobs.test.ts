@@ -14,7 +14,18 @@ const JOBS_B = [
   '    schedule: "0 0 1 1 *"',
   '    killTimeout: 1',
   '    captureStdout: true',
+  '  - name: whisper',
+  '    command: echo "the word is $(cronstable secret get tok)"; sleep 30',
+  '    schedule: "0 0 1 1 *"',
+  '    killTimeout: 1',
+  '    captureStdout: true',
+  '    secrets:',
+  '      - name: tok',
+  '        value: zq81-plain-value',
 ].join('\n');
+const STATE = ['state:', '  path: state.db', '  topology: single-node', '  deploymentId: mcp-test'].join(
+  '\n',
+);
 
 /** The text of a tool result, asserting it is (or is not) an isError. */
 function textOf(result: Json, isError: boolean): string {
@@ -85,6 +96,7 @@ describe('MCP job and node tools, Setup B (token, act enabled)', () => {
     b = await startMcpDaemon({
       token: TOKEN,
       jobs: JOBS_B,
+      extra: STATE,
       mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act'],
     });
   }, 60_000);
@@ -141,9 +153,26 @@ describe('MCP job and node tools, Setup B (token, act enabled)', () => {
     );
   });
 
+  it("redacts the run's staged secret values from the tail, running and finished", async () => {
+    await b.call('cron_run_job', { name: 'whisper', confirm: true });
+    const wanted = [{ stream: 'stdout', line: 'the word is ***REDACTED***' }];
+    const live = await until('the whisper line', 10_000, async () => {
+      const t = await b.call('cron_tail_job_logs', { name: 'whisper' });
+      return t.structuredContent.lines.length > 0 ? t : null;
+    });
+    expect(live.structuredContent).toMatchObject({ running: true, lines: wanted });
+    await b.call('cron_cancel_job', { name: 'whisper', confirm: true });
+    const done = await until('the finished run', 10_000, async () => {
+      const t = await b.call('cron_tail_job_logs', { name: 'whisper' });
+      return t.structuredContent.running ? null : t;
+    });
+    expect(done.structuredContent).toMatchObject({ running: false, lines: wanted });
+    expect(JSON.stringify(done)).not.toContain('zq81');
+  });
+
   it('answers every read tool with its REST body (parity over HTTP)', async () => {
     const status = await b.call('cron_get_status', {});
-    expect(textOf(status, false)).toBe('3 job(s); 0 running in this page');
+    expect(textOf(status, false)).toBe('4 job(s); 0 running in this page');
     expect(still(status.structuredContent.status)).toEqual(still(await rest('/status')));
     const jobs = await b.call('cron_list_jobs', {});
     expect(still(jobs.structuredContent.jobs)).toEqual(still(await rest('/jobs')));
@@ -186,7 +215,7 @@ describe('MCP job and node tools, Setup B (token, act enabled)', () => {
       await (await fetch(`${b.base}/version`, { headers: { authorization: `Bearer ${TOKEN}` } })).text()
     ).trim();
     expect(version.structuredContent).toEqual({ version: v, ...(await rest('/job-set-id')) });
-    expect(textOf(version, false)).toBe(`cronstable ${v} - 3 job(s)`);
+    expect(textOf(version, false)).toBe(`cronstable ${v} - 4 job(s)`);
   });
 
   it('queries metrics in-process and reports the incident view', async () => {
