@@ -31,7 +31,7 @@ const JOBS = [
   job('swap', 'sleep 30', YEARLY, ['concurrencyPolicy: Replace', 'killTimeout: 1']),
   job(
     'chatty',
-    `printf 'password=hunter2\\n\\033[31mred\\033[0m\\tTAB\\001\\n'; ${LINES(1, 1200)}; sleep 2; ${LINES(1201, 1500)}; sleep 30`,
+    `printf 'password=hunter2\\n\\033[31mred\\033[0m\\tTAB\\001\\n'; ${LINES(1, 1200)}; sleep 4; ${LINES(1201, 1500)}; sleep 30`,
     YEARLY,
     ['captureStdout: true', 'killTimeout: 1'],
   ),
