@@ -101,4 +101,6 @@ export interface MetricsRegistry {
   /** Subscribes to the context's runs; returns the detach. */
   attach(ctx: WebContext): () => void;
   exposition(accept: string | undefined): Promise<{ contentType: string; body: string }>;
+  /** Counts one MCP `tools/call` of a visible tool by outcome (ok, error, refused, internal). */
+  mcpToolCall?(tool: string, outcome: string): void;
 }
