@@ -185,10 +185,10 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('documents every route the app registers, and nothing it does not', () => {
+  it('documents every route the app registers, and nothing it does not; stays private with public metrics', async () => {
     const { cfg } = loadWebConfig(
       job('a', 'true', '0 0 1 1 *'),
-      `  listen:\n    - http://127.0.0.1:0\n  authToken:\n    value: x\n  metrics: true`,
+      `  listen:\n    - http://127.0.0.1:0\n  authToken:\n    value: x\n  metrics:\n    public: true`,
     );
     const built = buildContext(cfg);
     try {
@@ -215,6 +215,18 @@ describe('GET /openapi.json', () => {
       // The served document lists exactly what this daemon registers (its config matches the app above).
       const served = operations().map((o) => routeKey(o.method, o.path));
       expect(served.sort()).toEqual([...registered].sort());
+      // Public metrics open /metrics, not the document; the document marks /metrics as tokenless.
+      expect((await app.request('/metrics')).status).toBe(200);
+      expect((await app.request('/openapi.json')).status).toBe(401);
+      const own = await app.request('/openapi.json', { headers: { authorization: 'Bearer x' } });
+      expect(own.status).toBe(200);
+      const ownDoc = (await own.json()) as { paths: Record<string, Record<string, Json>> };
+      expect(ownDoc.paths['/metrics']!.get!.security).toEqual([]);
+      expect(ownDoc.paths['/openapi.json']!.get!.security).toBeUndefined();
+      expect(ownDoc.paths['/calendar.ics']!.get!.security).toEqual([
+        { bearerAuth: [] },
+        { calendarToken: [] },
+      ]);
     } finally {
       built.scheduler.stop(1000);
     }
