@@ -33,12 +33,14 @@ export function inputSchemaOf(input: z.ZodObject): JsonSchema {
   return schema;
 }
 
+/**
+ * MCP requires `"type": "object"` at the top of an outputSchema; a payload that is a union of
+ * object shapes (e.g. the cluster view with and without a backend) gets it beside its `anyOf`.
+ */
 export function outputSchemaOf(output: z.ZodType): JsonSchema {
   const { $schema: _, ...rest } = tidy(
     z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }),
   ) as JsonSchema;
-  // MCP requires `type: "object"` at the root, and the SDK client refuses the whole tools/list
-  // without it; a union of objects (cluster, fleet) comes out as a bare anyOf.
   return rest.type === 'object' ? rest : { type: 'object', ...rest };
 }
 
