@@ -553,6 +553,17 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
     });
   });
 
+  it('the routes answer bodies their RouteDocs describe once runs, rollups and documents exist', async () => {
+    const dags = await route('GET', '/dags');
+    expect(dags.find((x: Json) => x.name === 'release').latestRun).toBeDefined();
+    for (const ns of ['cursor/seed', 'kv/seed']) await route('GET', `/state/documents?ns=${ns}`);
+    const runs = await route('GET', '/dags/etl/runs', '/dags/{name}/runs');
+    expect(runs.runs.length).toBeGreaterThan(0);
+    await route('GET', '/state/artifacts?scope=global');
+    await route('GET', '/schedule/why?job=seed&at=2026-12-01T06:00:00Z');
+    await route('GET', '/schedule/suggest');
+  });
+
   it('called every tool of this module', () => {
     expect([...TOOLS.keys()].filter((n) => !called.has(n))).toEqual([]);
   });
