@@ -23,8 +23,16 @@ import {
   dagXcomSchema,
 } from '../../web/api/dags.ts';
 import type { ApiResult } from '../../web/api/types.ts';
+import type { WebContext } from '../../web/context.ts';
 import { BAD_CURSOR, tailPage, tailPageShape } from '../tail.ts';
-import { confirmRefusal, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
+import {
+  confirmRefusal,
+  type ToolContext,
+  type ToolDef,
+  type ToolResult,
+  toolError,
+  toolOk,
+} from '../tool.ts';
 
 const read = { toolset: 'dags', mutation: false } as const;
 
@@ -36,6 +44,19 @@ function refusal(r: Extract<ApiResult<unknown>, { ok: false }>, notFound: () => 
   if (r.status === 404) return notFound();
   if (r.status === 500) return toolError(`state store unavailable: ${r.error}`);
   return toolError(r.error);
+}
+
+/** get_dag_run / get_dag_xcom: one run's document or XCom, with the same refusals. */
+function runReader<T extends Record<string, unknown>>(
+  read: (c: WebContext, dag: string, key: string) => Promise<ApiResult<T>>,
+  summary: (dag: string, key: string) => string,
+) {
+  return async (args: { dag: string; run_key: string }, ctx: ToolContext): Promise<ToolResult> => {
+    if (!dagKnown(ctx.deps.ctx, args.dag)) return dagNotFound(args.dag);
+    const r = await read(ctx.deps.ctx, args.dag, args.run_key);
+    if (!r.ok) return refusal(r, () => runNotFound(args.dag, args.run_key));
+    return toolOk(summary(args.dag, args.run_key), r.body);
+  };
 }
 
 const dag = z.string().min(1).describe('DAG name');
@@ -127,12 +148,7 @@ export const dagTools: ToolDef[] = [
     ...read,
     input: runInput,
     output: dagRunSchema,
-    async run(args: z.infer<typeof runInput>, ctx) {
-      if (!dagKnown(ctx.deps.ctx, args.dag)) return dagNotFound(args.dag);
-      const r = await dagRun(ctx.deps.ctx, args.dag, args.run_key);
-      if (!r.ok) return refusal(r, () => runNotFound(args.dag, args.run_key));
-      return toolOk(`dag '${args.dag}' run '${args.run_key}'`, r.body);
-    },
+    run: runReader(dagRun, (d, k) => `dag '${d}' run '${k}'`),
   },
   {
     name: 'cron_get_dag_xcom',
@@ -143,12 +159,7 @@ export const dagTools: ToolDef[] = [
     ...read,
     input: runInput,
     output: dagXcomSchema,
-    async run(args: z.infer<typeof runInput>, ctx) {
-      if (!dagKnown(ctx.deps.ctx, args.dag)) return dagNotFound(args.dag);
-      const r = await dagXcom(ctx.deps.ctx, args.dag, args.run_key);
-      if (!r.ok) return refusal(r, () => runNotFound(args.dag, args.run_key));
-      return toolOk(`xcom for dag '${args.dag}' run '${args.run_key}'`, r.body);
-    },
+    run: runReader(dagXcom, (d, k) => `xcom for dag '${d}' run '${k}'`),
   },
   {
     name: 'cron_tail_dag_task_logs',

@@ -41,10 +41,15 @@ export function stateRefusal(
 }
 
 // One object for the three answers (an MCP output schema is an object): the overview's `documents`
-// lists namespaces, a namespace answer's lists documents.
+// lists namespaces and its `records` is the inventory; a namespace answer lists documents, a stream
+// answer its records.
 const output = z.object({
   ...stateOverviewSchema.partial().shape,
-  ...stateRecordsSchema.partial().shape,
+  stream: z.string().optional(),
+  records: z
+    .union([stateRecordsSchema.shape.records, stateOverviewSchema.shape.records.unwrap()])
+    .optional()
+    .describe("a stream's records, or the overview's inventory (null when the store could not list it)"),
   namespace: z.string().optional().describe("the store's namespace, or the document namespace read"),
   documents: z
     .array(
