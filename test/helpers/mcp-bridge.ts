@@ -121,7 +121,7 @@ export function specAnswer(
     method?: string;
     params?: { protocolVersion?: string };
   };
-  if (!('id' in msg)) return { status: 202 };
+  if (!('id' in msg) || !('method' in msg)) return { status: 202 };
   const result =
     msg.method === 'initialize'
       ? {

@@ -298,6 +298,16 @@ describe('relay against a scripted endpoint', () => {
     expect(auth()).toBeUndefined();
   });
 
+  it('writes nothing for a client-sent response (it is not a request)', async () => {
+    listener = await scriptedListener((r) => specAnswer(r));
+    const r = await runBridge(
+      ['--url', listener.base],
+      [JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }), ping(6)],
+    );
+    expect(r.frames).toEqual([{ jsonrpc: '2.0', id: 6, result: {} }]);
+    expect(listener.seen).toHaveLength(2);
+  });
+
   it('exits 0 at EOF with no input, and with only answered input', async () => {
     listener = await scriptedListener((r) => specAnswer(r));
     expect((await runBridge(['--url', listener.base], [])).code).toBe(0);

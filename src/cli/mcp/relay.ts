@@ -42,7 +42,7 @@ export async function relay(opts: BridgeOptions, io: BridgeIo): Promise<number> 
       io.frame(errorFrame(null, -32600, 'batching unsupported'));
       continue;
     }
-    const isRequest = isObject(msg) && 'id' in msg;
+    const isRequest = isObject(msg) && 'id' in msg && !isResponse(msg);
     const id = isRequest ? ((msg as { id: Id }).id ?? null) : null;
     attempted = true;
     const outcome = await postMcp(opts, protocolVersion, line);
@@ -73,6 +73,14 @@ export async function relay(opts: BridgeOptions, io: BridgeIo): Promise<number> 
   }
   return 0;
 }
+
+/**
+ * A client's JSON-RPC response (`id` plus `result` or `error`, no `method`) gets no reply: the
+ * daemon answers it 202, and an error frame carrying its id would look like a reply to a request
+ * the client never sent.
+ */
+const isResponse = (msg: Record<string, unknown>): boolean =>
+  !('method' in msg) && ('result' in msg || 'error' in msg);
 
 /** A frame must be one line; the daemon sends compact JSON, but a proxy in front might not. */
 function oneLine(body: string): string {
