@@ -9,7 +9,7 @@ export type JsonSchema = Record<string, unknown>;
 const SAFE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
 /** zod's integer bounds at +/-2^53 carry no meaning for a client: drop them. */
-function tidy(node: unknown): unknown {
+export function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};

@@ -5,6 +5,7 @@
 
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { tidy } from '../mcp/schema.ts';
 import { docs as coreDocs } from './api/core.ts';
 import { docs as dagDocs } from './api/dags.ts';
 import { docs as miscDocs } from './api/docs-misc.ts';
@@ -165,7 +166,7 @@ const tagOf = (path: string) => path.split('/')[1]?.replace(/\..*$/, '') || 'das
  * document, so each def moves to components.schemas under a name prefixed with its operation.
  */
 function jsonSchema(type: z.ZodType, io: 'input' | 'output', schemas: Json, prefix: string): Json {
-  const out = z.toJSONSchema(type, { target: 'draft-2020-12', io }) as Json;
+  const out = tidy(z.toJSONSchema(type, { target: 'draft-2020-12', io })) as Json;
   delete out.$schema;
   const defs = (out.$defs ?? {}) as Record<string, Json>;
   delete out.$defs;
