@@ -298,6 +298,21 @@ describe('relay against a scripted endpoint', () => {
     expect(auth()).toBeUndefined();
   });
 
+  it('ignores HTTP proxy variables', async () => {
+    listener = await scriptedListener((r) => specAnswer(r));
+    const proxy = 'http://127.0.0.1:9'; // nothing listens there: a proxied request would fail
+    const r = await runBridge(['--url', listener.base], [ping(1)], {
+      env: {
+        HTTP_PROXY: proxy,
+        http_proxy: proxy,
+        HTTPS_PROXY: proxy,
+        ALL_PROXY: proxy,
+        NODE_USE_ENV_PROXY: '1',
+      },
+    });
+    expect(r.frames).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+
   it('writes nothing for a client-sent response (it is not a request)', async () => {
     listener = await scriptedListener((r) => specAnswer(r));
     const r = await runBridge(
