@@ -24,6 +24,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).
   tour: () => import('./tour.bench.ts'),
   webui: () => import('./webui.bench.ts'),
+  // tools/call cron_list_jobs vs GET /jobs on 3k jobs; idle RSS and start-up with and without mcp:.
+  mcp: () => import('./mcp.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -29,13 +29,19 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
 const INLINE_ALL = process.env.CRONSTABLE_BUILD_INLINE_ALL === '1';
 const LAZY_PACKAGES = INLINE_ALL ? [] : ['nunjucks', 'prom-client', 'ical-generator'];
 const LAZY = new Set([...BUILTINS, ...LAZY_PACKAGES]);
+/**
+ * Packages reached through subpaths, lazy the same way: the MCP SDK (with the ajv and zod 3 it
+ * pulls in, ~0.25 MB) runs only in a daemon with `mcp.enabled`; its CommonJS build is required.
+ */
+const LAZY_PREFIXES = INLINE_ALL ? [] : ['@modelcontextprotocol/sdk/'];
+const isLazy = (path) => LAZY.has(path) || LAZY_PREFIXES.some((p) => path.startsWith(p));
 
 /** Static imports of Node builtins (and LAZY_PACKAGES) become lazily evaluated requires. */
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z0-9_/@-]+$/ }, (args) => {
-      if (!LAZY.has(args.path)) return undefined;
+    b.onResolve({ filter: /^(node:)?[a-zA-Z0-9_/@.-]+$/ }, (args) => {
+      if (!isLazy(args.path)) return undefined;
       if (args.namespace === 'lazy-builtin' || args.kind !== 'import-statement')
         return { path: args.path, external: true };
       return { path: args.path, namespace: 'lazy-builtin' };

@@ -310,7 +310,21 @@ export const loggingSchema = map(
   ['version'],
 );
 
-export const mcpSchema = nullable(record(anyValue()));
+/** The MCP server (spec 07 §1.1); defaults are applied by resolveMcpSettings (config/mcp.ts). */
+export const mcpSchema = nullable(
+  map({
+    enabled: bool(),
+    readOnly: bool(),
+    toolsets: seq(enumOf('observe', 'act', 'dags', 'state')),
+    allowedOrigins: seq(str()),
+    allowUnauthenticated: bool(),
+    resources: bool(),
+    prompts: bool(),
+    instructions: nullable(str()),
+    maxRows: int(),
+    maxBodyBytes: int(),
+  }),
+);
 
 export const fileSchema = map({
   jobs: seq(jobSchema),

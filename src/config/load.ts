@@ -13,6 +13,7 @@ import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.t
 import { systemIdentityDb } from './identity.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
+import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
@@ -358,6 +359,10 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     webWarnings(cfg.web, warnings);
   }
   if (cfg.logging) loggingWarnings(cfg.logging, warnings);
+  if (cfg.mcp) {
+    checkMcp(cfg.mcp, fallback('mcp'), issues);
+    checkMcpAgainstWeb(cfg.mcp, cfg.web, fallback('mcp'), issues, warnings);
+  }
   const rawDags = results.flatMap((r) => r.dags);
   for (const raw of rawDags) {
     const dag = buildDag(raw, loader.ctx, locationOf(raw)?.pos ?? filePos(path));

@@ -7,6 +7,8 @@ import type { RunTrigger } from './history.ts';
 /** What a launch may carry: injected variables, and what to release when the run ends. */
 export interface RunGrant {
   env?: Record<string, string>;
+  /** The run's staged secret values, for redacting its output where it leaves the daemon. */
+  secretValues?: string[];
   release?: () => void | Promise<void>;
 }
 

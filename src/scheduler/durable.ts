@@ -167,7 +167,7 @@ export class DurableFeatures implements DurableControl {
         secrets: job.secrets,
       });
       this.secretValues.set(run.id, reg.secretValues);
-      return { env: reg.env, release: () => registry.unregister(reg.token) };
+      return { env: reg.env, secretValues: reg.secretValues, release: () => registry.unregister(reg.token) };
     } catch (e) {
       this.storeFailed(`registering job ${job.name} with the job API`, e);
       return {};

@@ -24,6 +24,10 @@ export interface RunRecord {
   stderr: string | null;
   /** Most recent captured lines (live tail), kept in memory only. */
   lines: OutputLine[];
+  /** Lines the run ever published (absent: `lines.length`); the difference was evicted from the ring. */
+  publishedLines?: number;
+  /** The run's staged secret values (absent: none), for redacting output that leaves the daemon. */
+  secrets?: readonly string[];
 }
 
 /** What became of one scheduled fire. */

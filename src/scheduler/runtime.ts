@@ -31,6 +31,8 @@ export interface RunInstance {
   scheduledAt: number | null;
   slot: SlotRecord | null;
   cancelReason: CancelReason | null;
+  /** Its staged secret values (redacted from what leaves the daemon, e.g. MCP log tails). */
+  secrets: readonly string[];
   /** Releases the job-API identity, then what admission acquired (the cluster slot). */
   release: () => Promise<void>;
   /** Settles once the run's completion handling (record, reports, retry) is done. */
@@ -121,13 +123,18 @@ export function statusOf(rt: JobRuntime, started: boolean): JobStatus {
 
 /** The job's runs in progress on this node, with their live output so far. */
 export function runningRuns(rt: JobRuntime): RunningRun[] {
-  return rt.running.map((r) => ({
-    runId: r.id,
-    pid: r.handle.pid,
-    startedAt: r.handle.startedAt,
-    trigger: r.trigger,
-    lines: r.handle.liveOutput().lines,
-  }));
+  return rt.running.map((r) => {
+    const out = r.handle.liveOutput();
+    return {
+      runId: r.id,
+      pid: r.handle.pid,
+      startedAt: r.handle.startedAt,
+      trigger: r.trigger,
+      lines: out.lines,
+      published: out.published,
+      secrets: r.secrets,
+    };
+  });
 }
 
 /** Resolves true when no instance of the job runs here, false after `maxWaitMs`. */

@@ -435,6 +435,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       scheduledAt: fire.scheduledAt,
       slot: fire.slot,
       cancelReason: null,
+      secrets: grant.secretValues ?? [],
       release,
       reaped: Promise.resolve(),
     };
@@ -493,6 +494,8 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       stdout: result.stdout,
       stderr: result.stderr,
       lines: result.ring,
+      publishedLines: result.publishedLines,
+      secrets: inst.secrets,
     };
     rt.history.addRun(run);
     this.events.emit({ type: 'run-finished', job: rt.config, run, result });

@@ -27,8 +27,12 @@ export interface RunningRun {
   pid: number | null;
   startedAt: number;
   trigger: RunTrigger;
-  /** Its live output so far. */
+  /** Its live output so far (the newest lines of the ring). */
   lines: OutputLine[];
+  /** Lines ever published by the run (`published - lines.length` were evicted from the ring). */
+  published: number;
+  /** Its staged secret values, for redacting output that leaves the daemon. */
+  secrets: readonly string[];
 }
 
 /** Whether the node keeps up with its schedule (issue 14 item 9). */

@@ -3,19 +3,21 @@
 // (Hono's method-not-allowed middleware, with the project's JSON error body).
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import type { McpHttp } from '../mcp/transport.ts';
 import { authMiddleware } from './auth.ts';
 import type { WebDeps } from './deps.ts';
 import { customHeaders } from './headers.ts';
 import { allowedHostNames, hostGate } from './hostgate.ts';
 import { metricsSettings } from './metrics.ts';
 import { type OriginPolicy, originGate } from './origin.ts';
-import { jsonError, type WebEnv } from './respond.ts';
+import { type Ctx, jsonError, type WebEnv } from './respond.ts';
 import { calendarRoutes } from './routes/calendar.ts';
 import { coreRoutes } from './routes/core.ts';
 import { dagRoutes } from './routes/dags.ts';
 import { dashboardRoute } from './routes/dashboard.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metricsRoute } from './routes/metrics.ts';
+import { openApiRoute } from './routes/openapi.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
 import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
@@ -24,12 +26,15 @@ export interface AppOptions {
   /** The resolved token, or null when auth is off. */
   token: string | null;
   origin: OriginPolicy;
+  /** The MCP endpoint when `mcp.enabled` (loaded lazily by the server), else null. */
+  mcp?: McpHttp | null;
 }
 
 export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   const ui = deps.web.ui !== false;
   const metrics = metricsSettings(deps.web);
+  const mcp = opts.mcp ?? null;
 
   // API answers are data for scripts, never something to sniff or cache.
   app.use('*', async (c, next) => {
@@ -40,13 +45,15 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   if (opts.token === null)
     app.use('*', hostGate(allowedHostNames(deps.web.listen ?? [], deps.web.allowedHosts ?? [])));
   app.use('*', originGate(opts.origin));
+  const publicPaths = new Set<string>();
+  if (ui) publicPaths.add('/');
+  if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
   if (opts.token !== null) {
-    const publicPaths = new Set<string>();
-    if (ui) publicPaths.add('/');
-    if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
-    app.use('*', authMiddleware({ token: opts.token, publicPaths }));
+    const bypass = mcp ? (c: Ctx) => c.req.path === '/mcp' && mcp.preflightBypass(c) : undefined;
+    app.use('*', authMiddleware({ token: opts.token, publicPaths, bypass }));
   }
-  app.use('*', customHeaders(deps.web.headers));
+  // Operator headers are never applied to /mcp (spec 07 §2.1).
+  app.use('*', customHeaders(deps.web.headers, ['/mcp']));
 
   app.use(
     '*',
@@ -57,6 +64,12 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
     }),
   );
 
+  if (mcp) {
+    app.post('/mcp', (c) => mcp.post(c));
+    app.options('/mcp', (c) => mcp.options(c));
+    // GET/HEAD and any other method: an explicit 405 (Hono would answer 404).
+    app.all('/mcp', (c) => mcp.notAllowed(c));
+  }
   coreRoutes(app, deps);
   jobRoutes(app, deps);
   slotRoutes(app, deps);
@@ -66,6 +79,7 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   stateRoutes(app, deps);
   metricsRoute(app, deps);
   if (ui) dashboardRoute(app, deps);
+  openApiRoute(app, deps, { auth: opts.token !== null, publicPaths });
 
   app.notFound(() => jsonError(404, 'not found'));
   app.onError((err, c) => {

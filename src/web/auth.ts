@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import type { WebSection } from '../config/file-schema.ts';
 import { CronstableError } from '../util/errors.ts';
-import { jsonError, type WebEnv } from './respond.ts';
+import { type Ctx, jsonError, type WebEnv } from './respond.ts';
 
 /** A web configuration problem: the daemon logs it and keeps running without the web API. */
 export class WebConfigError extends CronstableError {
@@ -74,6 +74,8 @@ export interface AuthOptions {
   token: string;
   /** Exact paths served without a token (`/` with the UI, `/metrics` when public). */
   publicPaths: ReadonlySet<string>;
+  /** Requests that skip auth (the MCP preflight from an allow-listed origin, spec 07 §2.5). */
+  bypass?: (c: Ctx) => boolean;
 }
 
 /** Splits `Authorization` at the first space; the scheme is compared case-insensitively. */
@@ -88,7 +90,7 @@ export function authMiddleware(opts: AuthOptions): MiddlewareHandler<WebEnv> {
   const expected = digest(opts.token);
   return async (c, next) => {
     const path = c.req.path;
-    if (opts.publicPaths.has(path)) return next();
+    if (opts.publicPaths.has(path) || opts.bypass?.(c)) return next();
     const { bearer, token } = bearerOf(c.req.header('authorization'));
     let presented = bearer ? token : '';
     if (!bearer && path.endsWith('/calendar.ics')) presented = c.req.query('token') ?? '';

@@ -6,11 +6,14 @@ import type { WebEnv } from './respond.ts';
 
 export const ICS_DISPOSITION = 'inline; filename="cronstable.ics"';
 
-export function customHeaders(headers: Record<string, string> | null | undefined): MiddlewareHandler<WebEnv> {
+export function customHeaders(
+  headers: Record<string, string> | null | undefined,
+  exempt: readonly string[] = [],
+): MiddlewareHandler<WebEnv> {
   const entries = Object.entries(headers ?? {});
   return async (c, next) => {
     await next();
-    if (entries.length === 0) return;
+    if (entries.length === 0 || exempt.includes(c.req.path)) return;
     const res = c.res;
     if (!(res.status >= 200 && res.status < 300) && c.get('customHeaders') !== true) return;
     const path = c.req.path;

@@ -114,6 +114,7 @@ export class Metrics implements MetricsRegistry {
   private readonly missedTotal: Counter<'job_name' | 'reason'>;
   private readonly slotsTotal: Counter<'job_name' | 'outcome'>;
   private readonly overloaded: Gauge;
+  private readonly mcpCalls: Counter<'tool' | 'outcome'>;
   private duration: Histogram<'job_name'>;
   private readonly lastSuccess: Gauge<'job_name'>;
   private readonly lastFailure: Gauge<'job_name'>;
@@ -239,6 +240,12 @@ export class Metrics implements MetricsRegistry {
         if (m.ctx) this.set(m.ctx.scheduler.overload().overloaded ? 1 : 0);
       },
     });
+    this.mcpCalls = new Counter({
+      name: 'cronstable_mcp_tool_calls_total',
+      help: 'MCP tools/call requests per tool and outcome (ok, error, refused, internal).',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    });
     this.duration = this.newHistogram();
     this.lastSuccess = new Gauge({
       name: 'cronstable_job_last_success_timestamp_seconds',
@@ -339,6 +346,7 @@ export class Metrics implements MetricsRegistry {
       this.lastRunExit,
       this.lastRunSuccess,
       ...tail,
+      this.mcpCalls,
     ] as Metric<string>[];
     this.register();
   }
@@ -376,6 +384,10 @@ export class Metrics implements MetricsRegistry {
     for (const name of this.accJobs) this.duration.zero({ job_name: name });
     this.knownJobs = '';
     this.register();
+  }
+
+  mcpToolCall(tool: string, outcome: string): void {
+    this.mcpCalls.inc({ tool, outcome });
   }
 
   /** Feeds the accumulators from the daemon's recorded runs; returns the detach. */

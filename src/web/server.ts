@@ -10,6 +10,7 @@
 //   reload: web section changed (or mcp) -> await web.stop(), start again; WebConfigError -> retry next reload.
 //   shutdown: stop the web server after running jobs have finished.
 import type { WebSection } from '../config/file-schema.ts';
+import { resolveMcpSettings } from '../config/mcp.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
 import { resolveAuthToken } from './auth.ts';
@@ -57,7 +58,10 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
   const node = NodeSampler.fromConfig(web);
   const jobResources = new JobResourceSampler(ctx.scheduler);
   const deps: WebDeps = { ctx, web, log, metrics, status, node, jobResources };
-  const app = buildApp(deps, { token, origin });
+  const mcpSettings = resolveMcpSettings(ctx.config().mcp);
+  // Loaded only when enabled: the MCP server and its SDK stay out of memory otherwise.
+  const mcp = mcpSettings.enabled ? (await import('../mcp/index.ts')).createMcp(deps, mcpSettings) : null;
+  const app = buildApp(deps, { token, origin, mcp });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
 
   const listeners: BoundListener[] = [];

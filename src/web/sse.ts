@@ -1,5 +1,6 @@
 // Server-sent log streams (spec 06 §5.7): replay the source run's buffered lines, then follow the
 // live lines of a running instance until it is recorded; `: ping` every 15 s; unsubscribe on disconnect.
+import type { RunningRun } from '../scheduler/view.ts';
 import type { WebContext } from './context.ts';
 
 export const SSE_HEADERS: Record<string, string> = {
@@ -103,12 +104,17 @@ export function sseResponse(source: StreamSource, pingMs = PING_MS): Response {
   return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
 
+/** The most recently started of a job's running instances (the one its log views follow). */
+export function newestRun(running: readonly RunningRun[]): RunningRun | null {
+  let newest: RunningRun | null = null;
+  for (const r of running) if (newest === null || r.startedAt >= newest.startedAt) newest = r;
+  return newest;
+}
+
 /** The source of `/jobs/{name}/logs`: the newest running instance, else the last finished run. */
 export function jobLogSource(ctx: WebContext, name: string): StreamSource {
-  const running = ctx.scheduler.running(name);
-  if (running.length > 0) {
-    let newest = running[0]!;
-    for (const r of running) if (r.startedAt >= newest.startedAt) newest = r;
+  const newest = newestRun(ctx.scheduler.running(name));
+  if (newest) {
     const runId = newest.runId;
     return {
       replay: newest.lines,

@@ -62,7 +62,9 @@ describe.runIf(existsSync('/proc/self/stat'))('JobResourceSampler on the real /p
     // A shell with a child: the tree's RSS is the sum of both.
     const child = spawn('sh', ['-c', 'sleep 30 & wait'], { stdio: 'ignore' });
     const pid = child.pid!;
-    let running: RunningRun[] = [{ runId: 'r1', pid, startedAt: Date.now(), trigger: 'manual', lines: [] }];
+    let running: RunningRun[] = [
+      { runId: 'r1', pid, startedAt: Date.now(), trigger: 'manual', lines: [], published: 0, secrets: [] },
+    ];
     const job = { name: 'hog', monitorResources: { interval: 0.1, history: 5 } } as unknown as JobConfig;
     let t = Date.now();
     const sampler = new JobResourceSampler(

@@ -1,6 +1,8 @@
-// /version, /status, /job-set-id, /cluster, /fleet, /node, /node/history (spec 06 §5.1-§5.9).
+// /version, /status, /job-set-id, /cluster, /fleet, /node, /node/history (spec 06 §5.1-§5.9); the JSON
+// payloads come from api/core.ts, shared with the MCP tools.
 import type { Hono } from 'hono';
-import { nodeName, type WebDeps } from '../deps.ts';
+import { clusterBody, fleetBody, jobSetIdBody, nodeBody, nodeHistoryBody } from '../api/core.ts';
+import type { WebDeps } from '../deps.ts';
 import { JSON_TYPE, json, TEXT_TYPE, text, type WebEnv } from '../respond.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
@@ -38,44 +40,12 @@ export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   });
 
   app.get('/job-set-id', (c) => {
-    const id = ctx.jobSetId();
-    if (c.req.header('accept') === 'application/json')
-      return json({ job_set_id: id, jobs: ctx.scheduler.jobNames().length });
-    return text(id);
+    if (c.req.header('accept') === 'application/json') return json(jobSetIdBody(d));
+    return text(ctx.jobSetId());
   });
 
-  // Spec 05 §12.1: the running backend's view plus enabled, job_set_id and this node's load.
-  app.get('/cluster', () => {
-    const view = ctx.cluster();
-    const report = view.enabled ? view.report : null;
-    if (!report) return json({ enabled: false, peers: [] });
-    return json({ enabled: true, ...report, job_set_id: ctx.jobSetId(), node_stats: d.node.read() });
-  });
-
-  // Spec 05 §11: the gossip mesh's fleet view.
-  app.get('/fleet', () => json(ctx.cluster().fleet?.() ?? { enabled: false, nodes: [] }));
-
-  app.get('/node', () => {
-    const o = ctx.scheduler.overload();
-    return json({
-      node_name: nodeName(ctx),
-      resources: d.node.read(),
-      overload: {
-        overloaded: o.overloaded,
-        missed_fires: o.missedFires,
-        last_missed_at: o.lastMissedAt === null ? null : new Date(o.lastMissedAt).toISOString(),
-        waiting_launches: o.waitingLaunches,
-        launch_lag_seconds: Math.round(o.launchLagMs) / 1000,
-      },
-    });
-  });
-
-  app.get('/node/history', () =>
-    json({
-      node_name: nodeName(ctx),
-      enabled: d.node.enabled,
-      interval: d.node.enabled ? d.node.interval : null,
-      points: d.node.enabled ? d.node.points : [],
-    }),
-  );
+  app.get('/cluster', () => json(clusterBody(d)));
+  app.get('/fleet', () => json(fleetBody(d)));
+  app.get('/node', () => json(nodeBody(d)));
+  app.get('/node/history', () => json(nodeHistoryBody(d)));
 }

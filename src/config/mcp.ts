@@ -1,0 +1,98 @@
+// The `mcp:` block (spec 07 §1): its defaults, its own range checks, and the cross-section rules that
+// need the merged `web` section (a listen address; the fail-closed rule of §1.3). Pure: the daemon
+// reads the resolved settings from here without loading the MCP server itself.
+import type { McpSettings, Toolset } from '../mcp/tool.ts';
+import type { ConfigIssue, SourcePos } from './errors.ts';
+import type { McpSection, WebSection } from './file-schema.ts';
+import { Locator } from './locate.ts';
+import type { LoadWarning } from './types.ts';
+
+export const MCP_DEFAULT_MAX_ROWS = 200;
+export const MCP_DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/** The block with every default applied; toolsets de-duplicated keeping first occurrences. */
+export function resolveMcpSettings(section: McpSection | null | undefined): McpSettings {
+  const s = section ?? {};
+  const toolsets: Toolset[] = [];
+  for (const t of s.toolsets ?? ['observe']) if (!toolsets.includes(t)) toolsets.push(t);
+  return {
+    enabled: s.enabled ?? false,
+    readOnly: s.readOnly ?? true,
+    toolsets,
+    allowedOrigins: [...(s.allowedOrigins ?? [])],
+    allowUnauthenticated: s.allowUnauthenticated ?? false,
+    resources: s.resources ?? true,
+    prompts: s.prompts ?? true,
+    instructions: s.instructions ? s.instructions : null,
+    maxRows: s.maxRows ?? MCP_DEFAULT_MAX_ROWS,
+    maxBodyBytes: s.maxBodyBytes ?? MCP_DEFAULT_MAX_BODY_BYTES,
+  };
+}
+
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/**
+ * A listen address only this host can reach (spec 07 §1.3): `unix://…`, `localhost`, 127.0.0.0/8 or
+ * ::1 (brackets accepted). A scheme-less address is read as `http://<addr>`.
+ */
+export function isLocalListen(text: string): boolean {
+  if (text.startsWith('unix://')) return true;
+  let host: string;
+  try {
+    host = new URL(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text) ? text : `http://${text}`).hostname;
+  } catch {
+    return false;
+  }
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return LOOPBACK_V4.test(bare) && bare.split('.').every((o) => Number(o) <= 255);
+}
+
+/** Checks of the block itself: they apply even when it is disabled. */
+export function checkMcp(mcp: McpSection, fallback: SourcePos, issues: ConfigIssue[]): void {
+  if (mcp === null) return;
+  const loc = new Locator([mcp], fallback);
+  for (const key of ['maxRows', 'maxBodyBytes'] as const) {
+    const v = mcp[key];
+    if (v !== undefined && v < 1) issues.push(loc.issue([key], `mcp.${key} must be >= 1`));
+  }
+}
+
+/** The rules that need the merged `web` section (mcp and web may live in different files). */
+export function checkMcpAgainstWeb(
+  mcp: McpSection | null,
+  web: WebSection | null,
+  fallback: SourcePos,
+  issues: ConfigIssue[],
+  warnings: LoadWarning[],
+): void {
+  const settings = resolveMcpSettings(mcp);
+  // A missing web section is reported for any mcp block (spec 01 §2); here only the enabled case.
+  if (!mcp || !settings.enabled || !web) return;
+  const loc = new Locator([mcp], fallback);
+  if (web.listen.length === 0) {
+    issues.push(
+      loc.issue(
+        ['enabled'],
+        'mcp is enabled but web.listen is empty: MCP needs a web listen address to serve /mcp on',
+      ),
+    );
+    return;
+  }
+  if (settings.readOnly && settings.toolsets.includes('act'))
+    warnings.push({
+      level: 'warning',
+      logger: 'cronstable',
+      message: "mcp: toolset 'act' has no effect while readOnly is true; its mutating tools stay hidden",
+    });
+  const hasToken = web.authToken !== null && web.authToken !== undefined;
+  if (hasToken || settings.allowUnauthenticated) return;
+  const routable = web.listen.filter((l) => !isLocalListen(l));
+  if (routable.length === 0) return;
+  issues.push(
+    loc.issue(
+      ['enabled'],
+      `mcp is enabled without web.authToken on routable address(es) ${routable.join(', ')}: anyone who can reach them could drive the daemon's tools; set web.authToken, listen only on loopback or unix:// addresses, or set mcp.allowUnauthenticated: true`,
+    ),
+  );
+}

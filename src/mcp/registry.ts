@@ -1,0 +1,183 @@
+// The tool registry (spec 07 §4.1): which tools are visible under the settings, what `tools/list`
+// advertises, and `tools/call`: argument validation against each tool's zod schema, the row-count
+// clamp, result shaping, the audit line of mutating calls and the per-tool call counter.
+// Built once per web server start (settings change = restart), so listing and schemas are cached.
+import type { z } from 'zod';
+import type { Logger } from '../util/log.ts';
+import type { WebDeps } from '../web/deps.ts';
+import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
+import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
+import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from './schema.ts';
+import {
+  confirmRefusal,
+  type McpCaller,
+  type McpSettings,
+  type ToolContext,
+  type ToolDef,
+  type ToolResult,
+} from './tool.ts';
+
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: false;
+  };
+}
+
+/** The `tools/call` result (spec 07 §4.1). */
+export interface CallResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+}
+
+export interface RegistryHooks {
+  log: Logger;
+  /** Counts one call of a visible tool (Prometheus `cronstable_mcp_tool_calls_total`). */
+  count?(tool: string, outcome: CallOutcome): void;
+}
+
+interface Entry {
+  tool: ToolDef;
+  listed: ListedTool;
+  requiredStrings: string[];
+}
+
+/** Whether a tool is exposed: its toolset is on and it is not a mutating tool under readOnly. */
+export function isVisible(tool: ToolDef, settings: McpSettings): boolean {
+  return settings.toolsets.includes(tool.toolset) && !(tool.mutation !== false && settings.readOnly);
+}
+
+function listing(tool: ToolDef): ListedTool {
+  const m = tool.mutation;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchemaOf(tool.input),
+    outputSchema: outputSchemaOf(tool.output),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: m === false,
+      destructiveHint: m !== false && m.destructive,
+      idempotentHint: m === false || m.idempotent,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** `limit`/`tail`/`runs`: absent -> ceiling, else clamped to [1, ceiling] (never an error). */
+export function rowClamp(ceiling: number): (n: number | undefined) => number {
+  return (n) =>
+    n === undefined || !Number.isFinite(n) ? ceiling : Math.min(ceiling, Math.max(1, Math.trunc(n)));
+}
+
+/** The zod issues as one message naming the argument(s). */
+function argumentProblem(issues: readonly z.core.$ZodIssue[]): string {
+  const parts: string[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      parts.push(`unknown argument(s): ${issue.keys.map((k) => `'${k}'`).join(', ')}`);
+      continue;
+    }
+    const key = issue.path.map(String).join('.');
+    const why = issue.message.replace(/^Invalid input: /, '');
+    parts.push(key ? `invalid argument '${key}': ${why}` : `invalid arguments: ${why}`);
+  }
+  return parts.join('; ');
+}
+
+export class ToolRegistry {
+  private readonly entries = new Map<string, Entry>();
+  readonly tools: ListedTool[];
+
+  constructor(
+    all: readonly ToolDef[],
+    readonly settings: McpSettings,
+    private readonly deps: WebDeps,
+    private readonly hooks: RegistryHooks,
+  ) {
+    for (const tool of all) {
+      if (!isVisible(tool, settings)) continue;
+      const listed = listing(tool);
+      this.entries.set(tool.name, { tool, listed, requiredStrings: requiredStrings(listed.inputSchema) });
+    }
+    this.tools = [...this.entries.values()].map((e) => e.listed);
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  private context(caller: McpCaller, unbounded: boolean): ToolContext {
+    const settings = unbounded ? { ...this.settings, maxRows: Number.MAX_SAFE_INTEGER } : this.settings;
+    return { deps: this.deps, settings, caller, rows: rowClamp(settings.maxRows) };
+  }
+
+  /** Validates and runs; a ToolResult for argument problems, never a throw. */
+  private async invoke(entry: Entry, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    for (const key of entry.requiredStrings) {
+      const v = args[key];
+      if (typeof v !== 'string' || v === '')
+        return { ok: false, text: `missing or empty required string argument: '${key}'` };
+    }
+    const parsed = entry.tool.input.safeParse(args);
+    if (!parsed.success) {
+      const m = entry.tool.mutation;
+      // A `confirm` that is not JSON true is the confirm rule's refusal, not a schema error.
+      if (m !== false && parsed.error.issues.every((i) => i.path[0] === 'confirm'))
+        return (
+          confirmRefusal(m.gerund, args.confirm) ?? { ok: false, text: argumentProblem(parsed.error.issues) }
+        );
+      return { ok: false, text: argumentProblem(parsed.error.issues) };
+    }
+    return entry.tool.run(parsed.data, ctx);
+  }
+
+  /**
+   * `tools/call`. Unknown or hidden tool / non-object arguments are protocol faults (RpcError);
+   * everything the tool reports is a result. An unexpected exception is logged and becomes -32603.
+   */
+  async call(name: string, rawArgs: unknown, caller: McpCaller): Promise<CallResult> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new RpcError(INVALID_PARAMS, `unknown tool: ${name}`);
+    if (rawArgs !== undefined && !isPlainObject(rawArgs))
+      throw new RpcError(INVALID_PARAMS, "'arguments' must be an object");
+    const args = rawArgs ?? {};
+    let result: ToolResult;
+    try {
+      result = await this.invoke(entry, args, this.context(caller, false));
+    } catch (err) {
+      this.record(entry, args, 'internal', caller);
+      if (err instanceof RpcError) throw err;
+      this.hooks.log.error(`mcp: tool ${name} failed: ${(err as Error)?.stack ?? err}`);
+      throw internalError();
+    }
+    const outcome: CallOutcome = result.ok ? 'ok' : isConfirmRefusal(result.text) ? 'refused' : 'error';
+    this.record(entry, args, outcome, caller);
+    if (!result.ok) return { content: [{ type: 'text', text: result.text }], isError: true };
+    return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+  }
+
+  /** A visible tool's payload for a resource: rows unbounded, no audit, no counter; null if hidden. */
+  async read(name: string, args: Record<string, unknown>): Promise<ToolResult | null> {
+    const entry = this.entries.get(name);
+    if (!entry) return null;
+    return this.invoke(entry, args, this.context({ remoteAddress: null, userAgent: null }, true));
+  }
+
+  private record(entry: Entry, args: Record<string, unknown>, outcome: CallOutcome, caller: McpCaller): void {
+    this.hooks.count?.(entry.tool.name, outcome);
+    if (entry.tool.mutation !== false)
+      this.hooks.log.info(`mcp audit: ${auditRecord(entry.tool.name, args, outcome, caller)}`);
+  }
+}
