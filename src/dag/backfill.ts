@@ -113,3 +113,27 @@ export function planBackfill(dag: DagConfig | undefined, from: unknown, to: unkn
   const runs = instants.map((at) => toCreate(at, 'backfill'));
   return { ok: true, created: runs.length, runs };
 }
+
+/** What a backfill of the window would do, creating nothing: the dry run of the MCP backfill tool. */
+export type BackfillPreview =
+  | {
+      ok: true;
+      /** The same count the real backfill answers as `created`. */
+      wouldCreate: number;
+      /** Logical dates (UTC ISO) of the first and last instant walked; null when the window holds none. */
+      firstInstant: string | null;
+      lastInstant: string | null;
+    }
+  | { ok: false; reason: string };
+
+/** §8.3 walked exactly as `planBackfill` walks it (same refusals, same instants), as a preview. */
+export function previewBackfill(dag: DagConfig | undefined, from: unknown, to: unknown): BackfillPreview {
+  const p = planBackfill(dag, from, to);
+  if (!p.ok) return p;
+  return {
+    ok: true,
+    wouldCreate: p.created,
+    firstInstant: p.runs[0]?.logicalDate ?? null,
+    lastInstant: p.runs.at(-1)?.logicalDate ?? null,
+  };
+}

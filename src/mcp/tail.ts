@@ -40,10 +40,9 @@ export const tailPageShape = {
 };
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and the two-byte escapes (ESC + one character).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
 const ANSI =
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: C0 controls except tab, and DEL
+// C0 controls except tab, and DEL.
 const CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/g;
 
 /** One buffered line made safe to hand to a model: no terminator, no escapes, no controls but tab. */

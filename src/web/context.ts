@@ -68,13 +68,24 @@ export interface DagWebApi {
   /** `body` is the parsed JSON request body (already checked to be an object). */
   backfill(dag: string, body: Record<string, unknown>): Promise<DagAnswer>;
   decide(dag: string, runKey: string, task: string, body: Record<string, unknown>): Promise<DagAnswer>;
-  /** Live output of a running task instance here; null when unknown DAG, 'idle' when nothing runs. */
+  /** What `backfill` would create, creating nothing (same refusals); the MCP backfill's dry run. */
+  backfillPreview?(dag: string, body: Record<string, unknown>): DagAnswer;
+  /**
+   * Live output of a running task instance here; null when unknown DAG, 'idle' when nothing runs.
+   * `published` counts the lines the instance ever wrote (the ring keeps the newest), `startedAt`
+   * (epoch ms) tells one instance from the next.
+   */
   taskOutput?(
     dag: string,
     runKey: string,
     task: string,
   ):
-    | { lines: { stream: 'stdout' | 'stderr'; line: string }[]; follow(fn: LiveLineSink): () => void }
+    | {
+        lines: { stream: 'stdout' | 'stderr'; line: string }[];
+        published: number;
+        startedAt: number;
+        follow(fn: LiveLineSink): () => void;
+      }
     | 'idle'
     | null;
 }

@@ -1,6 +1,7 @@
 // Response helpers: JSON with charset, text, and the project's JSON error bodies
 // (`{"error": "<message>"}` for every 4xx/5xx).
 import type { Context } from 'hono';
+import type { ApiResult } from './api/types.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
 type ResponseBody = ConstructorParameters<typeof Response>[0];
@@ -49,4 +50,9 @@ export function intParam(value: string | undefined, def: number, min: number, ma
 /** A path parameter (decoded by Hono; `%2F` stays inside the segment). */
 export function param(c: Ctx, key: string): string {
   return c.req.param(key) ?? '';
+}
+
+/** An API-layer answer (src/web/api) as a response: the body, or `{"error": message}` with its status. */
+export function answer<T>(r: ApiResult<T>): Response {
+  return r.ok ? json(r.body) : jsonError(r.status, r.error);
 }

@@ -1,399 +1,243 @@
-// The MCP job, cluster and node tools against a real scheduler, real child processes and the real web
-// server: every tool's payload equals its REST route's body (one source of truth), every route's real
-// body validates against the zod schema its RouteDoc declares, the controls really start and cancel
-// runs behind the confirm gate, and the log tail's cursor survives the 1000-line ring wrapping.
+// The MCP job, cluster and node tools over HTTP on the built daemon (POST /mcp): every tool called
+// with its content asserted, the structured payloads equal to the REST routes' bodies, the confirm
+// gate (spec 07 §9 vectors 5, 21), paging and filters (vectors 18, 19), hidden act tools (vector 6),
+// and run/cancel really starting and cancelling a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { WebSection } from '../../src/config/file-schema.ts';
-import type { McpSettings, ToolContext, ToolDef, ToolResult } from '../../src/mcp/tool.ts';
-import { jobTools } from '../../src/mcp/tools/jobs.ts';
-import { nodeTools } from '../../src/mcp/tools/node.ts';
-import { Logger } from '../../src/util/log.ts';
-import { docs as coreDocs } from '../../src/web/api/core.ts';
-import { docs as jobDocs } from '../../src/web/api/jobs.ts';
-import type { WebDeps } from '../../src/web/deps.ts';
-import { JobResourceSampler } from '../../src/web/jobresources.ts';
-import { NodeSampler } from '../../src/web/node.ts';
-import { StatusView } from '../../src/web/status.ts';
-import { type Harness, job, LOOPBACK, startHarness, waitUntil } from './web-harness.ts';
+import { type Json, type McpDaemon, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
+import { until } from '../helpers/until.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
-type Parsed = Record<string, any>;
-
-const YEARLY = '0 0 1 1 *';
-const LINES = (from: number, to: number) =>
-  `i=${from}; while [ $i -le ${to} ]; do echo "line $i"; i=$((i+1)); done`;
-const JOBS = [
-  job('hello', 'echo hello-out', YEARLY, ['captureStdout: true']),
-  job('nightly', 'true', '0 3 * * *', ['enabled: false']),
-  job('slow', 'echo slow-start; sleep 30', YEARLY, ['captureStdout: true', 'killTimeout: 1']),
-  job('solo', 'sleep 30', YEARLY, ['concurrencyPolicy: Forbid', 'killTimeout: 1']),
-  job('swap', 'sleep 30', YEARLY, ['concurrencyPolicy: Replace', 'killTimeout: 1']),
-  job(
-    'chatty',
-    `printf 'password=hunter2\\n\\033[31mred\\033[0m\\tTAB\\001\\n'; ${LINES(1, 1200)}; sleep 2; ${LINES(1201, 1500)}; sleep 30`,
-    YEARLY,
-    ['captureStdout: true', 'killTimeout: 1'],
-  ),
+const TOKEN = 's3cret';
+const JOBS_B = [
+  SETUP_A_JOBS,
+  '  - name: slow',
+  '    command: "echo slow-start; echo password=hunter2; printf \'\\\\033[1mbold\\\\033[0m\\\\n\'; sleep 30"',
+  '    schedule: "0 0 1 1 *"',
+  '    killTimeout: 1',
+  '    captureStdout: true',
+  '  - name: whisper',
+  '    command: echo "the word is $(cronstable secret get tok)"; sleep 30',
+  '    schedule: "0 0 1 1 *"',
+  '    killTimeout: 1',
+  '    captureStdout: true',
+  '    secrets:',
+  '      - name: tok',
+  '        value: zq81-plain-value',
 ].join('\n');
+const STATE = ['state:', '  path: state.db', '  topology: single-node', '  deploymentId: mcp-test'].join(
+  '\n',
+);
 
-function settings(maxRows: number): McpSettings {
-  return {
-    enabled: true,
-    readOnly: false,
-    toolsets: ['observe', 'act'],
-    allowedOrigins: [],
-    allowUnauthenticated: false,
-    resources: true,
-    prompts: true,
-    instructions: null,
-    maxRows,
-    maxBodyBytes: 1_048_576,
-  };
+/** The text of a tool result, asserting it is (or is not) an isError. */
+function textOf(result: Json, isError: boolean): string {
+  expect(result.isError === true, JSON.stringify(result)).toBe(isError);
+  expect(result.content).toHaveLength(1);
+  expect(result.content[0].type).toBe('text');
+  if (isError) expect(result.structuredContent).toBeUndefined();
+  return result.content[0].text as string;
 }
 
-const TOOLS = new Map<string, ToolDef>([...jobTools, ...nodeTools].map((t) => [t.name, t]));
-
-describe('MCP job and node tools (in-process, real scheduler)', () => {
-  let h: Harness;
-  let deps: WebDeps;
-  const ctxOf = (maxRows: number): ToolContext => ({
-    deps,
-    settings: settings(maxRows),
-    caller: { remoteAddress: '127.0.0.1', userAgent: 'test' },
-    rows: (n) => (n === undefined ? maxRows : Math.min(maxRows, Math.max(1, n))),
+describe('MCP job and node tools, Setup A (read-only observe, maxRows 1)', () => {
+  let a: McpDaemon;
+  beforeAll(async () => {
+    a = await startMcpDaemon({ mcp: ['enabled: true', 'maxRows: 1'] });
+  }, 60_000);
+  afterAll(async () => {
+    await a?.stop();
   });
 
-  /** What the registry does: validate against `input`, then run; a refused argument is an isError. */
-  async function call(name: string, args: Record<string, unknown> = {}, maxRows = 200): Promise<ToolResult> {
-    const t = TOOLS.get(name)!;
-    const parsed = t.input.safeParse(args);
-    if (!parsed.success) return { ok: false, text: parsed.error.issues.map((i) => i.message).join('; ') };
-    const r = await t.run(parsed.data, ctxOf(maxRows));
-    // Every success payload is what the tool advertises.
-    if (r.ok) expect(() => (t.output as z.ZodType).parse(r.structured), name).not.toThrow();
-    return r;
-  }
-  const okOf = async (name: string, args: Record<string, unknown> = {}, maxRows = 200) => {
-    const r = await call(name, args, maxRows);
-    if (!r.ok) throw new Error(`${name}: ${r.text}`);
-    return { text: r.text, body: r.structured as Parsed };
+  it('lists the observe tools and hides the act ones (vector 6)', async () => {
+    const list = await a.rpc('tools/list');
+    const names = list.result.tools.map((t: Json) => t.name);
+    for (const n of [
+      'cron_get_status',
+      'cron_list_jobs',
+      'cron_tail_job_logs',
+      'cron_get_version',
+      'cron_get_incident',
+    ])
+      expect(names).toContain(n);
+    expect(names).not.toContain('cron_run_job');
+    expect(names).not.toContain('cron_cancel_job');
+    const reply = await a.rpc('tools/call', {
+      name: 'cron_run_job',
+      arguments: { name: 'hello', confirm: true },
+    });
+    expect(reply.error).toEqual({ code: -32602, message: 'unknown tool: cron_run_job' });
+  });
+
+  it('pages list_jobs at maxRows (vector 18) and filters by state (vector 19)', async () => {
+    const r = await a.call('cron_list_jobs', { limit: 100 });
+    expect(textOf(r, false)).toBe('2 matching job(s); 1 returned');
+    expect(r.structuredContent.page).toEqual({ offset: 0, limit: 1, total: 2, returned: 1, nextOffset: 1 });
+    expect(r.structuredContent.jobs.map((j: Json) => j.name)).toEqual(['hello']);
+    const off = await a.call('cron_list_jobs', { state: 'disabled' });
+    expect(off.structuredContent.jobs.map((j: Json) => j.name)).toEqual(['nightly']);
+    expect(textOf(await a.call('cron_get_job', {}), true)).toBe(
+      "missing or empty required string argument: 'name'",
+    );
+    expect(textOf(await a.call('cron_get_job', { name: 'ghost' }), true)).toContain('not found');
+    expect(textOf(await a.call('cron_list_jobs', { state: 'asleep' }), true)).toContain("'state'");
+  });
+});
+
+describe('MCP job and node tools, Setup B (token, act enabled)', () => {
+  let b: McpDaemon;
+  const rest = async (path: string) => {
+    const res = await fetch(`${b.base}${path}`, {
+      headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+    });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as Json;
   };
-  const getJson = async (path: string, accept = 'application/json') =>
-    (await (await h.get(path, { headers: { accept } })).json()) as Parsed;
+  const still = (v: unknown): unknown =>
+    JSON.parse(JSON.stringify(v, (k, x) => (k === 'scheduled_in' || k === 'generated_at' ? '~' : x)));
 
   beforeAll(async () => {
-    h = await startHarness(JOBS, LOOPBACK);
-    const web = h.cfg.web as WebSection;
-    deps = {
-      ctx: h.ctx,
-      web,
-      log: new Logger('cronstable'),
-      metrics: h.metrics,
-      status: new StatusView(h.ctx),
-      node: NodeSampler.fromConfig(web),
-      jobResources: new JobResourceSampler(h.ctx.scheduler),
-    };
-  });
+    b = await startMcpDaemon({
+      token: TOKEN,
+      jobs: JOBS_B,
+      extra: STATE,
+      mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act'],
+    });
+  }, 60_000);
   afterAll(async () => {
-    deps.status.close();
-    await h.stop();
+    await b?.stop();
   });
 
-  it('get_status and list_jobs page like the spec (vector 18) and filter by state (vector 19)', async () => {
-    const status = await okOf('cron_get_status', { limit: 100 }, 1);
-    expect(status.body.page).toEqual({ offset: 0, limit: 1, total: 6, returned: 1, nextOffset: 1 });
-    expect(status.body.status).toEqual([
-      { job: 'hello', status: 'scheduled', scheduled_in: expect.any(Number) },
-    ]);
-    expect(status.text).toBe('6 job(s); 0 running in this page');
-    const jobs = await okOf('cron_list_jobs', { limit: 100 }, 1);
-    expect(jobs.body.page).toEqual({ offset: 0, limit: 1, total: 6, returned: 1, nextOffset: 1 });
-    const off = await okOf('cron_list_jobs', { state: 'disabled' });
-    expect(off.body.jobs.map((j: Parsed) => j.name)).toEqual(['nightly']);
-    expect(off.text).toBe('1 matching job(s); 1 returned');
-    const filtered = await okOf('cron_list_jobs', { filter: 'SL', offset: -4 });
-    expect(filtered.body.jobs.map((j: Parsed) => j.name)).toEqual(['slow']);
-    expect(filtered.body.page).toMatchObject({ offset: 0, total: 1, nextOffset: null });
-    const past = await okOf('cron_list_jobs', { offset: 50 });
-    expect(past.body.jobs).toEqual([]);
-    expect(await call('cron_list_jobs', { state: 'sleeping' })).toMatchObject({ ok: false });
-  });
-
-  it('get_job answers one row and refuses a missing or unknown name (vector 19)', async () => {
-    const hello = await okOf('cron_get_job', { name: 'hello' });
-    expect(hello.text).toBe("job 'hello'");
-    expect(hello.body).toMatchObject({
-      name: 'hello',
-      enabled: true,
-      schedule: YEARLY,
-      command: 'echo hello-out',
-    });
-    expect(await call('cron_get_job', {})).toEqual({
-      ok: false,
-      text: "missing or empty required string argument: 'name'",
-    });
-    const ghost = await call('cron_get_job', { name: 'ghost' });
-    expect(ghost).toEqual({ ok: false, text: "job not found: 'ghost'. Use cron_list_jobs to enumerate." });
-    for (const t of ['cron_list_runs', 'cron_get_job_trends', 'cron_get_job_resources', 'cron_tail_job_logs'])
-      expect(await call(t, { name: 'ghost' }), t).toEqual({ ok: false, text: "job not found: 'ghost'" });
-  });
-
-  it('runs and cancels for real, only behind confirm=true (vectors 5, 21)', async () => {
-    for (const confirm of [undefined, false]) {
-      const r = await call('cron_run_job', { name: 'slow', confirm });
-      expect(r).toEqual({
-        ok: false,
-        text: 'running changes state; call again with confirm=true to proceed',
-      });
+  it('refuses to act without confirm=true (vectors 5, 21) and runs and cancels for real', async () => {
+    for (const args of [{ name: 'slow' }, { name: 'slow', confirm: 'true' }, { name: 'slow', confirm: 1 }]) {
+      const text = textOf(await b.call('cron_run_job', args), true);
+      expect(text).toContain('confirm=true');
     }
-    const typed = await call('cron_run_job', { name: 'slow', confirm: 'true' });
-    expect(typed.ok).toBe(false);
-    expect(typed.text).toContain('confirm=true');
-    // Check order: the confirm refusal comes before the job lookup.
-    expect((await call('cron_run_job', { name: 'ghost' })).text).toContain('confirm=true');
-    expect(h.scheduler.running('slow')).toHaveLength(0);
-    expect(await call('cron_cancel_job', { name: 'slow', confirm: true })).toEqual({
-      ok: false,
-      text: "job 'slow' is not running",
-    });
+    expect((await rest('/jobs/slow/runs')).runs).toEqual([]);
+    expect(textOf(await b.call('cron_cancel_job', { name: 'hello', confirm: true }), true)).toBe(
+      "job 'hello' is not running",
+    );
 
-    const started = await okOf('cron_run_job', { name: 'slow', confirm: true });
-    expect(started).toEqual({ text: "started job 'slow'", body: { started: 'slow', outcome: 'launched' } });
-    await waitUntil(() => h.scheduler.running('slow').length === 1);
-    const cancel = await call('cron_cancel_job', { name: 'slow' });
-    expect(cancel.text).toBe('cancelling changes state; call again with confirm=true to proceed');
-    expect(h.scheduler.running('slow')).toHaveLength(1);
-    const cancelled = await okOf('cron_cancel_job', { name: 'slow', confirm: true });
-    expect(cancelled).toEqual({
-      text: "cancelled 1 instance(s) of job 'slow'",
-      body: { cancelled: 'slow', instances: 1 },
+    const run = await b.call('cron_run_job', { name: 'slow', confirm: true });
+    expect(textOf(run, false)).toBe("started job 'slow'");
+    expect(run.structuredContent).toEqual({ started: 'slow', outcome: 'launched' });
+    const running = await until('slow running', 10_000, async () => {
+      const row = (await rest('/jobs')).find((j: Json) => j.name === 'slow');
+      return row.running ? row : null;
     });
-    await waitUntil(() => h.scheduler.history('slow')?.lastRun()?.outcome === 'cancelled');
-    expect(await call('cron_run_job', { name: 'ghost', confirm: true })).toEqual({
-      ok: false,
-      text: "job 'ghost' not found",
-    });
-    expect(await call('cron_run_job', { name: 'nightly', confirm: true })).toEqual({
-      ok: false,
-      text: "job 'nightly' is disabled",
-    });
-    expect(await call('cron_cancel_job', { name: 'ghost', confirm: true })).toEqual({
-      ok: false,
-      text: "job 'ghost' not found",
-    });
-  });
+    expect(running.pids).toHaveLength(1);
 
-  it('says what concurrencyPolicy made of a manual start: skipped-forbid, replaced', async () => {
-    expect((await okOf('cron_run_job', { name: 'solo', confirm: true })).body.outcome).toBe('launched');
-    await waitUntil(() => h.scheduler.running('solo').length === 1);
-    const again = await okOf('cron_run_job', { name: 'solo', confirm: true });
-    expect(again.body).toEqual({ started: 'solo', outcome: 'skipped-forbid' });
-    expect(again.text).toContain('not started');
-    expect(h.scheduler.running('solo')).toHaveLength(1);
-
-    expect((await okOf('cron_run_job', { name: 'swap', confirm: true })).body.outcome).toBe('launched');
-    await waitUntil(() => h.scheduler.running('swap').length === 1);
-    const first = h.scheduler.running('swap')[0]!.runId;
-    const replaced = await okOf('cron_run_job', { name: 'swap', confirm: true });
-    expect(replaced.body).toEqual({ started: 'swap', outcome: 'replaced' });
-    await waitUntil(() => h.scheduler.running('swap').some((r) => r.runId !== first));
-    for (const name of ['solo', 'swap']) await okOf('cron_cancel_job', { name, confirm: true });
-    await waitUntil(() => h.scheduler.running('solo').length + h.scheduler.running('swap').length === 0);
-  });
-
-  it('tails with a cursor that survives the ring wrapping, redacted and sanitised', async () => {
-    await okOf('cron_run_job', { name: 'chatty', confirm: true });
-    const live = () => h.scheduler.running('chatty')[0];
-    await waitUntil(() => (live()?.published ?? 0) >= 1202, 10_000);
-    expect(live()!.published).toBe(1202);
-    expect(live()!.lines).toHaveLength(1000);
-
-    const first = await okOf('cron_tail_job_logs', { name: 'chatty', tail: 3 });
-    const run = live()!.runId;
-    expect(first.body).toMatchObject({
-      name: 'chatty',
-      running: true,
-      run_id: run,
-      cursor: `${run}.1202`,
-      truncated: true,
+    // The tail of the running instance: secrets redacted, escapes gone, newline stripped.
+    const tail = await until('three lines', 10_000, async () => {
+      const t = await b.call('cron_tail_job_logs', { name: 'slow' });
+      return t.structuredContent.lines.length >= 3 ? t : null;
     });
-    expect(first.body.lines).toEqual([
-      { stream: 'stdout', line: 'line 1198' },
-      { stream: 'stdout', line: 'line 1199' },
-      { stream: 'stdout', line: 'line 1200' },
+    expect(tail.structuredContent).toMatchObject({ name: 'slow', running: true, truncated: false });
+    expect(tail.structuredContent.lines).toEqual([
+      { stream: 'stdout', line: 'slow-start' },
+      { stream: 'stdout', line: 'password=***REDACTED***' },
+      { stream: 'stdout', line: 'bold' },
     ]);
-    expect(first.text).toBe(`job 'chatty': 3 line(s) (cursor ${run}.1202)`);
+    const cursor = tail.structuredContent.cursor as string;
+    expect(cursor).toBe(`${tail.structuredContent.run_id}.3`);
+    expect(textOf(tail, false)).toBe(`job 'slow': 3 line(s) (cursor ${cursor})`);
+    const more = await b.call('cron_tail_job_logs', { name: 'slow', cursor });
+    expect(more.structuredContent).toMatchObject({ lines: [], cursor, truncated: false });
 
-    // An old cursor into the evicted part: the evicted lines are counted, the rest follows.
-    const old = await okOf('cron_tail_job_logs', { name: 'chatty', tail: 2, cursor: `${run}.0` });
-    expect(old.body.skipped).toBe(202);
-    expect(old.body.lines.map((l: Parsed) => l.line)).toEqual(['line 201', 'line 202']);
-    expect(old.body.cursor).toBe(`${run}.204`);
-
-    await waitUntil(() => (live()?.published ?? 0) >= 1502, 10_000);
-    const next = await okOf('cron_tail_job_logs', { name: 'chatty', cursor: first.body.cursor });
-    expect(next.body.lines.map((l: Parsed) => l.line)).toEqual(
-      Array.from({ length: 200 }, (_, i) => `line ${1201 + i}`),
-    );
-    expect(next.body).toMatchObject({ cursor: `${run}.1402`, truncated: true });
-    expect(next.body.skipped).toBeUndefined();
-    const rest = await okOf('cron_tail_job_logs', { name: 'chatty', cursor: next.body.cursor });
-    expect(rest.body.lines).toHaveLength(100);
-    expect(rest.body).toMatchObject({ cursor: `${run}.1502`, truncated: false });
-    const none = await okOf('cron_tail_job_logs', { name: 'chatty', cursor: rest.body.cursor });
-    expect(none.body).toMatchObject({ lines: [], cursor: `${run}.1502`, truncated: false });
-
-    // Once the run is over the same cursor keeps working against the retained output.
-    await okOf('cron_cancel_job', { name: 'chatty', confirm: true });
-    await waitUntil(() => h.scheduler.history('chatty')?.lastRun()?.outcome === 'cancelled');
-    const after = await okOf('cron_tail_job_logs', { name: 'chatty', cursor: rest.body.cursor });
-    expect(after.body).toMatchObject({ lines: [], running: false, run_id: run, cursor: `${run}.1502` });
-    const again = await okOf('cron_tail_job_logs', { name: 'chatty', cursor: `${run}.1499` });
-    expect(again.body.lines.map((l: Parsed) => l.line)).toEqual(['line 1498', 'line 1499', 'line 1500']);
-    expect(await call('cron_tail_job_logs', { name: 'chatty', cursor: 'garbage' })).toMatchObject({
-      ok: false,
+    const cancel = await b.call('cron_cancel_job', { name: 'slow', confirm: true });
+    expect(textOf(cancel, false)).toBe("cancelled 1 instance(s) of job 'slow'");
+    expect(cancel.structuredContent).toEqual({ cancelled: 'slow', instances: 1 });
+    const runs = await until('the cancelled run', 10_000, async () => {
+      const r = await rest('/jobs/slow/runs');
+      return r.runs.length === 1 ? r : null;
     });
-    const nothing = await okOf('cron_tail_job_logs', { name: 'nightly' });
-    expect(nothing.body).toMatchObject({ lines: [], running: false, run_id: null, truncated: false });
+    expect(runs.runs[0].outcome).toBe('cancelled');
+    expect(textOf(await b.call('cron_cancel_job', { name: 'slow', confirm: true }), true)).toBe(
+      "job 'slow' is not running",
+    );
   });
 
-  it('redacts secrets and drops escapes and controls from tail lines', async () => {
-    const h2 = await startHarness(
-      job(
-        'leaky',
-        "printf 'password=hunter2\\n\\033[31mred\\033[0m\\tTAB\\001!\\nBearer abcdefghijkl\\n'",
-        YEARLY,
-        ['captureStdout: true'],
-      ),
-      LOOPBACK,
-    );
-    const d2: WebDeps = { ...deps, ctx: h2.ctx };
-    try {
-      await h2.ctx.scheduler.startJob('leaky');
-      await waitUntil(() => h2.ctx.scheduler.history('leaky')?.lastRun() !== undefined);
-      const t = TOOLS.get('cron_tail_job_logs')!;
-      const r = await t.run({ name: 'leaky' }, { ...ctxOf(200), deps: d2 });
-      expect(r.ok).toBe(true);
-      expect((r as { structured: Parsed }).structured.lines).toEqual([
-        { stream: 'stdout', line: 'password=***REDACTED***' },
-        { stream: 'stdout', line: 'red\tTAB!' },
-        { stream: 'stdout', line: 'Bearer ***REDACTED***' },
-      ]);
-    } finally {
-      await h2.stop();
-    }
+  it("redacts the run's staged secret values from the tail, running and finished", async () => {
+    await b.call('cron_run_job', { name: 'whisper', confirm: true });
+    const wanted = [{ stream: 'stdout', line: 'the word is ***REDACTED***' }];
+    const live = await until('the whisper line', 10_000, async () => {
+      const t = await b.call('cron_tail_job_logs', { name: 'whisper' });
+      return t.structuredContent.lines.length > 0 ? t : null;
+    });
+    expect(live.structuredContent).toMatchObject({ running: true, lines: wanted });
+    await b.call('cron_cancel_job', { name: 'whisper', confirm: true });
+    const done = await until('the finished run', 10_000, async () => {
+      const t = await b.call('cron_tail_job_logs', { name: 'whisper' });
+      return t.structuredContent.running ? null : t;
+    });
+    expect(done.structuredContent).toMatchObject({ running: false, lines: wanted });
+    expect(JSON.stringify(done)).not.toContain('zq81');
   });
 
-  it('answers every tool with its REST route body (parity)', async () => {
-    // Strip the values that move with the clock between the two reads.
-    const still = (v: unknown): unknown =>
-      JSON.parse(JSON.stringify(v, (k, x) => (k === 'scheduled_in' || k === 'generated_at' ? '~' : x)));
+  it('answers every read tool with its REST body (parity over HTTP)', async () => {
+    const status = await b.call('cron_get_status', {});
+    expect(textOf(status, false)).toBe('4 job(s); 0 running in this page');
+    expect(still(status.structuredContent.status)).toEqual(still(await rest('/status')));
+    const jobs = await b.call('cron_list_jobs', {});
+    expect(still(jobs.structuredContent.jobs)).toEqual(still(await rest('/jobs')));
+    const one = await b.call('cron_get_job', { name: 'slow' });
+    expect(textOf(one, false)).toBe("job 'slow'");
+    expect(still(one.structuredContent)).toEqual(still((await rest('/jobs'))[2]));
 
-    const status = await okOf('cron_get_status');
-    expect(still(status.body.status)).toEqual(still(await getJson('/status')));
-    const jobs = await okOf('cron_list_jobs');
-    expect(still(jobs.body.jobs)).toEqual(still(await getJson('/jobs')));
-    expect(still((await okOf('cron_get_job', { name: 'slow' })).body)).toEqual(
-      still((await getJson('/jobs')).find((j: Parsed) => j.name === 'slow')),
-    );
-    const runs = await okOf('cron_list_runs', { name: 'slow' });
-    const { totalRuns, returnedRuns, ...runsBody } = runs.body;
-    expect(runsBody).toEqual(await getJson('/jobs/slow/runs'));
+    const runs = await b.call('cron_list_runs', { name: 'slow' });
+    expect(textOf(runs, false)).toBe("job 'slow': 1 run(s) retained, 1 returned");
+    const { totalRuns, returnedRuns, ...runsBody } = runs.structuredContent;
     expect([totalRuns, returnedRuns]).toEqual([1, 1]);
-    expect(runs.text).toBe("job 'slow': 1 run(s) retained, 1 returned");
-    const one = await okOf('cron_list_runs', { name: 'swap', limit: 1 });
-    expect(one.body.totalRuns).toBe(2);
-    expect(one.body.runs).toEqual((await getJson('/jobs/swap/runs')).runs.slice(-1));
-    expect(still((await okOf('cron_get_job_trends', { name: 'slow' })).body)).toEqual(
-      still(await getJson('/jobs/slow/trends')),
-    );
-    const res = await okOf('cron_get_job_resources', { name: 'slow', runs: 20 });
-    const { total, returned, ...resBody } = res.body;
-    expect(resBody).toEqual(await getJson('/jobs/slow/resources'));
+    expect(runsBody).toEqual(await rest('/jobs/slow/runs'));
+    const trends = await b.call('cron_get_job_trends', { name: 'slow' });
+    expect(textOf(trends, false)).toBe("trends for job 'slow'");
+    expect(still(trends.structuredContent)).toEqual(still(await rest('/jobs/slow/trends')));
+    expect(trends.structuredContent.windows.all.cancelled).toBe(1);
+    const res = await b.call('cron_get_job_resources', { name: 'slow', runs: 20 });
+    expect(textOf(res, false)).toBe("resource series for job 'slow'");
+    const { total, returned, ...resBody } = res.structuredContent;
+    expect(resBody).toEqual(await rest('/jobs/slow/resources'));
     expect([total, returned]).toEqual([0, 0]);
-    expect(res.text).toBe("resource series for job 'slow'");
 
-    const cluster = await okOf('cron_get_cluster');
-    expect(cluster).toEqual({ text: 'cluster enabled=false', body: await getJson('/cluster') });
-    const fleet = await okOf('cron_get_fleet');
-    expect(fleet).toEqual({ text: 'fleet enabled=false', body: await getJson('/fleet') });
-    const node = await okOf('cron_get_node', { history: true });
-    const route = await getJson('/node');
-    expect(node.text).toBe(`node ${route.node_name}`);
-    expect(Object.keys(node.body)).toEqual([...Object.keys(route), 'history']);
-    expect(node.body.overload).toEqual(route.overload);
-    expect(Object.keys(node.body.resources)).toEqual(Object.keys(route.resources));
-    const { node_name: _n, ...history } = await getJson('/node/history');
-    expect(node.body.history).toEqual(history);
-    expect((await okOf('cron_get_node')).body.history).toBeUndefined();
+    const cluster = await b.call('cron_get_cluster', {});
+    expect(textOf(cluster, false)).toBe('cluster enabled=false');
+    expect(cluster.structuredContent).toEqual(await rest('/cluster'));
+    const fleet = await b.call('cron_get_fleet', {});
+    expect(textOf(fleet, false)).toBe('fleet enabled=false');
+    expect(fleet.structuredContent).toEqual(await rest('/fleet'));
+    const node = await b.call('cron_get_node', { history: true });
+    const nodeRoute = await rest('/node');
+    expect(textOf(node, false)).toBe(`node ${nodeRoute.node_name}`);
+    expect(node.structuredContent.overload).toEqual(nodeRoute.overload);
+    expect(Object.keys(node.structuredContent.resources)).toEqual(Object.keys(nodeRoute.resources));
+    const { node_name: _n, ...history } = await rest('/node/history');
+    expect(Object.keys(node.structuredContent.history)).toEqual(Object.keys(history));
+    expect(node.structuredContent.history.enabled).toBe(history.enabled);
 
-    const version = await okOf('cron_get_version');
-    expect(version.body).toEqual({
-      version: await (await h.get('/version')).text(),
-      ...(await getJson('/job-set-id')),
+    const version = await b.call('cron_get_version', {});
+    const v = (
+      await (await fetch(`${b.base}/version`, { headers: { authorization: `Bearer ${TOKEN}` } })).text()
+    ).trim();
+    expect(version.structuredContent).toEqual({ version: v, ...(await rest('/job-set-id')) });
+    expect(textOf(version, false)).toBe(`cronstable ${v} - 4 job(s)`);
+  });
+
+  it('queries metrics in-process and reports the incident view', async () => {
+    const m = await b.call('cron_query_metrics', { match: 'job_runs_total', limit: 50 });
+    const s = m.structuredContent;
+    expect(textOf(m, false)).toBe(`${s.totalMatched} metric sample(s) matched, ${s.returned} returned`);
+    expect(s.match).toBe('job_runs_total');
+    const slow = s.samples.find(
+      (x: Json) => x.labels.includes('job_name="slow"') && x.labels.includes('status="cancelled"'),
+    );
+    expect(slow).toMatchObject({ name: 'cronstable_job_runs_total', value: '1' });
+
+    const inc = await b.call('cron_get_incident', { name: 'slow', hours: 24 });
+    expect(textOf(inc, false)).toMatch(/^no failing jobs; \d+ finish\(es\) in the timeline$/);
+    expect(inc.structuredContent).toMatchObject({
+      verdict: 'none',
+      headline: null,
+      hours: 24,
+      focus: { name: 'slow', status: 'cancelled', failing: false, group: null },
     });
-    expect(version.text).toBe('cronstable 9.9.9-test - 6 job(s)');
-  });
-
-  it('queries the Prometheus samples in-process', async () => {
-    const all = await okOf('cron_query_metrics', {}, 5);
-    expect(all.body.returned).toBe(5);
-    expect(all.body.match).toBe(null);
-    const text = await (await h.get('/metrics')).text();
-    const sampleLines = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    expect(all.body.totalMatched).toBe(sampleLines.length);
-    const runs = await okOf('cron_query_metrics', { match: 'RUNS_TOTAL' });
-    expect(runs.body.samples.length).toBeGreaterThan(0);
-    for (const s of runs.body.samples) expect(s.name.toLowerCase()).toContain('runs_total');
-    const slow = runs.body.samples.find(
-      (s: Parsed) =>
-        s.name === 'cronstable_job_runs_total' &&
-        s.labels.includes('job_name="slow"') &&
-        s.labels.includes('status="cancelled"'),
-    );
-    expect(slow?.value).toBe('1');
-    expect(runs.text).toBe(
-      `${runs.body.totalMatched} metric sample(s) matched, ${runs.body.returned} returned`,
-    );
-    // With /metrics off the tool still renders the daemon's registry.
-    const off = await TOOLS.get('cron_query_metrics')!.run(
-      { match: 'cronstable_info' },
-      { ...ctxOf(200), deps: { ...deps, metrics: null } },
-    );
-    const info = [{ name: 'cronstable_info', labels: '{version="9.9.9-test"}', value: '1' }];
-    expect(off.ok && off.structured.samples).toEqual(info);
-    // Without any registry (no daemon-owned one either) a private one renders the live gauges.
-    const bare = await TOOLS.get('cron_query_metrics')!.run(
-      { match: 'cronstable_info' },
-      { ...ctxOf(200), deps: { ...deps, metrics: null, ctx: { ...h.ctx, metrics: undefined } } },
-    );
-    expect(bare.ok && bare.structured.samples).toEqual(info);
-  });
-
-  it('reports the incident view from the /jobs rows', async () => {
-    const v = await okOf('cron_get_incident', { name: 'slow' });
-    expect(v.body.verdict).toBe('none');
-    expect(v.body.summary).toMatchObject({ total: 6, disabled: 1 });
-    expect(v.body.timeline.map((e: Parsed) => e.name)).toContain('slow');
-    expect(v.body.focus).toMatchObject({ name: 'slow', status: 'cancelled', failing: false });
-    expect(await call('cron_get_incident', { name: 'ghost' })).toEqual({
-      ok: false,
-      text: "job not found: 'ghost'",
+    expect(inc.structuredContent.timeline.find((e: Json) => e.name === 'slow')).toMatchObject({
+      outcome: 'cancelled',
     });
-    expect((await call('cron_get_incident', { hours: 0 })).ok).toBe(false);
-  });
-
-  it("validates every route's real body against its RouteDoc schema", async () => {
-    const paths: Record<string, string> = { name: 'slow' };
-    for (const doc of [...coreDocs, ...jobDocs]) {
-      if (doc.method !== 'get' || !doc.response || doc.contentType === 'text/event-stream') continue;
-      const path = doc.path.replace(/\{(\w+)\}/g, (_, k: string) => paths[k]!);
-      const res = await h.get(path, { headers: { accept: 'application/json' } });
-      expect(res.status, path).toBe(200);
-      const body = doc.contentType === 'text/plain' ? await res.text() : await res.json();
-      const parsed = doc.response.safeParse(body);
-      expect(parsed.success ? null : parsed.error.issues, path).toBe(null);
-    }
   });
 });

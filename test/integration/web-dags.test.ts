@@ -50,6 +50,8 @@ class TinyDags implements DagWebApi {
     if (task !== 'build') return 'idle' as const;
     return {
       lines: [{ stream: 'stdout' as const, line: 'compiling\n' }],
+      published: 1,
+      startedAt: 0,
       follow: (fn: LiveLineSink) => {
         this.sink = fn;
         return () => {

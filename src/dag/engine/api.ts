@@ -2,7 +2,7 @@
 // matches the web layer's `DagWebApi` structurally, so this module does not depend on `web`.
 import type { DagConfig } from '../../config/types.ts';
 import type { Store } from '../../store/types.ts';
-import { planBackfill } from '../backfill.ts';
+import { planBackfill, previewBackfill } from '../backfill.ts';
 import type { DagEngine, LiveSink } from './engine.ts';
 
 export type EngineAnswer =
@@ -156,6 +156,16 @@ export class DagApi {
     }
   }
 
+  backfillPreview(dag: string, body: Record<string, unknown>): EngineAnswer {
+    const p = previewBackfill(this.engine.configured(dag), body.from, body.to);
+    if (!p.ok) return { ok: false, status: 400, error: p.reason };
+    const { ok: _, ...walk } = p;
+    return {
+      ok: true,
+      body: { dag, from: body.from, to: body.to, dryRun: true, wouldExecute: false, ...walk },
+    };
+  }
+
   async backfill(dag: string, body: Record<string, unknown>): Promise<EngineAnswer> {
     const d = this.engine.configured(dag);
     const p = planBackfill(d, body.from, body.to);
@@ -195,7 +205,12 @@ export class DagApi {
     runKey: string,
     task: string,
   ):
-    | { lines: { stream: 'stdout' | 'stderr'; line: string }[]; follow(fn: LiveSink): () => void }
+    | {
+        lines: { stream: 'stdout' | 'stderr'; line: string }[];
+        published: number;
+        startedAt: number;
+        follow(fn: LiveSink): () => void;
+      }
     | 'idle'
     | null {
     if (!this.engine.configured(dag)) return null;

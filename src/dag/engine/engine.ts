@@ -745,12 +745,15 @@ export class DagEngine {
     dag: string,
     runKey: string,
     taskKey: string,
-  ): { lines: OutputLine[]; follow(fn: LiveSink): () => void } | null {
+  ): { lines: OutputLine[]; published: number; startedAt: number; follow(fn: LiveSink): () => void } | null {
     for (const l of this.launched)
       if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey) {
         const redact = liveRedactor(l.secrets);
+        const live = l.handle.liveOutput();
         return {
-          lines: redact.replay(l.handle.liveOutput().lines),
+          lines: redact.replay(live.lines),
+          published: live.published,
+          startedAt: l.handle.startedAt,
           follow: (fn) => {
             const sink: LiveSink = (e) => fn(e === 'end' ? e : redact.next(e));
             l.listeners.add(sink);

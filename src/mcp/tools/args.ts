@@ -16,12 +16,16 @@ export const requiredString = (key: string) => {
 
 export const confirmArg = z
   .boolean({ error: 'confirm must be the JSON boolean true; call again with confirm=true to proceed' })
-  .optional();
+  .optional()
+  .describe('must be true to act');
+
+/** The `name` of the job tools. */
+export const jobNameArg = requiredString('name').describe('job name, as cron_list_jobs lists it');
 
 /** `limit` / `tail` / `runs`: absent = maxRows, clamped to [1, maxRows] (never an error). */
-export const rowsArg = z.number().int().optional();
+export const rowsArg = z.number().int().optional().describe('how many, default and ceiling mcp.maxRows');
 /** `offset`: absent = 0, negative = 0, past the end = an empty page. */
-export const offsetArg = z.number().int().optional();
+export const offsetArg = z.number().int().optional().describe('rows to skip, default 0');
 
 /** The read-only tools' "job not found" refusal (spec 07 §4.3). */
 export const jobNotFound = (name: string) => `job not found: '${name}'`;

@@ -21,7 +21,7 @@ import type { WebDeps } from '../../web/deps.ts';
 import { newestRun } from '../../web/sse.ts';
 import { BAD_CURSOR, type TailSource, tailPage, tailPageShape } from '../tail.ts';
 import { confirmRefusal, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
-import { confirmArg, defineTool, jobNotFound, offsetArg, requiredString, rowsArg } from './args.ts';
+import { confirmArg, defineTool, jobNameArg, jobNotFound, offsetArg, rowsArg } from './args.ts';
 import { PageSchema, paginate } from './paging.ts';
 
 const READ = false as const;
@@ -51,8 +51,11 @@ const listJobs = defineTool({
   toolset: 'observe',
   mutation: READ,
   input: z.strictObject({
-    filter: z.string().optional(),
-    state: z.enum(['running', 'disabled', 'scheduled']).optional(),
+    filter: z.string().optional().describe('keep names containing this text (case-insensitive)'),
+    state: z
+      .enum(['running', 'disabled', 'scheduled'])
+      .optional()
+      .describe('running; disabled; scheduled = enabled and not running'),
     offset: offsetArg,
     limit: rowsArg,
   }),
@@ -78,7 +81,7 @@ const getJob = defineTool({
     'One job as cron_list_jobs shows it: schedule, command, state, next fire, last run and the last 20 outcomes.',
   toolset: 'observe',
   mutation: READ,
-  input: z.strictObject({ name: requiredString('name') }),
+  input: z.strictObject({ name: jobNameArg }),
   output: JobRowSchema,
   async run(args, ctx) {
     const r = jobRow(ctx.deps, args.name);
@@ -94,7 +97,7 @@ const listRuns = defineTool({
     "A job's retained runs (at most 50 kept), the newest `limit` of them oldest first (default and ceiling: maxRows), with stats over every retained run; `totalRuns` and `returnedRuns` tell whether runs were left out.",
   toolset: 'observe',
   mutation: READ,
-  input: z.strictObject({ name: requiredString('name'), limit: rowsArg }),
+  input: z.strictObject({ name: jobNameArg, limit: rowsArg }),
   output: JobRunsSchema.extend({ totalRuns: z.number().int(), returnedRuns: z.number().int() }),
   async run(args, ctx) {
     const r = jobRuns(ctx.deps, args.name);
@@ -117,7 +120,7 @@ const getTrends = defineTool({
     "A job's run statistics (counts, success rate, durations) over the last hour, day, week, 30 days and all retained runs: tells a new failure from a chronic one.",
   toolset: 'observe',
   mutation: READ,
-  input: z.strictObject({ name: requiredString('name') }),
+  input: z.strictObject({ name: jobNameArg }),
   output: JobTrendsSchema,
   async run(args, ctx) {
     const r = jobTrends(ctx.deps, args.name);
@@ -133,7 +136,7 @@ const getResources = defineTool({
     'CPU and memory of a job with monitorResources: running instances with their samples, and the last `runs` sampled runs (default and ceiling: maxRows; at most 50 are kept). `total` and `returned` count the sampled runs.',
   toolset: 'observe',
   mutation: READ,
-  input: z.strictObject({ name: requiredString('name'), runs: rowsArg }),
+  input: z.strictObject({ name: jobNameArg, runs: rowsArg }),
   output: JobResourcesSchema.extend({ total: z.number().int(), returned: z.number().int() }),
   async run(args, ctx) {
     const r = jobResources(ctx.deps, args.name, ctx.rows(args.runs));
@@ -183,7 +186,11 @@ const tailLogs = defineTool({
     "A job's buffered output (the newest running instance, else the last finished run; 1000 lines kept per run), secrets redacted and control characters removed. Without `cursor`: the last `tail` lines (default and ceiling: maxRows); pass the returned `cursor` back to get only newer lines (`skipped` counts lines evicted in between).",
   toolset: 'observe',
   mutation: READ,
-  input: z.strictObject({ name: requiredString('name'), tail: rowsArg, cursor: z.string().optional() }),
+  input: z.strictObject({
+    name: jobNameArg,
+    tail: rowsArg,
+    cursor: z.string().optional().describe('the cursor a previous call returned: continue after it'),
+  }),
   output: z.object({
     ...tailPageShape,
     name: z.string(),
@@ -211,7 +218,7 @@ const runJob = defineTool({
     'Starts the job now on this node, ignoring its schedule and leadership but honouring its concurrencyPolicy (`outcome` says launched, skipped-forbid or replaced). Changes state: acts only with confirm=true.',
   toolset: 'act',
   mutation: { destructive: false, idempotent: false, gerund: 'running' },
-  input: z.strictObject({ name: requiredString('name'), confirm: confirmArg }),
+  input: z.strictObject({ name: jobNameArg, confirm: confirmArg }),
   output: z.object({ started: z.string(), outcome: z.enum(['launched', 'skipped-forbid', 'replaced']) }),
   async run(args, ctx) {
     const refused = confirmRefusal('running', args.confirm);
@@ -236,7 +243,7 @@ const cancelJobTool = defineTool({
     'Cancels every running instance of the job (terminate, then kill after its killTimeout); the runs are recorded as cancelled, without retry or failure report. Changes state: acts only with confirm=true.',
   toolset: 'act',
   mutation: { destructive: true, idempotent: true, gerund: 'cancelling' },
-  input: z.strictObject({ name: requiredString('name'), confirm: confirmArg }),
+  input: z.strictObject({ name: jobNameArg, confirm: confirmArg }),
   output: z.object({ cancelled: z.string(), instances: z.number().int() }),
   async run(args, ctx) {
     const refused = confirmRefusal('cancelling', args.confirm);

@@ -59,7 +59,9 @@ const getNode = defineTool({
     "This node's CPU and memory and whether it keeps up with its schedule. `history: true` adds the sampled [epoch seconds, cpu %, mem %] points, oldest first (all kept points, not bounded by maxRows).",
   toolset: 'observe',
   mutation: false,
-  input: z.strictObject({ history: z.boolean().optional() }),
+  input: z.strictObject({
+    history: z.boolean().optional().describe('add the sampled history points'),
+  }),
   output: NodeSchema.extend({ history: NodeHistorySchema.omit({ node_name: true }).optional() }),
   async run(args, ctx) {
     const body: Record<string, unknown> = { ...nodeBody(ctx.deps) };
@@ -80,7 +82,10 @@ const queryMetrics = defineTool({
     "The daemon's Prometheus samples (rendered in-process, whether or not /metrics is served), keeping those whose metric name contains `match` (case-insensitive). At most `limit` samples (default and ceiling: maxRows); values are strings so NaN and +Inf survive.",
   toolset: 'observe',
   mutation: false,
-  input: z.strictObject({ match: z.string().optional(), limit: rowsArg }),
+  input: z.strictObject({
+    match: z.string().optional().describe('keep metric names containing this text (case-insensitive)'),
+    limit: rowsArg,
+  }),
   output: z.object({
     samples: z.array(SampleSchema),
     totalMatched: z.number().int(),

@@ -1,17 +1,22 @@
-// DAG routes (spec 04 §9, spec 06 §5.13). Until the DAG engine plugs in `ctx.dags`, `GET /dags`
-// answers [] and every route naming a DAG answers 404 `unknown dag '<name>'`.
+// DAG routes (spec 04 §9, spec 06 §5.13), answered by ../api/dags.ts (which the MCP DAG tools call
+// too). Until the DAG engine plugs in `ctx.dags`, `GET /dags` answers [] and every route naming a DAG
+// answers 404 `unknown dag '<name>'`.
 import type { Hono } from 'hono';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
-import type { DagAnswer } from '../context.ts';
+import {
+  dagBackfill,
+  dagDecide,
+  dagList,
+  dagRun,
+  dagRuns,
+  dagTaskOutput,
+  dagTrigger,
+  dagXcom,
+  unknownDag,
+} from '../api/dags.ts';
 import type { WebDeps } from '../deps.ts';
-import { type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { answer, type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
-
-const unknownDag = (name: string) => jsonError(404, `unknown dag '${name}'`);
-
-function reply(a: DagAnswer): Response {
-  return a.ok ? json(a.body) : jsonError(a.status, a.error);
-}
 
 /** A JSON-object request body, or the 400 answer (spec 04 §9). */
 async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
@@ -32,30 +37,24 @@ async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
 export function dagRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
-  app.get('/dags', async () => json(ctx.dags ? await ctx.dags.list() : []));
+  app.get('/dags', async () => json(await dagList(ctx)));
 
-  app.get('/dags/:name/runs', async (c) => {
-    const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
-    return reply(await ctx.dags.runs(name, intParam(c.req.query('limit'), 50, 1, 500)));
-  });
+  app.get('/dags/:name/runs', async (c) =>
+    answer(await dagRuns(ctx, param(c, 'name'), intParam(c.req.query('limit'), 50, 1, 500))),
+  );
 
-  app.get('/dags/:name/runs/:runKey', async (c) => {
-    const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
-    return reply(await ctx.dags.run(name, param(c, 'runKey')));
-  });
+  app.get('/dags/:name/runs/:runKey', async (c) =>
+    answer(await dagRun(ctx, param(c, 'name'), param(c, 'runKey'))),
+  );
 
-  app.get('/dags/:name/runs/:runKey/xcom', async (c) => {
-    const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
-    return reply(await ctx.dags.xcom(name, param(c, 'runKey')));
-  });
+  app.get('/dags/:name/runs/:runKey/xcom', async (c) =>
+    answer(await dagXcom(ctx, param(c, 'name'), param(c, 'runKey'))),
+  );
 
   app.get('/dags/:name/runs/:runKey/tasks/:taskkey/logs', (c) => {
     const name = param(c, 'name');
-    const out = ctx.dags?.taskOutput?.(name, param(c, 'runKey'), param(c, 'taskkey')) ?? null;
-    if (!ctx.dags || out === null) return unknownDag(name);
+    const out = dagTaskOutput(ctx, name, param(c, 'runKey'), param(c, 'taskkey'));
+    if (out === null) return answer(unknownDag(name));
     if (out === 'idle') return sseResponse({ replay: [], empty: true });
     return sseResponse({
       replay: out.lines,
@@ -63,25 +62,21 @@ export function dagRoutes(app: Hono<WebEnv>, d: WebDeps): void {
     });
   });
 
-  app.post('/dags/:name/trigger', async (c) => {
-    const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
-    return reply(await ctx.dags.trigger(name));
-  });
+  app.post('/dags/:name/trigger', async (c) => answer(await dagTrigger(ctx, param(c, 'name'))));
 
   app.post('/dags/:name/backfill', async (c) => {
     const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
+    if (!ctx.dags) return answer(unknownDag(name));
     const body = await objectBody(c);
     if (body instanceof Response) return body;
-    return reply(await ctx.dags.backfill(name, body));
+    return answer(await dagBackfill(ctx, name, body));
   });
 
   app.post('/dags/:name/runs/:runKey/tasks/:taskkey/decision', async (c) => {
     const name = param(c, 'name');
-    if (!ctx.dags) return unknownDag(name);
+    if (!ctx.dags) return answer(unknownDag(name));
     const body = await objectBody(c);
     if (body instanceof Response) return jsonError(400, "decision must be 'approve' or 'reject'");
-    return reply(await ctx.dags.decide(name, param(c, 'runKey'), param(c, 'taskkey'), body));
+    return answer(await dagDecide(ctx, name, param(c, 'runKey'), param(c, 'taskkey'), body));
   });
 }

@@ -1,0 +1,144 @@
+// Slot fates (issue 15 part 2) that `GET /jobs/{name}/slots`, `GET /slots/unaccounted` and the MCP
+// `cron_job_slots` tool share: every scheduled slot of a window and what became of it, from the
+// fleet's shared run ledger (or this node's memory when no store is configured).
+import { z } from 'zod';
+import { type LedgerRow, SLOT_FATES } from '../../scheduler/slots.ts';
+import {
+  historyRows,
+  jobSlots,
+  ledgerRows,
+  runningRows,
+  slotsBody,
+  slotWindow,
+} from '../../scheduler/slots-ledger.ts';
+import { parseIsoInstant } from '../../util/instant.ts';
+import type { WebContext } from '../context.ts';
+import { nodeName } from '../deps.ts';
+import { type ApiResult, fail, ok, type RouteDoc } from './types.ts';
+
+const UNACCOUNTED_MEMO_MS = 10_000;
+
+// A job's slot rows: the shared ledger (or this node's memory without a store), plus its running
+// instances here, which no ledger row names yet.
+async function rowsOf(ctx: WebContext, name: string, here: string): Promise<LedgerRow[]> {
+  const history = ctx.scheduler.history(name);
+  const rows = ctx.store ? await ledgerRows(ctx.store, name) : history ? historyRows(history, here) : [];
+  return [...rows, ...runningRows(history, here)];
+}
+
+const storeTrouble = (e: unknown) => fail(503, `the state store could not be read: ${(e as Error).message}`);
+
+/** `GET /jobs/{name}/slots?from=&to=`: the window defaults to the last 24 h. */
+export async function jobSlotsView(
+  ctx: WebContext,
+  name: string,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<ApiResult<JobSlots>> {
+  const job = ctx.scheduler.job(name);
+  if (!job) return fail(404, `job '${name}' not found`);
+  const w = slotWindow(from, to, ctx.clock.now(), parseIsoInstant);
+  if ('error' in w) return fail(400, w.error);
+  const here = nodeName(ctx);
+  let rows: LedgerRow[];
+  try {
+    rows = await rowsOf(ctx, name, here);
+  } catch (e) {
+    return storeTrouble(e);
+  }
+  return ok(slotsBody(job, w, jobSlots(job, rows, w, [here]), ctx.store ? 'ledger' : 'memory'));
+}
+
+// The dashboard header's fleet-wide count reads every job's ledger and every open dashboard polls
+// it: answers are reused briefly.
+const memos = new WeakMap<WebContext, { at: number; body: Unaccounted }>();
+
+/** `GET /slots/unaccounted`: unaccounted slots of every enabled job over the last 24 h. */
+export async function unaccountedView(ctx: WebContext): Promise<ApiResult<Unaccounted>> {
+  const to = ctx.clock.now();
+  const memo = memos.get(ctx);
+  if (memo && to - memo.at < UNACCOUNTED_MEMO_MS && to >= memo.at) return ok(memo.body);
+  const w = { fromMs: to - 86_400_000, toMs: to };
+  const here = nodeName(ctx);
+  const jobs: { name: string; unaccounted: number }[] = [];
+  try {
+    for (const job of ctx.config().jobs) {
+      if (!job.cron || !job.enabled) continue;
+      const n = jobSlots(job, await rowsOf(ctx, job.name, here), w, [here]).counts.unaccounted ?? 0;
+      if (n > 0) jobs.push({ name: job.name, unaccounted: n });
+    }
+  } catch (e) {
+    return storeTrouble(e);
+  }
+  const body: Unaccounted = {
+    from: new Date(w.fromMs).toISOString(),
+    to: new Date(w.toMs).toISOString(),
+    source: ctx.store ? 'ledger' : 'memory',
+    unaccounted: jobs.reduce((a, j) => a + j.unaccounted, 0),
+    jobs,
+  };
+  memos.set(ctx, { at: to, body });
+  return ok(body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 200 bodies
+
+const fate = z.enum(SLOT_FATES);
+const source = z
+  .enum(['ledger', 'memory'])
+  .describe('the shared run ledger, or this node alone without a store');
+
+export const jobSlotsSchema = z.object({
+  name: z.string(),
+  from: z.string(),
+  to: z.string(),
+  source,
+  schedule: z.string(),
+  clusterPolicy: z.enum(['Leader', 'PreferLeader', 'EveryNode']),
+  counts: z.partialRecord(fate, z.number().int()),
+  unaccounted: z.number().int().describe('slots no node accounted for: alert on this'),
+  truncated: z.number().int().describe('oldest slots of the window left out'),
+  before_history: z.number().int().describe('slots before the ledger knew the job, not listed'),
+  slots: z.array(
+    z.object({
+      scheduled_at: z.string(),
+      outcome: fate,
+      node: z.string().nullable(),
+      run_id: z.string().nullable(),
+      reason: z.string().nullable(),
+      others: z.array(z.object({ node: z.string(), outcome: fate, reason: z.string().nullable() })),
+    }),
+  ),
+});
+export type JobSlots = z.infer<typeof jobSlotsSchema>;
+
+export const unaccountedSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  source,
+  unaccounted: z.number().int(),
+  jobs: z.array(z.object({ name: z.string(), unaccounted: z.number().int() })),
+});
+export type Unaccounted = z.infer<typeof unaccountedSchema>;
+
+export const docs: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/jobs/{name}/slots',
+    summary: "Every scheduled slot of a job's window and its fate",
+    query: {
+      from: z.string().describe('ISO-8601, default to minus 24 h'),
+      to: z.string().describe('ISO-8601, default now'),
+    },
+    response: jobSlotsSchema,
+    errors: [400, 404, 503],
+  },
+  {
+    method: 'get',
+    path: '/slots/unaccounted',
+    summary: 'Unaccounted slots of every enabled job over the last 24 hours',
+    response: unaccountedSchema,
+    errors: [503],
+  },
+];
