@@ -1,10 +1,27 @@
 // Tools, resources and prompts through the whole stack on real daemons, with the job tools of the
 // catalogue: the SDK client (which checks every structuredContent against its outputSchema),
 // vectors 5, 6, 18, 19, 21, 22 and 23, the audit line in the daemon's log and the Prometheus counter.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/mcp/tools/index.ts';
 import { type McpDaemon, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
+import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
+
+const isReference = (name: string) => (CATALOGUE as readonly string[]).includes(name);
+
+/** Setup B's state store and scheduled DAG `etl` (spec 07 §9). */
+const stateAndDag = (dir: string) => `state:
+  path: ${dir}
+  topology: single-node
+dags:
+  - name: etl
+    schedule: "0 2 * * *"
+    tasks:
+      - id: extract
+        command: echo extracted
+`;
 
 describe('Setup A: defaults', () => {
   let a: McpDaemon;
@@ -151,13 +168,65 @@ describe('Setup A: defaults', () => {
   });
 });
 
-describe('Setup B (job side): read-write, act, maxRows 1', () => {
+describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a DAG', () => {
   let b: McpDaemon;
   beforeAll(async () => {
     b = await startMcpDaemon({
       token: 's3cret',
-      mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', 'maxRows: 1'],
+      mcp: [
+        'enabled: true',
+        'readOnly: false',
+        'toolsets:',
+        '  - observe',
+        '  - act',
+        '  - dags',
+        '  - state',
+        'allowedOrigins:',
+        '  - http://ok.example',
+        'maxRows: 1',
+        'maxBodyBytes: 2000',
+      ],
+      extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
     });
+  });
+
+  it('lists the 29 reference tools, ours after them (vector 2)', async () => {
+    const names: string[] = (await b.rpc('tools/list')).result.tools.map((t: { name: string }) => t.name);
+    expect(names.slice(0, 29)).toEqual([...CATALOGUE]);
+    expect(names.slice(29).some(isReference)).toBe(false);
+  });
+
+  it('serves the DAG and state resources and all five prompts', async () => {
+    const templates = (await b.rpc('resources/templates/list')).result.resourceTemplates;
+    expect(templates.map((t: { name: string }) => t.name)).toEqual([
+      'job',
+      'job-runs',
+      'dag',
+      'dag-run',
+      'state-ns',
+    ]);
+    const dag = JSON.parse(
+      (await b.rpc('resources/read', { uri: 'cronstable://dags/etl' })).result.contents[0].text,
+    );
+    expect(dag.name).toBe('etl');
+    expect((await b.rpc('resources/read', { uri: 'cronstable://dags/etl/runs/nope' })).error.code).toBe(
+      -32002,
+    );
+    // A state-layer refusal is -32002 with its own message.
+    const logs = await b.rpc('resources/read', { uri: 'cronstable://state/logs' });
+    expect(logs.error.code).toBe(-32002);
+    expect(logs.error.message).not.toBe('resource not found: cronstable://state/logs');
+    const prompts = (await b.rpc('prompts/list')).result.prompts.map((p: { name: string }) => p.name);
+    expect(prompts).toEqual([
+      'triage_job_failure',
+      'blast_radius',
+      'fleet_health_summary',
+      'why_did_dag_run_fail',
+      'backfill_plan',
+    ]);
+    const blast = await b.rpc('prompts/get', { name: 'blast_radius', arguments: { target: 'hello' } });
+    expect(blast.result.messages[0].content.text).toContain('cron_list_dags');
+    expect(blast.result.messages[0].content.text).toContain('cron_inspect_state');
   });
   afterAll(async () => {
     await b?.stop();
@@ -222,6 +291,45 @@ describe('Setup B (job side): read-write, act, maxRows 1', () => {
     expect(text).toContain('# TYPE cronstable_mcp_tool_calls_total counter');
     expect(text).toMatch(/cronstable_mcp_tool_calls_total\{tool="cron_run_job",outcome="refused"\} 2/);
     expect(text).toMatch(/cronstable_mcp_tool_calls_total\{tool="cron_get_version",outcome="ok"\} 1/);
+  });
+});
+
+describe('reload and disabled (spec 07 §1.4)', () => {
+  let d: McpDaemon;
+  beforeAll(async () => {
+    d = await startMcpDaemon({ token: 's3cret' });
+  });
+  afterAll(async () => {
+    await d?.stop();
+  });
+
+  it('rebuilds the tool list when the mcp block changes, and answers 404 (401 first) once disabled', async () => {
+    const count = async () =>
+      ((await d.rpc('tools/list')).result?.tools ?? []).filter((t: { name: string }) => isReference(t.name))
+        .length;
+    expect(await count()).toBe(18);
+    const file = join(d.dir, 'cronstable.yaml');
+    const config = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      config.replace(
+        'mcp:\n  enabled: true',
+        'mcp:\n  enabled: true\n  readOnly: false\n  toolsets:\n    - observe\n    - act',
+      ),
+    );
+    d.daemon.child.kill('SIGHUP');
+    await until('the reloaded web server to list 20 tools', 15_000, async () =>
+      (await count().catch(() => 0)) === 20 ? true : null,
+    );
+    writeFileSync(file, config.replace('mcp:\n  enabled: true', 'mcp:\n  enabled: false'));
+    d.daemon.child.kill('SIGHUP');
+    await until('the reloaded web server to drop /mcp', 15_000, async () => {
+      const r = await d.post({ jsonrpc: '2.0', id: 1, method: 'ping' }).catch(() => null);
+      return r?.status === 404 ? true : null;
+    });
+    expect((await d.post({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined, { token: null })).status).toBe(
+      401,
+    );
   });
 });
 
