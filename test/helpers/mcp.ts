@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from './child.ts';
 import { type E2eDaemon, ROOT, startE2eDaemon } from './e2e-daemon.ts';
@@ -165,5 +166,45 @@ export async function startMcpDaemon(opts: McpDaemonOptions = {}): Promise<McpDa
       for (const c of clients) await c.close().catch(() => {});
       await stopChild(daemon.child);
     },
+  };
+}
+
+/**
+ * A daemon for the enclosing describe: started in its beforeAll, stopped in its afterAll. The
+ * returned object stands for it (use it inside tests and hooks only).
+ */
+export function suiteMcpDaemon(opts: McpDaemonOptions | (() => McpDaemonOptions) = {}): McpDaemon {
+  let real: McpDaemon | null = null;
+  beforeAll(async () => {
+    real = await startMcpDaemon(typeof opts === 'function' ? opts() : opts);
+  });
+  afterAll(async () => {
+    await real?.stop();
+  });
+  const it = (): McpDaemon => {
+    if (!real) throw new Error('the suite daemon is not running (used outside a test?)');
+    return real;
+  };
+  return {
+    get daemon() {
+      return it().daemon;
+    },
+    get dir() {
+      return it().dir;
+    },
+    get base() {
+      return it().base;
+    },
+    get endpoint() {
+      return it().endpoint;
+    },
+    get token() {
+      return it().token;
+    },
+    post: (...a) => it().post(...a),
+    rpc: (...a) => it().rpc(...a),
+    call: (...a) => it().call(...a),
+    client: () => it().client(),
+    stop: () => it().stop(),
   };
 }

@@ -5,8 +5,8 @@
 // does not offer (logging/setLevel, completion, subscriptions, sampling, elicitation, SSE streams).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpDaemon, ROOT_DIR, startMcpDaemon } from '../helpers/mcp.ts';
+import { describe, expect, it } from 'vitest';
+import { ROOT_DIR, suiteMcpDaemon } from '../helpers/mcp.ts';
 
 const CLI = join(ROOT_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
@@ -28,16 +28,10 @@ function conformance(url: string, scenario: string): Promise<{ code: number | nu
 }
 
 describe('MCP conformance suite', () => {
-  let d: McpDaemon;
-  beforeAll(async () => {
-    d = await startMcpDaemon({
-      // The suite's DNS-rebinding scenario posts with the server's own origin and expects it to be
-      // accepted; cronstable accepts only listed origins (spec 07 §2.5), so list it.
-      mcp: ['enabled: true', 'allowedOrigins:', '  - http://127.0.0.1:{PORT}', '  - http://localhost:{PORT}'],
-    });
-  });
-  afterAll(async () => {
-    await d?.stop();
+  const d = suiteMcpDaemon({
+    // The suite's DNS-rebinding scenario posts with the server's own origin and expects it to be
+    // accepted; cronstable accepts only listed origins (spec 07 §2.5), so list it.
+    mcp: ['enabled: true', 'allowedOrigins:', '  - http://127.0.0.1:{PORT}', '  - http://localhost:{PORT}'],
   });
 
   it.each([

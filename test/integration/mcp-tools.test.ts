@@ -3,9 +3,9 @@
 // vectors 5, 6, 18, 19, 21, 22 and 23, the audit line in the daemon's log and the Prometheus counter.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/mcp/tools/index.ts';
-import { type McpDaemon, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
+import { SETUP_A_JOBS, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -24,14 +24,7 @@ dags:
 `;
 
 describe('Setup A: defaults', () => {
-  let a: McpDaemon;
-  beforeAll(async () => {
-    a = await startMcpDaemon();
-  });
-  afterAll(async () => {
-    await a?.stop();
-  });
-
+  const a = suiteMcpDaemon();
   it('serves an SDK client: listTools in catalogue order, read-only hints, outputSchema on every tool (vector 1)', async () => {
     const client = await a.client();
     expect(client.getServerVersion()?.name).toBe('cronstable');
@@ -169,25 +162,22 @@ describe('Setup A: defaults', () => {
 });
 
 describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a DAG', () => {
-  let b: McpDaemon;
-  beforeAll(async () => {
-    b = await startMcpDaemon({
-      token: 's3cret',
-      mcp: [
-        'enabled: true',
-        'readOnly: false',
-        'toolsets:',
-        '  - observe',
-        '  - act',
-        '  - dags',
-        '  - state',
-        'allowedOrigins:',
-        '  - http://ok.example',
-        'maxRows: 1',
-        'maxBodyBytes: 2000',
-      ],
-      extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
-    });
+  const b = suiteMcpDaemon({
+    token: 's3cret',
+    mcp: [
+      'enabled: true',
+      'readOnly: false',
+      'toolsets:',
+      '  - observe',
+      '  - act',
+      '  - dags',
+      '  - state',
+      'allowedOrigins:',
+      '  - http://ok.example',
+      'maxRows: 1',
+      'maxBodyBytes: 2000',
+    ],
+    extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
   });
 
   it('lists the 29 reference tools, ours after them (vector 2)', async () => {
@@ -228,10 +218,6 @@ describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a
     expect(blast.result.messages[0].content.text).toContain('cron_list_dags');
     expect(blast.result.messages[0].content.text).toContain('cron_inspect_state');
   });
-  afterAll(async () => {
-    await b?.stop();
-  });
-
   it('pages cron_list_jobs at maxRows (vector 18); resources stay unpaged', async () => {
     const r = await b.call('cron_list_jobs', { limit: 100 });
     expect(r.structuredContent.page).toEqual({ offset: 0, limit: 1, total: 2, returned: 1, nextOffset: 1 });
@@ -295,14 +281,7 @@ describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a
 });
 
 describe('reload and disabled (spec 07 §1.4)', () => {
-  let d: McpDaemon;
-  beforeAll(async () => {
-    d = await startMcpDaemon({ token: 's3cret' });
-  });
-  afterAll(async () => {
-    await d?.stop();
-  });
-
+  const d = suiteMcpDaemon({ token: 's3cret' });
   it('rebuilds the tool list when the mcp block changes, and answers 404 (401 first) once disabled', async () => {
     const count = async () =>
       ((await d.rpc('tools/list')).result?.tools ?? []).filter((t: { name: string }) => isReference(t.name))
@@ -334,17 +313,10 @@ describe('reload and disabled (spec 07 §1.4)', () => {
 });
 
 describe('act listed while readOnly (vector 6)', () => {
-  let d: McpDaemon;
-  beforeAll(async () => {
-    d = await startMcpDaemon({
-      jobs: `${SETUP_A_JOBS}\n  - name: nightly run\n    command: "true"\n    schedule: "0 4 * * *"`,
-      mcp: ['enabled: true', 'toolsets:', '  - observe', '  - act'],
-    });
+  const d = suiteMcpDaemon({
+    jobs: `${SETUP_A_JOBS}\n  - name: nightly run\n    command: "true"\n    schedule: "0 4 * * *"`,
+    mcp: ['enabled: true', 'toolsets:', '  - observe', '  - act'],
   });
-  afterAll(async () => {
-    await d?.stop();
-  });
-
   it('hides the mutating tools from listing and calling', async () => {
     const r = await d.rpc('tools/call', {
       name: 'cron_run_job',
