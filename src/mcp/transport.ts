@@ -207,9 +207,11 @@ export function mcpHttp(engine: McpEngine): McpHttp {
 
       const surrogate = !(typeof id === 'string' || Number.isSafeInteger(id));
       const forSdk = { jsonrpc: '2.0', id: surrogate ? 0 : id, method, params: p };
-      const text = await dispatch(engine, forSdk, c, requested);
-      if (!surrogate) return new Response(text, { status: 200, headers });
-      return reply(200, { ...(JSON.parse(text) as object), id });
+      const res = await dispatch(engine, forSdk, c, requested);
+      if (surrogate) return reply(200, { ...((await res.json()) as object), id });
+      // The SDK's own answer, its JSON text unread (a 3k-job listing is megabytes), our headers on it.
+      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+      return res;
     },
   };
 }
@@ -223,13 +225,13 @@ function toolCallFault(engine: McpEngine, p: Record<string, unknown>): RpcError 
   return null;
 }
 
-/** One request through an SDK Server + stateless transport; the JSON-RPC response text. */
+/** One request through an SDK Server + stateless transport; its 200 JSON answer. */
 async function dispatch(
   engine: McpEngine,
   message: Record<string, unknown>,
   c: Context,
   version: string | undefined,
-): Promise<string> {
+): Promise<Response> {
   const server = engine.acquire();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -250,7 +252,7 @@ async function dispatch(
         parsedBody: message,
       },
     );
-    return await res.text();
+    return res;
   } finally {
     await server.close();
     engine.release(server);
