@@ -27,8 +27,14 @@
 //    surrogate and the original echoed verbatim in the reply.
 //  - tools/call `name` / `arguments` faults (-32602 with the spec's messages): the SDK validates
 //    tools/call params with its own schema before any handler runs.
-//  - `initialize` is a handler with a method-only schema (engine.ts): the SDK's would refuse a
-//    missing `params` and negotiate among its five revisions.
+//  - `initialize`, `resources/read` and `prompts/get` are handlers with method-only schemas
+//    (engine.ts): the SDK's would refuse a missing `params` (and negotiate among its five
+//    revisions), a non-string `uri` or non-string prompt arguments in their own words.
+//  - Protocol faults are thrown as RpcError (rpc.ts), whose message the SDK sends as is (its
+//    McpError would prefix `MCP error -32602: `); any other exception in a handler is logged and
+//    becomes -32603 `internal error` (the SDK would send the exception's message).
+//  - The SDK's JSON answer is returned with our headers set on it (Content-Type with charset,
+//    MCP-Protocol-Version, CORS); a 200 whose id was swapped is rebuilt with the original id.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../web/respond.ts';
