@@ -24,6 +24,21 @@ export const SETUP_A_JOBS = [
   '    enabled: false',
 ].join('\n');
 
+/** Setup B's `mcp:` block (spec 07 §9): read-write, all four toolsets, one origin, small limits. */
+export const SETUP_B_MCP = [
+  'enabled: true',
+  'readOnly: false',
+  'toolsets:',
+  '  - observe',
+  '  - act',
+  '  - dags',
+  '  - state',
+  'allowedOrigins:',
+  '  - http://ok.example',
+  'maxRows: 1',
+  'maxBodyBytes: 2000',
+];
+
 export interface McpDaemonOptions {
   /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']; `{PORT}` = the port. */
   mcp?: string[];

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/mcp/tools/index.ts';
-import { SETUP_A_JOBS, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { SETUP_A_JOBS, SETUP_B_MCP, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -164,19 +164,7 @@ describe('Setup A: defaults', () => {
 describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a DAG', () => {
   const b = suiteMcpDaemon({
     token: 's3cret',
-    mcp: [
-      'enabled: true',
-      'readOnly: false',
-      'toolsets:',
-      '  - observe',
-      '  - act',
-      '  - dags',
-      '  - state',
-      'allowedOrigins:',
-      '  - http://ok.example',
-      'maxRows: 1',
-      'maxBodyBytes: 2000',
-    ],
+    mcp: SETUP_B_MCP,
     extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
   });
 

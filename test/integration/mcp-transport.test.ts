@@ -4,7 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JSON_ACCEPT, type McpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { JSON_ACCEPT, type McpDaemon, SETUP_B_MCP, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ping = (id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'ping' });
@@ -276,17 +276,7 @@ describe('Setup B: token, allow-listed origin, small body limit, web.headers', (
   const b = suiteMcpDaemon({
     token: 's3cret',
     web: ['headers:', '  X-Operator: yes'],
-    mcp: [
-      'enabled: true',
-      'readOnly: false',
-      'toolsets:',
-      '  - observe',
-      '  - act',
-      'allowedOrigins:',
-      '  - http://ok.example',
-      'maxRows: 1',
-      'maxBodyBytes: 2000',
-    ],
+    mcp: SETUP_B_MCP,
   });
 
   it('needs the token, answered by the shared auth layer without MCP headers (vector 17)', async () => {
