@@ -190,6 +190,24 @@ describe('Setup A: no token, default mcp block', () => {
       expect((await a.post(ping(id))).json, JSON.stringify(id)).toEqual({ jsonrpc: '2.0', id, result: {} });
   });
 
+  it('serves concurrent requests, each on its own SDK server, even with the same id', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        a.post({
+          jsonrpc: '2.0',
+          id: i % 2 === 0 ? 1 : `c${i}`,
+          method: 'tools/call',
+          params: { name: 'cron_list_jobs', arguments: { offset: i % 2 } },
+        }),
+      ),
+    );
+    replies.forEach((r, i) => {
+      expect(r.status).toBe(200);
+      expect(r.json.id).toBe(i % 2 === 0 ? 1 : `c${i}`);
+      expect(r.json.result.structuredContent.page.offset).toBe(i % 2);
+    });
+  });
+
   it('refuses malformed tools/call params with the spec messages', async () => {
     const noName = await a.rpc('tools/call', { arguments: {} });
     expect(noName.error).toEqual({ code: -32602, message: "tools/call requires a 'name'" });
