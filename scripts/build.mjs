@@ -27,7 +27,8 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
  * standalone binary is compiled from a bundle with everything inlined (INLINE_ALL).
  */
 const INLINE_ALL = process.env.CRONSTABLE_BUILD_INLINE_ALL === '1';
-const LAZY_PACKAGES = INLINE_ALL ? [] : ['nunjucks', 'prom-client', 'ical-generator'];
+// zod (~0.36 MB) serves the API payload schemas and MCP tools, never a CLI verb's start-up.
+const LAZY_PACKAGES = INLINE_ALL ? [] : ['nunjucks', 'prom-client', 'ical-generator', 'zod'];
 const LAZY = new Set([...BUILTINS, ...LAZY_PACKAGES]);
 /**
  * Packages reached through subpaths, lazy the same way: the MCP SDK (with the ajv and zod 3 it

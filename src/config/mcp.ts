@@ -1,11 +1,27 @@
 // The `mcp:` block (spec 07 §1): its defaults, its own range checks, and the cross-section rules that
 // need the merged `web` section (a listen address; the fail-closed rule of §1.3). Pure: the daemon
 // reads the resolved settings from here without loading the MCP server itself.
-import type { McpSettings, Toolset } from '../mcp/tool.ts';
 import type { ConfigIssue, SourcePos } from './errors.ts';
 import type { McpSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
 import type { LoadWarning } from './types.ts';
+
+export type Toolset = 'observe' | 'act' | 'dags' | 'state';
+
+/** The resolved `mcp:` block (spec 07 §1.1), defaults applied. */
+export interface McpSettings {
+  enabled: boolean;
+  readOnly: boolean;
+  toolsets: Toolset[];
+  allowedOrigins: string[];
+  allowUnauthenticated: boolean;
+  resources: boolean;
+  prompts: boolean;
+  /** Operator text for `initialize`, or null for the built-in paragraph. */
+  instructions: string | null;
+  maxRows: number;
+  maxBodyBytes: number;
+}
 
 export const MCP_DEFAULT_MAX_ROWS = 200;
 export const MCP_DEFAULT_MAX_BODY_BYTES = 1_048_576;

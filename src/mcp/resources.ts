@@ -132,6 +132,14 @@ function decode(segment: string): string {
   }
 }
 
+/** The listing fields every resource and template shares (after its `uri` / `uriTemplate`). */
+const listed = ({ name, title, description }: { name: string; title: string; description: string }) => ({
+  name,
+  title,
+  description,
+  mimeType: MIME,
+});
+
 const notFound = (uri: string) => new RpcError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`);
 
 export class ResourceCatalogue {
@@ -148,27 +156,11 @@ export class ResourceCatalogue {
   }
 
   list() {
-    return {
-      resources: this.fixed.map(({ uri, name, title, description }) => ({
-        uri,
-        name,
-        title,
-        description,
-        mimeType: MIME,
-      })),
-    };
+    return { resources: this.fixed.map((r) => ({ uri: r.uri, ...listed(r) })) };
   }
 
   listTemplates() {
-    return {
-      resourceTemplates: this.templates.map(({ uriTemplate, name, title, description }) => ({
-        uriTemplate,
-        name,
-        title,
-        description,
-        mimeType: MIME,
-      })),
-    };
+    return { resourceTemplates: this.templates.map((t) => ({ uriTemplate: t.uriTemplate, ...listed(t) })) };
   }
 
   async read(uri: string) {

@@ -3,24 +3,12 @@
 // filters by toolset/readOnly, writes the audit line for mutating calls, and turns a ToolResult into
 // the JSON-RPC `tools/call` result (`content` + `structuredContent`, or `isError`).
 import type { z } from 'zod';
+// The toolset names and the resolved `mcp:` block live with the config loader (config is a bottom
+// layer and resolves the block); re-exported here as part of the tool contract.
+import type { McpSettings, Toolset } from '../config/mcp.ts';
 import type { WebDeps } from '../web/deps.ts';
 
-export type Toolset = 'observe' | 'act' | 'dags' | 'state';
-
-/** The resolved `mcp:` block (spec 07 §1.1), defaults applied. */
-export interface McpSettings {
-  enabled: boolean;
-  readOnly: boolean;
-  toolsets: Toolset[];
-  allowedOrigins: string[];
-  allowUnauthenticated: boolean;
-  resources: boolean;
-  prompts: boolean;
-  /** Operator text for `initialize`, or null for the built-in paragraph. */
-  instructions: string | null;
-  maxRows: number;
-  maxBodyBytes: number;
-}
+export type { McpSettings, Toolset };
 
 /** Who called: for the audit line of mutating tools. */
 export interface McpCaller {

@@ -27,8 +27,14 @@
 //    surrogate and the original echoed verbatim in the reply.
 //  - tools/call `name` / `arguments` faults (-32602 with the spec's messages): the SDK validates
 //    tools/call params with its own schema before any handler runs.
-//  - `initialize` is a handler with a method-only schema (engine.ts): the SDK's would refuse a
-//    missing `params` and negotiate among its five revisions.
+//  - `initialize`, `resources/read` and `prompts/get` are handlers with method-only schemas
+//    (engine.ts): the SDK's would refuse a missing `params` (and negotiate among its five
+//    revisions), a non-string `uri` or non-string prompt arguments in their own words.
+//  - Protocol faults are thrown as RpcError (rpc.ts), whose message the SDK sends as is (its
+//    McpError would prefix `MCP error -32602: `); any other exception in a handler is logged and
+//    becomes -32603 `internal error` (the SDK would send the exception's message).
+//  - The SDK's JSON answer is returned with our headers set on it (Content-Type with charset,
+//    MCP-Protocol-Version, CORS); a 200 whose id was swapped is rebuilt with the original id.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../web/respond.ts';
@@ -207,9 +213,11 @@ export function mcpHttp(engine: McpEngine): McpHttp {
 
       const surrogate = !(typeof id === 'string' || Number.isSafeInteger(id));
       const forSdk = { jsonrpc: '2.0', id: surrogate ? 0 : id, method, params: p };
-      const text = await dispatch(engine, forSdk, c, requested);
-      if (!surrogate) return new Response(text, { status: 200, headers });
-      return reply(200, { ...(JSON.parse(text) as object), id });
+      const res = await dispatch(engine, forSdk, c, requested);
+      if (surrogate) return reply(200, { ...((await res.json()) as object), id });
+      // The SDK's own answer, its JSON text unread (a 3k-job listing is megabytes), our headers on it.
+      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+      return res;
     },
   };
 }
@@ -223,13 +231,13 @@ function toolCallFault(engine: McpEngine, p: Record<string, unknown>): RpcError 
   return null;
 }
 
-/** One request through an SDK Server + stateless transport; the JSON-RPC response text. */
+/** One request through an SDK Server + stateless transport; its 200 JSON answer. */
 async function dispatch(
   engine: McpEngine,
   message: Record<string, unknown>,
   c: Context,
   version: string | undefined,
-): Promise<string> {
+): Promise<Response> {
   const server = engine.acquire();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -250,7 +258,7 @@ async function dispatch(
         parsedBody: message,
       },
     );
-    return await res.text();
+    return res;
   } finally {
     await server.close();
     engine.release(server);

@@ -5,10 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from './child.ts';
-import { type E2eDaemon, startE2eDaemon } from './e2e-daemon.ts';
+import { type E2eDaemon, ROOT, startE2eDaemon } from './e2e-daemon.ts';
 import { writeTree } from './tmp.ts';
+
+export const ROOT_DIR = ROOT;
 
 /** Setup A's jobs (spec 07 §9): `hello` every minute and a disabled `nightly`. */
 export const SETUP_A_JOBS = [
@@ -21,8 +24,23 @@ export const SETUP_A_JOBS = [
   '    enabled: false',
 ].join('\n');
 
+/** Setup B's `mcp:` block (spec 07 §9): read-write, all four toolsets, one origin, small limits. */
+export const SETUP_B_MCP = [
+  'enabled: true',
+  'readOnly: false',
+  'toolsets:',
+  '  - observe',
+  '  - act',
+  '  - dags',
+  '  - state',
+  'allowedOrigins:',
+  '  - http://ok.example',
+  'maxRows: 1',
+  'maxBodyBytes: 2000',
+];
+
 export interface McpDaemonOptions {
-  /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']. */
+  /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']; `{PORT}` = the port. */
   mcp?: string[];
   /** Extra lines under `web:` besides `listen`. */
   web?: string[];
@@ -79,7 +97,7 @@ export function mcpConfig(port: number, opts: McpDaemonOptions): string {
   if (opts.socket) listen.push(`    - unix://${opts.socket}`);
   const web = ['web:', '  listen:', ...listen, ...(opts.web ?? []).map((l) => `  ${l}`)];
   if (opts.token) web.push('  authToken:', `    value: ${opts.token}`);
-  const mcp = opts.mcp ?? ['enabled: true'];
+  const mcp = (opts.mcp ?? ['enabled: true']).map((l) => l.replaceAll('{PORT}', String(port)));
   return [
     'jobs:',
     opts.jobs ?? SETUP_A_JOBS,
@@ -163,5 +181,45 @@ export async function startMcpDaemon(opts: McpDaemonOptions = {}): Promise<McpDa
       for (const c of clients) await c.close().catch(() => {});
       await stopChild(daemon.child);
     },
+  };
+}
+
+/**
+ * A daemon for the enclosing describe: started in its beforeAll, stopped in its afterAll. The
+ * returned object stands for it (use it inside tests and hooks only).
+ */
+export function suiteMcpDaemon(opts: McpDaemonOptions | (() => McpDaemonOptions) = {}): McpDaemon {
+  let real: McpDaemon | null = null;
+  beforeAll(async () => {
+    real = await startMcpDaemon(typeof opts === 'function' ? opts() : opts);
+  });
+  afterAll(async () => {
+    await real?.stop();
+  });
+  const it = (): McpDaemon => {
+    if (!real) throw new Error('the suite daemon is not running (used outside a test?)');
+    return real;
+  };
+  return {
+    get daemon() {
+      return it().daemon;
+    },
+    get dir() {
+      return it().dir;
+    },
+    get base() {
+      return it().base;
+    },
+    get endpoint() {
+      return it().endpoint;
+    },
+    get token() {
+      return it().token;
+    },
+    post: (...a) => it().post(...a),
+    rpc: (...a) => it().rpc(...a),
+    call: (...a) => it().call(...a),
+    client: () => it().client(),
+    stop: () => it().stop(),
   };
 }

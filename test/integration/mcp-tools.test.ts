@@ -1,20 +1,30 @@
 // Tools, resources and prompts through the whole stack on real daemons, with the job tools of the
 // catalogue: the SDK client (which checks every structuredContent against its outputSchema),
 // vectors 5, 6, 18, 19, 21, 22 and 23, the audit line in the daemon's log and the Prometheus counter.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/mcp/tools/index.ts';
-import { type McpDaemon, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
+import { SETUP_A_JOBS, SETUP_B_MCP, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
-describe('Setup A: defaults', () => {
-  let a: McpDaemon;
-  beforeAll(async () => {
-    a = await startMcpDaemon();
-  });
-  afterAll(async () => {
-    await a?.stop();
-  });
+const isReference = (name: string) => (CATALOGUE as readonly string[]).includes(name);
 
+/** Setup B's state store and scheduled DAG `etl` (spec 07 §9). */
+const stateAndDag = (dir: string) => `state:
+  path: ${dir}
+  topology: single-node
+dags:
+  - name: etl
+    schedule: "0 2 * * *"
+    tasks:
+      - id: extract
+        command: echo extracted
+`;
+
+describe('Setup A: defaults', () => {
+  const a = suiteMcpDaemon();
   it('serves an SDK client: listTools in catalogue order, read-only hints, outputSchema on every tool (vector 1)', async () => {
     const client = await a.client();
     expect(client.getServerVersion()?.name).toBe('cronstable');
@@ -151,18 +161,51 @@ describe('Setup A: defaults', () => {
   });
 });
 
-describe('Setup B (job side): read-write, act, maxRows 1', () => {
-  let b: McpDaemon;
-  beforeAll(async () => {
-    b = await startMcpDaemon({
-      token: 's3cret',
-      mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', 'maxRows: 1'],
-    });
-  });
-  afterAll(async () => {
-    await b?.stop();
+describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a DAG', () => {
+  const b = suiteMcpDaemon({
+    token: 's3cret',
+    mcp: SETUP_B_MCP,
+    extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
   });
 
+  it('lists the 29 reference tools, ours after them (vector 2)', async () => {
+    const names: string[] = (await b.rpc('tools/list')).result.tools.map((t: { name: string }) => t.name);
+    expect(names.slice(0, 29)).toEqual([...CATALOGUE]);
+    expect(names.slice(29).some(isReference)).toBe(false);
+  });
+
+  it('serves the DAG and state resources and all five prompts', async () => {
+    const templates = (await b.rpc('resources/templates/list')).result.resourceTemplates;
+    expect(templates.map((t: { name: string }) => t.name)).toEqual([
+      'job',
+      'job-runs',
+      'dag',
+      'dag-run',
+      'state-ns',
+    ]);
+    const dag = JSON.parse(
+      (await b.rpc('resources/read', { uri: 'cronstable://dags/etl' })).result.contents[0].text,
+    );
+    expect(dag.name).toBe('etl');
+    expect((await b.rpc('resources/read', { uri: 'cronstable://dags/etl/runs/nope' })).error.code).toBe(
+      -32002,
+    );
+    // A state-layer refusal is -32002 with its own message.
+    const logs = await b.rpc('resources/read', { uri: 'cronstable://state/logs' });
+    expect(logs.error.code).toBe(-32002);
+    expect(logs.error.message).not.toBe('resource not found: cronstable://state/logs');
+    const prompts = (await b.rpc('prompts/list')).result.prompts.map((p: { name: string }) => p.name);
+    expect(prompts).toEqual([
+      'triage_job_failure',
+      'blast_radius',
+      'fleet_health_summary',
+      'why_did_dag_run_fail',
+      'backfill_plan',
+    ]);
+    const blast = await b.rpc('prompts/get', { name: 'blast_radius', arguments: { target: 'hello' } });
+    expect(blast.result.messages[0].content.text).toContain('cron_list_dags');
+    expect(blast.result.messages[0].content.text).toContain('cron_inspect_state');
+  });
   it('pages cron_list_jobs at maxRows (vector 18); resources stay unpaged', async () => {
     const r = await b.call('cron_list_jobs', { limit: 100 });
     expect(r.structuredContent.page).toEqual({ offset: 0, limit: 1, total: 2, returned: 1, nextOffset: 1 });
@@ -225,18 +268,43 @@ describe('Setup B (job side): read-write, act, maxRows 1', () => {
   });
 });
 
-describe('act listed while readOnly (vector 6)', () => {
-  let d: McpDaemon;
-  beforeAll(async () => {
-    d = await startMcpDaemon({
-      jobs: `${SETUP_A_JOBS}\n  - name: nightly run\n    command: "true"\n    schedule: "0 4 * * *"`,
-      mcp: ['enabled: true', 'toolsets:', '  - observe', '  - act'],
+describe('reload and disabled (spec 07 §1.4)', () => {
+  const d = suiteMcpDaemon({ token: 's3cret' });
+  it('rebuilds the tool list when the mcp block changes, and answers 404 (401 first) once disabled', async () => {
+    const count = async () =>
+      ((await d.rpc('tools/list')).result?.tools ?? []).filter((t: { name: string }) => isReference(t.name))
+        .length;
+    expect(await count()).toBe(18);
+    const file = join(d.dir, 'cronstable.yaml');
+    const config = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      config.replace(
+        'mcp:\n  enabled: true',
+        'mcp:\n  enabled: true\n  readOnly: false\n  toolsets:\n    - observe\n    - act',
+      ),
+    );
+    d.daemon.child.kill('SIGHUP');
+    await until('the reloaded web server to list 20 tools', 15_000, async () =>
+      (await count().catch(() => 0)) === 20 ? true : null,
+    );
+    writeFileSync(file, config.replace('mcp:\n  enabled: true', 'mcp:\n  enabled: false'));
+    d.daemon.child.kill('SIGHUP');
+    await until('the reloaded web server to drop /mcp', 15_000, async () => {
+      const r = await d.post({ jsonrpc: '2.0', id: 1, method: 'ping' }).catch(() => null);
+      return r?.status === 404 ? true : null;
     });
+    expect((await d.post({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined, { token: null })).status).toBe(
+      401,
+    );
   });
-  afterAll(async () => {
-    await d?.stop();
-  });
+});
 
+describe('act listed while readOnly (vector 6)', () => {
+  const d = suiteMcpDaemon({
+    jobs: `${SETUP_A_JOBS}\n  - name: nightly run\n    command: "true"\n    schedule: "0 4 * * *"`,
+    mcp: ['enabled: true', 'toolsets:', '  - observe', '  - act'],
+  });
   it('hides the mutating tools from listing and calling', async () => {
     const r = await d.rpc('tools/call', {
       name: 'cron_run_job',

@@ -3,8 +3,8 @@
 // the preflight, the body limit below and above 1 MiB (declared and chunked), unix sockets.
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JSON_ACCEPT, type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
+import { describe, expect, it } from 'vitest';
+import { JSON_ACCEPT, type McpDaemon, SETUP_B_MCP, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ping = (id: unknown = 1) => ({ jsonrpc: '2.0', id, method: 'ping' });
@@ -39,13 +39,7 @@ async function postChunked(d: McpDaemon, body: string, token?: string) {
 }
 
 describe('Setup A: no token, default mcp block', () => {
-  let a: McpDaemon;
-  beforeAll(async () => {
-    a = await startMcpDaemon();
-  });
-  afterAll(async () => {
-    await a?.stop();
-  });
+  const a = suiteMcpDaemon();
 
   it('negotiates the protocol revision and never fails initialize (vector 3)', async () => {
     const old = await a.rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {} });
@@ -131,23 +125,16 @@ describe('Setup A: no token, default mcp block', () => {
   });
 
   it('keeps 400 for empty, malformed and batch bodies, with a JSON-RPC error envelope (vector 15)', async () => {
-    const batch = await a.post([ping(1), ping(2)]);
-    expect(batch.status).toBe(400);
-    expect(batch.json).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32600, message: 'batching unsupported' },
-    });
-    const bad = await a.post('not json');
-    expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32700, message: 'malformed JSON' },
-    });
-    const empty = await a.post('');
-    expect(empty.status).toBe(400);
-    expect(empty.json.error).toEqual({ code: -32600, message: 'empty request body' });
+    const cases: [unknown, number, string][] = [
+      [[ping(1), ping(2)], -32600, 'batching unsupported'],
+      ['not json', -32700, 'malformed JSON'],
+      ['', -32600, 'empty request body'],
+    ];
+    for (const [body, code, message] of cases) {
+      const r = await a.post(body);
+      expect(r.status, message).toBe(400);
+      expect(r.json).toEqual({ jsonrpc: '2.0', id: null, error: { code, message } });
+    }
     const badUtf8 = await fetch(a.endpoint, {
       method: 'POST',
       headers: JSON_ACCEPT,
@@ -203,6 +190,24 @@ describe('Setup A: no token, default mcp block', () => {
       expect((await a.post(ping(id))).json, JSON.stringify(id)).toEqual({ jsonrpc: '2.0', id, result: {} });
   });
 
+  it('serves concurrent requests, each on its own SDK server, even with the same id', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        a.post({
+          jsonrpc: '2.0',
+          id: i % 2 === 0 ? 1 : `c${i}`,
+          method: 'tools/call',
+          params: { name: 'cron_list_jobs', arguments: { offset: i % 2 } },
+        }),
+      ),
+    );
+    replies.forEach((r, i) => {
+      expect(r.status).toBe(200);
+      expect(r.json.id).toBe(i % 2 === 0 ? 1 : `c${i}`);
+      expect(r.json.result.structuredContent.page.offset).toBe(i % 2);
+    });
+  });
+
   it('refuses malformed tools/call params with the spec messages', async () => {
     const noName = await a.rpc('tools/call', { arguments: {} });
     expect(noName.error).toEqual({ code: -32602, message: "tools/call requires a 'name'" });
@@ -235,17 +240,10 @@ describe('Setup A: no token, default mcp block', () => {
 });
 
 describe('a block with resources and prompts off, a 2 MB body limit and a unix socket', () => {
-  let c: McpDaemon;
-  let socket: string;
-  beforeAll(async () => {
+  let socket = '';
+  const c = suiteMcpDaemon(() => {
     socket = join(writeTree({ 'keep.txt': '' }, true), 'mcp.sock');
-    c = await startMcpDaemon({
-      mcp: ['enabled: true', 'resources: false', 'prompts: false', 'maxBodyBytes: 2000000'],
-      socket,
-    });
-  });
-  afterAll(async () => {
-    await c?.stop();
+    return { mcp: ['enabled: true', 'resources: false', 'prompts: false', 'maxBodyBytes: 2000000'], socket };
   });
 
   it('advertises tools only and refuses resources and prompts methods (vector 4)', async () => {
@@ -293,26 +291,10 @@ describe('a block with resources and prompts off, a 2 MB body limit and a unix s
 });
 
 describe('Setup B: token, allow-listed origin, small body limit, web.headers', () => {
-  let b: McpDaemon;
-  beforeAll(async () => {
-    b = await startMcpDaemon({
-      token: 's3cret',
-      web: ['headers:', '  X-Operator: yes'],
-      mcp: [
-        'enabled: true',
-        'readOnly: false',
-        'toolsets:',
-        '  - observe',
-        '  - act',
-        'allowedOrigins:',
-        '  - http://ok.example',
-        'maxRows: 1',
-        'maxBodyBytes: 2000',
-      ],
-    });
-  });
-  afterAll(async () => {
-    await b?.stop();
+  const b = suiteMcpDaemon({
+    token: 's3cret',
+    web: ['headers:', '  X-Operator: yes'],
+    mcp: SETUP_B_MCP,
   });
 
   it('needs the token, answered by the shared auth layer without MCP headers (vector 17)', async () => {
