@@ -33,11 +33,15 @@ export function inputSchemaOf(input: z.ZodObject): JsonSchema {
   return schema;
 }
 
+/**
+ * MCP requires `"type": "object"` at the top of an outputSchema; a payload that is a union of
+ * object shapes (e.g. the cluster view with and without a backend) gets it beside its `anyOf`.
+ */
 export function outputSchemaOf(output: z.ZodType): JsonSchema {
   const { $schema: _, ...rest } = tidy(
     z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }),
   ) as JsonSchema;
-  return rest;
+  return rest.type === 'object' ? rest : { type: 'object', ...rest };
 }
 
 /** The argument keys that must be non-empty strings (spec 07 §4.1, vector 19). */

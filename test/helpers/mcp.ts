@@ -7,8 +7,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from './child.ts';
-import { type E2eDaemon, startE2eDaemon } from './e2e-daemon.ts';
+import { type E2eDaemon, ROOT, startE2eDaemon } from './e2e-daemon.ts';
 import { writeTree } from './tmp.ts';
+
+export const ROOT_DIR = ROOT;
 
 /** Setup A's jobs (spec 07 §9): `hello` every minute and a disabled `nightly`. */
 export const SETUP_A_JOBS = [
@@ -22,7 +24,7 @@ export const SETUP_A_JOBS = [
 ].join('\n');
 
 export interface McpDaemonOptions {
-  /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']. */
+  /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']; `{PORT}` = the port. */
   mcp?: string[];
   /** Extra lines under `web:` besides `listen`. */
   web?: string[];
@@ -79,7 +81,7 @@ export function mcpConfig(port: number, opts: McpDaemonOptions): string {
   if (opts.socket) listen.push(`    - unix://${opts.socket}`);
   const web = ['web:', '  listen:', ...listen, ...(opts.web ?? []).map((l) => `  ${l}`)];
   if (opts.token) web.push('  authToken:', `    value: ${opts.token}`);
-  const mcp = opts.mcp ?? ['enabled: true'];
+  const mcp = (opts.mcp ?? ['enabled: true']).map((l) => l.replaceAll('{PORT}', String(port)));
   return [
     'jobs:',
     opts.jobs ?? SETUP_A_JOBS,

@@ -96,7 +96,14 @@ const broken = tool('cron_get_version', {
     throw new Error('disk on fire');
   },
 });
+const cluster = tool('cron_get_cluster', {
+  output: z.union([
+    z.object({ enabled: z.literal(false), peers: z.array(z.string()) }),
+    z.object({ enabled: z.literal(true) }),
+  ]),
+});
 const special: Record<string, ToolDef> = {
+  cron_get_cluster: cluster,
   cron_list_jobs: listJobs,
   cron_get_job: getJob,
   cron_run_job: runJob,
@@ -214,6 +221,9 @@ describe('advertised schemas', () => {
       expect(t.outputSchema.$schema).toBeUndefined();
     }
     const byName = Object.fromEntries(registry({}).tools.map((t) => [t.name, t]));
+    // A union of object shapes is still advertised as an object (MCP requires it).
+    expect(byName.cron_get_cluster!.outputSchema.type).toBe('object');
+    expect(byName.cron_get_cluster!.outputSchema.anyOf).toHaveLength(2);
     expect(byName.cron_list_jobs!.outputSchema).toEqual({
       type: 'object',
       properties: { limit: { type: 'number' } },
