@@ -50,6 +50,16 @@ async function main(argv: string[]): Promise<number> {
       nowMs: () => Date.now(),
     });
   }
+  if (argv[0] === 'mcp') {
+    const { runMcpBridge } = await import('./cli/mcp/bridge.ts');
+    return runMcpBridge({
+      argv: argv.slice(1),
+      env: process.env,
+      stdin: process.stdin,
+      out: io.out,
+      err: io.err,
+    });
+  }
   if (JOB_VERBS.has(argv[0] ?? '')) {
     const { dispatchJobVerb } = await import('./cli/jobverbs.ts');
     const code = await dispatchJobVerb(argv);

@@ -1,6 +1,7 @@
 export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
+       cronstable mcp [--url URL] [--token-env VAR] [--timeout SECONDS] [--check]
 
 A distributed, fault-tolerant cron daemon.
 
@@ -20,6 +21,8 @@ options:
 verbs:
   next                   print the next fire instants of a cron expression
   slots JOB              every scheduled slot of JOB and its fate, from the state store's run ledger
+  mcp                    relay an MCP client on stdio to a running daemon's /mcp endpoint
+                         (--check tests the connection); see cronstable mcp --help
 `;
 
 export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

@@ -17,6 +17,7 @@ import { dagRoutes } from './routes/dags.ts';
 import { dashboardRoute } from './routes/dashboard.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metricsRoute } from './routes/metrics.ts';
+import { openApiRoute } from './routes/openapi.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
 import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
@@ -44,10 +45,10 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   if (opts.token === null)
     app.use('*', hostGate(allowedHostNames(deps.web.listen ?? [], deps.web.allowedHosts ?? [])));
   app.use('*', originGate(opts.origin));
+  const publicPaths = new Set<string>();
+  if (ui) publicPaths.add('/');
+  if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
   if (opts.token !== null) {
-    const publicPaths = new Set<string>();
-    if (ui) publicPaths.add('/');
-    if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
     const bypass = mcp ? (c: Ctx) => c.req.path === '/mcp' && mcp.preflightBypass(c) : undefined;
     app.use('*', authMiddleware({ token: opts.token, publicPaths, bypass }));
   }
@@ -78,6 +79,7 @@ export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
   stateRoutes(app, deps);
   metricsRoute(app, deps);
   if (ui) dashboardRoute(app, deps);
+  openApiRoute(app, deps, { auth: opts.token !== null, publicPaths });
 
   app.notFound(() => jsonError(404, 'not found'));
   app.onError((err, c) => {
