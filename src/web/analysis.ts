@@ -496,8 +496,9 @@ export function why(entry: ScheduleEntry, at: number, notes: unknown[]): Record<
       matched: y >= 1970 && y <= 2099 && cron.years[y - 1970] === 1,
     });
   const matches = matchesInstant(cron, frame, at);
-  const prev = prevFire(cron, frame, at);
-  const next = nextFire(cron, frame, at);
+  // The neighbouring fires under the job's DST policy (the default policy is the plain search).
+  const prev = prevFire(cron, frame, at, entry.dst);
+  const next = nextFire(cron, frame, at, entry.dst);
   const body: Record<string, unknown> = {
     ...base,
     expression: cron.source,

@@ -536,7 +536,7 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
       expect(body.returned).toBe(body.records.length);
       expect(body.total).toBeGreaterThanOrEqual(body.returned);
       expect(text).toBe("state records in 'runs/hello'");
-    });
+    }, 90_000);
 
     it('refuses what the inspector never shows', async () => {
       expect(await refused('cron_inspect_state', { ns: 'kv/seed', stream: 'runs/hello' })).toBe(

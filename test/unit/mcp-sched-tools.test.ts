@@ -235,3 +235,28 @@ describe('schedule summaries (spec 07 §4.4)', () => {
     expect(instantOf('not a time', ny)).toBeNull();
   });
 });
+
+describe('why under a DST policy', () => {
+  it('names the neighbouring fires the policy keeps', async () => {
+    const { why } = await import('../../src/web/analysis.ts');
+    const frame = resolveFrame({ timezone: 'America/New_York' });
+    const cron = parseCron('30 1 * * *');
+    const entry = {
+      name: 'n',
+      enabled: true,
+      reboot: false,
+      cron,
+      frame,
+      dst: { repeated: 'last', skipped: 'shift' },
+    } as const;
+    // Just after the first 01:30 (EDT) of the fall-back night: under `last` the next fire is 01:30 EST.
+    const body = why(entry, Date.parse('2026-11-01T05:31:00Z'), []);
+    expect(body.next_fire).toBe('2026-11-01T01:30:00-05:00');
+    const plain = why(
+      { ...entry, dst: { repeated: 'first', skipped: 'shift' } },
+      Date.parse('2026-11-01T05:31:00Z'),
+      [],
+    );
+    expect(plain.next_fire).toBe('2026-11-02T01:30:00-05:00');
+  });
+});

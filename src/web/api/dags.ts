@@ -1,6 +1,7 @@
 // The DAG answers (spec 04 §9, spec 06 §5.13) that the `/dags` routes and the MCP DAG tools share.
 // The engine's DagWebApi does the work; without a DAG engine (no state store) every DAG is unknown.
 import { z } from 'zod';
+import { TASK_TRANSITIONS, type TaskState } from '../../dag/model.ts';
 import type { DagAnswer, WebContext } from '../context.ts';
 import { type ApiResult, fail, ok, type RouteDoc } from './types.ts';
 
@@ -80,16 +81,7 @@ const count = z.number().int();
 const epochSeconds = z.number().describe('epoch seconds');
 const runState = z.enum(['running', 'success', 'failed']);
 const runKind = z.enum(['scheduled', 'catchup', 'backfill', 'manual']);
-const taskState = z.enum([
-  'pending',
-  'running',
-  'up_for_retry',
-  'success',
-  'failed',
-  'upstream_failed',
-  'skipped',
-  'expanded',
-]);
+const taskState = z.enum(Object.keys(TASK_TRANSITIONS) as [TaskState, ...TaskState[]]);
 
 export const dagSummarySchema = z.object({
   name: z.string(),

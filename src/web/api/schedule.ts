@@ -47,14 +47,7 @@ export function pressureFor(ctx: WebContext, hours: number, tz: string | undefin
   return value;
 }
 
-export interface PreviewParams {
-  expr?: string;
-  tz?: string;
-  count: number;
-  seed?: string;
-  dstRepeated?: string;
-  dstSkipped?: string;
-}
+export type PreviewParams = Parameters<typeof preview>[0];
 
 /**
  * `GET /schedule/preview`: status 200 with the preview, or 400 with either `{error}` (missing
