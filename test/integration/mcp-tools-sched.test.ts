@@ -257,6 +257,7 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
       );
       const hourly = await okCall('cron_suggest_slot');
       expect(hourly.body.period).toBe('hourly');
+      expect((await okCall('cron_suggest_slot', { period: '' })).body.period).toBe('hourly');
       expect(await refused('cron_suggest_slot', { period: 'weekly' })).toContain('period');
     });
 

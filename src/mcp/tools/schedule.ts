@@ -94,7 +94,8 @@ const pressureInput = z.strictObject({
   tz,
 });
 const suggestInput = z.strictObject({
-  period: z.enum(['hourly', 'daily']).optional().describe('default hourly'),
+  // Spec 07 §4.3: an empty period means the default, like an absent one.
+  period: z.enum(['hourly', 'daily', '']).optional().describe('hourly (default; empty = hourly) or daily'),
   tz,
 });
 const validateInput = z.strictObject({
@@ -161,7 +162,7 @@ export const scheduleTools: ToolDef[] = [
     input: suggestInput,
     output: suggestSchema,
     async run(args: z.infer<typeof suggestInput>, ctx) {
-      const r = await scheduleSuggest(ctx.deps.ctx, args.period ?? 'hourly', args.tz);
+      const r = await scheduleSuggest(ctx.deps.ctx, args.period || 'hourly', args.tz);
       return r.ok
         ? toolOk(suggestText(r.body as Parameters<typeof suggestText>[0]), r.body)
         : toolError(r.error);
