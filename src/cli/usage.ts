@@ -1,6 +1,8 @@
 export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
+       cronstable tui [--url URL] [--token TOKEN] [--token-env VAR] [--theme NAME] [--tv] [--job NAME]
+                      [--poll SECONDS] [--boot | --no-boot] [--ascii]
 
 A distributed, fault-tolerant cron daemon.
 
@@ -20,6 +22,7 @@ options:
 verbs:
   next                   print the next fire instants of a cron expression
   slots JOB              every scheduled slot of JOB and its fate, from the state store's run ledger
+  tui                    the terminal dashboard of a running daemon (cronstable tui --help)
 `;
 
 export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

@@ -1,0 +1,104 @@
+// Runs the dashboard on the process's terminal: prefs, terminal modes, the Ink render, the loops, and the one
+// way out (teardown, then the exit code). Loaded only by `cronstable tui` after the tty check, so neither the
+// daemon nor any other verb evaluates Ink or React.
+import { render } from 'ink';
+import type { TuiOptions } from '../args.ts';
+import { ApiClient } from '../data/client.ts';
+import { loadPrefs, prefsPath, savePrefs } from '../data/prefs.ts';
+import { Terminal } from '../terminal.ts';
+import { asciiByDefault } from '../text/glyphs.ts';
+import { colourDepth, parseThemeName } from '../text/theme.ts';
+import { App } from './App.tsx';
+import { Controller } from './controller.ts';
+import { EMPTY_DATA, Store, type TuiState } from './state.ts';
+
+export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const path = prefsPath(env);
+  const prefs = loadPrefs(path);
+  if (opts.theme !== null) {
+    // --theme is documented as saved (Q5); --poll and --ascii last for this run only.
+    const t = parseThemeName(opts.theme)!;
+    prefs.theme = t.hue;
+    prefs.light = t.light;
+    savePrefs(path, prefs);
+  }
+  const stdout = process.stdout;
+  const stdin = process.stdin;
+  const depth = colourDepth(env);
+  const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
+  const mono = () => performance.now();
+  const initial: TuiState = {
+    data: EMPTY_DATA,
+    now: Date.now(),
+    mono: mono(),
+    ...size(),
+    prefs,
+    pollMs: opts.pollMs ?? prefs.poll_ms,
+    ascii: opts.ascii || prefs.ascii || env.TERM === 'dumb' || asciiByDefault(env),
+    filter: '',
+    filterFocused: false,
+    segment: 'all',
+    sortKey: 'name',
+    sortDesc: false,
+    selected: null,
+    scroll: 0,
+    stack: [],
+    wallboard: opts.tv,
+    toasts: [],
+    lastKeyAt: mono(),
+    epoch: 0,
+  };
+  const store = new Store(initial);
+  const terminal = new Terminal(stdin);
+  return new Promise<number>((resolve) => {
+    let done = false;
+    let ink: ReturnType<typeof render> | null = null;
+    const finish = (code: number) => {
+      if (done) return;
+      done = true;
+      ctl.stop();
+      ink?.unmount();
+      terminal.restore();
+      terminal.dispose();
+      terminal.releaseStderr();
+      stdout.off('resize', onResize);
+      stdin.pause();
+      resolve(code);
+    };
+    const ctl = new Controller({
+      client: new ApiClient(opts.url, opts.token),
+      store,
+      now: Date.now,
+      mono,
+      prefsPath: path,
+      writeRaw: (text) => stdout.write(text),
+      quit: finish,
+    });
+    const fullRepaint = () => {
+      ink?.clear();
+      stdout.write('\u001b[2J\u001b[H');
+      store.set((s) => ({ ...size(), epoch: s.epoch + 1 }));
+    };
+    const onResize = () => fullRepaint();
+    const hooks = {
+      exit: (code: number) => {
+        finish(code);
+        process.exitCode = code;
+      },
+      resumed: () => fullRepaint(),
+    };
+    terminal.install(hooks);
+    terminal.holdStderr();
+    terminal.enter();
+    stdout.on('resize', onResize);
+    ink = render(<App ctl={ctl} depth={depth} hooks={{ suspend: () => terminal.suspend(hooks) }} />, {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+      incrementalRendering: false,
+    });
+    ctl.start(opts.job);
+  });
+}

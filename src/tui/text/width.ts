@@ -1,0 +1,111 @@
+// Cell widths, truncation and padding (spec 08 §6.5): one width function for layout and for cutting, so a
+// CJK name never pushes the drawer divider or a panel border out of its column. SGR sequences measure 0.
+import stringWidth from 'string-width';
+
+const SGR = /\u001b\[[0-9;]*m/y;
+
+/** Width of one code point in cells. */
+function charWidth(ch: string): number {
+  const c = ch.codePointAt(0)!;
+  if (c >= 0x20 && c < 0x7f) return 1;
+  return stringWidth(ch);
+}
+
+/** Cells `text` occupies (SGR sequences count 0). */
+export function cellWidth(text: string): number {
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  return ascii ? text.length : stringWidth(text);
+}
+
+/**
+ * Cuts `text` to at most `width` cells, never splitting a wide character; a cut line ends in `ellipsis` (when
+ * it fits). SGR sequences pass through untouched, so colours survive a cut.
+ */
+export function truncate(text: string, width: number, ellipsis = '…'): string {
+  if (width <= 0) return '';
+  if (cellWidth(text) <= width) return text;
+  const room = width - cellWidth(ellipsis);
+  let out = '';
+  let used = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) === 0x1b) {
+      SGR.lastIndex = i;
+      const m = SGR.exec(text);
+      if (m !== null) {
+        out += m[0];
+        i += m[0].length;
+        continue;
+      }
+    }
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    const w = charWidth(ch);
+    if (used + w > room) break;
+    out += ch;
+    used += w;
+    i += ch.length;
+  }
+  // A wide character that did not fit leaves one cell over: pad it so the edge stays put.
+  const tail = room >= 0 ? ellipsis : '';
+  return out + ' '.repeat(Math.max(0, room - used)) + tail;
+}
+
+/** `text` padded with spaces (or cut) to exactly `width` cells. */
+export function fit(text: string, width: number, ellipsis = '…'): string {
+  const w = cellWidth(text);
+  if (w === width) return text;
+  if (w < width) return text + ' '.repeat(width - w);
+  return truncate(text, width, ellipsis);
+}
+
+/** `text` right-aligned in `width` cells. */
+export function fitRight(text: string, width: number): string {
+  const w = cellWidth(text);
+  return w >= width ? truncate(text, width) : ' '.repeat(width - w) + text;
+}
+
+/**
+ * Splits a line into chunks of at most `width` cells (wrap mode), keeping SGR state: each chunk after the
+ * first starts with the SGR sequences seen so far, so colours continue on the next row.
+ */
+export function wrapCells(text: string, width: number): string[] {
+  if (width <= 0) return [text];
+  if (cellWidth(text) <= width) return [text];
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  let carry = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) === 0x1b) {
+      SGR.lastIndex = i;
+      const m = SGR.exec(text);
+      if (m !== null) {
+        row += m[0];
+        carry = m[0] === '\u001b[0m' || m[0] === '\u001b[m' ? '' : carry + m[0];
+        i += m[0].length;
+        continue;
+      }
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    const w = charWidth(ch);
+    if (used + w > width) {
+      rows.push(row);
+      row = carry;
+      used = 0;
+    }
+    row += ch;
+    used += w;
+    i += ch.length;
+  }
+  if (row !== '' || rows.length === 0) rows.push(row);
+  return rows;
+}
