@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseIso } from '../../web/ui/lib/format.ts';
-import type { ApiCluster, ApiJob, ApiNode } from '../../web/ui/lib/types.ts';
+import { parseIso } from '../../dashboard/format.ts';
+import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
 import { type Prefs, savePrefs } from '../data/prefs.ts';
 import { LogTail } from '../data/tail.ts';

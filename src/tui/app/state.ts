@@ -1,7 +1,7 @@
 // The whole dashboard's state in one immutable snapshot, and the tiny store that holds it. Data from the daemon
 // and UI state live side by side so a frame is a pure function of one snapshot (plus the live log tails).
-import type { Segment } from '../../web/ui/lib/table.ts';
-import type { ApiCluster, ApiJob, ApiNode } from '../../web/ui/lib/types.ts';
+import type { Segment } from '../../dashboard/table.ts';
+import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import type { Prefs } from '../data/prefs.ts';
 
 export type ToastTone = 'ok' | 'fail' | 'warn' | 'info';

@@ -1,7 +1,7 @@
 // A job's live log tail over SSE (spec 08 §2.4): sanitised entries capped at 5000, re-attached after each run
 // ends. Every attach replays the whole finished run, so a replay equal to the last run block on screen is held
 // aside and dropped instead of stacking the same run twice.
-import { decodeLogLine, SseParser } from '../../web/ui/lib/sse.ts';
+import { decodeLogLine, SseParser } from '../../dashboard/sse.ts';
 import { cleanLogLine } from '../text/sanitize.ts';
 import { type ApiClient, HttpError } from './client.ts';
 

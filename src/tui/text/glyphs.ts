@@ -1,6 +1,6 @@
 // Glyph sets (spec 08 §6.1): Unicode, or ASCII for terminals and locales that cannot draw it. ASCII mode maps
 // borders, bars and arrows too, not only the status glyphs.
-import type { JobStatus } from '../../web/ui/lib/status.ts';
+import type { JobStatus } from '../../dashboard/status.ts';
 import type { Role } from './theme.ts';
 
 export interface Glyphs {

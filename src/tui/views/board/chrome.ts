@@ -1,10 +1,10 @@
 // The board's chrome (spec 08 §4.2): header, toolbar, verdict bar, footer and toasts. Every row is cut to
 // the terminal width; the header sheds node load, then the job-set id, then the version before it would wrap.
-import { clusterAlert } from '../../../web/ui/lib/cluster.ts';
-import { formatAge, formatUtcClock, parseIso } from '../../../web/ui/lib/format.ts';
-import { verdictText } from '../../../web/ui/lib/incident.ts';
-import { failureBanner, signatureText } from '../../../web/ui/lib/status.ts';
-import type { ApiJob } from '../../../web/ui/lib/types.ts';
+import { clusterAlert } from '../../../dashboard/cluster.ts';
+import { formatAge, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
+import { verdictText } from '../../../dashboard/incident.ts';
+import { failureBanner, signatureText } from '../../../dashboard/status.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { TuiState } from '../../app/state.ts';
 import { SEGMENTS, SORT_TEXT } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';

@@ -1,6 +1,6 @@
 // The board's rows: the shared table logic (filter, segments, sort) over the latest `/jobs`, memoised on the
 // inputs so a 1 s tick or a key that changes nothing else does not re-sort 500 jobs.
-import { filterRows, type Row, type SortKey, sortRows, toRows } from '../../../web/ui/lib/table.ts';
+import { filterRows, type Row, type SortKey, sortRows, toRows } from '../../../dashboard/table.ts';
 import type { TuiState } from '../../app/state.ts';
 
 let memo: { key: unknown[]; rows: Row[] } | null = null;

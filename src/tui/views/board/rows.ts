@@ -1,11 +1,11 @@
 // The job table (spec 08 §4.3): which columns fit, and one painted row per job. Rows are cached on their cell
 // texts and flags, so a repaint of a 500-job board composes only rows whose text changed.
-import { formatAge, formatDuration, formatIn } from '../../../web/ui/lib/format.ts';
-import { formatBytes } from '../../../web/ui/lib/resources.ts';
-import { sparkline } from '../../../web/ui/lib/sparkline.ts';
-import { STATUS_LABEL } from '../../../web/ui/lib/status.ts';
-import type { Row } from '../../../web/ui/lib/table.ts';
-import type { ApiJob } from '../../../web/ui/lib/types.ts';
+import { formatAge, formatDuration, formatIn } from '../../../dashboard/format.ts';
+import { formatBytes } from '../../../dashboard/resources.ts';
+import { sparkline } from '../../../dashboard/sparkline.ts';
+import { STATUS_LABEL } from '../../../dashboard/status.ts';
+import type { Row } from '../../../dashboard/table.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import { type Glyphs, STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';

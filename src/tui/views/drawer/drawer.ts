@@ -1,9 +1,9 @@
 // The job drawer (spec 08 §4.4): a pane spliced on the right of the board with Logs, History, Resources and
 // Schedule tabs. Logs follow the controller's tail; History and Resources are fetched while their tab shows.
 
-import type { ApiJobResources } from '../../../web/ui/lib/resources.ts';
-import { jobStatus, STATUS_LABEL } from '../../../web/ui/lib/status.ts';
-import type { ApiRuns } from '../../../web/ui/lib/types.ts';
+import type { ApiJobResources } from '../../../dashboard/resources.ts';
+import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
+import type { ApiRuns } from '../../../dashboard/types.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';

@@ -1,10 +1,10 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
-import { civilInFrame, compileJob, nextFiresOf } from '../../../web/ui/lib/engine.ts';
-import { formatCivil, formatDuration, parseIso } from '../../../web/ui/lib/format.ts';
-import { type ApiJobResources, formatBytes } from '../../../web/ui/lib/resources.ts';
-import { jobStatus } from '../../../web/ui/lib/status.ts';
-import type { ApiJob, ApiRuns } from '../../../web/ui/lib/types.ts';
+import { civilInFrame, compileJob, nextFiresOf } from '../../../dashboard/engine.ts';
+import { formatCivil, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
+import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
 import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';

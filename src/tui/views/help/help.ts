@@ -1,7 +1,7 @@
 // The help overlay (spec 08 §4.6): the web dashboard's shortcut table (the shared list, so both UIs agree),
 // then the keys only the terminal has.
-import { capitalize } from '../../../web/ui/lib/format.ts';
-import { SHORTCUTS } from '../../../web/ui/lib/shortcuts.ts';
+import { capitalize } from '../../../dashboard/format.ts';
+import { SHORTCUTS } from '../../../dashboard/shortcuts.ts';
 import type { Surface } from '../../app/state.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import type { PanelPaint, RenderCtx, View } from '../types.ts';

@@ -1,7 +1,7 @@
 // The command palette (spec 08 §4.5): global actions, then per-job entries, ranked by the shared fuzzy
 // ranking within each group (actions before jobs, so `run` finds "Run all failing jobs" first).
-import { type Command, rankCommands } from '../../../web/ui/lib/commands.ts';
-import { jobStatus } from '../../../web/ui/lib/status.ts';
+import { type Command, rankCommands } from '../../../dashboard/commands.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';

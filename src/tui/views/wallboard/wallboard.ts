@@ -1,7 +1,7 @@
 // The wallboard, NO SIGNAL and zen (spec 08 §4.13): tiles worst first (the shared TV order), the verdict bar,
 // a stale banner, the alarm in the foot, and an idle screensaver when all is calm.
-import { formatAge, formatIn } from '../../../web/ui/lib/format.ts';
-import { tvTiles } from '../../../web/ui/lib/wallboard.ts';
+import { formatAge, formatIn } from '../../../dashboard/format.ts';
+import { tvTiles } from '../../../dashboard/wallboard.ts';
 import type { Key } from '../../app/keys.ts';
 import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
