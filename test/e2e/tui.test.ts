@@ -2,7 +2,7 @@
 // loopback, its output fed to a headless xterm; the assertions read the screen a person sees and the raw
 // bytes the program wrote. The daemon runs the §7 fixture (hostile output included).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
