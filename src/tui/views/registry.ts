@@ -4,10 +4,17 @@ import type { Surface } from '../app/state.ts';
 import { drawerView } from './drawer/drawer.ts';
 import { helpView } from './help/help.ts';
 import { paletteView } from './palette/palette.ts';
+import { timelineView } from './timeline/timeline.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
 
-const VIEWS: readonly View<never>[] = [paletteView, tokenView, helpView, drawerView] as View<never>[];
+const VIEWS: readonly View<never>[] = [
+  paletteView,
+  tokenView,
+  helpView,
+  timelineView,
+  drawerView,
+] as View<never>[];
 
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));
 
@@ -15,11 +22,4 @@ export function viewOf(s: Surface): View<Surface> {
   const v = BY_KIND.get(s.kind);
   if (!v) throw new Error(`no view for surface '${s.kind}'`);
   return v;
-}
-
-/** Open surfaces in the order `Esc` closes them (spec 08 §4.1): lowest escOrder first. */
-export function escTarget(stack: readonly Surface[]): Surface | null {
-  let best: Surface | null = null;
-  for (const s of stack) if (best === null || viewOf(s).escOrder < viewOf(best).escOrder) best = s;
-  return best;
 }
