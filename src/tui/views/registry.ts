@@ -4,6 +4,7 @@ import type { Surface } from '../app/state.ts';
 import { drawerView } from './drawer/drawer.ts';
 import { helpView } from './help/help.ts';
 import { paletteView } from './palette/palette.ts';
+import { settingsView } from './settings/settings.ts';
 import { timelineView } from './timeline/timeline.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
@@ -11,6 +12,7 @@ import type { View } from './types.ts';
 const VIEWS: readonly View<never>[] = [
   paletteView,
   tokenView,
+  settingsView,
   helpView,
   timelineView,
   drawerView,
