@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { render } from 'ink';
 import type { TuiOptions } from '../args.ts';
 import { ApiClient } from '../data/client.ts';
+import { pipeToClipboard } from '../data/clipboard.ts';
 import { loadPrefs, prefsPath, savePrefs } from '../data/prefs.ts';
 import { Terminal } from '../terminal.ts';
 import { asciiByDefault } from '../text/glyphs.ts';
@@ -82,6 +83,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       mono,
       prefsPath: path,
       writeRaw: (text) => stdout.write(text),
+      clipboard: (text) => pipeToClipboard(text),
       quit: finish,
     });
     const fullRepaint = () => {
