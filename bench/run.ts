@@ -26,6 +26,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   webui: () => import('./webui.bench.ts'),
   // tools/call cron_list_jobs vs GET /jobs on 3k jobs; idle RSS and start-up with and without mcp:.
   mcp: () => import('./mcp.bench.ts'),
+  // The terminal dashboard: repaint of a 500-job board, a log append, first paint and RSS of `cronstable tui`.
+  tui: () => import('./tui.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

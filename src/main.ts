@@ -60,6 +60,10 @@ async function main(argv: string[]): Promise<number> {
       err: io.err,
     });
   }
+  if (argv[0] === 'tui') {
+    const { runTuiCommand } = await import('./tui/cli.ts');
+    return runTuiCommand(argv.slice(1), io);
+  }
   if (JOB_VERBS.has(argv[0] ?? '')) {
     const { dispatchJobVerb } = await import('./cli/jobverbs.ts');
     const code = await dispatchJobVerb(argv);

@@ -2,6 +2,8 @@ export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
        cronstable mcp [--url URL] [--token-env VAR] [--timeout SECONDS] [--check]
+       cronstable tui [--url URL] [--token TOKEN] [--token-env VAR] [--theme NAME] [--tv] [--job NAME]
+                      [--poll SECONDS] [--boot | --no-boot] [--ascii]
 
 A distributed, fault-tolerant cron daemon.
 
@@ -23,6 +25,7 @@ verbs:
   slots JOB              every scheduled slot of JOB and its fate, from the state store's run ledger
   mcp                    relay an MCP client on stdio to a running daemon's /mcp endpoint
                          (--check tests the connection); see cronstable mcp --help
+  tui                    the terminal dashboard of a running daemon (cronstable tui --help)
 `;
 
 export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

@@ -1,6 +1,6 @@
 // A `/jobs` entry as the dashboard receives it, for the dashboard's unit tests: a plain UTC job that
 // has never run, with any field overridden.
-import type { ApiJob } from '../../src/web/ui/lib/types.ts';
+import type { ApiJob } from '../../src/dashboard/types.ts';
 
 export function apiJob(name: string, over: Partial<ApiJob> = {}): ApiJob {
   return {

@@ -1,8 +1,8 @@
 // Issue 15: /schedule/preview and the iCal feed show a DST policy's fires, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileJob, nextFiresOf } from '../../src/dashboard/engine.ts';
+import type { ApiJob } from '../../src/dashboard/types.ts';
 import { FakeClock } from '../../src/util/clock.ts';
-import { compileJob, nextFiresOf } from '../../src/web/ui/lib/engine.ts';
-import type { ApiJob } from '../../src/web/ui/lib/types.ts';
 import { type Harness, job, startHarness } from './web-harness.ts';
 
 const NOW = Date.parse('2026-10-31T12:00:00Z');

@@ -8,8 +8,8 @@ import {
   nameList,
   overlapAdvisory,
   thunderingHerd,
-} from '../../src/web/ui/lib/advisories.ts';
-import { compileJob } from '../../src/web/ui/lib/engine.ts';
+} from '../../src/dashboard/advisories.ts';
+import { compileJob } from '../../src/dashboard/engine.ts';
 
 const at = (iso: string): number => Date.parse(iso);
 

@@ -9,9 +9,9 @@ import {
   successRate,
   toggleColumn,
   tzLabel,
-} from '../../src/web/ui/lib/columns.ts';
-import { type Command, CommandRegistry, fuzzyScore, rankCommands } from '../../src/web/ui/lib/commands.ts';
-import { appendLines, chunkLines, EMPTY_LOG, type LogBuffer } from '../../src/web/ui/lib/logchunks.ts';
+} from '../../src/dashboard/columns.ts';
+import { type Command, CommandRegistry, fuzzyScore, rankCommands } from '../../src/dashboard/commands.ts';
+import { appendLines, chunkLines, EMPTY_LOG, type LogBuffer } from '../../src/dashboard/logchunks.ts';
 import {
   cycleTheme,
   failureNotice,
@@ -19,10 +19,10 @@ import {
   newFailures,
   resolveTheme,
   THEMES,
-} from '../../src/web/ui/lib/settings.ts';
-import { SHORTCUTS } from '../../src/web/ui/lib/shortcuts.ts';
-import { sortRows, toRows } from '../../src/web/ui/lib/table.ts';
-import type { ApiJob, ApiRun } from '../../src/web/ui/lib/types.ts';
+} from '../../src/dashboard/settings.ts';
+import { SHORTCUTS } from '../../src/dashboard/shortcuts.ts';
+import { sortRows, toRows } from '../../src/dashboard/table.ts';
+import type { ApiJob, ApiRun } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 const job = (name: string, over: Partial<ApiJob> = {}): ApiJob =>

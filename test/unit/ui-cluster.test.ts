@@ -11,16 +11,16 @@ import {
   roleText,
   showOwnerColumn,
   summaryLine,
-} from '../../src/web/ui/lib/cluster.ts';
+} from '../../src/dashboard/cluster.ts';
 import {
   failingSomewhere,
   fleetCell,
   fleetJobNames,
   fleetNodeStatus,
   fleetTotals,
-} from '../../src/web/ui/lib/fleet.ts';
-import { sortRows, toRows } from '../../src/web/ui/lib/table.ts';
-import type { ApiCluster, ApiFleet, ApiJob, ApiPeer } from '../../src/web/ui/lib/types.ts';
+} from '../../src/dashboard/fleet.ts';
+import { sortRows, toRows } from '../../src/dashboard/table.ts';
+import type { ApiCluster, ApiFleet, ApiJob, ApiPeer } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 function peer(host: string, status: string, node_name: string | null = host.split(':')[0]!): ApiPeer {

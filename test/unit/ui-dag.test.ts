@@ -31,7 +31,7 @@ import {
   tookText,
   XCOM_INLINE_MAX,
   xcomInline,
-} from '../../src/web/ui/lib/dag.ts';
+} from '../../src/dashboard/dag.ts';
 
 function entry(id: string, state: string, extra: Partial<ApiTaskEntry> = {}): ApiTaskEntry {
   return {

@@ -1,21 +1,21 @@
 // Dashboard text and data helpers: countdowns, ages, durations, timestamps, sparkline, status, filter/sort,
 // the SSE parser, ANSI colours and log search.
 import { describe, expect, it } from 'vitest';
-import { parseAnsi, stripAnsi } from '../../src/web/ui/lib/ansi.ts';
-import { compileJob, frameOf } from '../../src/web/ui/lib/engine.ts';
+import { parseAnsi, stripAnsi } from '../../src/dashboard/ansi.ts';
+import { compileJob, frameOf } from '../../src/dashboard/engine.ts';
 import {
   formatAge,
   formatCountdown,
   formatDuration,
   formatUtcClock,
   parseIso,
-} from '../../src/web/ui/lib/format.ts';
-import { compileSearch } from '../../src/web/ui/lib/logsearch.ts';
-import { sparkline } from '../../src/web/ui/lib/sparkline.ts';
-import { decodeLogLine, SseParser } from '../../src/web/ui/lib/sse.ts';
-import { failureBanner, jobStatus, summarize } from '../../src/web/ui/lib/status.ts';
-import { filterRows, sortRows, toRows } from '../../src/web/ui/lib/table.ts';
-import type { ApiHistoryEntry, ApiRun } from '../../src/web/ui/lib/types.ts';
+} from '../../src/dashboard/format.ts';
+import { compileSearch } from '../../src/dashboard/logsearch.ts';
+import { sparkline } from '../../src/dashboard/sparkline.ts';
+import { decodeLogLine, SseParser } from '../../src/dashboard/sse.ts';
+import { failureBanner, jobStatus, summarize } from '../../src/dashboard/status.ts';
+import { filterRows, sortRows, toRows } from '../../src/dashboard/table.ts';
+import type { ApiHistoryEntry, ApiRun } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 describe('countdown formatting', () => {

@@ -1,7 +1,6 @@
 // The dashboard's incident tools as pure logic: failure correlation, the incident timeline, the staggered
 // mitigation runner and its Markdown summary, the multi-tail's bookkeeping, and the wallboard's order and timers.
 import { describe, expect, it } from 'vitest';
-import { formatRoute, parseRoute } from '../../src/web/ui/app/hooks.ts';
 import {
   correlateFailures,
   type Failure,
@@ -9,13 +8,13 @@ import {
   incidentTimeline,
   signatureText,
   verdictText,
-} from '../../src/web/ui/lib/incident.ts';
+} from '../../src/dashboard/incident.ts';
 import {
   type MitigateVerb,
   mitigationCandidates,
   mitigationMarkdown,
   runStaggered,
-} from '../../src/web/ui/lib/mitigate.ts';
+} from '../../src/dashboard/mitigate.ts';
 import {
   addTails,
   appendCapped,
@@ -23,10 +22,11 @@ import {
   presetNames,
   reattachAction,
   tailPrefix,
-} from '../../src/web/ui/lib/multitail.ts';
-import { failureBanner } from '../../src/web/ui/lib/status.ts';
-import type { ApiRun } from '../../src/web/ui/lib/types.ts';
-import { staleAfterMs, staleAge, tvTiles, zenDue } from '../../src/web/ui/lib/wallboard.ts';
+} from '../../src/dashboard/multitail.ts';
+import { failureBanner } from '../../src/dashboard/status.ts';
+import type { ApiRun } from '../../src/dashboard/types.ts';
+import { staleAfterMs, staleAge, tvTiles, zenDue } from '../../src/dashboard/wallboard.ts';
+import { formatRoute, parseRoute } from '../../src/web/ui/app/hooks.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 function run(outcome: ApiRun['outcome'], finished: string, exit: number | null = 0, reason?: string): ApiRun {

@@ -2,12 +2,12 @@
 // heatmap buckets, sandbox preview, state-inspector paging and namespaces, chart paths.
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
-import { compileJob } from '../../src/web/ui/lib/engine.ts';
-import { bucketRuns, heatJobs, heatLevel, runsSignature, staleRuns } from '../../src/web/ui/lib/heat.ts';
-import { busiestCell, cellShade, frameQuery, histogram, shadeRange } from '../../src/web/ui/lib/pressure.ts';
-import { buildRadar, trackPosition } from '../../src/web/ui/lib/radar.ts';
-import { chartPoints, columnStats, cpuCeiling, formatBytes } from '../../src/web/ui/lib/resources.ts';
-import { sandboxPreview } from '../../src/web/ui/lib/sandbox.ts';
+import { compileJob } from '../../src/dashboard/engine.ts';
+import { bucketRuns, heatJobs, heatLevel, runsSignature, staleRuns } from '../../src/dashboard/heat.ts';
+import { busiestCell, cellShade, frameQuery, histogram, shadeRange } from '../../src/dashboard/pressure.ts';
+import { buildRadar, trackPosition } from '../../src/dashboard/radar.ts';
+import { chartPoints, columnStats, cpuCeiling, formatBytes } from '../../src/dashboard/resources.ts';
+import { sandboxPreview } from '../../src/dashboard/sandbox.ts';
 import {
   type ApiState,
   docNamespaces,
@@ -17,8 +17,8 @@ import {
   recordSummary,
   scopesOfManifests,
   streamsUnder,
-} from '../../src/web/ui/lib/state.ts';
-import type { ApiJob, ApiRun } from '../../src/web/ui/lib/types.ts';
+} from '../../src/dashboard/state.ts';
+import type { ApiJob, ApiRun } from '../../src/dashboard/types.ts';
 
 const T0 = Date.UTC(2026, 6, 6, 9, 59, 58); // Mon 2026-07-06 09:59:58 UTC
 

@@ -1,6 +1,6 @@
 // Week calendar model: engine fires placed on the viewer's civil days; frequent jobs become background hum.
 import { describe, expect, it } from 'vitest';
-import { compileJob } from '../../src/web/ui/lib/engine.ts';
+import { compileJob } from '../../src/dashboard/engine.ts';
 import {
   buildWeek,
   HUM_THRESHOLD,
@@ -9,7 +9,7 @@ import {
   localMidnight,
   MAX_CHIPS_PER_DAY,
   type WeekJob,
-} from '../../src/web/ui/lib/week.ts';
+} from '../../src/dashboard/week.ts';
 
 const at = (iso: string): number => Date.parse(iso);
 

@@ -1,9 +1,14 @@
 // The dashboard shell: polling (spec 06 §9.1), routing, selection and keyboard, and the views.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../lib/cluster.ts';
-import { formatColumns, type OptionalColumn, parseColumns, toggleColumn } from '../lib/columns.ts';
-import type { Command } from '../lib/commands.ts';
-import { compileJob, nextFireOf } from '../lib/engine.ts';
+import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../../../dashboard/cluster.ts';
+import {
+  formatColumns,
+  type OptionalColumn,
+  parseColumns,
+  toggleColumn,
+} from '../../../dashboard/columns.ts';
+import type { Command } from '../../../dashboard/commands.ts';
+import { compileJob, nextFireOf } from '../../../dashboard/engine.ts';
 import {
   cycleTheme,
   failureNotice,
@@ -12,8 +17,8 @@ import {
   ON_OFF,
   type OnOff,
   ROW_HEIGHTS,
-} from '../lib/settings.ts';
-import { failureBanner, summarize } from '../lib/status.ts';
+} from '../../../dashboard/settings.ts';
+import { failureBanner, summarize } from '../../../dashboard/status.ts';
 import {
   filterRows,
   type Row,
@@ -22,8 +27,8 @@ import {
   type SortKey,
   sortRows,
   toRows,
-} from '../lib/table.ts';
-import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../lib/types.ts';
+} from '../../../dashboard/table.ts';
+import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../../../dashboard/types.ts';
 import { type Api, HttpError } from './api.ts';
 import { coreCommands, jobCommands, pageCommands } from './appCommands.ts';
 import { ClusterAlertBanner } from './ClusterAlertBanner.tsx';

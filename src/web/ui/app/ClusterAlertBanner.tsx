@@ -1,6 +1,6 @@
 // The red CLUSTER ALERT bar under the top bar (spec 06 §9.2): lost quorum, a visible conflict, or an
 // unreachable lease store; each pauses the Leader jobs.
-import type { ClusterAlert } from '../lib/cluster.ts';
+import type { ClusterAlert } from '../../../dashboard/cluster.ts';
 
 export function ClusterAlertBanner({ alert, onShow }: { alert: ClusterAlert; onShow(): void }) {
   return (

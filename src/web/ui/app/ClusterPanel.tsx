@@ -9,8 +9,8 @@ import {
   peerTone,
   peerTooltip,
   summaryLine,
-} from '../lib/cluster.ts';
-import type { ApiCluster, ApiJob } from '../lib/types.ts';
+} from '../../../dashboard/cluster.ts';
+import type { ApiCluster, ApiJob } from '../../../dashboard/types.ts';
 import { shortJobSetId } from './Header.tsx';
 
 export function ClusterPanel({

@@ -1,6 +1,6 @@
 // The "⊞ cols" chooser: a disclosure button with a checkbox per optional column of the jobs table.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
+import { OPTIONAL_COLUMNS, type OptionalColumn } from '../../../dashboard/columns.ts';
 
 export function ColumnChooser({
   cols,

@@ -1,7 +1,7 @@
 // The command palette (Ctrl/⌘-K, Ctrl-P): fuzzy search over every registered action (views, toolbar, settings)
 // and every job's actions; ↑/↓ move, Enter runs, Esc closes. ARIA: a combobox driving a listbox.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type Command, rankCommands } from '../lib/commands.ts';
+import { type Command, rankCommands } from '../../../dashboard/commands.ts';
 import { useFocusTrap } from './Dialog.tsx';
 
 export function CommandPalette({ commands, onClose }: { commands: readonly Command[]; onClose(): void }) {

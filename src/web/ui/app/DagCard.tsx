@@ -12,8 +12,8 @@ import {
   runningCount,
   scheduleText,
   stateTone,
-} from '../lib/dag.ts';
-import { formatAge } from '../lib/format.ts';
+} from '../../../dashboard/dag.ts';
+import { formatAge } from '../../../dashboard/format.ts';
 import type { Api } from './api.ts';
 import { DagDrawer } from './DagDrawer.tsx';
 

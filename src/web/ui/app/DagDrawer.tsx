@@ -27,8 +27,8 @@ import {
   taskStateSummary,
   tookText,
   xcomInline,
-} from '../lib/dag.ts';
-import type { LogLine } from '../lib/sse.ts';
+} from '../../../dashboard/dag.ts';
+import type { LogLine } from '../../../dashboard/sse.ts';
 import type { Api } from './api.ts';
 import { useFocusTrap } from './Dialog.tsx';
 

@@ -1,11 +1,11 @@
 // The job drawer (URL `#job/<name>/<tab>`): header facts and the Logs / History / Schedule tabs.
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { ownerCell } from '../lib/cluster.ts';
-import { compileJob } from '../lib/engine.ts';
-import { formatAge, formatDuration, parseIso } from '../lib/format.ts';
-import { jobStatus } from '../lib/status.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { ownerCell } from '../../../dashboard/cluster.ts';
+import { compileJob } from '../../../dashboard/engine.ts';
+import { formatAge, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { useFocusTrap } from './Dialog.tsx';
 import { HistoryTab } from './HistoryTab.tsx';

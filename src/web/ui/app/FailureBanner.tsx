@@ -2,10 +2,10 @@
 // independent verdict from exit codes and reasons within 60 s (spec 06 §9.2), and the incident tools:
 // timeline (`i`), tail (the failing jobs in the multi-tail) and mitigate (bulk start / cancel).
 
-import { nameList } from '../lib/advisories.ts';
-import { formatAge } from '../lib/format.ts';
-import { verdictText } from '../lib/incident.ts';
-import { type FailureBanner as Banner, signatureText } from '../lib/status.ts';
+import { nameList } from '../../../dashboard/advisories.ts';
+import { formatAge } from '../../../dashboard/format.ts';
+import { verdictText } from '../../../dashboard/incident.ts';
+import { type FailureBanner as Banner, signatureText } from '../../../dashboard/status.ts';
 
 export interface IncidentActions {
   onTimeline(): void;

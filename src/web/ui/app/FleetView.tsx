@@ -1,9 +1,15 @@
 // The fleet view (spec 06 §9.2, URL `#fleet`): every node of the gossip mesh from `/fleet` with its status and
 // load, and a jobs × nodes matrix of what each node last reported; the cell of a job's owner is framed.
 import { useState } from 'preact/hooks';
-import { peerTone } from '../lib/cluster.ts';
-import { failingSomewhere, fleetCell, fleetJobNames, fleetNodeStatus, fleetTotals } from '../lib/fleet.ts';
-import type { ApiFleet, ApiJob } from '../lib/types.ts';
+import { peerTone } from '../../../dashboard/cluster.ts';
+import {
+  failingSomewhere,
+  fleetCell,
+  fleetJobNames,
+  fleetNodeStatus,
+  fleetTotals,
+} from '../../../dashboard/fleet.ts';
+import type { ApiFleet, ApiJob } from '../../../dashboard/types.ts';
 
 export function FleetView({
   fleet,

@@ -1,11 +1,11 @@
 // Top bar: wordmark, version, job-set chip (click copies), UTC clock, connection state, summary pills, and the
 // theme / token / help buttons.
 import { useState } from 'preact/hooks';
-import { formatAge, formatUtcClock } from '../lib/format.ts';
-import { isDark, type Theme } from '../lib/settings.ts';
-import type { Summary } from '../lib/status.ts';
-import type { Segment } from '../lib/table.ts';
-import type { ApiNode } from '../lib/types.ts';
+import { formatAge, formatUtcClock } from '../../../dashboard/format.ts';
+import { isDark, type Theme } from '../../../dashboard/settings.ts';
+import type { Summary } from '../../../dashboard/status.ts';
+import type { Segment } from '../../../dashboard/table.ts';
+import type { ApiNode } from '../../../dashboard/types.ts';
 import { copyText } from './hooks.ts';
 import { openNodeHistory } from './NodeHistory.tsx';
 import { UnaccountedPill } from './UnaccountedPill.tsx';

@@ -1,7 +1,7 @@
 // ▦ heat: per-job activity in 24 buckets over the last 6 h, 24 h or 7 d, from each job's retained runs
 // (`/jobs/{name}/runs`, at most 80 jobs). Runs are cached per job and refetched only after a new finish.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { toCivil, viewerZone } from '../lib/engine.ts';
+import { toCivil, viewerZone } from '../../../dashboard/engine.ts';
 import {
   bucketLabel,
   bucketRuns,
@@ -13,8 +13,8 @@ import {
   heatLevel,
   runsSignature,
   staleRuns,
-} from '../lib/heat.ts';
-import type { ApiJob, ApiRun, ApiRuns } from '../lib/types.ts';
+} from '../../../dashboard/heat.ts';
+import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { usePref } from './hooks.ts';
 

@@ -1,5 +1,5 @@
-// Keyboard shortcut sheet (`?`), from lib/shortcuts.ts.
-import { SHORTCUTS } from '../lib/shortcuts.ts';
+// Keyboard shortcut sheet (`?`), from src/dashboard/shortcuts.ts.
+import { SHORTCUTS } from '../../../dashboard/shortcuts.ts';
 import { Dialog } from './Dialog.tsx';
 
 export function HelpDialog({ onClose }: { onClose(): void }) {

@@ -1,7 +1,7 @@
 // History tab: `/jobs/{name}/runs` — stats grid, duration bars and the run table (newest first).
 import { useEffect, useState } from 'preact/hooks';
-import { formatAge, formatDuration, formatPercent, parseIso } from '../lib/format.ts';
-import type { ApiJob, ApiRun, ApiRuns } from '../lib/types.ts';
+import { formatAge, formatDuration, formatPercent, parseIso } from '../../../dashboard/format.ts';
+import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { ExitBadge } from './JobRow.tsx';
 

@@ -1,9 +1,9 @@
 // The incident timeline (`i`): every job's newest finished run, newest first, with its outcome, exit code and the
 // gap to the previous finish; failures of one correlated group are marked so a fleet event reads as one story.
 import { useMemo, useState } from 'preact/hooks';
-import { formatAge, formatDuration, formatUtcClock } from '../lib/format.ts';
-import { type Correlation, incidentTimeline, signatureText } from '../lib/incident.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { formatAge, formatDuration, formatUtcClock } from '../../../dashboard/format.ts';
+import { type Correlation, incidentTimeline, signatureText } from '../../../dashboard/incident.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import { Dialog } from './Dialog.tsx';
 
 const OUTCOME_TEXT: Record<string, string> = {

@@ -1,10 +1,16 @@
 // One row of the jobs table: status, name + command, owner (in a spread cluster), schedule, last run, took, next, trend, actions.
 import { Component } from 'preact';
-import { ownerCell } from '../lib/cluster.ts';
-import { formatRate, formatWallClock, type OptionalColumn, policyLabel, tzLabel } from '../lib/columns.ts';
-import { compileJob } from '../lib/engine.ts';
-import { formatAge, formatCountdown, formatDuration } from '../lib/format.ts';
-import type { Row } from '../lib/table.ts';
+import { ownerCell } from '../../../dashboard/cluster.ts';
+import {
+  formatRate,
+  formatWallClock,
+  type OptionalColumn,
+  policyLabel,
+  tzLabel,
+} from '../../../dashboard/columns.ts';
+import { compileJob } from '../../../dashboard/engine.ts';
+import { formatAge, formatCountdown, formatDuration } from '../../../dashboard/format.ts';
+import type { Row } from '../../../dashboard/table.ts';
 import { Sparkline } from './Sparkline.tsx';
 import { StatusBadge, StatusChips } from './StatusBadge.tsx';
 

@@ -2,8 +2,8 @@
 // so 3k jobs cost the same per second as 30. Rows have a fixed height; spacer rows keep the scroll length.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
-import type { Row, SortKey } from '../lib/table.ts';
+import { OPTIONAL_COLUMNS, type OptionalColumn } from '../../../dashboard/columns.ts';
+import type { Row, SortKey } from '../../../dashboard/table.ts';
 import { JobRow, type RowActions } from './JobRow.tsx';
 
 /** Row height of the comfortable density; the table takes the current one as a prop. */

@@ -2,15 +2,21 @@
 // search (plain / regex, match count, matches only), follow, wrap, ANSI colours, download and clear.
 // The stream re-attaches by itself when a new run starts or finishes, separated by an end-of-run marker.
 //
-// Lines live in fixed-size chunks (lib/logchunks.ts): a new line replaces only the last chunk, each chunk is a
+// Lines live in fixed-size chunks (src/dashboard/logchunks.ts): a new line replaces only the last chunk, each chunk is a
 // component that skips re-rendering when its lines, search and colour are unchanged, and off-screen chunks skip
 // layout (content-visibility), so appending to a 5,000-line view costs about one chunk, not 5,000 lines.
 import { Component, type ComponentChild } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { parseAnsi, stripAnsi } from '../lib/ansi.ts';
-import { appendLines, type Chunk, chunkLines, EMPTY_LOG, type LogBuffer } from '../lib/logchunks.ts';
-import { compileSearch, type Matcher } from '../lib/logsearch.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { parseAnsi, stripAnsi } from '../../../dashboard/ansi.ts';
+import {
+  appendLines,
+  type Chunk,
+  chunkLines,
+  EMPTY_LOG,
+  type LogBuffer,
+} from '../../../dashboard/logchunks.ts';
+import { compileSearch, type Matcher } from '../../../dashboard/logsearch.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 
 /** At least this many lines stay in view (up to one chunk more: whole chunks are dropped). */

@@ -12,8 +12,8 @@ import {
   STAGGER_CHOICES,
   type StaggerOutcome,
   type StepResult,
-} from '../lib/mitigate.ts';
-import type { ApiJob } from '../lib/types.ts';
+} from '../../../dashboard/mitigate.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { Dialog } from './Dialog.tsx';
 import { copyText } from './hooks.ts';

@@ -2,7 +2,7 @@
 // the job's colour. A stream that ends (run finished) leaves an end-of-run marker and re-attaches by itself when
 // the poll shows the job running again. Presets add the failing or the running jobs.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { stripAnsi } from '../lib/ansi.ts';
+import { stripAnsi } from '../../../dashboard/ansi.ts';
 import {
   addTails,
   appendCapped,
@@ -11,10 +11,10 @@ import {
   presetNames,
   reattachAction,
   tailPrefix,
-} from '../lib/multitail.ts';
-import type { LogLine } from '../lib/sse.ts';
-import type { ApiJob } from '../lib/types.ts';
-import { hueOf } from '../lib/week.ts';
+} from '../../../dashboard/multitail.ts';
+import type { LogLine } from '../../../dashboard/sse.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
+import { hueOf } from '../../../dashboard/week.ts';
 import type { Api } from './api.ts';
 
 interface TailLine {

@@ -1,8 +1,8 @@
 // Node resources card: the header's CPU/mem meter opens this chart of `/node/history` (the node sampler's
 // [time, cpu %, mem %] points), refreshed at the sampler's interval while open.
 import { useEffect, useState } from 'preact/hooks';
-import { formatAge } from '../lib/format.ts';
-import { type ApiNodeHistory, chartPoints, columnStats } from '../lib/resources.ts';
+import { formatAge } from '../../../dashboard/format.ts';
+import { type ApiNodeHistory, chartPoints, columnStats } from '../../../dashboard/resources.ts';
 import type { Api } from './api.ts';
 import { Dialog } from './Dialog.tsx';
 

@@ -1,5 +1,5 @@
 // The node-overloaded bar (issue 14 item 9): the node drops fires or falls behind its launches, from `/node`.
-import type { ApiNode } from '../lib/types.ts';
+import type { ApiNode } from '../../../dashboard/types.ts';
 
 export function OverloadBanner({ overload }: { overload: NonNullable<ApiNode['overload']> }) {
   const behind =

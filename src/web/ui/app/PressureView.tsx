@@ -2,7 +2,7 @@
 // histogram, groups of jobs sharing one schedule (`/schedule/duplicates`) and quiet slots to move a job to
 // (`/schedule/suggest`), in UTC or the viewer's zone. Refreshed every 60 s while open.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { viewerZone } from '../lib/engine.ts';
+import { viewerZone } from '../../../dashboard/engine.ts';
 import {
   type ApiDuplicates,
   type ApiPressure,
@@ -14,7 +14,7 @@ import {
   histogram,
   type PressureFrame,
   shadeRange,
-} from '../lib/pressure.ts';
+} from '../../../dashboard/pressure.ts';
 import type { Api } from './api.ts';
 import { copyText, usePref } from './hooks.ts';
 import { openSandbox } from './Sandbox.tsx';

@@ -1,10 +1,10 @@
 // ⌁ radar: the next eight fires across all enabled jobs with live countdowns, and a ten-minute track with one
 // marker per fire — computed in the browser by the bundled engine, so it moves every second without polling.
 import { useMemo } from 'preact/hooks';
-import { compileJob, toCivil, viewerZone } from '../lib/engine.ts';
-import { formatCivil, formatCountdown } from '../lib/format.ts';
-import { buildRadar, RADAR_WINDOW_MS, trackPosition } from '../lib/radar.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { compileJob, toCivil, viewerZone } from '../../../dashboard/engine.ts';
+import { formatCivil, formatCountdown } from '../../../dashboard/format.ts';
+import { buildRadar, RADAR_WINDOW_MS, trackPosition } from '../../../dashboard/radar.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 
 const TICKS = [0, 2, 4, 6, 8, 10];
 

@@ -1,7 +1,7 @@
 // Resources tab of the job drawer: `/jobs/{name}/resources`, refetched every 1/2/5/10 s (default 2 s) while the
 // tab is open — live CPU and RSS of each running instance with its series, then the recent monitored runs.
 import { useEffect, useState } from 'preact/hooks';
-import { formatDuration } from '../lib/format.ts';
+import { formatDuration } from '../../../dashboard/format.ts';
 import {
   type ApiJobResources,
   type ApiLiveResources,
@@ -10,8 +10,8 @@ import {
   formatBytes,
   RESOURCE_INTERVALS,
   type ResourceInterval,
-} from '../lib/resources.ts';
-import type { ApiJob } from '../lib/types.ts';
+} from '../../../dashboard/resources.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { usePref } from './hooks.ts';
 

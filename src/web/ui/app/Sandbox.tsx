@@ -2,9 +2,9 @@
 // description and its next 12 fires — computed by the bundled engine, the same one the daemon schedules with.
 // `openSandbox()` opens it from anywhere (toolbar button, pressure suggestions, the command palette).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { viewerZone } from '../lib/engine.ts';
-import { formatIn } from '../lib/format.ts';
-import { SANDBOX_COUNT, SANDBOX_ZONES, sandboxPreview } from '../lib/sandbox.ts';
+import { viewerZone } from '../../../dashboard/engine.ts';
+import { formatIn } from '../../../dashboard/format.ts';
+import { SANDBOX_COUNT, SANDBOX_ZONES, sandboxPreview } from '../../../dashboard/sandbox.ts';
 import { Dialog } from './Dialog.tsx';
 import { useNow } from './hooks.ts';
 

@@ -1,5 +1,5 @@
 // Toolbar buttons of the schedule and state views (⌁ radar, ▥ pressure, ▦ heat, ⛁ state) and the sandbox.
-import { SCHEDULE_VIEWS, type ScheduleView } from '../lib/scheduleviews.ts';
+import { SCHEDULE_VIEWS, type ScheduleView } from '../../../dashboard/scheduleviews.ts';
 import type { Route } from './hooks.ts';
 import { openSandbox } from './Sandbox.tsx';
 

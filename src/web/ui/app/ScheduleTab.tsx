@@ -1,10 +1,16 @@
 // Schedule tab: the plain-English schedule, advisories (dead schedule, runs may overlap, thundering herd, DST
 // transition ahead, load-time lint findings), the next fires and the per-job `.ics` feed.
 import { useMemo } from 'preact/hooks';
-import { dstAdvisoryText, dstAhead, nameList, overlapAdvisory, thunderingHerd } from '../lib/advisories.ts';
-import { civilInFrame, compileJob, nextFiresOf, viewerZone } from '../lib/engine.ts';
-import { formatCivil, formatDuration, formatIn } from '../lib/format.ts';
-import type { ApiJob } from '../lib/types.ts';
+import {
+  dstAdvisoryText,
+  dstAhead,
+  nameList,
+  overlapAdvisory,
+  thunderingHerd,
+} from '../../../dashboard/advisories.ts';
+import { civilInFrame, compileJob, nextFiresOf, viewerZone } from '../../../dashboard/engine.ts';
+import { formatCivil, formatDuration, formatIn } from '../../../dashboard/format.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 
 interface Advice {

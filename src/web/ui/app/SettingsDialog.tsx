@@ -12,7 +12,7 @@ import {
   THEME_LABEL,
   THEME_PREFS,
   type ThemePref,
-} from '../lib/settings.ts';
+} from '../../../dashboard/settings.ts';
 import { Dialog } from './Dialog.tsx';
 import { REFRESH_CHOICES, type RefreshChoice } from './Toolbar.tsx';
 import type { Look } from './theme.ts';

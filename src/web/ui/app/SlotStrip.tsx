@@ -1,7 +1,7 @@
 // The job drawer's slot strip: one cell per scheduled slot of the last 24 hours (newest right),
 // coloured by what became of it, from `/jobs/{name}/slots`; hover shows the node and the reason.
 import { useEffect, useState } from 'preact/hooks';
-import { type ApiSlots, slotTitle, slotTone, stripCells } from '../lib/slots.ts';
+import { type ApiSlots, slotTitle, slotTone, stripCells } from '../../../dashboard/slots.ts';
 import type { Api } from './api.ts';
 
 const MAX_CELLS = 96;

@@ -1,6 +1,6 @@
 // Trend cell: one bar per recent run (height = duration, colour = outcome), as a tiny inline SVG.
-import { sparkline } from '../lib/sparkline.ts';
-import type { ApiHistoryEntry } from '../lib/types.ts';
+import { sparkline } from '../../../dashboard/sparkline.ts';
+import type { ApiHistoryEntry } from '../../../dashboard/types.ts';
 
 const W = 72;
 const H = 18;

@@ -2,8 +2,8 @@
 // sub-tabs read `/state`, `/state/documents`, `/state/records` and `/state/artifacts` — metadata only, never
 // KV values or archived output — and page long lists.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type ApiState, STATE_TABS, type StateTab } from '../lib/state.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { type ApiState, STATE_TABS, type StateTab } from '../../../dashboard/state.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 import { usePref } from './hooks.ts';
 import { StatePanel } from './StatePanels.tsx';

@@ -2,7 +2,7 @@
 // cursors, idempotency keys: metadata only), artifacts and record streams, with a shared paged table.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { formatBytes } from '../lib/resources.ts';
+import { formatBytes } from '../../../dashboard/resources.ts';
 import {
   type ApiDocument,
   type ApiDocuments,
@@ -19,8 +19,8 @@ import {
   scopesOfManifests,
   streamsUnder,
   TAB_PREFIX,
-} from '../lib/state.ts';
-import type { ApiJob } from '../lib/types.ts';
+} from '../../../dashboard/state.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from './api.ts';
 
 export function StatePanel({

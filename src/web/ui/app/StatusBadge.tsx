@@ -1,7 +1,7 @@
 // The Status cell: a coloured glyph + label per derived status (spec 06 §9.2), plus retry / reboot chips.
 import type { JSX } from 'preact';
-import { type JobStatus, STATUS_LABEL } from '../lib/status.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { type JobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 
 const GLYPH: Record<JobStatus, string> = {
   running: '▶',

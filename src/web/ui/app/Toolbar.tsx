@@ -1,6 +1,6 @@
 // Filter box (`/`), status segments, view switch (jobs / week) and the refresh interval.
 import type { Ref } from 'preact';
-import type { Segment } from '../lib/table.ts';
+import type { Segment } from '../../../dashboard/table.ts';
 import type { Route } from './hooks.ts';
 import { ScheduleNav } from './ScheduleNav.tsx';
 

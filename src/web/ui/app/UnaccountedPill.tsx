@@ -1,7 +1,7 @@
 // The header's fleet-wide count of slots nobody recorded in the last 24 hours (`/slots/unaccounted`):
 // zero in a healthy fleet, red above it. Hidden until the first answer.
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiUnaccounted } from '../lib/slots.ts';
+import type { ApiUnaccounted } from '../../../dashboard/slots.ts';
 import { Api } from './api.ts';
 
 const REFRESH_MS = 30_000;

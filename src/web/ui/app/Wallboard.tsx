@@ -2,9 +2,9 @@
 // stale-data banner when the daemon stops answering; and after a stretch without input a calm screensaver
 // ("zen") that any key or mouse movement dismisses.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatAge, formatUtcClock } from '../lib/format.ts';
-import { STATUS_LABEL } from '../lib/status.ts';
-import type { ApiJob } from '../lib/types.ts';
+import { formatAge, formatUtcClock } from '../../../dashboard/format.ts';
+import { STATUS_LABEL } from '../../../dashboard/status.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import {
   DEFAULT_ZEN,
   staleAfterMs,
@@ -14,7 +14,7 @@ import {
   ZEN_CHOICES,
   type ZenChoice,
   zenDue,
-} from '../lib/wallboard.ts';
+} from '../../../dashboard/wallboard.ts';
 import { usePref } from './hooks.ts';
 
 const ACTIVITY = ['keydown', 'mousemove', 'mousedown', 'wheel', 'touchstart'] as const;

@@ -1,9 +1,9 @@
 // ◫ week: 7 days × 24 h in the viewer's zone, one hue-keyed chip per fire from the engine; jobs that fire too
 // often to chart are summarised in a "background hum" strip under the grid.
 import { useMemo, useState } from 'preact/hooks';
-import { compileJob, toCivil, viewerZone } from '../lib/engine.ts';
-import type { ApiJob } from '../lib/types.ts';
-import { buildWeek, HUM_THRESHOLD, localMidnight } from '../lib/week.ts';
+import { compileJob, toCivil, viewerZone } from '../../../dashboard/engine.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
+import { buildWeek, HUM_THRESHOLD, localMidnight } from '../../../dashboard/week.ts';
 import type { Api } from './api.ts';
 
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -1,6 +1,6 @@
 // The dashboard's HTTP client: the same JSON API a script uses, with the optional bearer token from
 // sessionStorage. Any 401 is reported through `onUnauthorized` so the token prompt can open.
-import { decodeLogLine, type LogLine, SseParser } from '../lib/sse.ts';
+import { decodeLogLine, type LogLine, SseParser } from '../../../dashboard/sse.ts';
 
 const TOKEN_KEY = 'cronstable_token';
 

@@ -2,8 +2,8 @@
 // actions. App.tsx registers `coreCommands` and `jobCommands`; a view of its own registers its actions with
 // `useRegisterCommands` (or one more line in `coreCommands`).
 import { useEffect, useRef } from 'preact/hooks';
-import { OPTIONAL_COLUMNS, type OptionalColumn } from '../lib/columns.ts';
-import { type Command, CommandRegistry, type CommandSource } from '../lib/commands.ts';
+import { OPTIONAL_COLUMNS, type OptionalColumn } from '../../../dashboard/columns.ts';
+import { type Command, CommandRegistry, type CommandSource } from '../../../dashboard/commands.ts';
 import {
   CVD_LABEL,
   CVD_MODES,
@@ -15,9 +15,9 @@ import {
   THEME_LABEL,
   THEMES,
   type Theme,
-} from '../lib/settings.ts';
-import { type Segment, SORT_KEYS, SORT_LABEL, type SortKey } from '../lib/table.ts';
-import type { ApiJob } from '../lib/types.ts';
+} from '../../../dashboard/settings.ts';
+import { type Segment, SORT_KEYS, SORT_LABEL, type SortKey } from '../../../dashboard/table.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { DrawerTab, Route } from './hooks.ts';
 import { REFRESH_CHOICES, type RefreshChoice } from './Toolbar.tsx';
 

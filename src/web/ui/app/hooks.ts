@@ -1,6 +1,6 @@
 // Small shared hooks: a second-aligned clock, the URL-hash route and localStorage-backed preferences.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { isScheduleView, type ScheduleView } from '../lib/scheduleviews.ts';
+import { isScheduleView, type ScheduleView } from '../../../dashboard/scheduleviews.ts';
 
 /** Current time, re-rendering just after every whole second (countdowns and ages stay in step). */
 export function useNow(): number {

@@ -15,7 +15,7 @@ import {
   THEME_PREFS,
   type Theme,
   type ThemePref,
-} from '../lib/settings.ts';
+} from '../../../dashboard/settings.ts';
 import { usePref } from './hooks.ts';
 
 const KEY = 'cronstable.theme';

@@ -7,7 +7,7 @@ import {
   parseCron,
   resolveFrame,
   UTC_FRAME,
-} from '../../../schedule/index.ts';
+} from '../schedule/index.ts';
 import { toCivil } from './engine.ts';
 import { capitalize, formatCivil } from './format.ts';
 

@@ -12,8 +12,8 @@ import {
   parseCron,
   resolveFrame,
   UTC_FRAME,
-} from '../../../schedule/index.ts';
-import { zoneInfo } from '../../../schedule/zone.ts';
+} from '../schedule/index.ts';
+import { zoneInfo } from '../schedule/zone.ts';
 import { capitalize } from './format.ts';
 import type { ApiJob } from './types.ts';
 

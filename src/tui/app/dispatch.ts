@@ -1,0 +1,67 @@
+// Key dispatch (spec 08 §5): Ctrl-C first, then the palette, Esc, a focused input, the wallboard, the top
+// surface, the board. Only the top surface takes keys.
+import { boardKey, filterKey } from '../views/board/board.ts';
+import { viewOf } from '../views/registry.ts';
+import type { RenderCtx } from '../views/types.ts';
+import { ackAlarm, wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
+import type { Controller } from './controller.ts';
+import type { Key } from './keys.ts';
+import type { Surface } from './state.ts';
+
+export interface DispatchHooks {
+  /** Ctrl-Z: hand the terminal back and stop (spec 08 §1.4) */
+  suspend: () => void;
+}
+
+export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, render: RenderCtx): void {
+  const s = ctl.state;
+  if (key.ctrl && key.name === 'c') {
+    ctl.quit(0);
+    return;
+  }
+  if (key.ctrl && key.name === 'z') {
+    hooks.suspend();
+    return;
+  }
+  const wasZen = zenActive(render);
+  ctl.store.set({ lastKeyAt: ctl.deps.mono() });
+  if (wasZen) return;
+  const ctx = { ctl, s };
+  const top: Surface | null = ctl.top();
+  if (top?.kind === 'palette') {
+    if (key.name === 'escape') ctl.close('palette');
+    else viewOf(top).key(top, key, ctx);
+    return;
+  }
+  if (key.ctrl && (key.name === 'k' || key.name === 'p')) {
+    if (!s.wallboard) ctl.push({ kind: 'palette', query: '', sel: 0 } as Surface);
+    return;
+  }
+  if (key.name === 'escape') {
+    if (top) {
+      const v = viewOf(top);
+      if (v.focused?.(top) && v.blur && top.kind !== 'token') v.blur(top, ctx);
+      else ctl.close(top.kind);
+    } else if (s.filterFocused) ctl.store.set({ filterFocused: false });
+    else if (s.wallboard) ctl.store.set({ wallboard: false });
+    return;
+  }
+  if (top === null && s.filterFocused && !s.wallboard) {
+    filterKey(key, ctx);
+    return;
+  }
+  if (top === null && (key.name === 'w' || key.name === 'a')) {
+    if (key.name === 'w') ctl.store.set({ wallboard: !s.wallboard, filterFocused: false });
+    else ackAlarm(ctx);
+    return;
+  }
+  if (s.wallboard) {
+    wallboardKey(key, ctx);
+    return;
+  }
+  if (top) {
+    viewOf(top).key(top, key, ctx);
+    return;
+  }
+  boardKey(key, ctx);
+}

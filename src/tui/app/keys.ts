@@ -1,0 +1,44 @@
+// Key decoding (spec 08 §5): Ink's keypress parse folded into one small shape the dispatcher matches on.
+// Modified arrows collapse to the plain key; Alt chords arrive as the bare character.
+import type { Key as InkKey } from 'ink';
+
+export interface Key {
+  /** 'up' 'down' 'left' 'right' 'pageup' 'pagedown' 'home' 'end' 'enter' 'escape' 'tab' 'backtab'
+   * 'backspace', a printable character, or the letter of a Ctrl chord */
+  name: string;
+  ctrl: boolean;
+  /** a printable character (or pasted text) the key types into a focused input */
+  text: string;
+}
+
+export function fromInk(input: string, key: InkKey): Key[] {
+  const k = (name: string, ctrl = false, text = ''): Key[] => [{ name, ctrl, text }];
+  if (key.upArrow) return k('up');
+  if (key.downArrow) return k('down');
+  if (key.leftArrow) return k('left');
+  if (key.rightArrow) return k('right');
+  if (key.pageUp) return k('pageup');
+  if (key.pageDown) return k('pagedown');
+  if (key.home) return k('home');
+  if (key.end) return k('end');
+  if (key.return) return k('enter');
+  if (key.escape) return k('escape');
+  if (key.tab) return k(key.shift ? 'backtab' : 'tab');
+  if (key.backspace || key.delete) return k('backspace');
+  if (key.ctrl) {
+    // Ctrl-H / Ctrl-I / Ctrl-J / Ctrl-M are backspace, tab, enter.
+    if (input === 'h') return k('backspace');
+    if (input === 'i') return k('tab');
+    if (input === 'j' || input === 'm') return k('enter');
+    return k(input, true);
+  }
+  if (input === '') return [];
+  // A burst of printable characters (a paste): one key per character, each also typing itself.
+  return [...input].filter((c) => c >= ' ' && c !== '\u007f').map((c) => ({ name: c, ctrl: false, text: c }));
+}
+
+export const key = (name: string, ctrl = false): Key => ({
+  name,
+  ctrl,
+  text: name.length === 1 && !ctrl ? name : '',
+});

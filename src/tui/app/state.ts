@@ -1,0 +1,153 @@
+// The whole dashboard's state in one immutable snapshot, and the tiny store that holds it. Data from the daemon
+// and UI state live side by side so a frame is a pure function of one snapshot (plus the live log tails).
+import type { Segment } from '../../dashboard/table.ts';
+import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
+import type { Prefs } from '../data/prefs.ts';
+
+export type ToastTone = 'ok' | 'fail' | 'warn' | 'info';
+
+export interface Toast {
+  id: number;
+  text: string;
+  tone: ToastTone;
+  /** monotonic ms when it goes */
+  until: number;
+}
+
+/** Sort keys the TUI cycles through with `s` (a subset of the shared table's keys). */
+export const TUI_SORTS = ['name', 'status', 'last', 'next', 'took'] as const;
+export type TuiSort = (typeof TUI_SORTS)[number];
+export const SORT_TEXT: Record<TuiSort, string> = {
+  name: 'name',
+  status: 'status',
+  last: 'last',
+  next: 'next',
+  took: 'duration',
+};
+export const SEGMENTS: readonly Segment[] = ['all', 'ok', 'fail', 'run', 'off'];
+
+/** An open surface: each view folder defines its own (see views/registry.ts). */
+export interface Surface {
+  kind: string;
+}
+
+export interface DataState {
+  jobs: readonly ApiJob[];
+  /** monotonic ms of the last good /jobs answer (0 = none yet) */
+  fetchedAt: number;
+  everConnected: boolean;
+  /** header error text while the last poll failed, null when live */
+  error: string | null;
+  /** consecutive failed polls (for the backoff) and when the next try is due (monotonic) */
+  failures: number;
+  retryAt: number;
+  version: string | null;
+  jobSetId: string | null;
+  node: ApiNode | null;
+  cluster: ApiCluster | null;
+  /** jobs whose failure arrived with the latest poll (bold for one poll; alarm) */
+  justFailed: ReadonlySet<string>;
+  alarmAcked: boolean;
+}
+
+export interface TuiState {
+  data: DataState;
+  /** wall clock and monotonic clock of the last tick, ms */
+  now: number;
+  mono: number;
+  cols: number;
+  rows: number;
+  prefs: Prefs;
+  /** the poll interval in force (ms, 0 = paused) */
+  pollMs: number;
+  ascii: boolean;
+  filter: string;
+  filterFocused: boolean;
+  segment: Segment;
+  sortKey: TuiSort;
+  sortDesc: boolean;
+  /** selected job name on the board */
+  selected: string | null;
+  /** first board row shown */
+  scroll: number;
+  /** open surfaces, bottom first; keys go to the last */
+  stack: readonly Surface[];
+  wallboard: boolean;
+  toasts: readonly Toast[];
+  /** monotonic ms of the last key (zen idle) */
+  lastKeyAt: number;
+}
+
+export const EMPTY_DATA: DataState = {
+  jobs: [],
+  fetchedAt: 0,
+  everConnected: false,
+  error: null,
+  failures: 0,
+  retryAt: 0,
+  version: null,
+  jobSetId: null,
+  node: null,
+  cluster: null,
+  justFailed: new Set(),
+  alarmAcked: false,
+};
+
+/** A fresh dashboard: no data yet, the board on top, sorted by name. */
+export function createState(
+  base: Pick<TuiState, 'now' | 'mono' | 'cols' | 'rows' | 'prefs' | 'pollMs' | 'ascii'>,
+  over: Partial<TuiState> = {},
+): TuiState {
+  return {
+    data: EMPTY_DATA,
+    filter: '',
+    filterFocused: false,
+    segment: 'all',
+    sortKey: 'name',
+    sortDesc: false,
+    selected: null,
+    scroll: 0,
+    stack: [],
+    wallboard: false,
+    toasts: [],
+    lastKeyAt: base.mono,
+    ...base,
+    ...over,
+  };
+}
+
+export class Store {
+  private state: TuiState;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(initial: TuiState) {
+    this.state = initial;
+  }
+
+  get = (): TuiState => this.state;
+
+  set(patch: Partial<TuiState> | ((s: TuiState) => Partial<TuiState>)): void {
+    const p = typeof patch === 'function' ? patch(this.state) : patch;
+    this.state = { ...this.state, ...p };
+    this.emit();
+  }
+
+  setData(patch: Partial<DataState>): void {
+    this.set((s) => ({ data: { ...s.data, ...patch } }));
+  }
+
+  /** Re-announces the same snapshot (a log tail changed outside it). */
+  touch(): void {
+    this.state = { ...this.state };
+    this.emit();
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  private emit(): void {
+    for (const fn of this.listeners) fn();
+  }
+}

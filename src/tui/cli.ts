@@ -1,0 +1,35 @@
+// `cronstable tui`: flags first (usage errors exit 2 before anything else), then the tty check, then the
+// dashboard itself, loaded by a dynamic import so Ink and React are evaluated only here.
+import type { CliIo } from '../cli/io.ts';
+import { parseTuiArgs, TUI_USAGE, TuiArgError } from './args.ts';
+
+export interface TtyProbe {
+  stdin: boolean;
+  stdout: boolean;
+}
+
+export async function runTuiCommand(
+  argv: string[],
+  io: CliIo,
+  tty: TtyProbe = { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) },
+): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.out(TUI_USAGE);
+    return 0;
+  }
+  let opts: ReturnType<typeof parseTuiArgs>;
+  try {
+    opts = parseTuiArgs(argv, process.env);
+  } catch (e) {
+    if (!(e instanceof TuiArgError)) throw e;
+    io.err(`${TUI_USAGE}cronstable tui: error: ${e.message}\n`);
+    return 2;
+  }
+  if (!tty.stdin || !tty.stdout) {
+    const which = !tty.stdin && !tty.stdout ? 'stdin and stdout are' : !tty.stdin ? 'stdin is' : 'stdout is';
+    io.err(`cronstable tui: an interactive terminal is required (${which} not a tty)\n`);
+    return 2;
+  }
+  const { runTui } = await import('./app/run.tsx');
+  return runTui(opts);
+}

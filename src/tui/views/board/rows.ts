@@ -1,0 +1,207 @@
+// The job table (spec 08 §4.3): which columns fit, and one painted row per job. Rows are cached on their cell
+// texts and flags, so a repaint of a 500-job board composes only rows whose text changed.
+import { formatAge, formatDuration, formatIn } from '../../../dashboard/format.ts';
+import { formatBytes } from '../../../dashboard/resources.ts';
+import { sparkline } from '../../../dashboard/sparkline.ts';
+import { STATUS_LABEL } from '../../../dashboard/status.ts';
+import type { Row } from '../../../dashboard/table.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
+import { type Glyphs, STATUS_ROLE } from '../../text/glyphs.ts';
+import { Line } from '../../text/line.ts';
+import { flatten } from '../../text/sanitize.ts';
+import type { Role, Style, Theme } from '../../text/theme.ts';
+
+export type ColumnId =
+  | 'status'
+  | 'name'
+  | 'schedule'
+  | 'last'
+  | 'next'
+  | 'dur'
+  | 'spark'
+  | 'res'
+  | 'owner'
+  | 'cmd';
+
+export interface Column {
+  id: ColumnId;
+  title: string;
+  width: number;
+}
+
+const BASE: Record<ColumnId, [string, number]> = {
+  status: ['status', 11],
+  name: ['name', 24],
+  schedule: ['schedule', 14],
+  last: ['last', 10],
+  next: ['next', 8],
+  dur: ['dur', 8],
+  spark: ['runs', 11],
+  res: ['cpu/mem', 15],
+  owner: ['owner', 12],
+  cmd: ['command', 20],
+};
+const DROP_ORDER: readonly ColumnId[] = ['spark', 'res', 'schedule', 'dur', 'cmd', 'owner'];
+
+/** Live resources of a running monitored job, when the daemon reports them. */
+interface RunningResources {
+  cpu_percent?: number | null;
+  rss_bytes?: number | null;
+}
+const runningResources = (j: ApiJob): RunningResources | null =>
+  ((j as ApiJob & { running_resources?: RunningResources | null }).running_resources ??
+    null) as RunningResources | null;
+
+export interface LayoutInputs {
+  cols: number;
+  compact: boolean;
+  /** some job has running_resources (kept once seen, Q23) */
+  res: boolean;
+  /** some job carries the clusterOwner key */
+  owner: boolean;
+}
+
+/** The columns that fit `cols`, name and command sharing what is left. */
+export function layoutColumns(inp: LayoutInputs): Column[] {
+  let ids: ColumnId[] = ['status', 'name', 'schedule', 'last', 'next', 'dur', 'spark', 'res', 'owner', 'cmd'];
+  if (inp.compact) ids = ids.filter((c) => c !== 'schedule' && c !== 'spark');
+  if (!inp.res) ids = ids.filter((c) => c !== 'res');
+  if (!inp.owner) ids = ids.filter((c) => c !== 'owner');
+  const total = (list: ColumnId[]) => list.reduce((a, c) => a + BASE[c][1], 0) + list.length;
+  for (const drop of DROP_ORDER) {
+    if (total(ids) <= inp.cols) break;
+    ids = ids.filter((c) => c !== drop);
+  }
+  const cols = ids.map((id) => ({ id, title: BASE[id][0], width: BASE[id][1] }));
+  let left = inp.cols - total(ids);
+  const flex = cols.filter((c) => c.id === 'name' || c.id === 'cmd');
+  if (left < 0) {
+    // Narrower than the minimum: the name gives way, never below 8.
+    const name = cols.find((c) => c.id === 'name');
+    if (name) name.width = Math.max(8, name.width + left);
+    left = 0;
+  }
+  flex.forEach((c, i) => {
+    c.width += Math.floor(left / flex.length) + (i < left % flex.length ? 1 : 0);
+  });
+  return cols;
+}
+
+export function hasResColumn(jobs: readonly ApiJob[]): boolean {
+  return jobs.some((j) => runningResources(j) !== null);
+}
+
+export function hasOwnerColumn(jobs: readonly ApiJob[]): boolean {
+  return jobs.some((j) => 'clusterOwner' in j);
+}
+
+const OUTCOME_ROLE: Record<string, Role> = {
+  failure: 'fail',
+  cancelled: 'off',
+  unknown: 'pending',
+  success: 'ok',
+};
+
+/** Sparkline cells for the last `w` runs, from the shared sparkline's bar heights. */
+export function sparkCells(job: ApiJob, w: number, g: Glyphs): Array<[string, Role]> {
+  const s = sparkline(job.history, w, 8, w);
+  return s.bars.map((b) => {
+    const idx = Math.max(0, Math.min(7, Math.round(b.height) - 1));
+    return [g.spark[idx]!, OUTCOME_ROLE[b.outcome] ?? 'ok'];
+  });
+}
+
+export interface RowCtx {
+  theme: Theme;
+  g: Glyphs;
+  cols: number;
+  /** wall and monotonic now, ms */
+  now: number;
+  mono: number;
+}
+
+function cellTexts(row: Row, col: Column, ctx: RowCtx): string {
+  const j = row.job;
+  switch (col.id) {
+    case 'status':
+      return `${ctx.g.status[row.status]} ${STATUS_LABEL[row.status]}`;
+    case 'name':
+      return flatten(j.name);
+    case 'schedule':
+      return flatten(j.schedule);
+    case 'last':
+      if (j.retry?.nextRetryAt) return `↻ try ${j.retry.attempt + 1}`;
+      return row.lastAt === null ? '—' : formatAge(Math.max(0, ctx.now - row.lastAt));
+    case 'next':
+      if (j.running) return `${ctx.g.dot} ${ctx.g.dot} ${ctx.g.dot}`;
+      if (!j.enabled || row.nextAt === null) return '—';
+      return formatIn(row.nextAt - ctx.mono);
+    case 'dur':
+      return formatDuration(j.last_run?.duration);
+    case 'res': {
+      const r = runningResources(j);
+      if (!r || !j.running) return '';
+      const cpu = r.cpu_percent ?? null;
+      return `${cpu === null ? '—' : cpu < 10 ? `${cpu.toFixed(1)}%` : `${Math.round(cpu)}%`} ${formatBytes(r.rss_bytes).replace(' ', '')}`;
+    }
+    case 'owner':
+      return j.clusterOwner === null ? '∅' : flatten(j.clusterOwner ?? '');
+    case 'cmd':
+      return flatten(j.command);
+    case 'spark':
+      return '';
+  }
+}
+
+const cache = new Map<string, string>();
+
+/** One painted table row. */
+export function paintRow(
+  row: Row,
+  columns: readonly Column[],
+  selected: boolean,
+  justFailed: boolean,
+  ctx: RowCtx,
+): string {
+  const texts = columns.map((c) => cellTexts(row, c, ctx));
+  const spark = columns.some((c) => c.id === 'spark') ? sparkCells(row.job, 10, ctx.g) : [];
+  const key = `${ctx.theme.name}|${ctx.theme.depth}|${ctx.cols}|${row.status}|${selected ? 1 : 0}|${justFailed ? 1 : 0}|${columns.map((c) => c.width).join(',')}|${texts.join('\u0000')}|${spark.map((s) => s[0] + s[1]).join('')}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const bg: Role = selected ? 'sel' : 'bg';
+  const line = new Line(ctx.theme, ctx.cols, { bg });
+  line.add(selected ? ctx.g.marker : ' ', { fg: 'accent', bg });
+  const statusRole = STATUS_ROLE[row.status];
+  columns.forEach((c, i) => {
+    if (i > 0) line.add(' ');
+    const t = texts[i]!;
+    let style: Style = {};
+    if (c.id === 'status')
+      style = { fg: statusRole, bold: row.status === 'failed' || row.status === 'running' };
+    else if (c.id === 'name') style = { fg: selected || justFailed ? 'bright' : 'fg', bold: justFailed };
+    else if (c.id === 'schedule' || c.id === 'dur' || c.id === 'cmd' || c.id === 'owner')
+      style = { fg: 'dim' };
+    else if (c.id === 'last' && t.startsWith('↻')) style = { fg: 'warn' };
+    else if (c.id === 'res') style = { fg: 'run' };
+    if (c.id === 'spark') {
+      const pad = c.width - spark.length;
+      for (const [ch, role] of spark) line.add(ch, { fg: role });
+      if (pad > 0) line.add(' '.repeat(pad));
+    } else line.add(t, style, c.width);
+  });
+  const out = line.done();
+  if (cache.size > 600) cache.clear();
+  cache.set(key, out);
+  return out;
+}
+
+/** The dim bold column titles. */
+export function paintTitles(columns: readonly Column[], theme: Theme, cols: number): string {
+  const line = new Line(theme, cols);
+  line.add(' ');
+  columns.forEach((c, i) => {
+    if (i > 0) line.add(' ');
+    line.add(c.title, { fg: 'dim', bold: true }, c.width);
+  });
+  return line.done();
+}

@@ -1,0 +1,129 @@
+// The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
+// own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
+import { civilInFrame, compileJob, nextFiresOf } from '../../../dashboard/engine.ts';
+import { formatCivil, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
+import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
+import { STATUS_ROLE } from '../../text/glyphs.ts';
+import { flatten } from '../../text/sanitize.ts';
+import type { Role } from '../../text/theme.ts';
+import type { RenderCtx } from '../types.ts';
+
+/** A text row of a tab: spans of (text, role, bold). */
+export type Span = [string, Role?, boolean?];
+export type Row = Span[];
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const localStamp = (ms: number): string => {
+  const d = new Date(ms);
+  return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+};
+
+const OUTCOME_STATUS = {
+  success: 'ok',
+  failure: 'failed',
+  cancelled: 'cancelled',
+  unknown: 'unknown',
+} as const;
+
+export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
+  if (runs === null) return [[[' loading…', 'dim']]];
+  if (typeof runs === 'string') return [[[` ⚠ ${runs}`, 'warn']]];
+  const st = runs.stats;
+  const out: Row[] = [];
+  out.push([
+    [` ${st.total} runs  `, 'fg', true],
+    [`${st.success} ok · ${st.failure} fail · ${st.cancelled} cancelled · ${st.unknown} unknown`, 'dim'],
+  ]);
+  if (st.success_rate !== null) {
+    const p = Math.round(st.success_rate * 100);
+    out.push([
+      [` success ${p}%`, p >= 90 ? 'ok' : 'warn'],
+      [
+        `  avg ${formatDuration(st.avg_duration)} · min ${formatDuration(st.min_duration)} · max ${formatDuration(st.max_duration)}`,
+        'dim',
+      ],
+    ]);
+  }
+  out.push([[` ${ctx.g.h.repeat(40)}`, 'border']]);
+  if (runs.runs.length === 0) {
+    out.push([[' no runs retained yet', 'dim']]);
+    return out;
+  }
+  const longest = Math.max(0.001, ...runs.runs.map((r) => r.duration ?? 0));
+  const ordered = runs.runs
+    .slice()
+    .sort((a, b) => (parseIso(b.finished_at) ?? 0) - (parseIso(a.finished_at) ?? 0));
+  for (const r of ordered) {
+    const status = OUTCOME_STATUS[r.outcome] ?? 'unknown';
+    const started = parseIso(r.started_at ?? r.finished_at);
+    const bar = '▪'.repeat(Math.max(1, Math.min(12, Math.round(((r.duration ?? 0) / longest) * 12))));
+    const detail: string[] = [];
+    if (r.exit_code !== null) detail.push(`exit ${r.exit_code}`);
+    if (r.fail_reason) detail.push(flatten(r.fail_reason));
+    out.push([
+      [` ${ctx.g.status[status]} `, STATUS_ROLE[status]],
+      [started === null ? '—' : localStamp(started), 'fg'],
+      [`  ${formatDuration(r.duration).padEnd(8)}`, 'dim'],
+      [`${bar.padEnd(13)}`, STATUS_ROLE[status]],
+      [detail.join(' · '), 'dim'],
+    ]);
+  }
+  return out;
+}
+
+export function resourceRows(res: ApiJobResources | null | string): Row[] {
+  if (res === null) return [[[' loading…', 'dim']]];
+  if (typeof res === 'string') return [[[` ⚠ ${res}`, 'warn']]];
+  if (!res.monitored)
+    return [
+      [[' resource sampling is off for this job', 'fg']],
+      [[' set monitorResources: true in its config to sample CPU and memory', 'dim']],
+    ];
+  // Q7: the live numbers sit under `current` of the newest live instance.
+  const cur = res.live.length > 0 ? res.live[res.live.length - 1]!.current : null;
+  const cpu = cur
+    ? `${cur.cpu_percent < 10 ? cur.cpu_percent.toFixed(1) : Math.round(cur.cpu_percent)}%`
+    : '—';
+  const out: Row[] = [[[` live: ${cpu} cpu · ${formatBytes(cur?.rss_bytes)} rss`, cur ? 'run' : 'dim']]];
+  out.push([[` ${'started'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
+  const runs = res.runs.slice().reverse();
+  if (runs.length === 0) out.push([[' no sampled runs yet', 'dim']]);
+  for (const r of runs) {
+    const at = parseIso(r.started_at ?? null);
+    const cpuS = r.resources?.cpu_total_seconds;
+    out.push([
+      [` ${(at === null ? '—' : localStamp(at)).padEnd(22)}`, 'fg'],
+      [`${cpuS == null ? '—' : `${cpuS.toFixed(1)}s`}`.padEnd(10), 'fg'],
+      [formatBytes(r.resources?.max_rss_bytes), 'fg'],
+    ]);
+  }
+  return out;
+}
+
+export function scheduleRows(job: ApiJob, ctx: RenderCtx): Row[] {
+  const c = compileJob(job);
+  const out: Row[] = [[[` ${flatten(job.schedule)}`, 'accent', true]]];
+  out.push([[` ${flatten(c.description)}`, c.error ? 'fail' : 'fg']]);
+  if (job.schedule_resolved && job.schedule_resolved !== job.schedule)
+    out.push([[` resolves to ${flatten(job.schedule_resolved)}`, 'dim']]);
+  out.push([[` reference frame: ${flatten(c.frameLabel)}`, 'dim']]);
+  out.push([[' ', 'fg']]);
+  if (c.reboot) out.push([[' runs once, at daemon start', 'fg']]);
+  else if (c.sched) {
+    out.push([[' next runs:', 'fg', true]]);
+    for (const at of nextFiresOf(c, ctx.s.now, 8))
+      out.push([[`   ${formatCivil(civilInFrame(c.frame, at), true)}`, 'fg']]);
+  }
+  const findings = job.schedule_findings ?? [];
+  if (findings.length > 0) out.push([[' ', 'fg']]);
+  for (const f of findings.slice(0, 3)) {
+    const level = f.level === 'error' ? ['✕', 'fail'] : f.level === 'warning' ? ['⚠', 'warn'] : ['·', 'dim'];
+    out.push([[` ${level[0]} ${flatten(f.message)}`, level[1] as Role]]);
+  }
+  if (job.scheduled_in !== null)
+    out.push([[` daemon says: next fire in ${formatDuration(job.scheduled_in)}`, 'ok']]);
+  out.push([[` status: ${jobStatus(job)}`, 'dim']]);
+  return out;
+}

@@ -1,0 +1,185 @@
+// The command palette (spec 08 §4.5): global actions, then per-job entries, ranked by the shared fuzzy
+// ranking within each group (actions before jobs, so `run` finds "Run all failing jobs" first).
+import { type Command, rankCommands } from '../../../dashboard/commands.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
+import type { Controller } from '../../app/controller.ts';
+import type { Surface } from '../../app/state.ts';
+import { flatten } from '../../text/sanitize.ts';
+import { HUES } from '../../text/theme.ts';
+import { bodyRow, innerWidth } from '../panel.ts';
+import type { PanelPaint, View } from '../types.ts';
+
+export interface PaletteSurface extends Surface {
+  kind: 'palette';
+  query: string;
+  sel: number;
+}
+
+const WIDTH = 72;
+const LIMIT = 60;
+
+/** Actions other views add to the palette: one line per view at its registration. */
+export type PaletteSource = (ctl: Controller) => Command[];
+const sources: PaletteSource[] = [];
+export function addPaletteSource(src: PaletteSource): void {
+  sources.push(src);
+}
+
+function globalCommands(ctl: Controller): Command[] {
+  const s = ctl.state;
+  const c = (id: string, title: string, run: () => void, hint = ''): Command => ({
+    id,
+    title,
+    group: 'actions',
+    hint,
+    run,
+  });
+  return [
+    c('refresh', 'Refresh now', () => ctl.wake(), '↻'),
+    c('run-failing', 'Run all failing jobs', () => void runAllFailing(ctl), '▶'),
+    c(
+      'theme',
+      'Cycle theme',
+      () => {
+        const next = HUES[(HUES.indexOf(ctl.state.prefs.theme) + 1) % HUES.length]!;
+        ctl.setPrefs({ theme: next });
+        ctl.toast(`◐ theme: ${next}`);
+      },
+      '◐',
+    ),
+    c('light', 'Toggle light / dark', () => ctl.setPrefs({ light: !ctl.state.prefs.light }), '◑'),
+    c(
+      'cvd',
+      'Cycle color vision mode',
+      () => {
+        const order = ['none', 'deutan', 'tritan'] as const;
+        const next = order[(order.indexOf(ctl.state.prefs.cvd) + 1) % order.length]!;
+        ctl.setPrefs({ cvd: next });
+        ctl.toast(`◐ color vision: ${next}`);
+      },
+      '◐',
+    ),
+    c(
+      'compact',
+      'Toggle compact density',
+      () => {
+        ctl.setPrefs({ compact: !ctl.state.prefs.compact });
+        ctl.toast(`⊟ compact: ${ctl.state.prefs.compact ? 'on' : 'off'}`);
+      },
+      '⊟',
+    ),
+    c(
+      'sound',
+      'Toggle audible cues',
+      () => {
+        ctl.setPrefs({ sound: !ctl.state.prefs.sound });
+        ctl.toast(`♪ cues: ${ctl.state.prefs.sound ? 'on' : 'off'}`);
+      },
+      '♪',
+    ),
+    c('tv', 'Wallboard / TV mode', () => ctl.store.set({ wallboard: true, stack: [] }), '▦'),
+    c('copy-version', 'Copy version', () => ctl.copy(s.data.version ?? '', '❏ copied'), '❏'),
+    c('copy-jobset', 'Copy job set id', () => ctl.copy(s.data.jobSetId ?? '', '❏ copied'), '❏'),
+    c('help', 'Keyboard shortcuts', () => ctl.push({ kind: 'help', scroll: 0 } as Surface), '?'),
+    c('token', 'Set access token', () => ctl.push({ kind: 'token', text: '' } as Surface), '⚿'),
+    c('filter', 'Focus filter', () => ctl.store.set({ filterFocused: true }), '/'),
+    ...sources.flatMap((src) => src(ctl)),
+  ];
+}
+
+function jobCommands(ctl: Controller): Command[] {
+  const out: Command[] = [];
+  const g = (id: string, title: string, hint: string, run: () => void): Command => ({
+    id,
+    title,
+    hint,
+    group: 'jobs',
+    run,
+  });
+  for (const j of ctl.state.data.jobs) {
+    const n = flatten(j.name);
+    out.push(g(`logs:${j.name}`, `Logs: ${n}`, jobStatus(j), () => ctl.openDrawer(j.name)));
+    if (j.enabled && !j.running)
+      out.push(g(`run:${j.name}`, `Run: ${n}`, '▶', () => void ctl.runJob(j.name)));
+    if (j.running) out.push(g(`cancel:${j.name}`, `Cancel: ${n}`, '■', () => void ctl.cancelJob(j.name)));
+    out.push(g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () => ctl.copy(j.command, '❏ copied')));
+    out.push(g(`schedule:${j.name}`, `Schedule: ${n}`, '◴', () => ctl.openDrawer(j.name, 'schedule')));
+  }
+  return out;
+}
+
+async function runAllFailing(ctl: Controller): Promise<void> {
+  const failing = ctl.state.data.jobs.filter(
+    (j) => j.enabled && !j.running && j.last_run?.outcome === 'failure',
+  );
+  if (failing.length === 0) {
+    ctl.toast('nothing failing', 'info');
+    return;
+  }
+  for (const j of failing) await ctl.runJob(j.name);
+}
+
+let memo: { key: unknown[]; list: Command[] } | null = null;
+
+/** The ranked entries for a query (memoised on the query and the job list). */
+export function paletteEntries(ctl: Controller, query: string): Command[] {
+  const key = [ctl.state.data.jobs, query, ctl.state.prefs];
+  if (memo?.key.every((v, i) => v === key[i])) return memo.list;
+  const list = [
+    ...rankCommands(globalCommands(ctl), query, LIMIT),
+    ...rankCommands(jobCommands(ctl), query, LIMIT),
+  ];
+  memo = { key, list: list.slice(0, LIMIT) };
+  return memo.list;
+}
+
+export const paletteView: View<PaletteSurface> = {
+  kind: 'palette',
+  focused: () => true,
+  paint(p, ctx): PanelPaint {
+    const inner = innerWidth(WIDTH, ctx.s.cols);
+    const entries = paletteEntries(ctx.ctl, p.query);
+    const visible = Math.max(4, Math.min(ctx.s.rows - 8, 14));
+    const sel = Math.min(p.sel, Math.max(0, entries.length - 1));
+    const top = Math.max(0, sel - visible + 1);
+    const body = [
+      bodyRow(ctx, inner, [
+        [`${ctx.g.search} `, { fg: 'accent' }],
+        [p.query + ctx.g.cursor, { fg: 'bright' }],
+      ]),
+    ];
+    if (entries.length === 0) body.push(bodyRow(ctx, inner, [['no matching command', { fg: 'dim' }]]));
+    entries.slice(top, top + visible).forEach((e, i) => {
+      const on = top + i === sel;
+      const bg = on ? 'sel' : 'bg';
+      body.push(
+        bodyRow(ctx, inner, [
+          [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
+          [e.title.padEnd(inner - 14), { fg: on ? 'bright' : 'fg', bg }],
+          [(e.hint ?? '').padStart(12), { fg: 'dim', bg }],
+        ]),
+      );
+    });
+    return {
+      placement: 'panel',
+      title: 'command palette',
+      width: WIDTH,
+      body,
+      hint: '↑/↓ move · enter run · esc close',
+    };
+  },
+  key(p, key, ctx) {
+    const { ctl } = ctx;
+    if (key.name === 'enter') {
+      const entry = paletteEntries(ctl, p.query)[p.sel];
+      ctl.close('palette');
+      entry?.run();
+    } else if (key.name === 'up') ctl.update(p, { sel: Math.max(0, p.sel - 1) });
+    else if (key.name === 'down')
+      ctl.update(p, { sel: Math.min(paletteEntries(ctl, p.query).length - 1, p.sel + 1) });
+    else if (key.name === 'backspace') ctl.update(p, { query: p.query.slice(0, -1), sel: 0 });
+    else if (key.ctrl && key.name === 'u') ctl.update(p, { query: '', sel: 0 });
+    else if (key.text !== '') ctl.update(p, { query: p.query + key.text, sel: 0 });
+    return true;
+  },
+};

@@ -1,0 +1,165 @@
+// The wallboard, NO SIGNAL and zen (spec 08 §4.13): tiles worst first (the shared TV order), the verdict bar,
+// a stale banner, the alarm in the foot, and an idle screensaver when all is calm.
+import { formatAge, formatIn } from '../../../dashboard/format.ts';
+import { tvTiles } from '../../../dashboard/wallboard.ts';
+import type { Key } from '../../app/keys.ts';
+import { STATUS_ROLE } from '../../text/glyphs.ts';
+import { Line } from '../../text/line.ts';
+import { flatten } from '../../text/sanitize.ts';
+import { cellWidth } from '../../text/width.ts';
+import { clockRight, countStates, verdict, verdictBar } from '../board/chrome.ts';
+import { sparkCells } from '../board/rows.ts';
+import type { KeyCtx, RenderCtx } from '../types.ts';
+
+/** Whether the zen screensaver shows now. */
+export function zenActive(ctx: RenderCtx): boolean {
+  const { s, ctl } = ctx;
+  if (!s.prefs.zen || !s.wallboard) return false;
+  if (s.mono - s.lastKeyAt < s.prefs.zen_idle_s * 1000) return false;
+  if (ctl.isStale(s)) return false;
+  return !s.data.jobs.some((j) => j.running || (j.enabled && j.last_run?.outcome === 'failure'));
+}
+
+export function paintWallboard(ctx: RenderCtx, height: number): string[] {
+  if (zenActive(ctx)) return paintZen(ctx, height);
+  const { s, theme, g } = ctx;
+  const stale = ctx.ctl.isStale(s);
+  const out: string[] = [];
+  const v = verdict(s);
+  if (v) out.push(verdictBar(ctx, v));
+  if (stale && s.data.everConnected)
+    out.push(
+      new Line(theme, s.cols, { bg: 'fail' })
+        .add(' ◌ NO SIGNAL — data is stale', { fg: 'bg', bg: 'fail', bold: true })
+        .done(),
+    );
+  const tiles = tvTiles(s.data.jobs);
+  const byName = new Map(s.data.jobs.map((j) => [j.name, j]));
+  const tileW = Math.max(20, Math.min(30, Math.floor(s.cols / Math.max(1, Math.min(tiles.length, 4)))));
+  const perRow = Math.max(1, Math.floor(s.cols / (tileW + 1)));
+  const room = height - out.length - 1;
+  const fitRows = Math.max(0, Math.floor(room / 4));
+  const shown = Math.min(tiles.length, fitRows * perRow);
+  for (let r = 0; r * perRow < shown; r++) {
+    const lines = [new Line(theme, s.cols), new Line(theme, s.cols), new Line(theme, s.cols)];
+    for (let c = 0; c < perRow; c++) {
+      const t = tiles[r * perRow + c];
+      if (!t || r * perRow + c >= shown) break;
+      const job = byName.get(t.name)!;
+      const role = STATUS_ROLE[t.status];
+      const failing = t.status === 'failed';
+      const dim = stale;
+      const age = t.finishedAt === null ? '' : formatAge(Math.max(0, s.now - t.finishedAt));
+      let state: string;
+      if (t.status === 'running') state = `${g.status.running} running`;
+      else if (failing)
+        state = `${age}${job.last_run?.exit_code != null ? ` · exit ${job.last_run.exit_code}` : ''}`;
+      else if (t.status === 'cancelled' || t.status === 'unknown') state = age;
+      else if (t.status === 'disabled') state = '—';
+      else if (stale) state = 'stale';
+      else
+        state =
+          job.scheduled_in === null ? '—' : formatIn(job.scheduled_in * 1000 - (s.mono - s.data.fetchedAt));
+      lines[0]!.add(
+        ` ${g.status[t.status]} ${flatten(t.name)}`,
+        dim ? { fg: 'dim' } : failing ? { fg: 'bright', bg: 'fail', bold: true } : { fg: 'bright' },
+        tileW,
+      );
+      lines[1]!.add(`  ${state}`, { fg: dim ? 'dim' : role }, tileW);
+      const spark = sparkCells(job, Math.max(1, tileW - 4), g);
+      lines[2]!.add('  ');
+      for (const [ch, rr] of spark) lines[2]!.add(ch, { fg: dim ? 'dim' : rr });
+      lines[2]!.to(lines[0]!.width - lines[0]!.left);
+      for (const l of lines) l.add(' ');
+    }
+    out.push(...lines.map((l) => l.done()), new Line(theme, s.cols).done());
+  }
+  if (shown < tiles.length)
+    out.push(new Line(theme, s.cols).add(` +${tiles.length - shown} more`, { fg: 'dim' }).done());
+  const blank = new Line(theme, s.cols).done();
+  while (out.length < height - 1) out.push(blank);
+  out.length = height - 1;
+  out.push(foot(ctx, tiles.length));
+  return out;
+}
+
+function foot(ctx: RenderCtx, total: number): string {
+  const { s, theme, g } = ctx;
+  const { run, fail, ok } = countStates(s.data.jobs);
+  const alarm = fail > 0 && !s.data.alarmAcked;
+  const left = ` ${total} jobs ${g.dot} ${fail} fail ${g.dot} ${run} run ${g.dot} ${ok} ok`;
+  const right = `esc/w exit ${g.dot} `;
+  const line = new Line(theme, s.cols);
+  line.add(left, { fg: 'fg' });
+  if (alarm) line.add(` ${g.dot} ◔ ALARM (a to ack)`, { fg: 'fail', bold: true });
+  const clock = clockRight(s.now, 12);
+  line.to(s.cols - cellWidth(right) - cellWidth(clock) - 1);
+  line.add(right, { fg: 'dim' });
+  line.add(`${clock} `, { fg: 'fg' });
+  return line.done();
+}
+
+/** A stable spot for a job's dot (FNV-1a of its name). */
+function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+interface Dot {
+  col: number;
+  ch: string;
+  role: 'ok' | 'dim';
+}
+
+function paintZen(ctx: RenderCtx, height: number): string[] {
+  const { s, theme } = ctx;
+  const grid: Dot[][] = Array.from({ length: height }, () => []);
+  const blink = Math.floor(s.now / 2000) % 2 === 0;
+  for (const j of s.data.jobs) {
+    const h = nameHash(j.name);
+    const row = 1 + (h % Math.max(1, height - 3));
+    const soon = j.scheduled_in !== null && j.scheduled_in * 1000 - (s.mono - s.data.fetchedAt) <= 30_000;
+    grid[row]!.push({
+      col: Math.floor(h / 7) % Math.max(1, s.cols - 2),
+      ch: soon ? '●' : blink ? '∙' : '·',
+      role: soon ? 'ok' : 'dim',
+    });
+  }
+  const out: string[] = [];
+  for (let r = 0; r < height; r++) {
+    const line = new Line(theme, s.cols);
+    if (r === height - 2) {
+      const text = `all clear ${ctx.g.dot} ${clockRight(s.now, 12).trim()}`;
+      line.to(Math.floor((s.cols - cellWidth(text)) / 2));
+      line.add(text, { fg: 'dim' });
+    } else {
+      let at = 0;
+      // Q24: a dot whose cell is taken moves to the next free one instead of vanishing.
+      for (const d of grid[r]!.sort((a, b) => a.col - b.col)) {
+        const c = Math.max(d.col, at);
+        if (c >= s.cols) break;
+        line.to(c);
+        line.add(d.ch, { fg: d.role });
+        at = c + 1;
+      }
+    }
+    out.push(line.done());
+  }
+  return out;
+}
+
+/** Wallboard keys: only `w`, `Esc`, `a` (and Ctrl-C, handled before) act. */
+export function wallboardKey(key: Key, ctx: KeyCtx): boolean {
+  const { ctl, s } = ctx;
+  if (key.name === 'w' || key.name === 'escape') ctl.store.set({ wallboard: false });
+  else if (key.name === 'a') ackAlarm(ctx);
+  void s;
+  return true;
+}
+
+export function ackAlarm(ctx: KeyCtx): void {
+  if (ctx.s.data.alarmAcked) return;
+  ctx.ctl.store.setData({ alarmAcked: true });
+  ctx.ctl.toast('◔ alarm acknowledged', 'info');
+}
