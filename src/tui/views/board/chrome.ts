@@ -48,7 +48,8 @@ export function header(ctx: RenderCtx): string {
   return line.done();
 }
 
-const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
+/** Spec 08 §3.6 percent: one decimal under 10, else rounded. */
+export const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
 
 export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   const { s, theme, g } = ctx;
