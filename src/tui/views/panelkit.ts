@@ -162,7 +162,8 @@ export interface LivePlan {
 
 /** Runs `plan` while the panel of `kind` is open; stops by itself once it is closed (or the program stops). */
 export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
-  let polled = ctl.state.data.fetchedAt;
+  // Every good poll hands in a new jobs array (the monotonic stamp may repeat under a frozen test clock).
+  let polled = ctl.state.data.jobs;
   let last = ctl.state.mono;
   const off = ctl.store.subscribe(() => {
     if (!openSurface(ctl, kind)) {
@@ -170,8 +171,8 @@ export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
       return;
     }
     const s = ctl.state;
-    if (plan.onPoll && s.data.fetchedAt !== polled) {
-      polled = s.data.fetchedAt;
+    if (plan.onPoll && s.data.jobs !== polled) {
+      polled = s.data.jobs;
       plan.onPoll(ctl);
     }
     const every = typeof plan.everyMs === 'function' ? plan.everyMs(ctl) : plan.everyMs;

@@ -63,8 +63,8 @@ function readings(node: ApiNode | null, now: number): PanelRow[] {
     rows.push([
       [`   ${fit('overload', 18)} `, { fg: 'dim' }],
       [o.overloaded ? 'OVERLOADED' : 'no', { fg: o.overloaded ? 'fail' : 'ok', bold: o.overloaded }],
-      [` · ${facts.join(' · ')}`, { fg: 'dim' }],
     ]);
+    rows.push([[`     ${facts.join(' · ')}`, { fg: 'dim' }]]);
   }
   return rows;
 }

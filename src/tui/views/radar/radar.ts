@@ -17,7 +17,7 @@ export interface RadarSurface extends ScrollSurface {
   kind: 'radar';
 }
 
-const WIDTH = 72;
+const WIDTH = 76;
 export const RADAR_LIST = 10;
 const LANE_ROLES: readonly Role[] = ['run', 'ok', 'pending', 'warn', 'accent'];
 
@@ -79,7 +79,7 @@ function paint(r: RadarSurface, ctx: RenderCtx): PanelPaint {
     rows.push([
       [`${fitRight(String(i + 1), 3)} `, { fg: 'dim' }],
       ['◆ ', { fg: roleOf(f.name) }],
-      [`${fit(flatten(f.name), 20)} `, { fg: left < 10_000 ? 'bright' : 'fg', bold: left < 10_000 }],
+      [`${fit(flatten(f.name), 18)} `, { fg: left < 10_000 ? 'bright' : 'fg', bold: left < 10_000 }],
       [`${fit(flatten(byName.get(f.name)?.schedule ?? ''), 14)} `, { fg: 'dim' }],
       [`${formatUtcClock(f.at)} `, { fg: 'dim' }],
       [

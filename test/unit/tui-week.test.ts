@@ -1,0 +1,75 @@
+// The week calendar (spec 08 §4.12): seven UTC days from today's midnight from the shared week model — the
+// day × hour grid, the agenda with earlier-today fires dimmed, the background hum — and `←`/`→` weeks.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { weekModel } from '../../src/tui/views/week/week.ts';
+import { apiJob } from '../helpers/api-job.ts';
+import {
+  FIXTURE_NOW,
+  FixtureDaemon,
+  fixtureJobs,
+  type Harness,
+  KEY,
+  mountTui,
+} from '../helpers/tui-fixture.ts';
+import { panelText } from '../helpers/tui-panel-fixtures.ts';
+
+const daemon = new FixtureDaemon();
+beforeAll(() => daemon.start());
+afterAll(() => daemon.stop());
+
+let h: Harness;
+afterEach(() => {
+  h?.close();
+  daemon.jobs = fixtureJobs();
+});
+
+describe('week calendar', () => {
+  it('draws the grid, the agenda and the hum for the fixture (today = Sun 2026-07-05, 09:00 UTC)', async () => {
+    h = mountTui(daemon, { rows: 50 });
+    await h.press('v');
+    expect(h.text()).toContain('╴week (UTC)╶');
+    const t = panelText(h);
+    expect(t).toContain('next 7 days: 12 fires from 5 schedules · 3 frequent jobs summarized below · UTC');
+    const lines = t.split('\n');
+    const today = lines.find((l) => /│\s+today /.test(l))!;
+    // nightly-backup at 03:00, nothing else charted today; 1 fire
+    expect(today).toMatch(/today\s+(?:·· ){3}░░ (?:·· ){20}\s+1\s/);
+    const mon = lines.find((l) => /│\s+Mon 07-06 /.test(l))!;
+    expect(mon).toMatch(/Mon 07-06\s+(?:·· ){3}░░ (?:·· ){2}░░ (?:·· ){17}\s+2\s/);
+    expect(t).toContain('Sat 07-11');
+    expect(t).toMatch(/Sun 07-05 03:00\s+nightly-backup/);
+    expect(t).toMatch(/Mon 07-06 06:00\s+report-daily/);
+    expect(t).toMatch(/heartbeat\s+every second/);
+    expect(t).not.toContain('legacy-sync');
+    // earlier today is dim (carolina dim 3f6d8c = 63;109;140)
+    const frame = h.ink.lastFrame() ?? '';
+    const past = frame.split('\n').find((l) => l.includes('Sun 07-05 03:00'))!;
+    expect(past).toMatch(/38;2;63;109;140m(?:\u001b\[[0-9;]*m)*\s*Sun 07-05 03:00/);
+  });
+
+  it('→ moves a week on, ← back; Esc closes', async () => {
+    h = mountTui(daemon, { rows: 50 });
+    await h.press('v', KEY.right);
+    expect(panelText(h)).toMatch(/2026-07-12 – 2026-07-18: \d+ fires from 5 schedules/);
+    expect(panelText(h)).not.toMatch(/│\s+today /);
+    await h.press(KEY.left);
+    expect(h.text()).toContain('next 7 days:');
+    await h.press(KEY.esc);
+    expect(h.text()).not.toContain('week (UTC)');
+  });
+
+  it('says so when nothing fires in the week', async () => {
+    daemon.jobs = [apiJob('boot', { schedule: '@reboot' }), apiJob('off', { enabled: false })];
+    h = mountTui(daemon);
+    await h.press('v');
+    expect(h.text()).toContain('no scheduled fires in the next 7 days');
+  });
+
+  it('rebuilds only when the jobs, the day or the week change', () => {
+    const jobs = fixtureJobs();
+    const a = weekModel(jobs, FIXTURE_NOW, 0);
+    expect(weekModel(jobs, FIXTURE_NOW + 60_000, 0)).toBe(a);
+    expect(weekModel(jobs, FIXTURE_NOW + 86_400_000, 0)).not.toBe(a);
+    expect(weekModel(fixtureJobs(), FIXTURE_NOW, 0)).not.toBe(a);
+  });
+});
