@@ -10,6 +10,7 @@ import { asciiByDefault } from '../text/glyphs.ts';
 import { colourDepth, parseThemeName } from '../text/theme.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
+import { Painter } from './painter.ts';
 import { EMPTY_DATA, Store, type TuiState } from './state.ts';
 
 export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -46,10 +47,10 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
     wallboard: opts.tv,
     toasts: [],
     lastKeyAt: mono(),
-    epoch: 0,
   };
   const store = new Store(initial);
   const terminal = new Terminal(stdin);
+  const painter = new Painter((text) => stdout.write(text));
   return new Promise<number>((resolve) => {
     let done = false;
     let ink: ReturnType<typeof render> | null = null;
@@ -57,6 +58,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       if (done) return;
       done = true;
       ctl.stop();
+      painter.stop();
       ink?.unmount();
       terminal.restore();
       terminal.dispose();
@@ -64,6 +66,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       stdout.off('resize', onResize);
       stdin.pause();
       resolve(code);
+      // Keep-alive sockets and the SSE reader must not hold the terminal: the exit code is final.
+      setTimeout(() => process.exit(code), 250).unref();
     };
     const ctl = new Controller({
       client: new ApiClient(opts.url, opts.token),
@@ -75,9 +79,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       quit: finish,
     });
     const fullRepaint = () => {
-      ink?.clear();
-      stdout.write('\u001b[2J\u001b[H');
-      store.set((s) => ({ ...size(), epoch: s.epoch + 1 }));
+      painter.invalidate();
+      store.set(size());
     };
     const onResize = () => fullRepaint();
     const hooks = {
@@ -91,14 +94,16 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
     terminal.holdStderr();
     terminal.enter();
     stdout.on('resize', onResize);
-    ink = render(<App ctl={ctl} depth={depth} hooks={{ suspend: () => terminal.suspend(hooks) }} />, {
-      stdout,
-      stdin,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 30,
-      incrementalRendering: false,
-    });
+    ink = render(
+      <App ctl={ctl} depth={depth} painter={painter} hooks={{ suspend: () => terminal.suspend(hooks) }} />,
+      {
+        stdout,
+        stdin,
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: 30,
+      },
+    );
     ctl.start(opts.job);
   });
 }

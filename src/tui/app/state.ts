@@ -76,8 +76,6 @@ export interface TuiState {
   toasts: readonly Toast[];
   /** monotonic ms of the last key (zen idle) */
   lastKeyAt: number;
-  /** bumped for a full repaint (resize, resume): the frame's bytes change so the renderer rewrites every row */
-  epoch: number;
 }
 
 export const EMPTY_DATA: DataState = {
