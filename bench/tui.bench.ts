@@ -11,10 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pty from '@lydell/node-pty';
-import { render } from 'ink';
-import { createElement } from 'react';
 import type { ApiJob } from '../src/dashboard/types.ts';
-import { App } from '../src/tui/app/App.tsx';
 import { Controller } from '../src/tui/app/controller.ts';
 import { Painter } from '../src/tui/app/painter.ts';
 import { EMPTY_DATA, Store, type TuiState } from '../src/tui/app/state.ts';
@@ -145,7 +142,12 @@ function state(over: Partial<TuiState>): TuiState {
   };
 }
 
-function mount(list: ApiJob[]) {
+async function mount(list: ApiJob[]) {
+  // React's production build, as in the bundle (`npm run bench` does not set NODE_ENV).
+  process.env.NODE_ENV ??= 'production';
+  const { render } = await import('ink');
+  const { createElement } = await import('react');
+  const { App } = await import('../src/tui/app/App.tsx');
   const store = new Store(state({}));
   const ctl = new Controller({
     client: new ApiClient('http://127.0.0.1:9', null),
@@ -176,7 +178,7 @@ function mount(list: ApiJob[]) {
 
 async function boardRepaint(): Promise<number> {
   const list = jobs(500);
-  const { store, sink, ink } = mount(list);
+  const { store, sink, ink } = await mount(list);
   await new Promise((r) => setTimeout(r, 50));
   const samples: number[] = [];
   for (let i = 0; i < 220; i++) {
@@ -193,7 +195,7 @@ async function boardRepaint(): Promise<number> {
 
 async function logAppend(): Promise<number> {
   const list = jobs(20);
-  const { store, ctl, sink, ink } = mount(list);
+  const { store, ctl, sink, ink } = await mount(list);
   const tail = new LogTail('/none', {
     client: ctl.deps.client,
     now: Date.now,

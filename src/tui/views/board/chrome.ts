@@ -125,12 +125,13 @@ export function verdict(s: TuiState): Verdict | null {
 export function verdictBar(ctx: RenderCtx, v: Verdict): string {
   const bg: Role = v.sev === 'crit' ? 'fail' : 'warn';
   const line = new Line(ctx.theme, ctx.s.cols, { bg, fg: 'bg', bold: true });
-  line.add(` ${v.glyph} ${v.head} — ${v.sub}   (i timeline)`, { fg: 'bg', bg, bold: true });
+  // The reference adds `(i timeline)`; it comes back with the timeline view.
+  line.add(` ${v.glyph} ${v.head} — ${v.sub}`, { fg: 'bg', bg, bold: true });
   return line.done();
 }
 
 export const FOOTER_HINTS =
-  'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
+  'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · w wallboard · ctrl+k palette · ? help · q quit';
 
 export function footer(ctx: RenderCtx, text = FOOTER_HINTS): string {
   const line = new Line(ctx.theme, ctx.s.cols);
