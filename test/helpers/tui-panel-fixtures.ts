@@ -1,10 +1,13 @@
 // Payloads of the routes the TUI's other panels read (spec 05 §11-12, spec 06 §5.6, §5.11), shaped like the
 // daemon's answers, for the component tests' fixture daemon: a 3-node gossip cluster and its fleet, an etcd
 // lease view, a node history and a schedule analysis.
+
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ApiDuplicates, ApiPressure, ApiSuggest } from '../../src/dashboard/pressure.ts';
 import type { ApiNodeHistory } from '../../src/dashboard/resources.ts';
 import type { ApiCluster, ApiFleet } from '../../src/dashboard/types.ts';
-import { FIXTURE_NOW, type Harness } from './tui-fixture.ts';
+import type { TuiState } from '../../src/tui/app/state.ts';
+import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, mountTui } from './tui-fixture.ts';
 
 const iso = (offsetS: number) => new Date(FIXTURE_NOW + offsetS * 1000).toISOString();
 const SET_ID = 'v1:ec249bf0123456789';
@@ -240,4 +243,28 @@ export async function waitPanel(
   }
   if (!ok(t)) throw new Error(`timed out waiting for ${String(test)}; panel:\n${t}`);
   return t;
+}
+
+/**
+ * One fixture daemon for a test file (started before, stopped after) and `mount`, whose harnesses are closed
+ * after each test; the daemon's jobs and extra routes go back to the fixture's after each test too.
+ */
+export function panelSuite(): { daemon: FixtureDaemon; mount(over?: Partial<TuiState>): Harness } {
+  const daemon = new FixtureDaemon();
+  const open: Harness[] = [];
+  beforeAll(() => daemon.start());
+  afterAll(() => daemon.stop());
+  afterEach(() => {
+    for (const h of open.splice(0)) h.close();
+    daemon.routes = {};
+    daemon.jobs = fixtureJobs();
+  });
+  return {
+    daemon,
+    mount(over = {}) {
+      const h = mountTui(daemon, over);
+      open.push(h);
+      return h;
+    },
+  };
 }

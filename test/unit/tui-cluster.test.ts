@@ -1,22 +1,16 @@
 // The cluster panel (spec 08 §4.12): single node, a 3-node gossip view with an unreachable peer, a lost quorum,
 // a lease backend; its key, palette entry, scrolling (Q17) and Esc. ink-testing-library around a real
 // Controller and a loopback fixture daemon serving `/cluster`.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
-import { etcdCluster, gossipCluster } from '../helpers/tui-panel-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { etcdCluster, gossipCluster, panelSuite } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.routes = {};
-});
 
 async function open(rows = 40): Promise<Harness> {
-  h = mountTui(daemon, { rows });
+  h = mount({ rows });
   await h.ctl.poll();
   await h.press('C');
   return h;
@@ -93,7 +87,7 @@ describe('cluster panel', () => {
   });
 
   it('opens from the palette entry "Toggle cluster panel"', async () => {
-    h = mountTui(daemon);
+    h = mount();
     await h.press(KEY.ctrlK, ...'cluster panel', KEY.enter);
     expect(h.text()).toContain('╴cluster╶');
   });

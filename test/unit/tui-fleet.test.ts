@@ -1,27 +1,21 @@
 // The fleet view (spec 08 §4.12): the jobs × nodes matrix from `/fleet`, the totals, `f` failing only, `r`
 // refresh, a re-fetch after every poll while open, the owner's cell, and the message without a mesh.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNICODE } from '../../src/tui/text/glyphs.ts';
 import { fleetCellText, nodeColumn } from '../../src/tui/views/fleet/fleet.ts';
-import { FIXTURE_NOW, FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
-import { fleet, waitPanel } from '../helpers/tui-panel-fixtures.ts';
+import { FIXTURE_NOW, type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { fleet, panelSuite, waitPanel } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.routes = {};
-});
 
 const fleetGets = () => daemon.requests.filter((r) => r.url === '/fleet').length;
 
 describe('fleet view', () => {
   it('needs a mesh: the message when /fleet is disabled', async () => {
     daemon.routes['/fleet'] = { enabled: false, nodes: [] };
-    h = mountTui(daemon);
+    h = mount();
     await h.press('F');
     await waitPanel(h, (t) => !t.includes('loading /fleet'));
     expect(h.text()).toContain('fleet view needs a cluster with a node-to-node channel');
@@ -29,7 +23,7 @@ describe('fleet view', () => {
 
   it('draws the totals, one column per node (this node starred) and every cell kind', async () => {
     daemon.routes['/fleet'] = fleet();
-    h = mountTui(daemon, { rows: 30 });
+    h = mount({ rows: 30 });
     await h.press('F');
     await waitPanel(h, (t) => !t.includes('loading /fleet'));
     const t = h.text();
@@ -46,7 +40,7 @@ describe('fleet view', () => {
 
   it('f shows only jobs failing somewhere, f again all; r and every poll fetch /fleet again', async () => {
     daemon.routes['/fleet'] = fleet();
-    h = mountTui(daemon, { rows: 30 });
+    h = mount({ rows: 30 });
     await h.press('F');
     await waitPanel(h, (t) => !t.includes('loading /fleet'));
     await h.press('f');
@@ -75,7 +69,7 @@ describe('fleet view', () => {
     const jobs = daemon.jobs;
     daemon.jobs = [...jobs, { ...jobs[0]!, name: 'orders-ingest', clusterOwner: 'node-b' }];
     try {
-      h = mountTui(daemon, { rows: 30 });
+      h = mount({ rows: 30 });
       await h.press('F');
       await waitPanel(h, (t) => !t.includes('loading /fleet'));
       const line = h

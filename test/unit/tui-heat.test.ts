@@ -1,26 +1,21 @@
 // The activity heatmap (spec 08 §4.12): per-job buckets from `/jobs/{name}/runs`, shades against the busiest
 // bucket, the worst outcome's colour, the 40-job cap, `w` windows, `r` reload and re-fetching only after a
 // job's new finish.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bucketRuns } from '../../src/dashboard/heat.ts';
 import type { ApiRun } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
-import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, mountTui } from '../helpers/tui-fixture.ts';
+import { FIXTURE_NOW, fixtureJobs, type Harness } from '../helpers/tui-fixture.ts';
+import { panelSuite } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.jobs = fixtureJobs();
-});
 
 const runsGets = () => daemon.requests.filter((r) => /^\/jobs\/[^/]+\/runs$/.test(r.url)).length;
 
 async function openHeat(): Promise<void> {
-  h = mountTui(daemon, { rows: 30 });
+  h = mount({ rows: 30 });
   await h.press('H');
   for (let i = 0; i < 40 && h.text().includes('loading'); i++) await h.settle(50);
 }

@@ -1,21 +1,15 @@
 // The node panel (spec 08 §4.12): every `/node` reading, the overload line, CPU and memory charts of
 // `/node/history` with their stats, the sampler-off message, and a refresh at the sampler's interval (Q18).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blockChart } from '../../src/tui/text/chart.ts';
 import { UNICODE } from '../../src/tui/text/glyphs.ts';
 import { resourceValue } from '../../src/tui/views/node/node.ts';
-import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
-import { nodeHistory, waitPanel } from '../helpers/tui-panel-fixtures.ts';
+import { type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { nodeHistory, panelSuite, waitPanel } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.routes = {};
-});
 
 const historyGets = () => daemon.requests.filter((r) => r.url === '/node/history').length;
 
@@ -41,7 +35,7 @@ describe('node panel', () => {
       },
     };
     daemon.routes['/node/history'] = nodeHistory();
-    h = mountTui(daemon, { rows: 36 });
+    h = mount({ rows: 36 });
     await h.ctl.poll();
     await h.press('N');
     await waitPanel(h, (t) => !t.includes('loading /node/history'));
@@ -65,7 +59,7 @@ describe('node panel', () => {
   it('says so when sampling is off and when the sampler is disabled', async () => {
     daemon.routes['/node'] = { node_name: 'n1', resources: null };
     daemon.routes['/node/history'] = { node_name: 'n1', enabled: false, interval: null, points: [] };
-    h = mountTui(daemon);
+    h = mount();
     await h.ctl.poll();
     await h.press('N');
     await waitPanel(h, (t) => !t.includes('loading /node/history'));
@@ -75,7 +69,7 @@ describe('node panel', () => {
 
   it('refreshes /node/history at the sampler interval while open, not after Esc', async () => {
     daemon.routes['/node/history'] = nodeHistory(3);
-    h = mountTui(daemon);
+    h = mount();
     await h.press('N');
     await waitPanel(h, (t) => !t.includes('loading /node/history'));
     const first = historyGets();

@@ -1,26 +1,20 @@
 // Schedule pressure (spec 08 §4.12): the daemon's `/schedule/pressure`, `/schedule/duplicates` and
 // `/schedule/suggest` drawn as the summary, the minute histogram, the suggestions, the duplicate groups and the
 // hour × minute grid; `r` recomputes, a reload every 60 s while open, `e` takes the slot to the sandbox.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
-import { panelText, scheduleRoutes, waitPanel } from '../helpers/tui-panel-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { panelSuite, panelText, scheduleRoutes, waitPanel } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.routes = {};
-});
 
 const pressureGets = () => daemon.requests.filter((r) => r.url === '/schedule/pressure').length;
 
 describe('schedule pressure', () => {
   it('draws the summary, histogram, suggestions, duplicates and the 24 × 60 grid', async () => {
     daemon.routes = scheduleRoutes();
-    h = mountTui(daemon, { rows: 60 });
+    h = mount({ rows: 60 });
     await h.press('P');
     const t = await waitPanel(h, 'next 24h');
     expect(t).toContain('next 24h: 53 fires from 5 schedules · busiest :00 (4 jobs) · 58/60 minutes empty');
@@ -40,7 +34,7 @@ describe('schedule pressure', () => {
 
   it('r recomputes; the panel reloads itself after 60 s while open; e opens the sandbox on the hourly slot', async () => {
     daemon.routes = scheduleRoutes();
-    h = mountTui(daemon, { rows: 50 });
+    h = mount({ rows: 50 });
     await h.press('P');
     await waitPanel(h, 'next 24h');
     const first = pressureGets();
@@ -56,7 +50,7 @@ describe('schedule pressure', () => {
   });
 
   it('reports a failed analysis', async () => {
-    h = mountTui(daemon);
+    h = mount();
     await h.press('P');
     await waitPanel(h, 'could not load the schedule analysis: HTTP 404');
   });

@@ -1,30 +1,18 @@
 // The next-fire radar (spec 08 §4.12): the soonest fires of the enabled jobs from the shared engine, live
 // countdowns that follow the clock without a request, and the ten-minute track.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { radarAt } from '../../src/tui/views/radar/radar.ts';
 import { apiJob } from '../helpers/api-job.ts';
-import {
-  FIXTURE_NOW,
-  FixtureDaemon,
-  fixtureJobs,
-  type Harness,
-  KEY,
-  mountTui,
-} from '../helpers/tui-fixture.ts';
+import { FIXTURE_NOW, type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { panelSuite } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.jobs = fixtureJobs();
-});
 
 describe('next-fire radar', () => {
   it('lists the soonest fires with countdowns, skips disabled jobs, and draws the track', async () => {
-    h = mountTui(daemon, { rows: 30 });
+    h = mount({ rows: 30 });
     const requests = daemon.requests.length;
     await h.press('R');
     const t = h.text();
@@ -62,7 +50,7 @@ describe('next-fire radar', () => {
   });
 
   it('switches to the week calendar with v', async () => {
-    h = mountTui(daemon, { rows: 30 });
+    h = mount({ rows: 30 });
     await h.press('R', 'v');
     expect(h.text()).toContain('╴week (UTC)╶');
     expect(h.store.get().stack.map((s) => s.kind)).toEqual(['week']);

@@ -1,20 +1,18 @@
 // The cron sandbox (spec 08 §4.12): live evaluation as you type (every key types, `q` too), the engine's
 // verdict, next fires in the chosen zone, `H` with a seed, the lint findings, Tab between fields, Esc closes.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { panelSuite } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => h?.close());
 
 const type = (text: string) => h.press(...text);
 
 describe('cron sandbox', () => {
   it('opens on a sample, evaluates as you type, and every key types (q too)', async () => {
-    h = mountTui(daemon, { rows: 40 });
+    h = mount({ rows: 40 });
     await h.press('E');
     let t = h.text();
     expect(t).toContain('╴cron sandbox╶');
@@ -36,7 +34,7 @@ describe('cron sandbox', () => {
   });
 
   it('Tab moves to the zone and the seed; H resolves with the seed; lint findings show', async () => {
-    h = mountTui(daemon, { rows: 40 });
+    h = mount({ rows: 40 });
     await h.press('E', KEY.ctrlU);
     await type('H 3 * * *');
     await h.press(KEY.tab, KEY.ctrlU);
@@ -56,7 +54,7 @@ describe('cron sandbox', () => {
   });
 
   it('opens from the palette', async () => {
-    h = mountTui(daemon);
+    h = mount();
     await h.press(KEY.ctrlK, ...'sandbox', KEY.enter);
     expect(h.text()).toContain('╴cron sandbox╶');
   });

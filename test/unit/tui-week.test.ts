@@ -1,31 +1,18 @@
 // The week calendar (spec 08 §4.12): seven UTC days from today's midnight from the shared week model — the
 // day × hour grid, the agenda with earlier-today fires dimmed, the background hum — and `←`/`→` weeks.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { weekModel } from '../../src/tui/views/week/week.ts';
 import { apiJob } from '../helpers/api-job.ts';
-import {
-  FIXTURE_NOW,
-  FixtureDaemon,
-  fixtureJobs,
-  type Harness,
-  KEY,
-  mountTui,
-} from '../helpers/tui-fixture.ts';
-import { panelText } from '../helpers/tui-panel-fixtures.ts';
+import { FIXTURE_NOW, fixtureJobs, type Harness, KEY } from '../helpers/tui-fixture.ts';
+import { panelSuite, panelText } from '../helpers/tui-panel-fixtures.ts';
 
-const daemon = new FixtureDaemon();
-beforeAll(() => daemon.start());
-afterAll(() => daemon.stop());
+const { daemon, mount } = panelSuite();
 
 let h: Harness;
-afterEach(() => {
-  h?.close();
-  daemon.jobs = fixtureJobs();
-});
 
 describe('week calendar', () => {
   it('draws the grid, the agenda and the hum for the fixture (today = Sun 2026-07-05, 09:00 UTC)', async () => {
-    h = mountTui(daemon, { rows: 50 });
+    h = mount({ rows: 50 });
     await h.press('v');
     expect(h.text()).toContain('╴week (UTC)╶');
     const t = panelText(h);
@@ -48,7 +35,7 @@ describe('week calendar', () => {
   });
 
   it('→ moves a week on, ← back; Esc closes', async () => {
-    h = mountTui(daemon, { rows: 50 });
+    h = mount({ rows: 50 });
     await h.press('v', KEY.right);
     expect(panelText(h)).toMatch(/2026-07-12 – 2026-07-18: \d+ fires from 5 schedules/);
     expect(panelText(h)).not.toMatch(/│\s+today /);
@@ -60,7 +47,7 @@ describe('week calendar', () => {
 
   it('says so when nothing fires in the week', async () => {
     daemon.jobs = [apiJob('boot', { schedule: '@reboot' }), apiJob('off', { enabled: false })];
-    h = mountTui(daemon);
+    h = mount();
     await h.press('v');
     expect(h.text()).toContain('no scheduled fires in the next 7 days');
   });

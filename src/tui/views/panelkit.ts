@@ -186,6 +186,23 @@ export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
 /** The message of a failed fetch, for the panel body. */
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/**
+ * Fetches into the open panel of `kind`: the answer's fields and `error: null`, or only `error` (the last good
+ * answer stays on screen under a warning).
+ */
+export async function loadInto<S extends Surface & { error: string | null }>(
+  ctl: Controller,
+  kind: string,
+  fetch: (client: Controller['deps']['client']) => Promise<Partial<S>>,
+): Promise<void> {
+  try {
+    const patch = await fetch(ctl.deps.client);
+    patchKind<S>(ctl, kind, { ...patch, error: null });
+  } catch (e) {
+    patchKind<S>(ctl, kind, { error: errorText(e) } as Partial<S>);
+  }
+}
+
 /** Word-wraps plain text to `width` cells (a word longer than a row is cut by cells); continuation rows indent. */
 export function wrapText(text: string, width: number, indent = ''): string[] {
   const rows: string[] = [];

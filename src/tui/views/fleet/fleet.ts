@@ -19,11 +19,10 @@ import { fit } from '../../text/width.ts';
 import { innerWidth } from '../panel.ts';
 import {
   commonPanelKey,
-  errorText,
   keepFresh,
+  loadInto,
   type PanelRow,
   paintPanel,
-  patchKind,
   registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
@@ -130,14 +129,8 @@ function paint(f: FleetSurface, ctx: RenderCtx): PanelPaint {
   return paintPanel(f, ctx, { title: 'fleet', width, head, rows, hint });
 }
 
-async function load(ctl: Controller): Promise<void> {
-  try {
-    const fleet = await ctl.deps.client.json<ApiFleet>('/fleet');
-    patchKind<FleetSurface>(ctl, 'fleet', { fleet, error: null });
-  } catch (e) {
-    patchKind<FleetSurface>(ctl, 'fleet', { error: errorText(e) });
-  }
-}
+const load = (ctl: Controller): Promise<void> =>
+  loadInto<FleetSurface>(ctl, 'fleet', async (c) => ({ fleet: await c.json<ApiFleet>('/fleet') }));
 
 export const fleetView: View<FleetSurface> = {
   kind: 'fleet',

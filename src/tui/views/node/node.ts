@@ -15,11 +15,10 @@ import { pct } from '../board/chrome.ts';
 import { innerWidth } from '../panel.ts';
 import {
   commonPanelKey,
-  errorText,
   keepFresh,
+  loadInto,
   type PanelRow,
   paintPanel,
-  patchKind,
   registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
@@ -136,14 +135,10 @@ function paint(n: NodeSurface, ctx: RenderCtx): PanelPaint {
   });
 }
 
-async function load(ctl: Controller): Promise<void> {
-  try {
-    const history = await ctl.deps.client.json<ApiNodeHistory>('/node/history');
-    patchKind<NodeSurface>(ctl, 'node', { history, error: null });
-  } catch (e) {
-    patchKind<NodeSurface>(ctl, 'node', { error: errorText(e) });
-  }
-}
+const load = (ctl: Controller): Promise<void> =>
+  loadInto<NodeSurface>(ctl, 'node', async (c) => ({
+    history: await c.json<ApiNodeHistory>('/node/history'),
+  }));
 
 const intervalMs = (ctl: Controller): number => {
   const n = ctl.state.stack.find((x) => x.kind === 'node') as NodeSurface | undefined;

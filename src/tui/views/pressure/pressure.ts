@@ -20,11 +20,10 @@ import type { Role } from '../../text/theme.ts';
 import { fit } from '../../text/width.ts';
 import {
   commonPanelKey,
-  errorText,
   keepFresh,
+  loadInto,
   type PanelRow,
   paintPanel,
-  patchKind,
   registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
@@ -202,20 +201,16 @@ function paint(sp: PressureSurface, ctx: RenderCtx): PanelPaint {
   return paintPanel(sp, ctx, { title: 'schedule pressure', width: WIDTH, head, rows, hint });
 }
 
-async function load(ctl: Controller): Promise<void> {
-  const c = ctl.deps.client;
-  try {
+const load = (ctl: Controller): Promise<void> =>
+  loadInto<PressureSurface>(ctl, 'pressure', async (c) => {
     const [pressure, dups, hourly, daily] = await Promise.all([
       c.json<ApiPressure>('/schedule/pressure'),
       c.json<ApiDuplicates>('/schedule/duplicates'),
       c.json<ApiSuggest>('/schedule/suggest?period=hourly'),
       c.json<ApiSuggest>('/schedule/suggest?period=daily'),
     ]);
-    patchKind<PressureSurface>(ctl, 'pressure', { pressure, dups, hourly, daily, error: null });
-  } catch (e) {
-    patchKind<PressureSurface>(ctl, 'pressure', { error: errorText(e) });
-  }
-}
+    return { pressure, dups, hourly, daily };
+  });
 
 export const pressureView: View<PressureSurface> = {
   kind: 'pressure',
