@@ -52,11 +52,17 @@ describe('week calendar', () => {
     expect(h.text()).toContain('no scheduled fires in the next 7 days');
   });
 
-  it('rebuilds only when the jobs, the day or the week change', () => {
+  it('rebuilds only when the schedules, the day or the week change, not on every poll', () => {
     const jobs = fixtureJobs();
     const a = weekModel(jobs, FIXTURE_NOW, 0);
     expect(weekModel(jobs, FIXTURE_NOW + 60_000, 0)).toBe(a);
+    // a new poll: a new array, the same schedules
+    expect(weekModel(fixtureJobs(), FIXTURE_NOW, 0)).toBe(a);
     expect(weekModel(jobs, FIXTURE_NOW + 86_400_000, 0)).not.toBe(a);
-    expect(weekModel(fixtureJobs(), FIXTURE_NOW, 0)).not.toBe(a);
+    expect(weekModel(jobs, FIXTURE_NOW, 1)).not.toBe(a);
+    const changed = fixtureJobs().map((j) => (j.name === 'heartbeat' ? { ...j, schedule: '0 12 * * *' } : j));
+    const b = weekModel(changed, FIXTURE_NOW, 0);
+    expect(b).not.toBe(a);
+    expect(b.hum.map((h) => h.name)).not.toContain('heartbeat');
   });
 });

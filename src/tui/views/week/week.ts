@@ -29,17 +29,28 @@ const AGENDA_MAX = 200;
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const SHADES = ['·', '░', '▒', '▓', '█'];
 
-let memo: { key: string; jobs: readonly ApiJob[]; model: WeekModel } | null = null;
+let memo: { key: string; model: WeekModel } | null = null;
+let sigMemo: { jobs: readonly ApiJob[]; sig: string } | null = null;
 
-/** The week model, rebuilt when the jobs, the week, the day or `rev` change. */
+/** What the week depends on in `/jobs` (each poll hands in a new array with the same schedules). */
+function scheduleSignature(jobs: readonly ApiJob[]): string {
+  if (sigMemo?.jobs === jobs) return sigMemo.sig;
+  const sig = jobs
+    .map((j) => `${j.name}|${j.schedule}|${j.schedule_resolved ?? ''}|${j.timezone}|${j.utc}|${j.enabled}`)
+    .join('\n');
+  sigMemo = { jobs, sig };
+  return sig;
+}
+
+/** The week model, rebuilt only when the schedules, the week, the day or `rev` change. */
 export function weekModel(jobs: readonly ApiJob[], now: number, offset: number, rev = 0): WeekModel {
-  const key = `${localMidnight(ZONE, now)}|${offset}|${rev}`;
-  if (memo?.key === key && memo.jobs === jobs) return memo.model;
+  const key = `${localMidnight(ZONE, now)}|${offset}|${rev}|${scheduleSignature(jobs)}`;
+  if (memo?.key === key) return memo.model;
   const model = buildWeek(
     jobs.map((j) => ({ name: j.name, enabled: j.enabled, compiled: compileJob(j) })),
     { nowMs: now, zone: ZONE, weekOffset: offset },
   );
-  memo = { key, jobs, model };
+  memo = { key, model };
   return model;
 }
 
