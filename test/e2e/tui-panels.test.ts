@@ -413,4 +413,26 @@ describe('cronstable tui panels on a 3-node gossip cluster', () => {
     t.write('C');
     await t.waitFor('╴cluster╶');
   });
+
+  it('C after two nodes stop: the panel marks them ✕ and raises the alert; the board shows CLUSTER ALERT', async () => {
+    const t = tui(urlA());
+    await t.waitFor('● live');
+    t.write('C');
+    await settled(t, /2\/2 agreed/);
+    await Promise.all(
+      nodes.slice(1).map(async (n) => {
+        const exited = new Promise((r) => n.proc!.once('exit', r));
+        n.proc!.kill('SIGTERM');
+        await exited;
+      }),
+    );
+    const screen = await settled(t, (s) => s.includes('☢ no quorum — Leader jobs paused'), 20_000);
+    expect(screen).toMatch(/node-a · 0\/2 agreed · quorum lost \(need 2\)/);
+    expect(screen).toMatch(/✕ 127\.0\.0\.22:\d+\s+node-b\s+unreachable/);
+    expect(screen).toMatch(/✕ 127\.0\.0\.23:\d+\s+node-c\s+unreachable/);
+    expect(screen).toContain('1 of 3 nodes agree, 2 needed');
+    t.write('\u001b');
+    const board = await settled(t, (s) => !s.includes('╴cluster╶'));
+    expect(board).toMatch(/☢ CLUSTER ALERT — NO QUORUM — LEADER JOBS PAUSED — this node: node-a/);
+  });
 });
