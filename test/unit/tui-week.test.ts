@@ -66,3 +66,21 @@ describe('week calendar', () => {
     expect(b.hum.map((h) => h.name)).not.toContain('heartbeat');
   });
 });
+
+describe('ASCII mode (spec 08 §6.1)', () => {
+  it('draws the week grid, the heat shades and the cluster marks without block or box glyphs', async () => {
+    let h = mount({ rows: 50, ascii: true });
+    await h.press('v');
+    let t = h.text();
+    expect(t).toMatch(/\|\s+today\s+(?:\.\. ){3}:: (?:\.\. ){20}\s+1\s+\|/);
+    expect(t).not.toMatch(/[░▒▓█│─]/);
+    h = mount({ rows: 40, ascii: true });
+    daemon.routes['/cluster'] = gossipCluster();
+    await h.ctl.poll();
+    await h.press('C');
+    t = h.text();
+    expect(t).toMatch(/\+ 127\.0\.0\.12:7946\s+node-b\s+agreed/);
+    expect(t).toMatch(/x 127\.0\.0\.13:7946\s+node-c\s+unreachable/);
+    expect(t).not.toMatch(/[✓✕│]/);
+  });
+});

@@ -5,6 +5,7 @@
 import type { Controller } from '../app/controller.ts';
 import type { Key } from '../app/keys.ts';
 import type { Surface, TuiState } from '../app/state.ts';
+import type { Glyphs } from '../text/glyphs.ts';
 import type { Style } from '../text/theme.ts';
 import { cellWidth, wrapCells } from '../text/width.ts';
 import { addBoardKey } from './boardkeys.ts';
@@ -181,6 +182,24 @@ export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
       plan.every(ctl);
     }
   });
+}
+
+export interface PanelGlyphs {
+  /** 0 (none) … 4 (most) */
+  shade: readonly string[];
+  /** a fire on a track */
+  mark: string;
+  rule: string;
+  dot: string;
+  ok: string;
+  bad: string;
+}
+
+/** The panels' drawing glyphs; ASCII mode (spec 08 §6.1) maps the shades and marks too. */
+export function panelGlyphs(g: Glyphs): PanelGlyphs {
+  if (g.v === '|')
+    return { shade: [' ', ':', '=', '*', '#'], mark: '@', rule: g.h, dot: g.dot, ok: '+', bad: 'x' };
+  return { shade: [' ', '░', '▒', '▓', '█'], mark: '◆', rule: g.h, dot: g.dot, ok: '✓', bad: '✕' };
 }
 
 /** The message of a failed fetch, for the panel body. */

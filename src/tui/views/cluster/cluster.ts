@@ -19,7 +19,15 @@ import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
 import { fit } from '../../text/width.ts';
-import { commonPanelKey, type PanelRow, paintPanel, registerPanel, type ScrollSurface } from '../panelkit.ts';
+import {
+  commonPanelKey,
+  type PanelGlyphs,
+  type PanelRow,
+  paintPanel,
+  panelGlyphs,
+  registerPanel,
+  type ScrollSurface,
+} from '../panelkit.ts';
 import type { PanelPaint, RenderCtx, View } from '../types.ts';
 
 export interface ClusterSurface extends ScrollSurface {
@@ -38,10 +46,10 @@ const TONE_ROLE: Record<PeerTone, Role> = {
 };
 
 /** `✓` agreed, `·` not known yet (or this node), `✕` anything else. */
-function peerMark(status: string): string {
-  if (status === 'agreed') return '✓';
-  if (status === 'unknown' || status === 'self') return '·';
-  return '✕';
+function peerMark(status: string, pg: PanelGlyphs): string {
+  if (status === 'agreed') return pg.ok;
+  if (status === 'unknown' || status === 'self') return pg.dot;
+  return pg.bad;
 }
 
 const LEASE_LABELS: Record<string, string> = {
@@ -78,7 +86,7 @@ function leaseRows(c: ApiCluster, now: number): PanelRow[] {
   });
 }
 
-function peerRows(c: ApiCluster, jobs: readonly ApiJob[], now: number): PanelRow[] {
+function peerRows(c: ApiCluster, jobs: readonly ApiJob[], now: number, pg: PanelGlyphs): PanelRow[] {
   if (c.peers.length === 0) return [[['  no peers configured', { fg: 'dim' }]]];
   const spread = isSpread(c);
   const ours = c.job_set_id ?? null;
@@ -89,13 +97,13 @@ function peerRows(c: ApiCluster, jobs: readonly ApiJob[], now: number): PanelRow
     ],
   ];
   const rows: PanelRow[] = [head];
-  for (const p of c.peers) rows.push(...peerRow(p, { spread, ours, jobs, now }));
+  for (const p of c.peers) rows.push(...peerRow(p, { spread, ours, jobs, now, pg }));
   return rows;
 }
 
 function peerRow(
   p: ApiPeer,
-  o: { spread: boolean; ours: string | null; jobs: readonly ApiJob[]; now: number },
+  o: { spread: boolean; ours: string | null; jobs: readonly ApiJob[]; now: number; pg: PanelGlyphs },
 ): PanelRow[] {
   const role = TONE_ROLE[peerTone(p.status)];
   const node = p.node_name ? flatten(p.node_name) : '—';
@@ -106,7 +114,7 @@ function peerRow(
     : '—';
   const differs = o.ours !== null && p.job_set_id && p.job_set_id !== o.ours;
   const row: PanelRow = [
-    [`  ${peerMark(p.status)} `, { fg: role, bold: true }],
+    [`  ${peerMark(p.status, o.pg)} `, { fg: role, bold: true }],
     [`${fit(flatten(p.host), 22)} `, { fg: 'fg' }],
     [`${fit(node, 14)} `, { fg: 'bright' }],
     [`${fit(flatten(p.status), 12)} `, { fg: role }],
@@ -126,7 +134,12 @@ function peerRow(
 }
 
 /** The panel's rows for a `/cluster` answer (null = not loaded yet). */
-export function clusterRows(c: ApiCluster | null, jobs: readonly ApiJob[], now: number): PanelRow[] {
+export function clusterRows(
+  c: ApiCluster | null,
+  jobs: readonly ApiJob[],
+  now: number,
+  pg: PanelGlyphs,
+): PanelRow[] {
   if (c === null) return [[[' waiting for /cluster…', { fg: 'dim' }]]];
   if (!c.enabled)
     return [
@@ -163,7 +176,7 @@ export function clusterRows(c: ApiCluster | null, jobs: readonly ApiJob[], now: 
   if (isLeaseBackend(c)) {
     rows.push([[' lease', { fg: 'dim', bold: true }]]);
     rows.push(...leaseRows(c, now));
-  } else rows.push(...peerRows(c, jobs, now));
+  } else rows.push(...peerRows(c, jobs, now, pg));
   return rows;
 }
 
@@ -175,7 +188,7 @@ export const clusterView: View<ClusterSurface> = {
     return paintPanel(p, ctx, {
       title: 'cluster',
       width: WIDTH,
-      rows: clusterRows(s.data.cluster, s.data.jobs, s.now),
+      rows: clusterRows(s.data.cluster, s.data.jobs, s.now, panelGlyphs(ctx.g)),
       hint: 'j/k scroll · F fleet · N node · esc close',
     });
   },

@@ -26,6 +26,7 @@ import {
   keepFresh,
   type PanelRow,
   paintPanel,
+  panelGlyphs,
   patchKind,
   registerPanel,
   type ScrollSurface,
@@ -47,7 +48,6 @@ export const HEAT_JOBS = 40;
 const NAME_COL = 24;
 const CELL = 2;
 const WINDOWS = Object.keys(HEAT_WINDOWS) as HeatWindow[];
-const SHADES = [' ', '░', '▒', '▓', '█'];
 const WORST_ROLE: Record<Outcome, Role> = {
   failure: 'fail',
   cancelled: 'off',
@@ -99,6 +99,7 @@ async function gather(ctl: Controller): Promise<void> {
 }
 
 function jobRow(
+  shades: readonly string[],
   job: ApiJob,
   runs: ApiRun[] | undefined,
   end: number,
@@ -110,7 +111,7 @@ function jobRow(
   const row: PanelRow = [[` ${fit(flatten(job.name), NAME_COL)} `, { fg: job.enabled ? 'fg' : 'dim' }]];
   for (const c of cells) {
     const level = heatLevel(c.runs, max);
-    row.push([SHADES[level]!.repeat(CELL), { fg: c.worst ? WORST_ROLE[c.worst] : 'dim' }]);
+    row.push([shades[level]!.repeat(CELL), { fg: c.worst ? WORST_ROLE[c.worst] : 'dim' }]);
   }
   row.push([fitRight(runs === undefined ? '…' : String(sum), 6), { fg: 'dim' }]);
   return { row, sum };
@@ -125,7 +126,8 @@ function paint(h: HeatSurface, ctx: RenderCtx): PanelPaint {
   const windowMs = HEAT_WINDOWS[h.window];
   const cellsOf = (j: ApiJob) => bucketRuns(cache.get(j.name)?.runs ?? [], end, windowMs);
   const max = Math.max(0, ...shown.flatMap((j) => cellsOf(j).map((c) => c.runs)));
-  const built = shown.map((j) => jobRow(j, cache.get(j.name)?.runs, end, windowMs, max));
+  const shades = panelGlyphs(ctx.g).shade;
+  const built = shown.map((j) => jobRow(shades, j, cache.get(j.name)?.runs, end, windowMs, max));
   const total = built.reduce((n, b) => n + b.sum, 0);
   const spanMin = Math.round(windowMs / HEAT_BUCKETS / 60_000);
   const span = spanMin < 60 ? `${spanMin} min` : `${Math.round(spanMin / 6) / 10} h`.replace('.0 h', ' h');
@@ -146,7 +148,7 @@ function paint(h: HeatSurface, ctx: RenderCtx): PanelPaint {
   rows.push([['']]);
   rows.push([
     [' fewer ', { fg: 'dim' }],
-    ['░▒▓█', { fg: 'ok' }],
+    [shades.slice(1).join(''), { fg: 'ok' }],
     [' more · colour = worst outcome: ', { fg: 'dim' }],
     ['ok ', { fg: 'ok' }],
     ['lost ', { fg: 'pending' }],

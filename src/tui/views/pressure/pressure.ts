@@ -24,6 +24,7 @@ import {
   loadInto,
   type PanelRow,
   paintPanel,
+  panelGlyphs,
   registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
@@ -42,7 +43,6 @@ export interface PressureSurface extends ScrollSurface {
 const WIDTH = 96;
 const REFRESH_MS = 60_000;
 const GUTTER = 5;
-const SHADES = [' ', '░', '▒', '▓', '█', '█'];
 
 const mm = (m: number): string => `:${String(m).padStart(2, '0')}`;
 
@@ -136,7 +136,8 @@ function dupRows(d: ApiDuplicates | null): PanelRow[] {
   return rows;
 }
 
-function gridRows(p: ApiPressure): PanelRow[] {
+function gridRows(p: ApiPressure, ctx: RenderCtx): PanelRow[] {
+  const pg = panelGlyphs(ctx.g);
   const range = shadeRange(p.grid);
   const hot = Math.max(5, 0.7 * range.max);
   const rows: PanelRow[] = [
@@ -149,7 +150,7 @@ function gridRows(p: ApiPressure): PanelRow[] {
       const f = p.grid[h]?.[m] ?? 0;
       const shade = cellShade(f, range);
       const role: Role = f === 0 ? 'border' : f >= hot ? 'fail' : 'accent';
-      row.push([f === 0 ? '·' : SHADES[shade]!, { fg: role }]);
+      row.push([f === 0 ? pg.dot : pg.shade[Math.min(4, shade)]!, { fg: role }]);
     }
     row.push([` ${p.by_hour[h] ?? 0}`, { fg: 'dim' }]);
     rows.push(row);
@@ -196,7 +197,7 @@ function paint(sp: PressureSurface, ctx: RenderCtx): PanelPaint {
     [['']],
     ...dupRows(sp.dups),
     [['']],
-    ...gridRows(p),
+    ...gridRows(p, ctx),
   ];
   return paintPanel(sp, ctx, { title: 'schedule pressure', width: WIDTH, head, rows, hint });
 }

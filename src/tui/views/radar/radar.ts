@@ -10,7 +10,15 @@ import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
 import { fit, fitRight } from '../../text/width.ts';
 import { innerWidth } from '../panel.ts';
-import { commonPanelKey, type PanelRow, paintPanel, registerPanel, type ScrollSurface } from '../panelkit.ts';
+import {
+  commonPanelKey,
+  type PanelGlyphs,
+  type PanelRow,
+  paintPanel,
+  panelGlyphs,
+  registerPanel,
+  type ScrollSurface,
+} from '../panelkit.ts';
 import type { PanelPaint, RenderCtx, View } from '../types.ts';
 
 export interface RadarSurface extends ScrollSurface {
@@ -34,13 +42,19 @@ export function radarAt(jobs: readonly ApiJob[], now: number): Radar {
 }
 
 /** The track: one cell per (window / width), `◆` where a fire falls, coloured like its job's row. */
-function track(radar: Radar, now: number, width: number, roleOf: (name: string) => Role): PanelRow {
-  const cells: Array<[string, Role]> = Array.from({ length: width }, () => ['─', 'border']);
+function track(
+  radar: Radar,
+  now: number,
+  width: number,
+  roleOf: (name: string) => Role,
+  pg: PanelGlyphs,
+): PanelRow {
+  const cells: Array<[string, Role]> = Array.from({ length: width }, () => [pg.rule, 'border']);
   for (const f of radar.track) {
     const i = Math.min(width - 1, Math.floor(trackPosition(f.at, now) * width));
     const role = roleOf(f.name);
     // a listed job wins a shared cell over an unlisted one
-    if (cells[i]![0] === '─' || cells[i]![1] === 'dim') cells[i] = ['◆', role];
+    if (cells[i]![0] === pg.rule || cells[i]![1] === 'dim') cells[i] = [pg.mark, role];
   }
   return cells.map(([t, r]) => [t, { fg: r }]);
 }
@@ -59,6 +73,7 @@ function paint(r: RadarSurface, ctx: RenderCtx): PanelPaint {
   const { s } = ctx;
   const inner = innerWidth(WIDTH, s.cols);
   const radar = radarAt(s.data.jobs, s.now);
+  const pg = panelGlyphs(ctx.g);
   const byName = new Map(s.data.jobs.map((j) => [j.name, j]));
   const roles = new Map(radar.next.map((f, i) => [f.name, LANE_ROLES[i % LANE_ROLES.length]!]));
   const roleOf = (name: string): Role => roles.get(name) ?? 'dim';
@@ -78,7 +93,7 @@ function paint(r: RadarSurface, ctx: RenderCtx): PanelPaint {
     const n = radar.windowFires.get(f.name) ?? 0;
     rows.push([
       [`${fitRight(String(i + 1), 3)} `, { fg: 'dim' }],
-      ['◆ ', { fg: roleOf(f.name) }],
+      [`${pg.mark} `, { fg: roleOf(f.name) }],
       [`${fit(flatten(f.name), 18)} `, { fg: left < 10_000 ? 'bright' : 'fg', bold: left < 10_000 }],
       [`${fit(flatten(byName.get(f.name)?.schedule ?? ''), 14)} `, { fg: 'dim' }],
       [`${formatUtcClock(f.at)} `, { fg: 'dim' }],
@@ -92,7 +107,7 @@ function paint(r: RadarSurface, ctx: RenderCtx): PanelPaint {
   if (radar.next.length > 0) {
     const w = Math.max(10, inner - 2);
     rows.push([['']]);
-    rows.push([[' ', {}], ...track(radar, s.now, w, roleOf)]);
+    rows.push([[' ', {}], ...track(radar, s.now, w, roleOf, pg)]);
     rows.push([[` ${axis(w)}`, { fg: 'dim' }]]);
   }
   return paintPanel(r, ctx, {

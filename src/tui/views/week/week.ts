@@ -7,10 +7,18 @@ import { compileJob } from '../../../dashboard/engine.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import { buildWeek, HUM_THRESHOLD, localMidnight, type WeekModel } from '../../../dashboard/week.ts';
 import type { Surface } from '../../app/state.ts';
+import type { Glyphs } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
 import { fit, fitRight } from '../../text/width.ts';
-import { commonPanelKey, type PanelRow, paintPanel, registerPanel, type ScrollSurface } from '../panelkit.ts';
+import {
+  commonPanelKey,
+  type PanelRow,
+  paintPanel,
+  panelGlyphs,
+  registerPanel,
+  type ScrollSurface,
+} from '../panelkit.ts';
 import type { PanelPaint, RenderCtx, View } from '../types.ts';
 
 export interface WeekSurface extends ScrollSurface {
@@ -27,7 +35,6 @@ const DAY_COL = 11;
 const HOUR_CELL = 3;
 const AGENDA_MAX = 200;
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const SHADES = ['·', '░', '▒', '▓', '█'];
 
 let memo: { key: string; model: WeekModel } | null = null;
 let sigMemo: { jobs: readonly ApiJob[]; sig: string } | null = null;
@@ -57,7 +64,9 @@ export function weekModel(jobs: readonly ApiJob[], now: number, offset: number, 
 const hhmm = (minute: number): string =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
-function gridRows(m: WeekModel, now: number): PanelRow[] {
+function gridRows(m: WeekModel, now: number, g: Glyphs): PanelRow[] {
+  const pg = panelGlyphs(g);
+  const shades = [pg.dot, ...pg.shade.slice(1)];
   let axis = '';
   for (let h = 0; h < 24; h += 6) axis += fit(String(h).padStart(2, '0'), HOUR_CELL * 6);
   const rows: PanelRow[] = [
@@ -81,14 +90,14 @@ function gridRows(m: WeekModel, now: number): PanelRow[] {
       const past = hourStart + 3_600_000 <= now;
       const current = Math.floor(hourStart / 3_600_000) === nowHour;
       const role: Role = current ? 'warn' : n === 0 ? 'border' : past ? 'dim' : 'accent';
-      row.push([SHADES[Math.min(4, n)]!.repeat(HOUR_CELL - 1), { fg: role }], [' ', {}]);
+      row.push([shades[Math.min(4, n)]!.repeat(HOUR_CELL - 1), { fg: role }], [' ', {}]);
     });
     row.push([fitRight(String(day.chips.length + day.more), 5), { fg: 'dim' }]);
     rows.push(row);
   }
   rows.push([
     [' '.repeat(DAY_COL + 1), {}],
-    [`${SHADES.join('')} 0, 1, 2, 3, 4+ fires in the hour`, { fg: 'dim' }],
+    [`${shades.join('')} 0, 1, 2, 3, 4+ fires in the hour`, { fg: 'dim' }],
   ]);
   return rows;
 }
@@ -144,7 +153,7 @@ function paint(w: WeekSurface, ctx: RenderCtx): PanelPaint {
     rows = [
       [[` no scheduled fires in ${w.offset === 0 ? 'the next 7 days' : 'these 7 days'}`, { fg: 'dim' }]],
     ];
-  else rows = [...gridRows(m, s.now), [['']], ...agendaRows(m, s.now), [['']], ...humRows(m)];
+  else rows = [...gridRows(m, s.now, ctx.g), [['']], ...agendaRows(m, s.now), [['']], ...humRows(m)];
   return paintPanel(w, ctx, {
     title: 'week (UTC)',
     width: WIDTH,
