@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { weekModel } from '../../src/tui/views/week/week.ts';
 import { apiJob } from '../helpers/api-job.ts';
 import { FIXTURE_NOW, fixtureJobs, type Harness, KEY } from '../helpers/tui-fixture.ts';
-import { panelSuite, panelText } from '../helpers/tui-panel-fixtures.ts';
+import { gossipCluster, panelSuite, panelText } from '../helpers/tui-panel-fixtures.ts';
 
 const { daemon, mount } = panelSuite();
 
