@@ -14,7 +14,7 @@ import pty from '@lydell/node-pty';
 import type { ApiJob } from '../src/dashboard/types.ts';
 import { Controller } from '../src/tui/app/controller.ts';
 import { Painter } from '../src/tui/app/painter.ts';
-import { EMPTY_DATA, Store, type TuiState } from '../src/tui/app/state.ts';
+import { createState, Store, type TuiState } from '../src/tui/app/state.ts';
 import { ApiClient } from '../src/tui/data/client.ts';
 import { DEFAULT_PREFS } from '../src/tui/data/prefs.ts';
 import { LogTail } from '../src/tui/data/tail.ts';
@@ -117,29 +117,9 @@ class QuietStdin extends EventEmitter {
   }
 }
 
-function state(over: Partial<TuiState>): TuiState {
-  return {
-    data: EMPTY_DATA,
-    now: Date.now(),
-    mono: performance.now(),
-    cols: 120,
-    rows: 40,
-    prefs: { ...DEFAULT_PREFS },
-    pollMs: 0,
-    ascii: false,
-    filter: '',
-    filterFocused: false,
-    segment: 'all',
-    sortKey: 'name',
-    sortDesc: false,
-    selected: null,
-    scroll: 0,
-    stack: [],
-    wallboard: false,
-    toasts: [],
-    lastKeyAt: 0,
-    ...over,
-  };
+function state(): TuiState {
+  const base = { now: Date.now(), mono: performance.now(), cols: 120, rows: 40, prefs: { ...DEFAULT_PREFS } };
+  return createState({ ...base, pollMs: 0, ascii: false });
 }
 
 async function mount(list: ApiJob[]) {
@@ -148,7 +128,7 @@ async function mount(list: ApiJob[]) {
   const { render } = await import('ink');
   const { createElement } = await import('react');
   const { App } = await import('../src/tui/app/App.tsx');
-  const store = new Store(state({}));
+  const store = new Store(state());
   const ctl = new Controller({
     client: new ApiClient('http://127.0.0.1:9', null),
     store,

@@ -9,7 +9,7 @@ import type { ApiJob } from '../../src/dashboard/types.ts';
 import { App } from '../../src/tui/app/App.tsx';
 import { Controller } from '../../src/tui/app/controller.ts';
 import { Painter } from '../../src/tui/app/painter.ts';
-import { EMPTY_DATA, Store, type TuiState } from '../../src/tui/app/state.ts';
+import { createState, Store, type TuiState } from '../../src/tui/app/state.ts';
 import { ApiClient } from '../../src/tui/data/client.ts';
 import { DEFAULT_PREFS } from '../../src/tui/data/prefs.ts';
 import { apiJob } from './api-job.ts';
@@ -180,28 +180,10 @@ export interface Harness {
 const SGR = /\u001b\[[0-9;]*m/g;
 
 export function initialState(over: Partial<TuiState> = {}): TuiState {
-  return {
-    data: EMPTY_DATA,
-    now: NOW,
-    mono: 1000,
-    cols: 100,
-    rows: 30,
-    prefs: { ...DEFAULT_PREFS },
-    pollMs: 0,
-    ascii: false,
-    filter: '',
-    filterFocused: false,
-    segment: 'all',
-    sortKey: 'name',
-    sortDesc: false,
-    selected: null,
-    scroll: 0,
-    stack: [],
-    wallboard: false,
-    toasts: [],
-    lastKeyAt: 1000,
-    ...over,
-  };
+  return createState(
+    { now: NOW, mono: 1000, cols: 100, rows: 30, prefs: { ...DEFAULT_PREFS }, pollMs: 0, ascii: false },
+    over,
+  );
 }
 
 /** Renders the App (ink-testing-library feeds the keys) with the jobs already loaded. */
@@ -258,6 +240,7 @@ export const KEY = {
   down: '\u001b[B',
   right: '\u001b[C',
   left: '\u001b[D',
+  end: '\u001b[F',
   ctrlK: '\u000b',
   ctrlC: '\u0003',
   ctrlU: '\u0015',

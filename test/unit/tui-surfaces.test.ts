@@ -127,6 +127,30 @@ describe('job drawer', () => {
     expect(body).toContain('[meta] end of run output');
   });
 
+  it('a scrolled-back log holds still as lines arrive and says how many are new (Q10)', async () => {
+    h = mountTui(daemon);
+    await h.press('j', KEY.enter);
+    await wait(200);
+    await h.press('k', 'k');
+    const bottom = () =>
+      h
+        .text()
+        .split('\n')
+        .filter((l) => l.includes('▏'))
+        .at(-1);
+    const before = bottom();
+    expect(before).toContain('needle two');
+    h.ctl.tail!.push('stdout', 'fresh one');
+    h.ctl.tail!.push('stdout', 'fresh two');
+    h.ctl.repaint();
+    await wait(50);
+    expect(h.text()).toContain('↓ 2 new');
+    expect(bottom()).toBe(before);
+    await h.press(KEY.end);
+    expect(h.text()).not.toContain('new');
+    expect(bottom()).toContain('fresh two');
+  });
+
   it('--job opens the drawer after the first load; an unknown name toasts and stays on the board (Q15)', async () => {
     h = mountTui(daemon);
     h.ctl.start('no-such');
@@ -169,6 +193,74 @@ describe('palette', () => {
     expect(h.text()).toContain('▶ started report-daily');
     await h.press(KEY.ctrlK, 'q', 'j');
     expect(h.text()).toContain('⌕ qj▌');
+  });
+});
+
+describe('incident timeline', () => {
+  it('i lists latest runs newest first with the blast radius; f failing only; Enter opens the drawer', async () => {
+    h = mountTui(daemon, { rows: 40 });
+    await h.press('i');
+    let t = h.text();
+    expect(t).toContain('incident timeline');
+    const rows = t.split('\n').filter((l) => /ago\s+[◌▶✕⊘◍●◔] /.test(l));
+    expect(rows.map((l) => /[◌▶✕⊘◍●◔] (\S+)/.exec(l)![1])).toEqual([
+      'heartbeat',
+      'colour-probe',
+      'nightly-backup',
+      'report-daily',
+    ]);
+    expect(rows[2]).toMatch(/exit 69.*◉ blast radius/);
+    expect(t).toContain('(i timeline)');
+    await h.press('f');
+    t = h.text();
+    expect(t).toContain('incident timeline — failing only');
+    expect(t.split('\n').filter((l) => /ago\s+[◌▶✕⊘◍●◔] /.test(l))).toHaveLength(1);
+    await h.press(KEY.enter);
+    await wait(100);
+    expect(h.text()).not.toContain('incident timeline');
+    expect(h.text()).toContain('✕ nightly-backup  Failed');
+  });
+});
+
+describe('settings', () => {
+  it('palette "Open settings": rows change at once, ← steps back, the interval and ASCII apply now', async () => {
+    h = mountTui(daemon, { rows: 40 });
+    await h.press(KEY.ctrlK, ...'settings', KEY.enter);
+    let t = h.text();
+    expect(t).toContain('settings');
+    expect(t).toMatch(/▎ Theme\s+carolina/);
+    await h.press(KEY.enter);
+    expect(h.store.get().prefs.theme).toBe('amber');
+    await h.press(KEY.left, KEY.left);
+    expect(h.store.get().prefs.theme).toBe('standard');
+    await h.press('j', 'j', 'j', KEY.right);
+    expect(h.store.get().prefs.poll_ms).toBe(5000);
+    expect(h.store.get().pollMs).toBe(5000);
+    await h.press('k', 'k', 'k', 'k', ' ');
+    expect(h.store.get().prefs.ascii).toBe(true);
+    expect(h.store.get().ascii).toBe(true);
+    t = h.text();
+    expect(t).toMatch(/ASCII glyphs\s+on/);
+    expect(t).toContain('prefs file:');
+    await h.press(KEY.esc);
+    expect(h.text()).toMatch(/x Failed\s+nightly-backup/);
+  });
+});
+
+describe('drawer data follows the daemon', () => {
+  it('History is fetched again after each poll while it is on screen (Q18)', async () => {
+    h = mountTui(daemon);
+    await h.press('j', KEY.enter, KEY.right);
+    await wait(100);
+    const count = () => daemon.requests.filter((r) => r.url === '/jobs/heartbeat/runs').length;
+    const before = count();
+    await h.ctl.poll();
+    await wait(100);
+    expect(count()).toBe(before + 1);
+    await h.press(KEY.left);
+    await h.ctl.poll();
+    await wait(100);
+    expect(count()).toBe(before + 1);
   });
 });
 

@@ -27,6 +27,13 @@ export interface ControllerDeps {
   home?: string;
 }
 
+/** Work a view does after every good poll (refresh what it shows, Q18); registered once at its module. */
+export type PollHook = (ctl: Controller) => void;
+const pollHooks: PollHook[] = [];
+export function onEachPoll(hook: PollHook): void {
+  pollHooks.push(hook);
+}
+
 const TOAST_MS = 3000;
 const MAX_BACKOFF_MS = 30_000;
 const PAUSED_STALE_BASE_MS = 3000;
@@ -126,6 +133,7 @@ export class Controller {
         c.json<ApiNode>('/node').catch(() => null),
       ]);
       this.store.setData({ cluster, node });
+      for (const hook of pollHooks) hook(this);
       this.schedule(this.state.pollMs);
     } catch (e) {
       this.pollFailed(e);

@@ -12,7 +12,7 @@ import { colourDepth, parseThemeName } from '../text/theme.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
 import { Painter } from './painter.ts';
-import { EMPTY_DATA, Store, type TuiState } from './state.ts';
+import { createState, Store } from './state.ts';
 
 /**
  * A small young generation: the dashboard allocates short-lived strings every frame, and V8's default lets the
@@ -42,26 +42,18 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
   const depth = colourDepth(env);
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const mono = () => performance.now();
-  const initial: TuiState = {
-    data: EMPTY_DATA,
-    now: Date.now(),
-    mono: mono(),
-    ...size(),
-    prefs,
-    pollMs: opts.pollMs ?? prefs.poll_ms,
-    ascii: opts.ascii || prefs.ascii || env.TERM === 'dumb' || asciiByDefault(env),
-    filter: '',
-    filterFocused: false,
-    segment: 'all',
-    sortKey: 'name',
-    sortDesc: false,
-    selected: null,
-    scroll: 0,
-    stack: [],
-    wallboard: opts.tv,
-    toasts: [],
-    lastKeyAt: mono(),
-  };
+  const initial = createState(
+    {
+      now: Date.now(),
+      mono: mono(),
+      ...size(),
+      prefs,
+      pollMs: opts.pollMs ?? prefs.poll_ms,
+      ascii: opts.ascii || prefs.ascii || env.TERM === 'dumb' || asciiByDefault(env),
+    },
+    { wallboard: opts.tv },
+  );
+
   const store = new Store(initial);
   const terminal = new Terminal(stdin);
   const painter = new Painter((text) => stdout.write(text));

@@ -93,6 +93,29 @@ export const EMPTY_DATA: DataState = {
   alarmAcked: false,
 };
 
+/** A fresh dashboard: no data yet, the board on top, sorted by name. */
+export function createState(
+  base: Pick<TuiState, 'now' | 'mono' | 'cols' | 'rows' | 'prefs' | 'pollMs' | 'ascii'>,
+  over: Partial<TuiState> = {},
+): TuiState {
+  return {
+    data: EMPTY_DATA,
+    filter: '',
+    filterFocused: false,
+    segment: 'all',
+    sortKey: 'name',
+    sortDesc: false,
+    selected: null,
+    scroll: 0,
+    stack: [],
+    wallboard: false,
+    toasts: [],
+    lastKeyAt: base.mono,
+    ...base,
+    ...over,
+  };
+}
+
 export class Store {
   private state: TuiState;
   private readonly listeners = new Set<() => void>();

@@ -9,6 +9,13 @@ const SGR = /\u001b\[[0-9;]*m/y;
 const ZERO = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 const widths = new Map<number, number>();
 
+/** The SGR sequence starting at `i`, or null. */
+function sgrAt(text: string, i: number): string | null {
+  if (text.charCodeAt(i) !== 0x1b) return null;
+  SGR.lastIndex = i;
+  return SGR.exec(text)?.[0] ?? null;
+}
+
 function codePointWidth(c: number): number {
   if (c >= 0x20 && c < 0x7f) return 1;
   let w = widths.get(c);
@@ -36,13 +43,10 @@ export function cellWidth(text: string): number {
       w++;
       continue;
     }
-    if (c === 0x1b) {
-      SGR.lastIndex = i;
-      const m = SGR.exec(text);
-      if (m !== null) {
-        i += m[0].length - 1;
-        continue;
-      }
+    const sgr = c === 0x1b ? sgrAt(text, i) : null;
+    if (sgr !== null) {
+      i += sgr.length - 1;
+      continue;
     }
     const cp = text.codePointAt(i)!;
     if (cp > 0xffff) i++;
@@ -63,14 +67,11 @@ export function truncate(text: string, width: number, ellipsis = '…'): string 
   let used = 0;
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) === 0x1b) {
-      SGR.lastIndex = i;
-      const m = SGR.exec(text);
-      if (m !== null) {
-        out += m[0];
-        i += m[0].length;
-        continue;
-      }
+    const sgr = sgrAt(text, i);
+    if (sgr !== null) {
+      out += sgr;
+      i += sgr.length;
+      continue;
     }
     const cp = text.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
@@ -112,15 +113,12 @@ export function wrapCells(text: string, width: number): string[] {
   let carry = '';
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) === 0x1b) {
-      SGR.lastIndex = i;
-      const m = SGR.exec(text);
-      if (m !== null) {
-        row += m[0];
-        carry = m[0] === '\u001b[0m' || m[0] === '\u001b[m' ? '' : carry + m[0];
-        i += m[0].length;
-        continue;
-      }
+    const sgr = sgrAt(text, i);
+    if (sgr !== null) {
+      row += sgr;
+      carry = sgr === '\u001b[0m' || sgr === '\u001b[m' ? '' : carry + sgr;
+      i += sgr.length;
+      continue;
     }
     const ch = String.fromCodePoint(text.codePointAt(i)!);
     const w = charWidth(ch);

@@ -154,17 +154,16 @@ export function commonPanelKey(surface: ScrollSurface, key: Key, ctx: KeyCtx): b
 }
 
 export interface LivePlan {
-  /** after every good poll (a new `/jobs` answer) */
-  onPoll?(ctl: Controller): void;
   /** every `everyMs` of monotonic time, checked on each store change (the 1 s tick at least) */
   everyMs?: number | ((ctl: Controller) => number);
   every?(ctl: Controller): void;
 }
 
-/** Runs `plan` while the panel of `kind` is open; stops by itself once it is closed (or the program stops). */
+/**
+ * Runs `plan` while the panel of `kind` is open; stops by itself once it is closed (or the program stops).
+ * (Work after each poll registers with the controller's onEachPoll instead.)
+ */
 export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
-  // Every good poll hands in a new jobs array (the monotonic stamp may repeat under a frozen test clock).
-  let polled = ctl.state.data.jobs;
   let last = ctl.state.mono;
   const off = ctl.store.subscribe(() => {
     if (!openSurface(ctl, kind)) {
@@ -172,10 +171,6 @@ export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
       return;
     }
     const s = ctl.state;
-    if (plan.onPoll && s.data.jobs !== polled) {
-      polled = s.data.jobs;
-      plan.onPoll(ctl);
-    }
     const every = typeof plan.everyMs === 'function' ? plan.everyMs(ctl) : plan.everyMs;
     if (plan.every && every !== undefined && s.mono - last >= every) {
       last = s.mono;

@@ -11,6 +11,8 @@ import { paletteView } from './palette/palette.ts';
 import { pressureView } from './pressure/pressure.ts';
 import { radarView } from './radar/radar.ts';
 import { sandboxView } from './sandbox/sandbox.ts';
+import { settingsView } from './settings/settings.ts';
+import { timelineView } from './timeline/timeline.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
 import { weekView } from './week/week.ts';
@@ -18,7 +20,9 @@ import { weekView } from './week/week.ts';
 const VIEWS: readonly View<never>[] = [
   paletteView,
   tokenView,
+  settingsView,
   helpView,
+  timelineView,
   drawerView,
   // the other panels (spec 08 §4.12)
   clusterView,
@@ -37,11 +41,4 @@ export function viewOf(s: Surface): View<Surface> {
   const v = BY_KIND.get(s.kind);
   if (!v) throw new Error(`no view for surface '${s.kind}'`);
   return v;
-}
-
-/** Open surfaces in the order `Esc` closes them (spec 08 §4.1): lowest escOrder first. */
-export function escTarget(stack: readonly Surface[]): Surface | null {
-  let best: Surface | null = null;
-  for (const s of stack) if (best === null || viewOf(s).escOrder < viewOf(best).escOrder) best = s;
-  return best;
 }

@@ -4,6 +4,7 @@ import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
+import { openTimeline } from '../timeline/timeline.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
 import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
@@ -88,6 +89,9 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       return true;
     case '?':
       ctl.push({ kind: 'help', scroll: 0 } as never);
+      return true;
+    case 'i':
+      ctl.push(openTimeline());
       return true;
     case 'r':
       if (job?.enabled && !job.running) void ctl.runJob(job.name);

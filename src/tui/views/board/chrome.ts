@@ -51,6 +51,18 @@ export function header(ctx: RenderCtx): string {
 /** Spec 08 §3.6 percent: one decimal under 10, else rounded. */
 export const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
 
+/** Enabled jobs running, failed (last run) and ok (last run): the toolbar's and the wallboard's counts. */
+export function countStates(jobs: readonly ApiJob[]): { run: number; fail: number; ok: number } {
+  const n = { run: 0, fail: 0, ok: 0 };
+  for (const j of jobs) {
+    if (!j.enabled) continue;
+    if (j.running) n.run++;
+    else if (j.last_run?.outcome === 'failure') n.fail++;
+    else if (j.last_run?.outcome === 'success') n.ok++;
+  }
+  return n;
+}
+
 export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   const { s, theme, g } = ctx;
   const line = new Line(theme, s.cols);
@@ -68,15 +80,7 @@ export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   line.add(`poll:${s.pollMs === 0 ? 'off' : `${s.pollMs / 1000}s`}`, { fg: 'fg' });
   line.add('   ');
   line.add(`${rowsShown} ${rowsShown === 1 ? 'job' : 'jobs'}`, { fg: 'fg' });
-  let run = 0;
-  let fail = 0;
-  let ok = 0;
-  for (const j of s.data.jobs) {
-    if (!j.enabled) continue;
-    if (j.running) run++;
-    else if (j.last_run?.outcome === 'failure') fail++;
-    else if (j.last_run?.outcome === 'success') ok++;
-  }
+  const { run, fail, ok } = countStates(s.data.jobs);
   if (run) line.add(` ${g.status.running} ${run}`, { fg: 'run' });
   if (fail) line.add(` ${g.status.failed} ${fail}`, { fg: 'fail' });
   if (ok) line.add(` ${g.status.ok} ${ok}`, { fg: 'ok' });
@@ -125,13 +129,12 @@ export function verdict(s: TuiState): Verdict | null {
 export function verdictBar(ctx: RenderCtx, v: Verdict): string {
   const bg: Role = v.sev === 'crit' ? 'fail' : 'warn';
   const line = new Line(ctx.theme, ctx.s.cols, { bg, fg: 'bg', bold: true });
-  // The reference adds `(i timeline)`; it comes back with the timeline view.
-  line.add(` ${v.glyph} ${v.head} — ${v.sub}`, { fg: 'bg', bg, bold: true });
+  line.add(` ${v.glyph} ${v.head} — ${v.sub}   (i timeline)`, { fg: 'bg', bg, bold: true });
   return line.done();
 }
 
 export const FOOTER_HINTS =
-  'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · w wallboard · ctrl+k palette · ? help · q quit';
+  'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
 
 export function footer(ctx: RenderCtx, text = FOOTER_HINTS): string {
   const line = new Line(ctx.theme, ctx.s.cols);

@@ -182,7 +182,6 @@ export function clusterRows(
 
 export const clusterView: View<ClusterSurface> = {
   kind: 'cluster',
-  escOrder: 11,
   paint(p, ctx: RenderCtx): PanelPaint {
     const { s } = ctx;
     return paintPanel(p, ctx, {

@@ -4,7 +4,7 @@
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
 import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
@@ -12,7 +12,7 @@ import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
-import { type LogsView, logRows, matches } from './logs.ts';
+import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
 
 export const TABS = ['logs', 'history', 'resources', 'schedule'] as const;
@@ -99,6 +99,14 @@ export function loadTab(ctl: Controller, d: DrawerSurface, tab: Tab): void {
     );
 }
 
+// Q18: History and Resources follow the daemon while they are on screen.
+onEachPoll((ctl) => {
+  const d = ctl.top();
+  if (d?.kind !== 'drawer') return;
+  const tab = (d as DrawerSurface).tab;
+  if (tab === 'history' || tab === 'resources') loadTab(ctl, d as DrawerSurface, tab);
+});
+
 function switchTab(d: DrawerSurface, dir: number, ctx: KeyCtx): void {
   const tab = TABS[(TABS.indexOf(d.tab) + dir + TABS.length) % TABS.length]!;
   ctx.ctl.update(d, { tab, tabScroll: 0 });
@@ -116,14 +124,21 @@ function jumpTo(d: DrawerSurface, ctx: KeyCtx, dir: 1 | -1, from: number): void 
   if (dir === 1) idx = found.find((i) => i > from) ?? found[0]!;
   else idx = [...found].reverse().find((i) => i < from) ?? found[found.length - 1]!;
   // The match goes on the bottom row: scroll counts entries up from the newest.
-  ctx.ctl.update(d, { match: idx, scroll: entries.length - 1 - idx, searchFocused: false });
+  ctx.ctl.update(d, {
+    match: idx,
+    scroll: entries.length - 1 - idx,
+    anchor: entries.length,
+    searchFocused: false,
+  });
 }
 
 function logsKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
   const { ctl } = ctx;
   const tail = ctl.tail;
   const total = tail?.entries.length ?? 0;
-  const scrollTo = (n: number) => ctl.update(d, { scroll: Math.max(0, Math.min(Math.max(0, total - 1), n)) });
+  const now = effectiveScroll(d, total);
+  const scrollTo = (n: number) =>
+    ctl.update(d, { scroll: Math.max(0, Math.min(Math.max(0, total - 1), n)), anchor: total });
   switch (key.name) {
     case '/':
       ctl.update(d, { searchFocused: true });
@@ -136,17 +151,17 @@ function logsKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
       return true;
     case 'j':
     case 'down':
-      scrollTo(d.scroll - 1);
+      scrollTo(now - 1);
       return true;
     case 'k':
     case 'up':
-      scrollTo(d.scroll + 1);
+      scrollTo(now + 1);
       return true;
     case 'pageup':
-      scrollTo(d.scroll + 10);
+      scrollTo(now + 10);
       return true;
     case 'pagedown':
-      scrollTo(d.scroll - 10);
+      scrollTo(now - 10);
       return true;
     case 'home':
       scrollTo(total - 1);
@@ -186,7 +201,6 @@ function searchKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
 
 export const drawerView: View<DrawerSurface> = {
   kind: 'drawer',
-  escOrder: 9,
   paint,
   focused: (d) => d.searchFocused,
   blur: (d, ctx) => ctx.ctl.update(d, { searchFocused: false }),

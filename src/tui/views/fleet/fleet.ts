@@ -10,7 +10,7 @@ import {
   fleetTotals,
 } from '../../../dashboard/fleet.ts';
 import type { ApiFleet, ApiFleetNode } from '../../../dashboard/types.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import type { Glyphs } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -19,8 +19,8 @@ import { fit } from '../../text/width.ts';
 import { innerWidth } from '../panel.ts';
 import {
   commonPanelKey,
-  keepFresh,
   loadInto,
+  openSurface,
   type PanelRow,
   paintPanel,
   registerPanel,
@@ -134,7 +134,6 @@ const load = (ctl: Controller): Promise<void> =>
 
 export const fleetView: View<FleetSurface> = {
   kind: 'fleet',
-  escOrder: 12,
   paint,
   key(f, key, ctx) {
     if (key.name === 'f' && !key.ctrl) {
@@ -158,8 +157,9 @@ registerPanel({
   what: 'Fleet view',
   create: () =>
     ({ kind: 'fleet', scroll: 0, fleet: null, error: null, failingOnly: false }) as FleetSurface as Surface,
-  opened(ctl) {
-    void load(ctl);
-    keepFresh(ctl, 'fleet', { onPoll: (c) => void load(c) });
-  },
+  opened: (ctl) => void load(ctl),
+});
+
+onEachPoll((ctl) => {
+  if (openSurface(ctl, 'fleet')) void load(ctl);
 });

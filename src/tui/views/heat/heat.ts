@@ -15,7 +15,7 @@ import {
   staleRuns,
 } from '../../../dashboard/heat.ts';
 import type { ApiJob, ApiRun, ApiRuns, Outcome } from '../../../dashboard/types.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -23,7 +23,7 @@ import type { Role } from '../../text/theme.ts';
 import { fit, fitRight } from '../../text/width.ts';
 import {
   commonPanelKey,
-  keepFresh,
+  openSurface,
   type PanelRow,
   paintPanel,
   panelGlyphs,
@@ -167,7 +167,6 @@ function paint(h: HeatSurface, ctx: RenderCtx): PanelPaint {
 
 export const heatView: View<HeatSurface> = {
   kind: 'heatmap',
-  escOrder: 13,
   paint,
   key(h, key, ctx) {
     const { ctl } = ctx;
@@ -193,8 +192,9 @@ registerPanel({
   what: 'Activity heatmap',
   create: () =>
     ({ kind: 'heatmap', scroll: 0, window: '24h', version: 0, loading: 0 }) as HeatSurface as Surface,
-  opened(ctl) {
-    void gather(ctl);
-    keepFresh(ctl, 'heatmap', { onPoll: (c) => void gather(c) });
-  },
+  opened: (ctl) => void gather(ctl),
+});
+
+onEachPoll((ctl) => {
+  if (openSurface(ctl, 'heatmap')) void gather(ctl);
 });

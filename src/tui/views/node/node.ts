@@ -147,7 +147,6 @@ const intervalMs = (ctl: Controller): number => {
 
 export const nodeView: View<NodeSurface> = {
   kind: 'node',
-  escOrder: 17,
   paint,
   key: (n, key, ctx) => commonPanelKey(n, key, ctx),
 };

@@ -215,7 +215,6 @@ const load = (ctl: Controller): Promise<void> =>
 
 export const pressureView: View<PressureSurface> = {
   kind: 'pressure',
-  escOrder: 14,
   paint,
   key(sp, key, ctx) {
     if (key.name === 'r' && !key.ctrl) {

@@ -121,7 +121,6 @@ function paint(r: RadarSurface, ctx: RenderCtx): PanelPaint {
 
 export const radarView: View<RadarSurface> = {
   kind: 'radar',
-  escOrder: 16,
   paint,
   key: (r, key, ctx) => commonPanelKey(r, key, ctx),
 };

@@ -136,7 +136,6 @@ export function openSandbox(ctl: Controller, expr?: string): void {
 
 export const sandboxView: View<SandboxSurface> = {
   kind: 'sandbox',
-  escOrder: 4,
   focused: () => true,
   paint,
   key(sb, key, ctx) {

@@ -165,7 +165,6 @@ function paint(w: WeekSurface, ctx: RenderCtx): PanelPaint {
 
 export const weekView: View<WeekSurface> = {
   kind: 'week',
-  escOrder: 15,
   paint,
   key(w, key, ctx) {
     const { ctl } = ctx;
