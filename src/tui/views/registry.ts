@@ -1,13 +1,21 @@
 // Every surface the dashboard can stack over the board, by kind. A new view = a folder under views/ plus one
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
+import { clusterView } from './cluster/cluster.ts';
 import { drawerView } from './drawer/drawer.ts';
+import { fleetView } from './fleet/fleet.ts';
+import { heatView } from './heat/heat.ts';
 import { helpView } from './help/help.ts';
+import { nodeView } from './node/node.ts';
 import { paletteView } from './palette/palette.ts';
+import { pressureView } from './pressure/pressure.ts';
+import { radarView } from './radar/radar.ts';
+import { sandboxView } from './sandbox/sandbox.ts';
 import { settingsView } from './settings/settings.ts';
 import { timelineView } from './timeline/timeline.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
+import { weekView } from './week/week.ts';
 
 const VIEWS: readonly View<never>[] = [
   paletteView,
@@ -16,6 +24,15 @@ const VIEWS: readonly View<never>[] = [
   helpView,
   timelineView,
   drawerView,
+  // the other panels (spec 08 §4.12)
+  clusterView,
+  fleetView,
+  nodeView,
+  heatView,
+  radarView,
+  pressureView,
+  weekView,
+  sandboxView,
 ] as View<never>[];
 
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));

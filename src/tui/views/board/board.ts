@@ -3,6 +3,7 @@ import type { Key } from '../../app/keys.ts';
 import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
+import { boardKeyFor } from '../boardkeys.ts';
 import { openTimeline } from '../timeline/timeline.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
 import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
@@ -132,7 +133,9 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       ctl.quit(0);
       return true;
   }
-  return false;
+  const added = boardKeyFor(key.name);
+  if (added && !key.ctrl) added.run(ctl);
+  return added !== undefined;
 }
 
 /** The focused filter box takes printable keys; Enter, Tab and Esc blur it and keep the text. */
