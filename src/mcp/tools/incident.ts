@@ -1,12 +1,12 @@
 // `cron_get_incident` (beyond the reference): the dashboard's verdict bar and incident timeline as
-// data. It feeds the dashboard's own pure functions (web/ui/lib: failureBanner, incidentTimeline,
+// data. It feeds the dashboard's own pure functions (src/dashboard: failureBanner, incidentTimeline,
 // summarize, jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view,
 // the TUI and an MCP client reach the same verdict.
 import { z } from 'zod';
+import { type Correlation, incidentTimeline, verdictText } from '../../dashboard/incident.ts';
+import { failureBanner, jobStatus, signatureText, summarize } from '../../dashboard/status.ts';
+import type { ApiJob } from '../../dashboard/types.ts';
 import { type JobRow, jobRows } from '../../web/api/jobs.ts';
-import { type Correlation, incidentTimeline, verdictText } from '../../web/ui/lib/incident.ts';
-import { failureBanner, jobStatus, signatureText, summarize } from '../../web/ui/lib/status.ts';
-import type { ApiJob } from '../../web/ui/lib/types.ts';
 import { toolError, toolOk } from '../tool.ts';
 import { defineTool, jobNotFound } from './args.ts';
 
