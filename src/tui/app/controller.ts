@@ -3,12 +3,14 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
 import { type Prefs, savePrefs } from '../data/prefs.ts';
 import { LogTail } from '../data/tail.ts';
 import { flatten, visibleText } from '../text/sanitize.ts';
+import { fileStamp } from '../text/stamp.ts';
 import type { Store, Surface, ToastTone, TuiState } from './state.ts';
 
 export interface ControllerDeps {
@@ -25,6 +27,13 @@ export interface ControllerDeps {
   quit: (code: number) => void;
   /** the home directory saved logs go to */
   home?: string;
+  /** also hands copied text to the system clipboard tool (spec 08 §4.15); absent = OSC 52 only */
+  clipboard?: (text: string) => void;
+}
+
+/** Something a surface holds open (a log stream), stopped when that surface closes or the program ends. */
+export interface Stoppable {
+  stop(): void;
 }
 
 const TOAST_MS = 3000;
@@ -45,6 +54,10 @@ export class Controller {
   /** the open job drawer's tail */
   tail: LogTail | null = null;
   private paintQueued = false;
+  /** streams owned by open surfaces, by surface kind */
+  private readonly owned = new Map<string, Set<Stoppable>>();
+  /** per-kind work to do after each good poll (refresh what an open surface shows, Q18) */
+  private readonly pollHooks = new Map<string, () => void>();
 
   constructor(readonly deps: ControllerDeps) {}
 
@@ -71,6 +84,41 @@ export class Controller {
     if (this.tickTimer) clearInterval(this.tickTimer);
     this.tail?.stop();
     this.tail = null;
+    for (const kind of [...this.owned.keys()]) this.releaseAll(kind);
+  }
+
+  /** Ties a stream to a surface kind: closing that surface (or quitting) stops it. */
+  own<T extends Stoppable>(kind: string, res: T): T {
+    const set = this.owned.get(kind) ?? new Set<Stoppable>();
+    this.owned.set(kind, set);
+    set.add(res);
+    return res;
+  }
+
+  /** Stops one owned stream now. */
+  release(kind: string, res: Stoppable): void {
+    res.stop();
+    this.owned.get(kind)?.delete(res);
+  }
+
+  private releaseAll(kind: string): void {
+    for (const r of this.owned.get(kind) ?? []) r.stop();
+    this.owned.delete(kind);
+  }
+
+  /** Runs `fn` after every good poll (an open surface refreshing itself); replaces the kind's previous hook. */
+  onPoll(kind: string, fn: () => void): void {
+    this.pollHooks.set(kind, fn);
+  }
+
+  /** `GET /dags` into the data (first load, the DAGs panel); failures keep the last list. */
+  async loadDags(): Promise<void> {
+    try {
+      const dags = await this.deps.client.json<unknown>('/dags');
+      this.store.setData({ dags: Array.isArray(dags) ? (dags as ApiDag[]) : [] });
+    } catch {
+      // silent, like the rest of the first load
+    }
   }
 
   private async firstLoad(): Promise<void> {
@@ -84,6 +132,7 @@ export class Controller {
       () => {},
     );
     await this.poll();
+    await this.loadDags();
   }
 
   tick(): void {
@@ -126,6 +175,7 @@ export class Controller {
         c.json<ApiNode>('/node').catch(() => null),
       ]);
       this.store.setData({ cluster, node });
+      for (const hook of this.pollHooks.values()) hook();
       this.schedule(this.state.pollMs);
     } catch (e) {
       this.pollFailed(e);
@@ -230,6 +280,8 @@ export class Controller {
 
   close(kind: string): void {
     if (kind === 'drawer') this.stopTail();
+    this.releaseAll(kind);
+    this.pollHooks.delete(kind);
     this.store.set((st) => ({ stack: st.stack.filter((x) => x.kind !== kind) }));
   }
 
@@ -281,6 +333,7 @@ export class Controller {
   /** OSC 52: the terminal (or the SSH client's terminal) puts the text on the clipboard. */
   copy(text: string, toast: string): void {
     this.deps.writeRaw(`\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`);
+    this.deps.clipboard?.(text);
     this.toast(toast, 'ok');
   }
 
@@ -323,9 +376,7 @@ export class Controller {
   saveLog(job: string): void {
     const tail = this.tail;
     if (!tail) return;
-    const d = new Date(this.deps.now());
-    const p2 = (n: number) => String(n).padStart(2, '0');
-    const stamp = `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}-${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
+    const stamp = fileStamp(this.deps.now());
     // Q19: the job name is untrusted; separators and controls never reach the file system path.
     const safe =
       flatten(job)

@@ -4,10 +4,12 @@
 import { render } from 'ink';
 import type { TuiOptions } from '../args.ts';
 import { ApiClient } from '../data/client.ts';
+import { pipeToClipboard } from '../data/clipboard.ts';
 import { loadPrefs, prefsPath, savePrefs } from '../data/prefs.ts';
 import { Terminal } from '../terminal.ts';
 import { asciiByDefault } from '../text/glyphs.ts';
 import { colourDepth, parseThemeName } from '../text/theme.ts';
+import { bootDue, runBoot } from '../views/boot/boot.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
 import { EMPTY_DATA, Store, type TuiState } from './state.ts';
@@ -47,6 +49,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
     toasts: [],
     lastKeyAt: mono(),
     epoch: 0,
+    boot: null,
   };
   const store = new Store(initial);
   const terminal = new Terminal(stdin);
@@ -72,6 +75,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       mono,
       prefsPath: path,
       writeRaw: (text) => stdout.write(text),
+      clipboard: (text) => pipeToClipboard(text),
       quit: finish,
     });
     const fullRepaint = () => {
@@ -99,6 +103,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       maxFps: 30,
       incrementalRendering: false,
     });
-    ctl.start(opts.job);
+    if (bootDue(opts.boot, prefs, Date.now()))
+      void runBoot(ctl, opts.url).then(() => done || ctl.start(opts.job));
+    else ctl.start(opts.job);
   });
 }

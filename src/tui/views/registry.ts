@@ -1,13 +1,33 @@
 // Every surface the dashboard can stack over the board, by kind. A new view = a folder under views/ plus one
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
+import { dagDrawerView } from './dags/drawer.ts';
+import { dagsView } from './dags/list.ts';
 import { drawerView } from './drawer/drawer.ts';
 import { helpView } from './help/help.ts';
+import { mitigateView } from './incident/mitigate.ts';
+import { timelineView } from './incident/timeline.ts';
+import { multiTailView } from './multitail/multitail.ts';
 import { paletteView } from './palette/palette.ts';
+import { settingsView } from './settings/settings.ts';
+import { stateView } from './state/state.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
 
-const VIEWS: readonly View<never>[] = [paletteView, tokenView, helpView, drawerView] as View<never>[];
+const VIEWS: readonly View<never>[] = [
+  paletteView,
+  tokenView,
+  helpView,
+  drawerView,
+  // tui-ops
+  dagsView,
+  dagDrawerView,
+  timelineView,
+  mitigateView,
+  multiTailView,
+  settingsView,
+  stateView,
+] as View<never>[];
 
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));
 

@@ -3,6 +3,8 @@ import type { Key } from '../../app/keys.ts';
 import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
+import { toggleTimeline } from '../incident/timeline.ts';
+import { openMultiTail } from '../multitail/multitail.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
 import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
@@ -126,6 +128,12 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       return true;
     case 'q':
       ctl.quit(0);
+      return true;
+    case 'i':
+      toggleTimeline(ctl);
+      return true;
+    case 'm':
+      openMultiTail(ctl);
       return true;
   }
   return false;

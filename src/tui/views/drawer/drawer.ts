@@ -34,7 +34,7 @@ export function drawerWidth(cols: number): number {
   return Math.max(46, Math.min(90, Math.floor((cols * 3) / 5)));
 }
 
-function paintRows(rows: Row[], ctx: RenderCtx, width: number): string[] {
+export function paintRows(rows: Row[], ctx: RenderCtx, width: number): string[] {
   return rows.map((r) => {
     const l = new Line(ctx.theme, width);
     for (const [text, role, bold] of r) l.add(text, { fg: role ?? 'fg', bold: bold ?? false });

@@ -123,7 +123,7 @@ let memo: { key: unknown[]; list: Command[] } | null = null;
 
 /** The ranked entries for a query (memoised on the query and the job list). */
 export function paletteEntries(ctl: Controller, query: string): Command[] {
-  const key = [ctl.state.data.jobs, query, ctl.state.prefs];
+  const key = [ctl.state.data.jobs, query, ctl.state.prefs, ctl.state.data.dags];
   if (memo?.key.every((v, i) => v === key[i])) return memo.list;
   const list = [
     ...rankCommands(globalCommands(ctl), query, LIMIT),

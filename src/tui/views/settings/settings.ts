@@ -1,0 +1,145 @@
+// Settings (spec 08 §4.7): one row per preference; `Enter`, `Space`, `←` and `→` step it to its next value and
+// the prefs file is written at once (never the token: it is not a preference). The body ends with the path.
+import type { Controller } from '../../app/controller.ts';
+import type { Surface } from '../../app/state.ts';
+import { CVD_CHOICES, POLL_CHOICES_MS, type Prefs, ZEN_IDLE_CHOICES } from '../../data/prefs.ts';
+import { HUES } from '../../text/theme.ts';
+import { addPaletteSource } from '../palette/palette.ts';
+import { bodyRow, innerWidth } from '../panel.ts';
+import { clampSel } from '../surface.ts';
+import type { PanelPaint, View } from '../types.ts';
+
+export interface SettingsSurface extends Surface {
+  kind: 'settings';
+  sel: number;
+}
+
+const WIDTH = 56;
+
+interface Setting {
+  label: string;
+  key: keyof Prefs;
+  show(p: Prefs): string;
+  next(p: Prefs): Prefs[keyof Prefs];
+}
+
+const onOff = (v: boolean) => (v ? 'on' : 'off');
+
+function cycle<T>(list: readonly T[], v: T): T {
+  const i = list.indexOf(v);
+  return list[(i + 1) % list.length]!;
+}
+
+function flag(label: string, key: keyof Prefs): Setting {
+  return { label, key, show: (p) => onOff(p[key] as boolean), next: (p) => !p[key] };
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { label: 'Theme', key: 'theme', show: (p) => p.theme, next: (p) => cycle(HUES, p.theme) },
+  {
+    label: 'Light / dark',
+    key: 'light',
+    show: (p) => (p.light ? 'paper' : 'phosphor'),
+    next: (p) => !p.light,
+  },
+  { label: 'Color vision', key: 'cvd', show: (p) => p.cvd, next: (p) => cycle(CVD_CHOICES, p.cvd) },
+  {
+    label: 'Refresh interval',
+    key: 'poll_ms',
+    show: (p) => (p.poll_ms === 0 ? 'paused' : `${p.poll_ms / 1000} s`),
+    // An unlisted value (indexOf -1) steps to the first choice, 1 s.
+    next: (p) => cycle(POLL_CHOICES_MS, p.poll_ms as (typeof POLL_CHOICES_MS)[number]),
+  },
+  flag('Wrap log lines', 'wrap'),
+  flag('Log timestamps', 'timestamps'),
+  flag('Compact density', 'compact'),
+  flag('Audible cues (bell)', 'sound'),
+  flag('Zen screensaver', 'zen'),
+  {
+    label: 'Zen idle',
+    key: 'zen_idle_s',
+    show: (p) => `${p.zen_idle_s} s`,
+    next: (p) => cycle(ZEN_IDLE_CHOICES, p.zen_idle_s as (typeof ZEN_IDLE_CHOICES)[number]),
+  },
+  flag('Boot self-test', 'boot'),
+  flag('ASCII glyphs', 'ascii'),
+];
+
+/** Steps one setting and saves; the poll interval and ASCII mode take effect at once. */
+export function stepSetting(ctl: Controller, row: Setting): void {
+  const value = row.next(ctl.state.prefs);
+  ctl.setPrefs({ [row.key]: value } as Partial<Prefs>);
+  if (row.key === 'poll_ms') {
+    ctl.store.set({ pollMs: value as number });
+    ctl.wake();
+  }
+  if (row.key === 'ascii') ctl.store.set({ ascii: value as boolean });
+}
+
+export const settingsView: View<SettingsSurface> = {
+  kind: 'settings',
+  escOrder: 1,
+  paint(st, ctx): PanelPaint {
+    const inner = innerWidth(WIDTH, ctx.s.cols);
+    const p = ctx.s.prefs;
+    const body = SETTINGS.map((row, i) => {
+      const on = i === st.sel;
+      const bg = on ? 'sel' : 'bg';
+      return bodyRow(ctx, inner, [
+        [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
+        [row.label.padEnd(24), { fg: on ? 'bright' : 'fg', bg }],
+        [row.show(p), { fg: 'accent', bg, bold: on }],
+      ]);
+    });
+    body.push(bodyRow(ctx, inner, [['']]));
+    body.push(
+      bodyRow(ctx, inner, [[` prefs file: ${ctx.ctl.deps.prefsPath ?? '(not saved)'}`, { fg: 'dim' }]]),
+    );
+    return {
+      placement: 'panel',
+      title: 'settings',
+      width: WIDTH,
+      body,
+      hint: 'j/k select · enter/space/←/→ change · esc close',
+    };
+  },
+  key(st, key, { ctl }) {
+    switch (key.name) {
+      case 'j':
+      case 'down':
+        ctl.update(st, { sel: clampSel(st.sel, 1, SETTINGS.length) });
+        break;
+      case 'k':
+      case 'up':
+        ctl.update(st, { sel: clampSel(st.sel, -1, SETTINGS.length) });
+        break;
+      case 'enter':
+      case ' ':
+      case 'left':
+      case 'right':
+        stepSetting(ctl, SETTINGS[st.sel]!);
+        break;
+    }
+    return true;
+  },
+};
+
+addPaletteSource((ctl) => [
+  {
+    id: 'settings',
+    title: 'Open settings',
+    hint: '⚙',
+    group: 'actions',
+    run: () => ctl.push({ kind: 'settings', sel: 0 } as SettingsSurface),
+  },
+  {
+    id: 'boot',
+    title: 'Toggle boot self-test',
+    hint: '▮',
+    group: 'actions',
+    run: () => {
+      ctl.setPrefs({ boot: !ctl.state.prefs.boot });
+      ctl.toast(`▮ boot self-test: ${ctl.state.prefs.boot ? 'on' : 'off'}`, 'info');
+    },
+  },
+]);
