@@ -9,6 +9,8 @@ export interface TuiPtyOptions {
   rows?: number;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** run this `sh -c` script instead of the dashboard itself */
+  shell?: string;
 }
 
 export class TuiPty {
@@ -35,7 +37,10 @@ export class TuiPty {
     delete env.CI;
     delete env.CONTINUOUS_INTEGRATION;
     delete env.NO_COLOR;
-    this.proc = pty.spawn(process.execPath, [DAEMON, 'tui', ...args], {
+    const [file, argv] = opts.shell
+      ? ['/bin/sh', ['-c', opts.shell]]
+      : [process.execPath, [DAEMON, 'tui', ...args]];
+    this.proc = pty.spawn(file, argv, {
       cols,
       rows,
       cwd: opts.cwd ?? process.cwd(),

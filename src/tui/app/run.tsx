@@ -67,6 +67,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       stdout.off('resize', onResize);
       stdin.pause();
       resolve(code);
+      // Keep-alive sockets and the SSE reader must not hold the terminal: the exit code is final.
+      setTimeout(() => process.exit(code), 250).unref();
     };
     const ctl = new Controller({
       client: new ApiClient(opts.url, opts.token),

@@ -68,9 +68,12 @@ function csiEnd(text: string, from: number): Seq {
 /** The escape sequence starting at `i` (an ESC or a C1 introducer), or null when `i` starts none. */
 function sequenceAt(text: string, i: number): Seq | null {
   const c = text.charCodeAt(i);
-  if (c === C1_CSI) return csiEnd(text, i + 1);
+  // 8-bit CSI is removed whole, SGR or not: only the 7-bit SGR form is ever re-inked.
+  if (c === C1_CSI) return { end: csiEnd(text, i + 1).end, sgr: false };
   if (c === C1_OSC) return { end: stringEnd(text, i + 1, true), sgr: false };
   if (C1_STRINGS.has(c)) return { end: stringEnd(text, i + 1, false), sgr: false };
+  // Any other C1 control (a stray ST, NEL, ...) is one character to remove.
+  if (c >= 0x80 && c <= 0x9f) return { end: i + 1, sgr: false };
   if (c !== ESC) return null;
   if (i + 1 >= text.length) return { end: i + 1, sgr: false };
   const n = text.charCodeAt(i + 1);

@@ -1,0 +1,305 @@
+// `cronstable tui` end to end (spec 08 §8): the built CLI in a real pseudo-terminal against a real daemon on
+// loopback, its output fed to a headless xterm; the assertions read the screen a person sees and the raw
+// bytes the program wrote. The daemon runs the §7 fixture (hostile output included).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { DAEMON, type E2eDaemon, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { TuiPty } from '../helpers/tui-pty.ts';
+import { until } from '../helpers/until.ts';
+
+const CONFIG = (port: number): string => `# spec 08 §7 fixture for the terminal dashboard
+jobs:
+  - name: heartbeat
+    command: echo "beat $(date -u +%H:%M:%S)"
+    schedule: "* * * * * * *"
+    captureStdout: true
+  - name: nightly-backup
+    schedule: "0 3 * * *"
+    captureStdout: true
+    captureStderr: true
+    command: |
+      echo "backing up /var/lib/app ..."
+      echo "rsync: write failed: No space left on device" >&2
+      exit 69
+  - name: long-sleep
+    schedule: "*/30 * * * *"
+    command: sleep 3600
+    concurrencyPolicy: Forbid
+  - name: report-daily
+    schedule: "0 6 * * mon-fri"
+    captureStdout: true
+    command: printf '\\033[32mreport ok\\033[0m\\n'
+  - name: colour-probe
+    schedule: "*/5 * * * *"
+    captureStdout: true
+    command: |
+      printf '\\033[1;33mWARN\\033[0m slow disk\\n'
+      printf '\\033]0;pwned-title\\007title attempt\\n'
+      printf '\\033]52;c;aGVsbG8=\\007clipboard attempt\\n'
+      printf '\\033[2J\\033[Hclear attempt\\n'
+      printf '55%%\\r100%% progress\\n'
+      printf 'tab\\there 日本語 wide\\n'
+  - name: legacy-sync
+    schedule: "15 2 * * *"
+    command: echo never
+    enabled: false
+web:
+  listen:
+    - http://127.0.0.1:${port}
+`;
+
+const NAMES = ['heartbeat', 'nightly-backup', 'long-sleep', 'report-daily', 'colour-probe', 'legacy-sync'];
+
+let dir = '';
+let home = '';
+let base = '';
+let daemon: E2eDaemon | null = null;
+const ttys: TuiPty[] = [];
+
+function tui(args: string[], opts: { cols?: number; rows?: number; env?: NodeJS.ProcessEnv } = {}): TuiPty {
+  const t = new TuiPty(['--url', base, '--no-boot', ...args], {
+    ...opts,
+    cwd: home,
+    env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8', ...opts.env },
+  });
+  ttys.push(t);
+  return t;
+}
+
+async function exitOf(t: TuiPty, ms = 3000): Promise<{ exitCode: number; signal?: number }> {
+  return Promise.race([
+    t.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within ${ms} ms`)), ms)),
+  ]);
+}
+
+beforeAll(async () => {
+  if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
+  dir = mkdtempSync(join(tmpdir(), 'tui-e2e-'));
+  home = mkdtempSync(join(tmpdir(), 'tui-home-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
+  daemon = await startE2eDaemon(dir, { base });
+  for (const j of ['nightly-backup', 'long-sleep', 'report-daily', 'colour-probe'])
+    await fetch(`${base}/jobs/${j}/start`, { method: 'POST' });
+  await until('the fixture runs to finish', 15_000, async () => {
+    const jobs = (await (await fetch(`${base}/jobs`)).json()) as Array<{
+      name: string;
+      last_run: unknown;
+      running: boolean;
+    }>;
+    const by = new Map(jobs.map((j) => [j.name, j]));
+    const done = ['nightly-backup', 'report-daily', 'colour-probe'].every((n) => by.get(n)?.last_run);
+    return done && by.get('long-sleep')?.running ? true : null;
+  });
+}, 40_000);
+
+afterEach(() => {
+  for (const t of ttys.splice(0)) t.kill('SIGKILL');
+});
+
+afterAll(async () => {
+  await tearDownE2e(null, daemon, dir, home);
+});
+
+describe('cronstable tui in a pseudo-terminal', () => {
+  it('T1: without a tty it prints one stderr line and exits 2', () => {
+    const r = spawnSync(process.execPath, [DAEMON, 'tui', '--url', base], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout.toString()).toBe('');
+    const err = r.stderr.toString().trim().split('\n');
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/interactive terminal/);
+  });
+
+  it('T2: a bad --theme or --poll is a usage error naming the value, no traceback', () => {
+    for (const args of [
+      ['--theme', 'plaid'],
+      ['--poll', 'nan'],
+      ['--poll', 'abc'],
+    ]) {
+      const r = spawnSync(process.execPath, [DAEMON, 'tui', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(r.status).toBe(2);
+      expect(r.stderr.toString()).toContain(args[1]!);
+      expect(r.stderr.toString()).not.toMatch(/at .*\.mjs:\d+/);
+    }
+  });
+
+  it('T6: the board lists the jobs, live, with the failing verdict', async () => {
+    const t = tui([]);
+    const screen = await t.waitFor((s) => NAMES.every((n) => s.includes(n)) && s.includes('● live'), 5000);
+    expect(screen).toContain('6 jobs');
+    expect(screen).toMatch(/✕ Failed\s+nightly-backup/);
+    expect(screen).toMatch(/JOB FAILING — nightly-backup — exit 69/);
+    expect(screen).toMatch(/▶ Running\s+long-sleep/);
+    writeFileSync(join(home, 'board.txt'), screen);
+  });
+
+  it('T3: q exits 0 and restores the terminal (alt screen left, cursor shown, termios as before)', async () => {
+    // The shell around the dashboard records the pty's termios before and after.
+    const sh = new TuiShell(base, home);
+    ttys.push(sh.pty);
+    await sh.pty.waitFor('● live', 5000);
+    expect(sh.pty.raw).toContain('\u001b[?1049h');
+    expect(sh.pty.raw).toContain('\u001b[?25l');
+    sh.pty.write('q');
+    const { exitCode } = await exitOf(sh.pty);
+    expect(exitCode).toBe(0);
+    const tail = sh.pty.raw.slice(sh.pty.raw.lastIndexOf('\u001b[?1049h'));
+    expect(tail).toContain('\u001b[?1049l');
+    expect(tail.lastIndexOf('\u001b[?25h')).toBeGreaterThan(tail.lastIndexOf('\u001b[?25l'));
+    expect(sh.result()).toEqual({ code: '0', same: true });
+  });
+
+  it('T4: Ctrl-C exits 0 with the terminal restored', async () => {
+    const sh = new TuiShell(base, home);
+    ttys.push(sh.pty);
+    await sh.pty.waitFor('● live', 5000);
+    sh.pty.write('\u0003');
+    expect((await exitOf(sh.pty)).exitCode).toBe(0);
+    expect(sh.pty.raw).toContain('\u001b[?1049l');
+    expect(sh.result()).toEqual({ code: '0', same: true });
+  });
+
+  it('T5: SIGTERM restores the terminal and exits 143', async () => {
+    const sh = new TuiShell(base, home, true);
+    ttys.push(sh.pty);
+    await sh.pty.waitFor('● live', 5000);
+    const pid = Number(readFileSync(join(home, 'tui.pid'), 'utf8').trim());
+    process.kill(pid, 'SIGTERM');
+    expect((await exitOf(sh.pty)).exitCode).toBe(0);
+    expect(sh.pty.raw).toContain('\u001b[?1049l');
+    expect(sh.result()).toEqual({ code: '143', same: true });
+  });
+
+  it('T7: an unreachable daemon: a frame at once, the error in the header, q still quits', async () => {
+    const t = new TuiPty(['--url', 'http://127.0.0.1:9', '--no-boot'], { cwd: home, env: { HOME: home } });
+    ttys.push(t);
+    const screen = await t.waitFor('waiting for the daemon…', 1500);
+    expect(screen).toContain('◌');
+    t.write('q');
+    expect((await exitOf(t, 1500)).exitCode).toBe(0);
+  });
+
+  it('T17 + T9: / filter, Enter, Enter opens the drawer with both streams and the end marker', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    t.write('/');
+    t.write('nightly');
+    await t.waitFor('/nightly▌');
+    t.write('\r');
+    let screen = await t.waitFor((s) => !s.includes('/nightly▌') && s.includes('1 job'));
+    expect(screen).not.toContain('heartbeat');
+    t.write('\r');
+    screen = await t.waitFor('end of run output', 3000);
+    expect(screen).toContain('logs  history  resources  schedule');
+    expect(screen).toContain('backing up /var/lib/app ...');
+    expect(screen).toContain('rsync: write failed: No space left on device');
+    t.write('\u001b');
+    await t.waitFor((s) => !s.includes('logs  history'));
+  });
+
+  it('T10 + T11: a job printing title, clipboard and clear-screen sequences shows its text and none of them', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    const before = t.raw.length;
+    t.write('\r'); // colour-probe is the first row
+    const screen = await t.waitFor('clipboard attempt', 3000);
+    for (const s of ['WARN slow disk', 'title attempt', 'clear attempt', '100% progress', '日本語 wide'])
+      expect(screen).toContain(s);
+    expect(screen).not.toContain('55%');
+    const bytes = t.raw.slice(before);
+    expect(bytes).not.toMatch(/\u001b[\]P_^Xc78]/);
+    expect(bytes).not.toContain('pwned-title');
+    expect(bytes).not.toContain('aGVsbG8=');
+    expect(bytes).not.toContain('\u001b[?1049l');
+    // the divider and the pane edge keep their columns on the CJK line
+    const lines = screen.split('\n');
+    const cjk = lines.find((l) => l.includes('日本語'))!;
+    const plain = lines.find((l) => l.includes('clear attempt'))!;
+    expect(cjk.indexOf('│')).toBe(plain.indexOf('│'));
+  });
+
+  it('T13: ? shows the keyboard shortcuts; ? closes; Esc closes', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    t.write('?');
+    const screen = await t.waitFor('keyboard shortcuts');
+    expect(screen).toContain('Command palette');
+    expect(screen).toContain('terminal extras');
+    t.write('?');
+    await t.waitFor((s) => !s.includes('keyboard shortcuts'));
+    t.write('?');
+    await t.waitFor('keyboard shortcuts');
+    t.write('\u001b');
+    await t.waitFor((s) => !s.includes('keyboard shortcuts'));
+  });
+
+  it('T20 / --tv: the wallboard, failing tile first, the alarm, a acks, Esc back to the board', async () => {
+    const t = tui(['--tv']);
+    const screen = await t.waitFor('ALARM (a to ack)', 5000);
+    const firstTile = screen.split('\n').find((l) => /[◌▶✕⊘◍●◔] \S/.test(l))!;
+    expect(firstTile.trim().startsWith('✕ nightly-backup')).toBe(true);
+    t.write('a');
+    await t.waitFor((s) => !s.includes('ALARM (a to ack)'));
+    t.write('q');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await t.screen()).toContain('esc/w exit');
+    t.write('\u001b');
+    await t.waitFor(/status\s+name/);
+  });
+
+  it('--job opens that job’s drawer after the first load', async () => {
+    const t = tui(['--job', 'nightly-backup']);
+    const screen = await t.waitFor('end of run output', 5000);
+    expect(screen).toContain('✕ nightly-backup');
+    expect(screen).toContain('logs  history  resources  schedule');
+  });
+
+  it('T24: a resize to 80x24 repaints at the new size with narrower columns', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    t.resize(80, 24);
+    const screen = await t.waitFor(
+      (s) => s.split('\n').length === 24 && /status\s+name/.test(s) && !/runs/.test(s),
+      2000,
+    );
+    expect(screen).not.toMatch(/\bschedule\b/);
+    expect(screen).not.toMatch(/\bdur\b/);
+    for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(screen.split('\n')[0]).toContain('cronstable');
+  });
+});
+
+/** The dashboard under `sh`, which saves `stty -g` before and after it and its exit code. */
+class TuiShell {
+  readonly pty: TuiPty;
+  constructor(
+    url: string,
+    private readonly dir: string,
+    pidFile = false,
+  ) {
+    const script = [
+      `stty -g > ${dir}/stty.before`,
+      // A background command reads /dev/null unless told otherwise: give it the terminal back.
+      pidFile
+        ? `${process.execPath} ${DAEMON} tui --url ${url} --no-boot < /dev/tty & echo $! > ${dir}/tui.pid; wait $!`
+        : `${process.execPath} ${DAEMON} tui --url ${url} --no-boot`,
+      `echo $? > ${dir}/tui.code`,
+      `stty -g > ${dir}/stty.after`,
+    ].join('; ');
+    this.pty = new TuiPty([], { cwd: dir, env: { HOME: dir }, shell: script });
+  }
+
+  result(): { code: string; same: boolean } {
+    const read = (f: string) => readFileSync(join(this.dir, f), 'utf8').trim();
+    return { code: read('tui.code'), same: read('stty.before') === read('stty.after') };
+  }
+}
