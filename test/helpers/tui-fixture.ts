@@ -92,6 +92,8 @@ export class FixtureDaemon {
   jobs: ApiJob[] = fixtureJobs();
   logs: Record<string, string> = {};
   token: string | null = null;
+  /** more routes (a test's DAGs, state): answers and returns true when it took the request */
+  extra: ((req: IncomingMessage, url: string, res: import('node:http').ServerResponse) => boolean) | null = null;
   private server: Server | null = null;
   base = '';
 
@@ -115,6 +117,7 @@ export class FixtureDaemon {
     }
     const json = (v: unknown, status = 200) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    if (this.extra?.(req, url, res)) return;
     if (url === '/jobs') return void json(this.jobs);
     if (url === '/version') return void res.end('1.2.3');
     if (url === '/job-set-id') return void res.end('v1:ec249bf0123');
@@ -194,6 +197,7 @@ export function initialState(over: Partial<TuiState> = {}): TuiState {
     toasts: [],
     lastKeyAt: 1000,
     epoch: 0,
+    boot: null,
     ...over,
   };
 }
