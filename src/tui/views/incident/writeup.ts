@@ -14,7 +14,7 @@ import { verdict } from '../board/chrome.ts';
 /** The Markdown text. */
 export function writeupText(s: TuiState, label: string, names: readonly string[]): string {
   const jobs = new Map<string, ApiJob>(s.data.jobs.map((j) => [j.name, j]));
-  const lines = [`## cronstable incident — ${label}`, '', `As of ${formatUtcClock(s.now)}:`, ''];
+  const lines = [`## cronstable incident — ${label}`, '', `As of ${formatUtcClock(s.now)} UTC:`, ''];
   for (const n of names) {
     const r = jobs.get(n)?.last_run;
     const reason = r?.fail_reason ? `, reason: ${flatten(r.fail_reason)}` : '';
