@@ -15,10 +15,23 @@ const DAG: ApiDag = {
   retainRuns: 10,
   tasks: [
     { id: 'extract', type: 'task', dependsOn: [], triggerRule: 'all_success', retries: 0, mapped: false },
-    { id: 'gate', type: 'approval', dependsOn: ['extract'], triggerRule: 'all_success', retries: 0, mapped: false },
+    {
+      id: 'gate',
+      type: 'approval',
+      dependsOn: ['extract'],
+      triggerRule: 'all_success',
+      retries: 0,
+      mapped: false,
+    },
     { id: 'load', type: 'task', dependsOn: ['gate'], triggerRule: 'all_success', retries: 0, mapped: false },
   ],
-  latestRun: { runKey: 'manual-1', state: 'running', kind: 'manual', createdAt: 1_783_240_000, updatedAt: 1_783_240_000 },
+  latestRun: {
+    runKey: 'manual-1',
+    state: 'running',
+    kind: 'manual',
+    createdAt: 1_783_240_000,
+    updatedAt: 1_783_240_000,
+  },
 };
 
 const entry = (id: string, state: string, extra: object = {}) => ({

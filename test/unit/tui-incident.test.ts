@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { incidentSet } from '../../src/tui/views/incident/set.ts';
 import { writeupText } from '../../src/tui/views/incident/writeup.ts';
-import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+import {
+  FIXTURE_NOW,
+  FixtureDaemon,
+  fixtureJobs,
+  type Harness,
+  KEY,
+  mountTui,
+} from '../helpers/tui-fixture.ts';
 
 const daemon = new FixtureDaemon();
 const home = mkdtempSync(join(tmpdir(), 'tui-incident-'));
@@ -37,7 +44,10 @@ describe('incident timeline', () => {
     expect(t).toMatch(/✕ nightly-backup\s+exit 69\s+949ms\s+◉ blast radius/);
     await h.press('f');
     expect(h.text()).toContain('incident timeline — failing only');
-    const failingRows = h.text().split('\n').filter((l) => /│ .*ago /.test(l));
+    const failingRows = h
+      .text()
+      .split('\n')
+      .filter((l) => /│ .*ago /.test(l));
     expect(failingRows).toHaveLength(1);
     expect(failingRows[0]).toContain('nightly-backup');
     await h.press(KEY.enter);

@@ -6,7 +6,8 @@ import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixtu
 
 const daemon = new FixtureDaemon();
 beforeAll(async () => {
-  daemon.logs['nightly-backup'] = 'backing up /var/lib/app ...\nE:rsync: write failed: No space left on device';
+  daemon.logs['nightly-backup'] =
+    'backing up /var/lib/app ...\nE:rsync: write failed: No space left on device';
   daemon.logs.heartbeat = `beat 1\n${'x'.repeat(150)}END`;
   await daemon.start();
 });
