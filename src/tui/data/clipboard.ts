@@ -19,22 +19,27 @@ const TOOLS: readonly Tool[] = [
   { cmd: 'xclip', args: ['-selection', 'clipboard'] },
 ];
 
-function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
+/** The executable's full path on PATH, or null. */
+function onPath(cmd: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     try {
       accessSync(join(dir, cmd), constants.X_OK);
-      return true;
+      return join(dir, cmd);
     } catch {
       // next directory
     }
   }
-  return false;
+  return null;
 }
 
-/** The clipboard tool this machine has, or null. */
-export function clipboardTool(env: NodeJS.ProcessEnv = process.env): Tool | null {
-  return TOOLS.find((t) => onPath(t.cmd, env)) ?? null;
+/** The clipboard tool this machine has (with its full path), or null. */
+export function clipboardTool(env: NodeJS.ProcessEnv = process.env): (Tool & { path: string }) | null {
+  for (const t of TOOLS) {
+    const path = onPath(t.cmd, env);
+    if (path) return { ...t, path };
+  }
+  return null;
 }
 
 /** Pipes `text` to the clipboard tool, if any; killed after 3 s. */
@@ -42,7 +47,7 @@ export function pipeToClipboard(text: string, env: NodeJS.ProcessEnv = process.e
   const tool = clipboardTool(env);
   if (!tool) return;
   try {
-    const child = spawn(tool.cmd, tool.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: TIMEOUT_MS });
+    const child = spawn(tool.path, tool.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: TIMEOUT_MS });
     child.on('error', () => {});
     child.stdin.on('error', () => {});
     child.stdin.end(tool.utf16 ? Buffer.from(text, 'utf16le') : text);
