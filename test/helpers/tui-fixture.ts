@@ -93,7 +93,8 @@ export class FixtureDaemon {
   logs: Record<string, string> = {};
   token: string | null = null;
   /** more routes (a test's DAGs, state): answers and returns true when it took the request */
-  extra: ((req: IncomingMessage, url: string, res: import('node:http').ServerResponse) => boolean) | null = null;
+  extra: ((req: IncomingMessage, url: string, res: import('node:http').ServerResponse) => boolean) | null =
+    null;
   private server: Server | null = null;
   base = '';
 
