@@ -21,3 +21,11 @@ export function patchSurface<S extends Surface>(
 /** Moves a selection by `delta`, clamped to [0, n). */
 export const clampSel = (sel: number, delta: number, n: number): number =>
   Math.max(0, Math.min(Math.max(0, n - 1), sel + delta));
+
+/** The tab `←`/`Shift-Tab` or `→`/`Tab` moves to (wrapping), or null for any other key. */
+export function cycleTab<T extends string>(tabs: readonly T[], current: T, keyName: string): T | null {
+  const dir =
+    keyName === 'left' || keyName === 'backtab' ? -1 : keyName === 'right' || keyName === 'tab' ? 1 : 0;
+  if (dir === 0) return null;
+  return tabs[(tabs.indexOf(current) + dir + tabs.length) % tabs.length]!;
+}

@@ -20,8 +20,8 @@ import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { reink, type Style } from '../../text/theme.ts';
 import { cellWidth, fit } from '../../text/width.ts';
-import { drawerWidth } from '../drawer/drawer.ts';
-import { clampSel, findSurface, patchSurface } from '../surface.ts';
+import { drawerWidth, tabStrip } from '../drawer/drawer.ts';
+import { clampSel, cycleTab, findSurface, patchSurface } from '../surface.ts';
 import type { DrawerPaint, RenderCtx, View } from '../types.ts';
 import { backfillDag, decideTask, triggerDag } from './actions.ts';
 import { dagStateRole } from './roles.ts';
@@ -270,13 +270,7 @@ function paint(d: DagSurface, ctx: RenderCtx): DrawerPaint {
       ['  t trigger · b backfill · esc close', { fg: 'dim' }],
     ]),
   ];
-  const t = new Line(theme, width);
-  t.add(' ');
-  for (const tab of DAG_TABS)
-    t.add(` ${tab} `, tab === d.tab ? { fg: 'bright', bg: 'sel', bold: true } : { fg: 'dim' });
-  t.add('   ←/→ switch', { fg: 'dim' });
-  rows.push(t.done());
-  rows.push(new Line(theme, width).add(g.h.repeat(width), { fg: 'border' }).done());
+  rows.push(...tabStrip(ctx, width, DAG_TABS, d.tab));
   if (d.backfill !== null)
     rows.push(
       line(ctx, width, [
@@ -327,18 +321,14 @@ export const dagDrawerView: View<DagSurface> = {
   blur: (d, { ctl }) => ctl.update(d, { backfill: null }),
   key(d, key, { ctl }) {
     if (d.backfill !== null) return backfillKey(d, key, ctl);
+    const tab = cycleTab(DAG_TABS, d.tab, key.name);
+    if (tab) {
+      ctl.update(d, { tab, scroll: 0 });
+      return true;
+    }
     const run = typeof d.run === 'object' ? d.run : null;
     const keys = run ? taskKeys(dagOf(ctl, d.dag), run) : [];
     switch (key.name) {
-      case 'left':
-      case 'right':
-      case 'tab':
-      case 'backtab': {
-        const dir = key.name === 'left' || key.name === 'backtab' ? -1 : 1;
-        const tab = DAG_TABS[(DAG_TABS.indexOf(d.tab) + dir + DAG_TABS.length) % DAG_TABS.length]!;
-        ctl.update(d, { tab, scroll: 0 });
-        return true;
-      }
       case 't':
         void triggerDag(ctl, d.dag).then((rk) => rk !== null && loadRuns(ctl, d.dag));
         return true;

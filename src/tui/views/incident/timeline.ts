@@ -11,6 +11,7 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit } from '../../text/width.ts';
+import { OUTCOME_STATUS } from '../drawer/tabs.ts';
 import { addPaletteSource } from '../palette/palette.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampSel, findSurface } from '../surface.ts';
@@ -26,12 +27,6 @@ export interface TimelineSurface extends Surface {
 
 const WIDTH = 90;
 
-const OUTCOME_STATUS = {
-  success: 'ok',
-  failure: 'failed',
-  cancelled: 'cancelled',
-  unknown: 'unknown',
-} as const;
 const OUTCOME_ROLE = { success: 'ok', failure: 'fail', cancelled: 'off', unknown: 'pending' } as const;
 
 function entries(ctl: Pick<Controller, 'state'>, failingOnly: boolean) {

@@ -7,7 +7,7 @@ import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { addPaletteSource } from '../palette/palette.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import { clampSel, findSurface, patchSurface } from '../surface.ts';
+import { clampSel, cycleTab, findSurface, patchSurface } from '../surface.ts';
 import type { PanelPaint, View } from '../types.ts';
 
 export const STATE_TABS = ['view', 'documents', 'records'] as const;
@@ -135,16 +135,12 @@ export const stateView: View<StateSurface> = {
   key(st, key, { ctl }) {
     const data = typeof st.data === 'object' ? st.data : null;
     const names = tabNames(data, st.tab);
+    const tab = cycleTab(STATE_TABS, st.tab, key.name);
+    if (tab) {
+      ctl.update(st, { tab, sel: 0, scroll: 0, items: null });
+      return true;
+    }
     switch (key.name) {
-      case 'left':
-      case 'right':
-      case 'tab':
-      case 'backtab': {
-        const dir = key.name === 'left' || key.name === 'backtab' ? -1 : 1;
-        const tab = STATE_TABS[(STATE_TABS.indexOf(st.tab) + dir + STATE_TABS.length) % STATE_TABS.length]!;
-        ctl.update(st, { tab, sel: 0, scroll: 0, items: null });
-        break;
-      }
       case 'j':
       case 'down':
         if (names.length) ctl.update(st, { sel: clampSel(st.sel, 1, names.length) });
