@@ -209,6 +209,18 @@ describe('cronstable tui operations panels in a pseudo-terminal', () => {
     expect(await t.screen()).not.toContain('POWER-ON');
   });
 
+  it('Q12: Ctrl-C during the boot self-test quits (exit 0), it does not only skip', async () => {
+    const t = tui(['--boot'], { boot: true });
+    await t.waitFor('POWER-ON');
+    t.write('\u0003');
+    const exit = await Promise.race([
+      t.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 3 s')), 3000)),
+    ]);
+    expect(exit.exitCode).toBe(0);
+    expect(t.raw).toContain('\u001b[?1049l');
+  });
+
   it('T25: `c` on heartbeat writes one OSC 52 with the command and toasts', async () => {
     const t = tui([]);
     await t.waitFor('● live');

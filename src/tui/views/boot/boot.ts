@@ -123,6 +123,8 @@ export function runBoot(ctl: Controller, url: string): Promise<void> {
       resolve();
     };
     skippers.set(ctl, finish);
+    // Quitting during the test (Ctrl-C) must not leave the typing timer holding the process open.
+    ctl.own('boot', { stop: finish });
     const typer = setInterval(() => {
       const b = ctl.state.boot;
       if (!b || done) return;
