@@ -24,6 +24,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).
   tour: () => import('./tour.bench.ts'),
   webui: () => import('./webui.bench.ts'),
+  // The terminal dashboard: repaint of a 500-job board, a log append, first paint and RSS of `cronstable tui`.
+  tui: () => import('./tui.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -179,6 +179,63 @@ describe('cronstable tui in a pseudo-terminal', () => {
     expect(sh.result()).toEqual({ code: '143', same: true });
   });
 
+  it('Ctrl-Z restores the terminal and stops; SIGCONT re-enters and repaints (Q2)', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    const state = () => readFileSync(`/proc/${t.pid}/stat`, 'utf8').split(') ')[1]![0];
+    const mark = t.raw.length;
+    t.write('\u001a');
+    await until('the dashboard to stop', 3000, async () => (state() === 'T' ? true : null));
+    const suspended = t.raw.slice(mark);
+    expect(suspended).toContain('\u001b[?1049l');
+    expect(suspended).toContain('\u001b[?25h');
+    const resumedAt = t.raw.length;
+    process.kill(t.pid, 'SIGCONT');
+    await until('the dashboard to repaint', 3000, async () =>
+      t.raw.slice(resumedAt).includes('\u001b[?1049h') && t.raw.slice(resumedAt).includes('\u001b[2J')
+        ? true
+        : null,
+    );
+    const screen = await t.waitFor('● live');
+    expect(screen).toContain('nightly-backup');
+    t.write('q');
+    expect((await exitOf(t)).exitCode).toBe(0);
+  });
+
+  it('T25: c copies the selected command through one OSC 52', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    t.write('j'); // heartbeat
+    await t.waitFor(/▎● OK\s+heartbeat|▎▶ Running\s+heartbeat/);
+    const mark = t.raw.length;
+    t.write('c');
+    await t.waitFor('❏ copied command');
+    const oscs = [...t.raw.slice(mark).matchAll(/\u001b\]52;c;([A-Za-z0-9+/=]*)\u0007/g)];
+    expect(oscs).toHaveLength(1);
+    expect(Buffer.from(oscs[0]![1]!, 'base64').toString()).toBe('echo "beat $(date -u +%H:%M:%S)"');
+  });
+
+  it('T26: t cycles the theme, saves it, and a restart paints it', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'tui-theme-'));
+    try {
+      const env = { HOME: own, XDG_CONFIG_HOME: join(own, '.config') };
+      const t = tui([], { env });
+      await t.waitFor('● live');
+      t.write('t');
+      await t.waitFor('◐ theme: amber');
+      const prefs = readFileSync(join(own, '.config', 'cronstable', 'tui.json'), 'utf8');
+      expect(prefs).toContain('"theme": "amber"');
+      t.write('q');
+      await exitOf(t);
+      const again = tui([], { env });
+      await again.waitFor('● live');
+      // amber's background 160d02 = 22;13;2
+      expect(again.raw).toContain('48;2;22;13;2');
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('T7: an unreachable daemon: a frame at once, the error in the header, q still quits', async () => {
     const t = new TuiPty(['--url', 'http://127.0.0.1:9', '--no-boot'], { cwd: home, env: { HOME: home } });
     ttys.push(t);
@@ -231,7 +288,9 @@ describe('cronstable tui in a pseudo-terminal', () => {
     const t = tui([]);
     await t.waitFor('● live');
     t.write('?');
-    const screen = await t.waitFor('keyboard shortcuts');
+    // The frame may arrive in several reads: wait for its last row, then check the rest.
+    const screen = await t.waitFor('esc close · j/k scroll');
+    expect(screen).toContain('keyboard shortcuts');
     expect(screen).toContain('Command palette');
     expect(screen).toContain('terminal extras');
     t.write('?');

@@ -8,7 +8,8 @@ import { createElement } from 'react';
 import type { ApiJob } from '../../src/dashboard/types.ts';
 import { App } from '../../src/tui/app/App.tsx';
 import { Controller } from '../../src/tui/app/controller.ts';
-import { EMPTY_DATA, Store, type TuiState } from '../../src/tui/app/state.ts';
+import { Painter } from '../../src/tui/app/painter.ts';
+import { createState, Store, type TuiState } from '../../src/tui/app/state.ts';
 import { ApiClient } from '../../src/tui/data/client.ts';
 import { DEFAULT_PREFS } from '../../src/tui/data/prefs.ts';
 import { apiJob } from './api-job.ts';
@@ -167,7 +168,10 @@ export interface Harness {
   store: Store;
   ink: ReturnType<typeof render>;
   raw: string[];
-  /** the last frame with SGR removed */
+  painter: Painter;
+  /** the screen's rows as painted, SGR included */
+  frame(): string;
+  /** the screen with SGR removed */
   text(): string;
   press(...keys: string[]): Promise<void>;
   settle(ms?: number): Promise<void>;
@@ -177,33 +181,13 @@ export interface Harness {
 const SGR = /\u001b\[[0-9;]*m/g;
 
 export function initialState(over: Partial<TuiState> = {}): TuiState {
-  return {
-    data: EMPTY_DATA,
-    now: NOW,
-    mono: 1000,
-    cols: 100,
-    rows: 30,
-    prefs: { ...DEFAULT_PREFS },
-    pollMs: 0,
-    ascii: false,
-    filter: '',
-    filterFocused: false,
-    segment: 'all',
-    sortKey: 'name',
-    sortDesc: false,
-    selected: null,
-    scroll: 0,
-    stack: [],
-    wallboard: false,
-    toasts: [],
-    lastKeyAt: 1000,
-    epoch: 0,
-    boot: null,
-    ...over,
-  };
+  return createState(
+    { now: NOW, mono: 1000, cols: 100, rows: 30, prefs: { ...DEFAULT_PREFS }, pollMs: 0, ascii: false },
+    over,
+  );
 }
 
-/** Renders the App at 100 columns (ink-testing-library's width) with the jobs already loaded. */
+/** Renders the App (ink-testing-library feeds the keys) with the jobs already loaded. */
 export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, home?: string): Harness {
   const store = new Store(initialState(over));
   const raw: string[] = [];
@@ -220,14 +204,21 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
   });
   ctl.acceptJobs(daemon.jobs);
   mono += 1;
-  const ink = render(createElement(App, { ctl, depth: '24', hooks: { suspend: () => {} } }));
+  const painter = new Painter(
+    (t) => raw.push(t),
+    () => 0,
+    0,
+  );
+  const ink = render(createElement(App, { ctl, depth: '24', painter, hooks: { suspend: () => {} } }));
   const settle = (ms = 30) => new Promise<void>((r) => setTimeout(r, ms));
   return {
     ctl,
     store,
     ink,
     raw,
-    text: () => (ink.lastFrame() ?? '').replace(SGR, ''),
+    painter,
+    frame: () => painter.screen().join('\n'),
+    text: () => painter.screen().join('\n').replace(SGR, ''),
     async press(...keys: string[]) {
       for (const k of keys) {
         ink.stdin.write(k);

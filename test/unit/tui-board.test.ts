@@ -166,7 +166,7 @@ describe('board', () => {
     try {
       h = mountTui(daemon);
       await h.settle();
-      const frame = h.ink.lastFrame() ?? '';
+      const frame = h.frame();
       expect(frame).not.toMatch(/\u001b\]|\u001b\[2J/);
       expect(h.text()).toContain('evilname x');
     } finally {

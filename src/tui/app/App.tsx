@@ -1,7 +1,7 @@
-// The Ink root: subscribes to the store, composes the frame as rows of text and hands keys to the dispatcher.
-// Each row is its own memoised <Text>, so React re-renders only rows whose text changed.
-import { Box, Text, useInput } from 'ink';
-import { memo, useMemo, useRef, useSyncExternalStore } from 'react';
+// The Ink root: subscribes to the store, composes the frame as rows of text, hands it to the painter (which
+// sends only the rows that changed) and passes keys to the dispatcher. Ink renders no output of its own.
+import { useInput } from 'ink';
+import { useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { ASCII, UNICODE } from '../text/glyphs.ts';
 import { type Cvd, type Depth, Theme } from '../text/theme.ts';
 import type { RenderCtx } from '../views/types.ts';
@@ -9,20 +9,16 @@ import type { Controller } from './controller.ts';
 import { type DispatchHooks, dispatchKey } from './dispatch.ts';
 import { composeFrame } from './frame.ts';
 import { fromInk } from './keys.ts';
+import type { Painter } from './painter.ts';
 
 export interface AppProps {
   ctl: Controller;
   depth: Depth;
   hooks: DispatchHooks;
-  /** bumps when the terminal must be repainted in full (resize, resume): changes the frame's bytes */
-  epoch?: number;
+  painter: Painter;
 }
 
-const Row = memo(function Row({ text }: { text: string }) {
-  return <Text>{text}</Text>;
-});
-
-export function App({ ctl, depth, hooks }: AppProps) {
+export function App({ ctl, depth, hooks, painter }: AppProps) {
   const s = useSyncExternalStore(ctl.store.subscribe, ctl.store.get);
   const name = `${s.prefs.theme}${s.prefs.light ? '-light' : ''}`;
   const theme = useMemo(() => new Theme(name, depth, s.prefs.cvd as Cvd), [name, depth, s.prefs.cvd]);
@@ -32,12 +28,15 @@ export function App({ ctl, depth, hooks }: AppProps) {
   useInput((input, key) => {
     for (const k of fromInk(input, key)) dispatchKey(ctl, k, hooks, ctxRef.current);
   });
-  const rows = composeFrame(ctx);
-  return (
-    <Box flexDirection="column">
-      {rows.map((r, i) => (
-        <Row key={i} text={r} />
-      ))}
-    </Box>
-  );
+  // A new theme, a wallboard toggle or the end of the boot self-test repaints every row from a cleared screen.
+  const look = `${name}|${s.prefs.cvd}|${s.wallboard}|${s.ascii}|${s.boot === null}`;
+  const lookRef = useRef(look);
+  useLayoutEffect(() => {
+    if (lookRef.current !== look) {
+      lookRef.current = look;
+      painter.invalidate();
+    }
+    painter.paint(composeFrame(ctx));
+  });
+  return null;
 }

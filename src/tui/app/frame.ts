@@ -13,13 +13,10 @@ import { paintWallboard } from '../views/wallboard/wallboard.ts';
 export const MIN_COLS = 40;
 export const MIN_ROWS = 10;
 
-/**
- * The frame's rows: one fewer than the terminal has, so Ink never sees a full-height tree (it would clear the
- * whole screen and scrollback on every frame) and the cursor never scrolls the screen.
- */
+/** The frame's rows, one per terminal row. */
 export function composeFrame(ctx: RenderCtx): string[] {
   const { s, theme } = ctx;
-  const height = Math.max(1, s.rows - 1);
+  const height = Math.max(1, s.rows);
   if (s.cols < MIN_COLS || s.rows < MIN_ROWS) {
     const msg = `terminal too small (${s.cols}×${s.rows}, need ${MIN_COLS}×${MIN_ROWS})`;
     const out: string[] = [];
@@ -31,8 +28,8 @@ export function composeFrame(ctx: RenderCtx): string[] {
     }
     return out;
   }
-  if (s.boot) return withEpoch(paintBoot(ctx, height), s.epoch);
-  if (s.wallboard) return withEpoch(paintWallboard(ctx, height), s.epoch);
+  if (s.boot) return paintBoot(ctx, height);
+  if (s.wallboard) return paintWallboard(ctx, height);
   let rows = paintBoard(ctx, height);
   for (const surface of s.stack) {
     const p = viewOf(surface).paint(surface, ctx);
@@ -49,13 +46,5 @@ export function composeFrame(ctx: RenderCtx): string[] {
       });
     }
   }
-  return withEpoch(overlayToasts(rows, ctx), s.epoch);
-}
-
-/** An odd epoch ends the last row with the short form of the reset: same screen, different bytes. */
-function withEpoch(rows: string[], epoch: number): string[] {
-  if (epoch % 2 === 0 || rows.length === 0) return rows;
-  const last = rows[rows.length - 1]!;
-  rows[rows.length - 1] = last.endsWith('\u001b[0m') ? `${last.slice(0, -4)}\u001b[m` : last;
-  return rows;
+  return overlayToasts(rows, ctx);
 }

@@ -1,6 +1,7 @@
 // Runs the dashboard on the process's terminal: prefs, terminal modes, the Ink render, the loops, and the one
 // way out (teardown, then the exit code). Loaded only by `cronstable tui` after the tty check, so neither the
 // daemon nor any other verb evaluates Ink or React.
+import { setFlagsFromString } from 'node:v8';
 import { render } from 'ink';
 import type { TuiOptions } from '../args.ts';
 import { ApiClient } from '../data/client.ts';
@@ -12,9 +13,23 @@ import { colourDepth, parseThemeName } from '../text/theme.ts';
 import { bootDue, runBoot } from '../views/boot/boot.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
-import { EMPTY_DATA, Store, type TuiState } from './state.ts';
+import { Painter } from './painter.ts';
+import { createState, Store } from './state.ts';
+
+/**
+ * A small young generation: the dashboard allocates short-lived strings every frame, and V8's default lets the
+ * semi-spaces grow to 16 MB each, which shows up as resident memory (80+ MB measured at 500 jobs, 74 with 2).
+ */
+function limitYoungGeneration(): void {
+  try {
+    setFlagsFromString('--max-semi-space-size=2');
+  } catch {
+    // not V8 (Bun): its own collector
+  }
+}
 
 export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  limitYoungGeneration();
   const path = prefsPath(env);
   const prefs = loadPrefs(path);
   if (opts.theme !== null) {
@@ -29,30 +44,21 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
   const depth = colourDepth(env);
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const mono = () => performance.now();
-  const initial: TuiState = {
-    data: EMPTY_DATA,
-    now: Date.now(),
-    mono: mono(),
-    ...size(),
-    prefs,
-    pollMs: opts.pollMs ?? prefs.poll_ms,
-    ascii: opts.ascii || prefs.ascii || env.TERM === 'dumb' || asciiByDefault(env),
-    filter: '',
-    filterFocused: false,
-    segment: 'all',
-    sortKey: 'name',
-    sortDesc: false,
-    selected: null,
-    scroll: 0,
-    stack: [],
-    wallboard: opts.tv,
-    toasts: [],
-    lastKeyAt: mono(),
-    epoch: 0,
-    boot: null,
-  };
+  const initial = createState(
+    {
+      now: Date.now(),
+      mono: mono(),
+      ...size(),
+      prefs,
+      pollMs: opts.pollMs ?? prefs.poll_ms,
+      ascii: opts.ascii || prefs.ascii || env.TERM === 'dumb' || asciiByDefault(env),
+    },
+    { wallboard: opts.tv },
+  );
+
   const store = new Store(initial);
   const terminal = new Terminal(stdin);
+  const painter = new Painter((text) => stdout.write(text));
   return new Promise<number>((resolve) => {
     let done = false;
     let ink: ReturnType<typeof render> | null = null;
@@ -60,6 +66,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       if (done) return;
       done = true;
       ctl.stop();
+      painter.stop();
       ink?.unmount();
       terminal.restore();
       terminal.dispose();
@@ -81,9 +88,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       quit: finish,
     });
     const fullRepaint = () => {
-      ink?.clear();
-      stdout.write('\u001b[2J\u001b[H');
-      store.set((s) => ({ ...size(), epoch: s.epoch + 1 }));
+      painter.invalidate();
+      store.set(size());
     };
     const onResize = () => fullRepaint();
     const hooks = {
@@ -97,14 +103,16 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
     terminal.holdStderr();
     terminal.enter();
     stdout.on('resize', onResize);
-    ink = render(<App ctl={ctl} depth={depth} hooks={{ suspend: () => terminal.suspend(hooks) }} />, {
-      stdout,
-      stdin,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 30,
-      incrementalRendering: false,
-    });
+    ink = render(
+      <App ctl={ctl} depth={depth} painter={painter} hooks={{ suspend: () => terminal.suspend(hooks) }} />,
+      {
+        stdout,
+        stdin,
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: 30,
+      },
+    );
     if (bootDue(opts.boot, prefs, Date.now()))
       void runBoot(ctl, opts.url).then(() => done || ctl.start(opts.job));
     else ctl.start(opts.job);

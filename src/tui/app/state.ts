@@ -92,8 +92,6 @@ export interface TuiState {
   toasts: readonly Toast[];
   /** monotonic ms of the last key (zen idle) */
   lastKeyAt: number;
-  /** bumped for a full repaint (resize, resume): the frame's bytes change so the renderer rewrites every row */
-  epoch: number;
   /** the boot self-test owns the screen while set */
   boot: BootState | null;
 }
@@ -113,6 +111,30 @@ export const EMPTY_DATA: DataState = {
   alarmAcked: false,
   dags: null,
 };
+
+/** A fresh dashboard: no data yet, the board on top, sorted by name. */
+export function createState(
+  base: Pick<TuiState, 'now' | 'mono' | 'cols' | 'rows' | 'prefs' | 'pollMs' | 'ascii'>,
+  over: Partial<TuiState> = {},
+): TuiState {
+  return {
+    data: EMPTY_DATA,
+    filter: '',
+    filterFocused: false,
+    segment: 'all',
+    sortKey: 'name',
+    sortDesc: false,
+    selected: null,
+    scroll: 0,
+    stack: [],
+    wallboard: false,
+    toasts: [],
+    lastKeyAt: base.mono,
+    boot: null,
+    ...base,
+    ...over,
+  };
+}
 
 export class Store {
   private state: TuiState;

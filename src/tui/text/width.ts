@@ -1,27 +1,58 @@
 // Cell widths, truncation and padding (spec 08 §6.5): one width function for layout and for cutting, so a
-// CJK name never pushes the drawer divider or a panel border out of its column. SGR sequences measure 0.
-import stringWidth from 'string-width';
+// CJK name never pushes the drawer divider or a panel border out of its column. Per code point: combining
+// marks and format characters 0, East-Asian Wide/Fullwidth 2, everything else (ambiguous too) 1; SGR 0.
+// Measured per code point with a cache: string-width's grapheme segmentation cost more than the rest of a
+// frame together.
+import { eastAsianWidth } from 'get-east-asian-width';
 
 const SGR = /\u001b\[[0-9;]*m/y;
+const ZERO = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+const widths = new Map<number, number>();
 
-/** Width of one code point in cells. */
-function charWidth(ch: string): number {
-  const c = ch.codePointAt(0)!;
+/** The SGR sequence starting at `i`, or null. */
+function sgrAt(text: string, i: number): string | null {
+  if (text.charCodeAt(i) !== 0x1b) return null;
+  SGR.lastIndex = i;
+  return SGR.exec(text)?.[0] ?? null;
+}
+
+function codePointWidth(c: number): number {
   if (c >= 0x20 && c < 0x7f) return 1;
-  return stringWidth(ch);
+  let w = widths.get(c);
+  if (w === undefined) {
+    const ch = String.fromCodePoint(c);
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) w = 0;
+    else if (c !== 0xad && ZERO.test(ch)) w = 0;
+    else w = eastAsianWidth(c);
+    widths.set(c, w);
+  }
+  return w;
+}
+
+/** Width of one code point (given as a string) in cells. */
+function charWidth(ch: string): number {
+  return codePointWidth(ch.codePointAt(0)!);
 }
 
 /** Cells `text` occupies (SGR sequences count 0). */
 export function cellWidth(text: string): number {
-  let ascii = true;
+  let w = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c >= 0x7f) {
-      ascii = false;
-      break;
+    if (c >= 0x20 && c < 0x7f) {
+      w++;
+      continue;
     }
+    const sgr = c === 0x1b ? sgrAt(text, i) : null;
+    if (sgr !== null) {
+      i += sgr.length - 1;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    w += codePointWidth(cp);
   }
-  return ascii ? text.length : stringWidth(text);
+  return w;
 }
 
 /**
@@ -36,14 +67,11 @@ export function truncate(text: string, width: number, ellipsis = '…'): string 
   let used = 0;
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) === 0x1b) {
-      SGR.lastIndex = i;
-      const m = SGR.exec(text);
-      if (m !== null) {
-        out += m[0];
-        i += m[0].length;
-        continue;
-      }
+    const sgr = sgrAt(text, i);
+    if (sgr !== null) {
+      out += sgr;
+      i += sgr.length;
+      continue;
     }
     const cp = text.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
@@ -85,15 +113,12 @@ export function wrapCells(text: string, width: number): string[] {
   let carry = '';
   let i = 0;
   while (i < text.length) {
-    if (text.charCodeAt(i) === 0x1b) {
-      SGR.lastIndex = i;
-      const m = SGR.exec(text);
-      if (m !== null) {
-        row += m[0];
-        carry = m[0] === '\u001b[0m' || m[0] === '\u001b[m' ? '' : carry + m[0];
-        i += m[0].length;
-        continue;
-      }
+    const sgr = sgrAt(text, i);
+    if (sgr !== null) {
+      row += sgr;
+      carry = sgr === '\u001b[0m' || sgr === '\u001b[m' ? '' : carry + sgr;
+      i += sgr.length;
+      continue;
     }
     const ch = String.fromCodePoint(text.codePointAt(i)!);
     const w = charWidth(ch);

@@ -50,6 +50,18 @@ export function header(ctx: RenderCtx): string {
 
 const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
 
+/** Enabled jobs running, failed (last run) and ok (last run): the toolbar's and the wallboard's counts. */
+export function countStates(jobs: readonly ApiJob[]): { run: number; fail: number; ok: number } {
+  const n = { run: 0, fail: 0, ok: 0 };
+  for (const j of jobs) {
+    if (!j.enabled) continue;
+    if (j.running) n.run++;
+    else if (j.last_run?.outcome === 'failure') n.fail++;
+    else if (j.last_run?.outcome === 'success') n.ok++;
+  }
+  return n;
+}
+
 export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   const { s, theme, g } = ctx;
   const line = new Line(theme, s.cols);
@@ -67,15 +79,7 @@ export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   line.add(`poll:${s.pollMs === 0 ? 'off' : `${s.pollMs / 1000}s`}`, { fg: 'fg' });
   line.add('   ');
   line.add(`${rowsShown} ${rowsShown === 1 ? 'job' : 'jobs'}`, { fg: 'fg' });
-  let run = 0;
-  let fail = 0;
-  let ok = 0;
-  for (const j of s.data.jobs) {
-    if (!j.enabled) continue;
-    if (j.running) run++;
-    else if (j.last_run?.outcome === 'failure') fail++;
-    else if (j.last_run?.outcome === 'success') ok++;
-  }
+  const { run, fail, ok } = countStates(s.data.jobs);
   if (run) line.add(` ${g.status.running} ${run}`, { fg: 'run' });
   if (fail) line.add(` ${g.status.failed} ${fail}`, { fg: 'fail' });
   if (ok) line.add(` ${g.status.ok} ${ok}`, { fg: 'ok' });

@@ -190,7 +190,7 @@ export function paintRow(
     } else line.add(t, style, c.width);
   });
   const out = line.done();
-  if (cache.size > 4000) cache.clear();
+  if (cache.size > 600) cache.clear();
   cache.set(key, out);
   return out;
 }

@@ -119,7 +119,7 @@ export function runBoot(ctl: Controller, url: string): Promise<void> {
       clearInterval(typer);
       skippers.delete(ctl);
       ctl.setPrefs({ boot_last: Math.floor(ctl.deps.now() / 1000) });
-      ctl.store.set((s) => ({ boot: null, epoch: s.epoch + 1 }));
+      ctl.store.set({ boot: null });
       resolve();
     };
     skippers.set(ctl, finish);

@@ -45,7 +45,7 @@ function paintRows(rows: Row[], ctx: RenderCtx, width: number): string[] {
 function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const { s, theme, g } = ctx;
   const width = drawerWidth(s.cols) - 1;
-  const height = s.rows - 1;
+  const height = s.rows;
   const job = s.data.jobs.find((j) => j.name === d.job);
   const status = job ? jobStatus(job) : 'unknown';
   const rows: string[] = [];

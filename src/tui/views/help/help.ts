@@ -50,7 +50,7 @@ export const helpView: View<HelpSurface> = {
   paint(h, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const all = rows(ctx, inner);
-    const visible = Math.max(4, ctx.s.rows - 1 - 6);
+    const visible = Math.max(4, ctx.s.rows - 6);
     const top = Math.min(h.scroll, Math.max(0, all.length - visible));
     return {
       placement: 'panel',

@@ -140,7 +140,7 @@ export const paletteView: View<PaletteSurface> = {
   paint(p, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const entries = paletteEntries(ctx.ctl, p.query);
-    const visible = Math.max(4, Math.min(ctx.s.rows - 1 - 8, 14));
+    const visible = Math.max(4, Math.min(ctx.s.rows - 8, 14));
     const sel = Math.min(p.sel, Math.max(0, entries.length - 1));
     const top = Math.max(0, sel - visible + 1);
     const body = [

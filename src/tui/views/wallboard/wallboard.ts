@@ -7,7 +7,7 @@ import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { cellWidth } from '../../text/width.ts';
-import { clockRight, verdict, verdictBar } from '../board/chrome.ts';
+import { clockRight, countStates, verdict, verdictBar } from '../board/chrome.ts';
 import { sparkCells } from '../board/rows.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
 
@@ -85,15 +85,7 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
 
 function foot(ctx: RenderCtx, total: number): string {
   const { s, theme, g } = ctx;
-  let fail = 0;
-  let run = 0;
-  let ok = 0;
-  for (const j of s.data.jobs) {
-    if (!j.enabled) continue;
-    if (j.running) run++;
-    else if (j.last_run?.outcome === 'failure') fail++;
-    else if (j.last_run?.outcome === 'success') ok++;
-  }
+  const { run, fail, ok } = countStates(s.data.jobs);
   const alarm = fail > 0 && !s.data.alarmAcked;
   const left = ` ${total} jobs ${g.dot} ${fail} fail ${g.dot} ${run} run ${g.dot} ${ok} ok`;
   const right = `esc/w exit ${g.dot} `;
