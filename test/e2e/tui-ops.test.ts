@@ -233,3 +233,67 @@ describe('cronstable tui operations panels in a pseudo-terminal', () => {
     await t.waitFor(/item\(s\)/);
   });
 });
+
+describe('cronstable tui against a daemon that wants a token', () => {
+  let authDir = '';
+  let authHome = '';
+  let authBase = '';
+  let authDaemon: E2eDaemon | null = null;
+
+  beforeAll(async () => {
+    authDir = mkdtempSync(join(tmpdir(), 'tui-ops-auth-'));
+    authHome = mkdtempSync(join(tmpdir(), 'tui-ops-auth-home-'));
+    const port = await freePort();
+    authBase = `http://127.0.0.1:${port}`;
+    writeFileSync(
+      join(authDir, 'cronstable.yaml'),
+      `jobs:
+  - name: locked-job
+    schedule: "0 5 * * *"
+    command: echo locked
+web:
+  authToken:
+    value: s3cret
+  listen:
+    - http://127.0.0.1:${port}
+`,
+    );
+    authDaemon = await startE2eDaemon(authDir, {
+      base: authBase,
+      ready: async (b) => (await fetch(`${b}/jobs`, { headers: { authorization: 'Bearer s3cret' } })).ok,
+    });
+  }, 40_000);
+
+  afterAll(async () => {
+    await tearDownE2e(null, authDaemon, authDir, authHome);
+  });
+
+  it('T22: the token modal shows dots, Enter lists the jobs, and no prefs write ever holds the token', async () => {
+    const t = new TuiPty(['--url', authBase, '--no-boot'], {
+      cwd: authHome,
+      env: {
+        HOME: authHome,
+        XDG_CONFIG_HOME: join(authHome, '.config'),
+        LANG: 'C.UTF-8',
+        CRONSTABLE_WEB_TOKEN: '',
+      },
+    });
+    ttys.push(t);
+    await t.waitFor('access token');
+    await type(t, ...'s3cret');
+    await t.waitFor('⚿ ••••••');
+    expect(await t.screen()).not.toContain('s3cret');
+    await type(t, ENTER);
+    await t.waitFor('locked-job', 8000);
+    await t.waitFor('● live');
+    // a settings change writes the prefs file: the token is not in it
+    await type(t, CTRL_K, ...'open settings', ENTER);
+    await t.waitFor('prefs file:');
+    await type(t, 'j', ENTER); // light / dark -> paper
+    const path = join(authHome, '.config', 'cronstable', 'tui.json');
+    await until('the prefs file', 5000, async () => (existsSync(path) ? true : null));
+    const text = readFileSync(path, 'utf8');
+    expect(JSON.parse(text).light).toBe(true);
+    expect(text).not.toContain('s3cret');
+  });
+});
