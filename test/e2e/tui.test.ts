@@ -236,6 +236,28 @@ describe('cronstable tui in a pseudo-terminal', () => {
     }
   });
 
+  it('T15: the palette runs a job on the daemon and says so', async () => {
+    const t = tui([]);
+    await t.waitFor('● live');
+    t.write('\u000b');
+    await t.waitFor('command palette');
+    t.write('run: rep');
+    await t.waitFor('Run: report-daily');
+    t.write('\r');
+    await t.waitFor('▶ started report-daily', 3000);
+  });
+
+  it('NO_COLOR and --ascii: no colour SGR, ASCII glyphs and borders', async () => {
+    const t = new TuiPty(['--url', base, '--no-boot', '--ascii'], {
+      cwd: home,
+      env: { HOME: home, NO_COLOR: '1' },
+    });
+    ttys.push(t);
+    const screen = await t.waitFor((s) => s.includes('x Failed') && s.includes('nightly-backup'), 5000);
+    expect(screen).not.toMatch(/[▎✕●◌│]/);
+    expect(t.raw).not.toMatch(/\u001b\[[0-9;]*(38|48);[25];/);
+  });
+
   it('T7: an unreachable daemon: a frame at once, the error in the header, q still quits', async () => {
     const t = new TuiPty(['--url', 'http://127.0.0.1:9', '--no-boot'], { cwd: home, env: { HOME: home } });
     ttys.push(t);
@@ -362,3 +384,55 @@ class TuiShell {
     return { code: read('tui.code'), same: read('stty.before') === read('stty.after') };
   }
 }
+
+describe('cronstable tui against a daemon with a token', () => {
+  let authDir = '';
+  let authBase = '';
+  let authDaemon: E2eDaemon | null = null;
+
+  beforeAll(async () => {
+    authDir = mkdtempSync(join(tmpdir(), 'tui-auth-'));
+    const port = await freePort();
+    authBase = `http://127.0.0.1:${port}`;
+    writeFileSync(
+      join(authDir, 'cronstable.yaml'),
+      `jobs:\n  - name: guarded-job\n    command: echo guarded\n    schedule: "0 3 * * *"\nweb:\n  listen:\n    - ${authBase}\n  authToken:\n    value: s3cret\n`,
+    );
+    authDaemon = await startE2eDaemon(authDir, {
+      base: authBase,
+      ready: async (b) => (await fetch(`${b}/jobs`)).status === 401,
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await tearDownE2e(null, authDaemon, authDir);
+  });
+
+  it('T22: a 401 opens the token prompt; the typed token (dots only) unlocks the board and is never saved', async () => {
+    const t = new TuiPty(['--url', authBase, '--no-boot'], {
+      cwd: home,
+      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CRONSTABLE_WEB_TOKEN: '' },
+    });
+    ttys.push(t);
+    await t.waitFor('access token', 5000);
+    t.write('s3cret');
+    const typed = await t.waitFor('••••••▌');
+    expect(typed).not.toContain('s3cret');
+    t.write('\r');
+    const screen = await t.waitFor((s) => s.includes('guarded-job') && s.includes('● live'), 5000);
+    expect(screen).not.toContain('access token');
+    t.write('t'); // a prefs write, to be sure nothing of the token lands in the file
+    await t.waitFor('◐ theme:');
+    expect(readFileSync(join(home, '.config', 'cronstable', 'tui.json'), 'utf8')).not.toContain('s3cret');
+  });
+
+  it('T23: --token-env names the variable holding the token; no prompt', async () => {
+    const t = new TuiPty(['--url', authBase, '--no-boot', '--token-env', 'MYTOK'], {
+      cwd: home,
+      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), MYTOK: 's3cret' },
+    });
+    ttys.push(t);
+    const screen = await t.waitFor((s) => s.includes('guarded-job') && s.includes('● live'), 5000);
+    expect(screen).not.toContain('access token');
+  });
+});

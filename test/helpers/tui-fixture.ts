@@ -241,6 +241,7 @@ export const KEY = {
   down: '\u001b[B',
   right: '\u001b[C',
   left: '\u001b[D',
+  end: '\u001b[F',
   ctrlK: '\u000b',
   ctrlC: '\u0003',
   ctrlU: '\u0015',

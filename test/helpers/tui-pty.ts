@@ -36,7 +36,8 @@ export class TuiPty {
     // Ink renders nothing live under CI.
     delete env.CI;
     delete env.CONTINUOUS_INTEGRATION;
-    delete env.NO_COLOR;
+    // The screens asserted on are in colour unless a test asks otherwise.
+    if (opts.env?.NO_COLOR === undefined) delete env.NO_COLOR;
     const [file, argv] = opts.shell
       ? ['/bin/sh', ['-c', opts.shell]]
       : [process.execPath, [DAEMON, 'tui', ...args]];

@@ -127,6 +127,30 @@ describe('job drawer', () => {
     expect(body).toContain('[meta] end of run output');
   });
 
+  it('a scrolled-back log holds still as lines arrive and says how many are new (Q10)', async () => {
+    h = mountTui(daemon);
+    await h.press('j', KEY.enter);
+    await wait(200);
+    await h.press('k', 'k');
+    const bottom = () =>
+      h
+        .text()
+        .split('\n')
+        .filter((l) => l.includes('▏'))
+        .at(-1);
+    const before = bottom();
+    expect(before).toContain('needle two');
+    h.ctl.tail!.push('stdout', 'fresh one');
+    h.ctl.tail!.push('stdout', 'fresh two');
+    h.ctl.repaint();
+    await wait(50);
+    expect(h.text()).toContain('↓ 2 new');
+    expect(bottom()).toBe(before);
+    await h.press(KEY.end);
+    expect(h.text()).not.toContain('new');
+    expect(bottom()).toContain('fresh two');
+  });
+
   it('--job opens the drawer after the first load; an unknown name toasts and stays on the board (Q15)', async () => {
     h = mountTui(daemon);
     h.ctl.start('no-such');
@@ -169,6 +193,32 @@ describe('palette', () => {
     expect(h.text()).toContain('▶ started report-daily');
     await h.press(KEY.ctrlK, 'q', 'j');
     expect(h.text()).toContain('⌕ qj▌');
+  });
+});
+
+describe('incident timeline', () => {
+  it('i lists latest runs newest first with the blast radius; f failing only; Enter opens the drawer', async () => {
+    h = mountTui(daemon, { rows: 40 });
+    await h.press('i');
+    let t = h.text();
+    expect(t).toContain('incident timeline');
+    const rows = t.split('\n').filter((l) => /ago\s+[◌▶✕⊘◍●◔] /.test(l));
+    expect(rows.map((l) => /[◌▶✕⊘◍●◔] (\S+)/.exec(l)![1])).toEqual([
+      'heartbeat',
+      'colour-probe',
+      'nightly-backup',
+      'report-daily',
+    ]);
+    expect(rows[2]).toMatch(/exit 69.*◉ blast radius/);
+    expect(t).toContain('(i timeline)');
+    await h.press('f');
+    t = h.text();
+    expect(t).toContain('incident timeline — failing only');
+    expect(t.split('\n').filter((l) => /ago\s+[◌▶✕⊘◍●◔] /.test(l))).toHaveLength(1);
+    await h.press(KEY.enter);
+    await wait(100);
+    expect(h.text()).not.toContain('incident timeline');
+    expect(h.text()).toContain('✕ nightly-backup  Failed');
   });
 });
 

@@ -36,10 +36,3 @@ export function viewOf(s: Surface): View<Surface> {
   if (!v) throw new Error(`no view for surface '${s.kind}'`);
   return v;
 }
-
-/** Open surfaces in the order `Esc` closes them (spec 08 §4.1): lowest escOrder first. */
-export function escTarget(stack: readonly Surface[]): Surface | null {
-  let best: Surface | null = null;
-  for (const s of stack) if (best === null || viewOf(s).escOrder < viewOf(best).escOrder) best = s;
-  return best;
-}

@@ -37,8 +37,6 @@ export interface DrawerPaint {
 
 export interface View<S extends Surface = Surface> {
   kind: string;
-  /** `Esc` closes the first open surface in this order (lower first; spec 08 §4.1) */
-  escOrder: number;
   paint(surface: S, ctx: RenderCtx): PanelPaint | DrawerPaint;
   /** handles a key; false = not taken (falls through to nothing: only the top surface gets keys) */
   key(surface: S, key: Key, ctx: KeyCtx): boolean;

@@ -315,7 +315,6 @@ function backfillKey(d: DagSurface, key: Key, ctl: Controller): boolean {
 
 export const dagDrawerView: View<DagSurface> = {
   kind: KIND,
-  escOrder: 8,
   paint,
   focused: (d) => d.backfill !== null,
   blur: (d, { ctl }) => ctl.update(d, { backfill: null }),

@@ -34,7 +34,6 @@ const dagList = (ctl: Controller): readonly ApiDag[] => ctl.state.data.dags ?? [
 
 export const dagsView: View<DagsSurface> = {
   kind: 'dags',
-  escOrder: 10,
   paint(p, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const dags = ctx.s.data.dags;

@@ -12,7 +12,7 @@ import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
-import { type LogsView, logRows, matches } from './logs.ts';
+import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
 
 export const TABS = ['logs', 'history', 'resources', 'schedule'] as const;
@@ -120,14 +120,21 @@ function jumpTo(d: DrawerSurface, ctx: KeyCtx, dir: 1 | -1, from: number): void 
   if (dir === 1) idx = found.find((i) => i > from) ?? found[0]!;
   else idx = [...found].reverse().find((i) => i < from) ?? found[found.length - 1]!;
   // The match goes on the bottom row: scroll counts entries up from the newest.
-  ctx.ctl.update(d, { match: idx, scroll: entries.length - 1 - idx, searchFocused: false });
+  ctx.ctl.update(d, {
+    match: idx,
+    scroll: entries.length - 1 - idx,
+    anchor: entries.length,
+    searchFocused: false,
+  });
 }
 
 function logsKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
   const { ctl } = ctx;
   const tail = ctl.tail;
   const total = tail?.entries.length ?? 0;
-  const scrollTo = (n: number) => ctl.update(d, { scroll: Math.max(0, Math.min(Math.max(0, total - 1), n)) });
+  const now = effectiveScroll(d, total);
+  const scrollTo = (n: number) =>
+    ctl.update(d, { scroll: Math.max(0, Math.min(Math.max(0, total - 1), n)), anchor: total });
   switch (key.name) {
     case '/':
       ctl.update(d, { searchFocused: true });
@@ -140,17 +147,17 @@ function logsKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
       return true;
     case 'j':
     case 'down':
-      scrollTo(d.scroll - 1);
+      scrollTo(now - 1);
       return true;
     case 'k':
     case 'up':
-      scrollTo(d.scroll + 1);
+      scrollTo(now + 1);
       return true;
     case 'pageup':
-      scrollTo(d.scroll + 10);
+      scrollTo(now + 10);
       return true;
     case 'pagedown':
-      scrollTo(d.scroll - 10);
+      scrollTo(now - 10);
       return true;
     case 'home':
       scrollTo(total - 1);
@@ -190,7 +197,6 @@ function searchKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
 
 export const drawerView: View<DrawerSurface> = {
   kind: 'drawer',
-  escOrder: 9,
   paint,
   focused: (d) => d.searchFocused,
   blur: (d, ctx) => ctx.ctl.update(d, { searchFocused: false }),

@@ -14,6 +14,14 @@ export interface LogsView {
   searchFocused: boolean;
   /** entry index of the current match, -1 none */
   match: number;
+  /** the tail's length when `scroll` was set: a scrolled-back view holds still as lines arrive (Q10) */
+  anchor?: number;
+}
+
+/** Entries up from the newest the view shows, counting lines that arrived since it was scrolled back. */
+export function effectiveScroll(view: LogsView, total: number): number {
+  if (view.scroll <= 0 || view.anchor === undefined) return Math.max(0, view.scroll);
+  return Math.min(Math.max(0, total - 1), view.scroll + Math.max(0, total - view.anchor));
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -73,6 +81,9 @@ export function logRows(
   } else head.add(`${g.search} / to search`, { fg: 'dim' });
   const entries = tail?.entries ?? [];
   head.add(`   follow ${tail?.follow === false ? 'off' : 'on'}`, { fg: 'dim' });
+  const scroll = effectiveScroll(view, entries.length);
+  const fresh = scroll - view.scroll;
+  if (fresh > 0) head.add(`   ${g.down} ${fresh} new`, { fg: 'accent', bold: true });
   const found = view.search ? matches(entries, view.search) : [];
   if (view.search) head.add(`   ${found.length} match${found.length === 1 ? '' : 'es'}`, { fg: 'dim' });
   const rows: string[] = [head.done()];
@@ -83,10 +94,10 @@ export function logRows(
     body.push(new Line(theme, width).add('  waiting for output…', { fg: 'dim' }).done());
   const hits = new Set(found);
   // Walk up from the newest entry past the scrolled ones, collecting rows until the pane is full.
-  const last = entries.length - 1 - Math.min(view.scroll, Math.max(0, entries.length - 1));
+  const last = entries.length - 1 - scroll;
   const collected: string[][] = [];
   const endRows =
-    tail?.ended && tail.endReason === 'no-output' && view.scroll === 0
+    tail?.ended && tail.endReason === 'no-output' && scroll === 0
       ? [new Line(theme, width).add('  ── end of run output (no-output) ──', { fg: 'dim' }).done()]
       : [];
   let count = body.length + endRows.length;

@@ -46,7 +46,6 @@ function rows(ctx: RenderCtx, inner: number): string[] {
 
 export const helpView: View<HelpSurface> = {
   kind: 'help',
-  escOrder: 2,
   paint(h, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const all = rows(ctx, inner);

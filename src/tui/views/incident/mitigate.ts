@@ -87,7 +87,6 @@ export async function sweep(ctl: Controller, m: MitigateSurface, verb: MitigateV
 
 export const mitigateView: View<MitigateSurface> = {
   kind: 'mitigate',
-  escOrder: 3,
   paint(m, ctx): PanelPaint {
     const { s } = ctx;
     const inner = innerWidth(WIDTH, s.cols);

@@ -42,7 +42,6 @@ export function toggleTimeline(ctl: Controller): void {
 
 export const timelineView: View<TimelineSurface> = {
   kind: 'timeline',
-  escOrder: 5,
   paint(t, ctx): PanelPaint {
     const { s, g } = ctx;
     const inner = innerWidth(WIDTH, s.cols);

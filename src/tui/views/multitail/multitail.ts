@@ -144,7 +144,6 @@ function lineRows(m: MultiTailSurface, ctx: RenderCtx, inner: number): string[] 
 
 export const multiTailView: View<MultiTailSurface> = {
   kind: KIND,
-  escOrder: 6,
   focused: (m) => m.adding !== null,
   blur: (m, { ctl }) => ctl.update(m, { adding: null }),
   paint(m, ctx): PanelPaint {

@@ -141,7 +141,6 @@ export function paletteEntries(ctl: Controller, query: string): Command[] {
 
 export const paletteView: View<PaletteSurface> = {
   kind: 'palette',
-  escOrder: -1,
   focused: () => true,
   paint(p, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);

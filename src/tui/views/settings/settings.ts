@@ -78,7 +78,6 @@ export function stepSetting(ctl: Controller, row: Setting): void {
 
 export const settingsView: View<SettingsSurface> = {
   kind: 'settings',
-  escOrder: 1,
   paint(st, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const p = ctx.s.prefs;

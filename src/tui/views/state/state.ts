@@ -87,7 +87,6 @@ function fetchItems(ctl: Controller, tab: StateTabName, name: string): void {
 
 export const stateView: View<StateSurface> = {
   kind: KIND,
-  escOrder: 11,
   paint(st, ctx): PanelPaint {
     const { s } = ctx;
     const inner = innerWidth(WIDTH, s.cols);

@@ -13,7 +13,6 @@ const WIDTH = 56;
 
 export const tokenView: View<TokenSurface> = {
   kind: 'token',
-  escOrder: 0,
   focused: () => true,
   paint(t, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
