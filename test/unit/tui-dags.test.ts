@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiDag, ApiDagRun } from '../../src/dashboard/dag.ts';
 import { parseBackfill } from '../../src/tui/views/dags/actions.ts';
+import { dagEntry } from '../helpers/dag-entry.ts';
 import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
 
 const DAG: ApiDag = {
@@ -34,18 +35,8 @@ const DAG: ApiDag = {
   },
 };
 
-const entry = (id: string, state: string, extra: object = {}) => ({
-  id,
-  mapIndex: null,
-  state,
-  attempt: 1,
-  host: null,
-  startedAt: null,
-  finishedAt: null,
-  exitCode: null,
-  failReason: null,
-  ...extra,
-});
+const entry = (id: string, state: string, extra: object = {}) =>
+  dagEntry(id, state, { attempt: 1, ...extra });
 
 const RUN: ApiDagRun = {
   dag: 'etl',
