@@ -2,7 +2,7 @@
 // `/jobs/{name}/runs`. Pure: bucketing, levels and the fetch plan (≤ 80 jobs, refetch only what changed).
 
 import { parseIso } from './format.ts';
-import type { ApiJob, ApiRun } from './types.ts';
+import type { ApiJob, ApiRun, Outcome } from './types.ts';
 
 export const HEAT_WINDOWS = { '6h': 6 * 3_600_000, '24h': 24 * 3_600_000, '7d': 7 * 86_400_000 } as const;
 export type HeatWindow = keyof typeof HEAT_WINDOWS;
@@ -12,9 +12,13 @@ export const HEAT_MAX_JOBS = 80;
 export interface HeatCell {
   runs: number;
   failures: number;
+  /** the worst outcome in the bucket (failure > cancelled > unknown > success), null when empty */
+  worst: Outcome | null;
   /** epoch ms of the bucket's start */
   from: number;
 }
+
+const OUTCOME_RANK: Record<Outcome, number> = { success: 0, unknown: 1, cancelled: 2, failure: 3 };
 
 /** Runs finished in (now - window, now], counted per bucket (oldest left). */
 export function bucketRuns(
@@ -28,6 +32,7 @@ export function bucketRuns(
   const cells: HeatCell[] = Array.from({ length: buckets }, (_, i) => ({
     runs: 0,
     failures: 0,
+    worst: null,
     from: start + i * width,
   }));
   for (const r of runs) {
@@ -36,6 +41,8 @@ export function bucketRuns(
     const cell = cells[Math.min(buckets - 1, Math.floor((at - start) / width))]!;
     cell.runs++;
     if (r.outcome === 'failure' || r.outcome === 'unknown') cell.failures++;
+    const rank = OUTCOME_RANK[r.outcome] ?? 0;
+    if (cell.worst === null || rank > OUTCOME_RANK[cell.worst]) cell.worst = r.outcome;
   }
   return cells;
 }

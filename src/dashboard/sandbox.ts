@@ -3,6 +3,7 @@
 import {
   describeSchedule,
   isReboot,
+  lintSchedule,
   occurrences,
   parseCron,
   resolveFrame,
@@ -32,6 +33,8 @@ export type SandboxResult =
       description: string;
       hasSeconds: boolean;
       fires: SandboxFire[];
+      /** the daemon's lint findings for it in that zone (hashed slot, never fires, uneven steps, DST…) */
+      findings: { code: string; level: 'warning' | 'note'; message: string }[];
     };
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -67,6 +70,7 @@ export function sandboxPreview(
       description: capitalize(describeSchedule(sched)),
       hasSeconds: sched.hasSeconds,
       fires,
+      findings: lintSchedule(sched, frame, now),
     };
   } catch (err) {
     return { kind: 'error', error: err instanceof Error ? err.message : String(err) };

@@ -93,6 +93,8 @@ export class FixtureDaemon {
   jobs: ApiJob[] = fixtureJobs();
   logs: Record<string, string> = {};
   token: string | null = null;
+  /** extra or replaced JSON answers by exact URL (path and query), checked before the built-in routes */
+  routes: Record<string, unknown> = {};
   /** more routes (a test's DAGs, state): answers and returns true when it took the request */
   extra: ((req: IncomingMessage, url: string, res: import('node:http').ServerResponse) => boolean) | null =
     null;
@@ -119,6 +121,7 @@ export class FixtureDaemon {
     }
     const json = (v: unknown, status = 200) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    if (url in this.routes) return void json(this.routes[url]);
     if (this.extra?.(req, url, res)) return;
     if (url === '/jobs') return void json(this.jobs);
     if (url === '/version') return void res.end('1.2.3');

@@ -77,6 +77,14 @@ describe('settings panel', () => {
     expect(h.text()).toMatch(/Refresh interval\s+paused/);
   });
 
+  it('← steps a row back ([better]: the reference steps forward on both arrows)', async () => {
+    h = mountTui(daemon, { cols: 100, rows: 30 });
+    await h.press(KEY.ctrlK, ...'open settings', KEY.enter, KEY.left);
+    expect(h.store.get().prefs.theme).toBe('standard');
+    await h.press(KEY.right, KEY.right);
+    expect(h.store.get().prefs.theme).toBe('amber');
+  });
+
   it('the palette toggles the boot self-test with a toast', async () => {
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle boot', KEY.enter);

@@ -222,6 +222,48 @@ describe('incident timeline', () => {
   });
 });
 
+describe('settings', () => {
+  it('palette "Open settings": rows change at once, ← steps back, the interval and ASCII apply now', async () => {
+    h = mountTui(daemon, { rows: 40 });
+    await h.press(KEY.ctrlK, ...'settings', KEY.enter);
+    let t = h.text();
+    expect(t).toContain('settings');
+    expect(t).toMatch(/▎ Theme\s+carolina/);
+    await h.press(KEY.enter);
+    expect(h.store.get().prefs.theme).toBe('amber');
+    await h.press(KEY.left, KEY.left);
+    expect(h.store.get().prefs.theme).toBe('standard');
+    await h.press('j', 'j', 'j', KEY.right);
+    expect(h.store.get().prefs.poll_ms).toBe(5000);
+    expect(h.store.get().pollMs).toBe(5000);
+    await h.press('k', 'k', 'k', 'k', ' ');
+    expect(h.store.get().prefs.ascii).toBe(true);
+    expect(h.store.get().ascii).toBe(true);
+    t = h.text();
+    expect(t).toMatch(/ASCII glyphs\s+on/);
+    expect(t).toContain('prefs file:');
+    await h.press(KEY.esc);
+    expect(h.text()).toMatch(/x Failed\s+nightly-backup/);
+  });
+});
+
+describe('drawer data follows the daemon', () => {
+  it('History is fetched again after each poll while it is on screen (Q18)', async () => {
+    h = mountTui(daemon);
+    await h.press('j', KEY.enter, KEY.right);
+    await wait(100);
+    const count = () => daemon.requests.filter((r) => r.url === '/jobs/heartbeat/runs').length;
+    const before = count();
+    await h.ctl.poll();
+    await wait(100);
+    expect(count()).toBe(before + 1);
+    await h.press(KEY.left);
+    await h.ctl.poll();
+    await wait(100);
+    expect(count()).toBe(before + 1);
+  });
+});
+
 describe('help', () => {
   it('? opens the shortcuts with the shared rows and the terminal extras; ? and Esc close (T13)', async () => {
     h = mountTui(daemon, { rows: 40 });

@@ -36,6 +36,13 @@ export interface Stoppable {
   stop(): void;
 }
 
+/** Work a view does after every good poll (refresh what it shows, Q18); registered once at its module. */
+export type PollHook = (ctl: Controller) => void;
+const pollHooks: PollHook[] = [];
+export function onEachPoll(hook: PollHook): void {
+  pollHooks.push(hook);
+}
+
 const TOAST_MS = 3000;
 const MAX_BACKOFF_MS = 30_000;
 const PAUSED_STALE_BASE_MS = 3000;
@@ -56,8 +63,6 @@ export class Controller {
   private paintQueued = false;
   /** streams owned by open surfaces, by surface kind */
   private readonly owned = new Map<string, Set<Stoppable>>();
-  /** per-kind work to do after each good poll (refresh what an open surface shows, Q18) */
-  private readonly pollHooks = new Map<string, () => void>();
 
   constructor(readonly deps: ControllerDeps) {}
 
@@ -104,11 +109,6 @@ export class Controller {
   private releaseAll(kind: string): void {
     for (const r of this.owned.get(kind) ?? []) r.stop();
     this.owned.delete(kind);
-  }
-
-  /** Runs `fn` after every good poll (an open surface refreshing itself); replaces the kind's previous hook. */
-  onPoll(kind: string, fn: () => void): void {
-    this.pollHooks.set(kind, fn);
   }
 
   /** `GET /dags` into the data (first load, the DAGs panel); failures keep the last list. */
@@ -175,7 +175,7 @@ export class Controller {
         c.json<ApiNode>('/node').catch(() => null),
       ]);
       this.store.setData({ cluster, node });
-      for (const hook of this.pollHooks.values()) hook();
+      for (const hook of pollHooks) hook(this);
       this.schedule(this.state.pollMs);
     } catch (e) {
       this.pollFailed(e);
@@ -281,7 +281,6 @@ export class Controller {
   close(kind: string): void {
     if (kind === 'drawer') this.stopTail();
     this.releaseAll(kind);
-    this.pollHooks.delete(kind);
     this.store.set((st) => ({ stack: st.stack.filter((x) => x.kind !== kind) }));
   }
 

@@ -1,22 +1,31 @@
 // Every surface the dashboard can stack over the board, by kind. A new view = a folder under views/ plus one
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
+import { clusterView } from './cluster/cluster.ts';
 import { dagDrawerView } from './dags/drawer.ts';
 import { dagsView } from './dags/list.ts';
 import { drawerView } from './drawer/drawer.ts';
+import { fleetView } from './fleet/fleet.ts';
+import { heatView } from './heat/heat.ts';
 import { helpView } from './help/help.ts';
 import { mitigateView } from './incident/mitigate.ts';
 import { timelineView } from './incident/timeline.ts';
 import { multiTailView } from './multitail/multitail.ts';
+import { nodeView } from './node/node.ts';
 import { paletteView } from './palette/palette.ts';
+import { pressureView } from './pressure/pressure.ts';
+import { radarView } from './radar/radar.ts';
+import { sandboxView } from './sandbox/sandbox.ts';
 import { settingsView } from './settings/settings.ts';
 import { stateView } from './state/state.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
+import { weekView } from './week/week.ts';
 
 const VIEWS: readonly View<never>[] = [
   paletteView,
   tokenView,
+  settingsView,
   helpView,
   drawerView,
   // tui-ops
@@ -25,8 +34,16 @@ const VIEWS: readonly View<never>[] = [
   timelineView,
   mitigateView,
   multiTailView,
-  settingsView,
   stateView,
+  // the other panels (spec 08 §4.12)
+  clusterView,
+  fleetView,
+  nodeView,
+  heatView,
+  radarView,
+  pressureView,
+  weekView,
+  sandboxView,
 ] as View<never>[];
 
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));

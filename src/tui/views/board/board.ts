@@ -3,6 +3,7 @@ import type { Key } from '../../app/keys.ts';
 import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
+import { boardKeyFor } from '../boardkeys.ts';
 import { toggleTimeline } from '../incident/timeline.ts';
 import { openMultiTail } from '../multitail/multitail.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
@@ -136,7 +137,9 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       openMultiTail(ctl);
       return true;
   }
-  return false;
+  const added = boardKeyFor(key.name);
+  if (added && !key.ctrl) added.run(ctl);
+  return added !== undefined;
 }
 
 /** The focused filter box takes printable keys; Enter, Tab and Esc blur it and keep the text. */

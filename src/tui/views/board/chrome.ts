@@ -48,7 +48,8 @@ export function header(ctx: RenderCtx): string {
   return line.done();
 }
 
-const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
+/** Spec 08 §3.6 percent: one decimal under 10, else rounded. */
+export const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
 
 /** Enabled jobs running, failed (last run) and ok (last run): the toolbar's and the wallboard's counts. */
 export function countStates(jobs: readonly ApiJob[]): { run: number; fail: number; ok: number } {

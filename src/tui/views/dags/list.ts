@@ -1,7 +1,7 @@
 // The DAGs panel (spec 08 §4.11): every configured DAG with its task count, latest run state and schedule.
 // Opened from the palette; `Enter` opens the DAG drawer, `t` triggers, `r` reloads (and each poll while it shows).
 import { type ApiDag, scheduleText } from '../../../dashboard/dag.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit } from '../../text/width.ts';
@@ -27,8 +27,11 @@ export function toggleDags(ctl: Controller): void {
   }
   ctl.push({ kind: 'dags', sel: 0 } as DagsSurface);
   void ctl.loadDags();
-  ctl.onPoll('dags', () => void ctl.loadDags());
 }
+
+onEachPoll((ctl) => {
+  if (findSurface(ctl, 'dags')) void ctl.loadDags();
+});
 
 const dagList = (ctl: Controller): readonly ApiDag[] => ctl.state.data.dags ?? [];
 

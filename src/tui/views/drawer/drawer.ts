@@ -4,7 +4,7 @@
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
 import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
@@ -102,6 +102,14 @@ export function loadTab(ctl: Controller, d: DrawerSurface, tab: Tab): void {
       (e: Error) => put({ resources: e.message }),
     );
 }
+
+// Q18: History and Resources follow the daemon while they are on screen.
+onEachPoll((ctl) => {
+  const d = ctl.top();
+  if (d?.kind !== 'drawer') return;
+  const tab = (d as DrawerSurface).tab;
+  if (tab === 'history' || tab === 'resources') loadTab(ctl, d as DrawerSurface, tab);
+});
 
 function switchTab(d: DrawerSurface, dir: number, ctx: KeyCtx): void {
   const tab = TABS[(TABS.indexOf(d.tab) + dir + TABS.length) % TABS.length]!;

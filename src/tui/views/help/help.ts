@@ -22,6 +22,9 @@ export const TERMINAL_EXTRAS: ReadonlyArray<readonly [string, string]> = [
   ['in logs: f/t/w', 'Follow · timestamps · wrap'],
   ['in logs: / n N', 'Search · next · previous'],
   ['in logs: d', 'Save log to a file'],
+  ['C / F / N', 'Cluster · fleet · node resources'],
+  ['H / R / P / v', 'Heatmap · radar · pressure · week'],
+  ['E', 'Cron sandbox (schedule explainer)'],
 ];
 
 const WIDTH = 64;

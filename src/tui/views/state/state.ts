@@ -2,7 +2,7 @@
 // retries, slots, counts), documents (namespaces; `Enter` lists one) and records (streams; `Enter` lists the
 // newest 100). `/state` reloads on open, `r`, and after each poll while the panel shows.
 import type { ApiDocuments, ApiRecord, ApiState } from '../../../dashboard/state.ts';
-import type { Controller } from '../../app/controller.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { addPaletteSource } from '../palette/palette.ts';
@@ -40,8 +40,11 @@ export function toggleState(ctl: Controller): void {
   }
   ctl.push({ kind: KIND, tab: 'view', sel: 0, scroll: 0, data: null, items: null } as StateSurface);
   load(ctl);
-  ctl.onPoll(KIND, () => load(ctl));
 }
+
+onEachPoll((ctl) => {
+  if (findSurface(ctl, KIND)) load(ctl);
+});
 
 /** The names the documents / records tabs list (fetchable namespaces; streams except archived logs). */
 export function tabNames(data: ApiState | null, tab: StateTabName): string[] {
