@@ -179,6 +179,17 @@ describe('cronstable tui in a pseudo-terminal', () => {
     expect(sh.result()).toEqual({ code: '143', same: true });
   });
 
+  it('SIGHUP restores the terminal and exits 129', async () => {
+    const sh = new TuiShell(base, home, true);
+    ttys.push(sh.pty);
+    await sh.pty.waitFor('● live', 5000);
+    const pid = Number(readFileSync(join(home, 'tui.pid'), 'utf8').trim());
+    process.kill(pid, 'SIGHUP');
+    expect((await exitOf(sh.pty)).exitCode).toBe(0);
+    expect(sh.pty.raw).toContain('\u001b[?1049l');
+    expect(sh.result()).toEqual({ code: '129', same: true });
+  });
+
   it('Ctrl-Z restores the terminal and stops; SIGCONT re-enters and repaints (Q2)', async () => {
     const t = tui([]);
     await t.waitFor('● live');

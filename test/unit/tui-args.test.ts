@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTuiArgs, TuiArgError } from '../../src/tui/args.ts';
 import { runTuiCommand } from '../../src/tui/cli.ts';
+import { clipboardTool, osc52 } from '../../src/tui/data/clipboard.ts';
 import { DEFAULT_PREFS, loadPrefs, prefsPath, savePrefs } from '../../src/tui/data/prefs.ts';
 import { colourDepth } from '../../src/tui/text/theme.ts';
 import { cellWidth, fit, truncate, wrapCells } from '../../src/tui/text/width.ts';
@@ -156,5 +157,18 @@ describe('cell widths', () => {
     const rows = wrapCells('\u001b[31mabcdef', 4);
     expect(rows).toEqual(['\u001b[31mabcd', '\u001b[31mef']);
     expect(wrapCells('日本語日本', 4).map(cellWidth)).toEqual([4, 4, 2]);
+  });
+});
+
+describe('clipboard', () => {
+  it('OSC 52 carries the text base64-encoded, UTF-8', () => {
+    expect(osc52('echo 日本')).toBe(`\u001b]52;c;${Buffer.from('echo 日本').toString('base64')}\u0007`);
+  });
+  it('picks the local tool by platform and session, none over a bare SSH session', () => {
+    expect(clipboardTool({}, 'darwin')).toEqual(['pbcopy', []]);
+    expect(clipboardTool({}, 'win32')).toEqual(['clip.exe', []]);
+    expect(clipboardTool({ WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':0' }, 'linux')).toEqual(['wl-copy', []]);
+    expect(clipboardTool({ DISPLAY: ':0' }, 'linux')).toEqual(['xclip', ['-selection', 'clipboard']]);
+    expect(clipboardTool({}, 'linux')).toBeNull();
   });
 });

@@ -173,4 +173,22 @@ describe('board', () => {
       daemon.jobs = saved;
     }
   });
+
+  it('below 40x10 only a notice shows, and q still quits; under 80 columns the drawer takes the width', async () => {
+    h = mountTui(daemon, { cols: 39, rows: 12 });
+    await h.settle();
+    expect(h.text()).toContain('terminal too small (39×12, need 40×10)');
+    let code: number | null = null;
+    (h.ctl.deps as { quit: (c: number) => void }).quit = (c) => {
+      code = c;
+    };
+    await h.press('q');
+    expect(code).toBe(0);
+    h.close();
+    h = mountTui(daemon, { cols: 70, rows: 20 });
+    await h.press(KEY.enter);
+    const rows = h.text().split('\n');
+    expect(rows[0]!.startsWith('│ ● colour-probe')).toBe(true);
+    expect(rows.every((r) => r.length <= 70)).toBe(true);
+  });
 });

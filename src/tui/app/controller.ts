@@ -7,6 +7,7 @@ import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
+import { osc52 } from '../data/clipboard.ts';
 import { type Prefs, savePrefs } from '../data/prefs.ts';
 import { LogTail } from '../data/tail.ts';
 import { flatten, visibleText } from '../text/sanitize.ts';
@@ -27,7 +28,7 @@ export interface ControllerDeps {
   quit: (code: number) => void;
   /** the home directory saved logs go to */
   home?: string;
-  /** also hands copied text to the system clipboard tool (spec 08 §4.15); absent = OSC 52 only */
+  /** a local clipboard besides OSC 52 (absent in tests) */
   clipboard?: (text: string) => void;
 }
 
@@ -329,9 +330,9 @@ export class Controller {
     if (this.deps.prefsPath) savePrefs(this.deps.prefsPath, prefs);
   }
 
-  /** OSC 52: the terminal (or the SSH client's terminal) puts the text on the clipboard. */
+  /** OSC 52 (the terminal, or the SSH client's, puts it on the clipboard), plus a local tool when there is one. */
   copy(text: string, toast: string): void {
-    this.deps.writeRaw(`\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`);
+    this.deps.writeRaw(osc52(text));
     this.deps.clipboard?.(text);
     this.toast(toast, 'ok');
   }

@@ -1,57 +1,31 @@
-// The system clipboard beside OSC 52 (spec 08 §4.15): the text is piped to the first clipboard tool found on
-// PATH. OSC 52 cannot be confirmed and a tool may be missing, so nothing here reports failure.
+// The clipboard (spec 08 §4.15): OSC 52 reaches the terminal the user looks at (over SSH too); a local
+// clipboard tool, when this session has one, gets the text as well. Failures are silent: OSC 52 cannot be
+// confirmed either way.
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 
-const TIMEOUT_MS = 3000;
-
-interface Tool {
-  cmd: string;
-  args: string[];
-  utf16?: boolean;
+export function osc52(text: string): string {
+  return `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
 }
 
-const TOOLS: readonly Tool[] = [
-  { cmd: 'clip.exe', args: [], utf16: true },
-  { cmd: 'pbcopy', args: [] },
-  { cmd: 'wl-copy', args: [] },
-  { cmd: 'xclip', args: ['-selection', 'clipboard'] },
-];
-
-/** The executable's full path on PATH, or null. */
-function onPath(cmd: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, cmd), constants.X_OK);
-      return join(dir, cmd);
-    } catch {
-      // next directory
-    }
-  }
+/** The local clipboard command for this platform and session, or null. */
+export function clipboardTool(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): [string, string[]] | null {
+  if (platform === 'win32') return ['clip.exe', []];
+  if (platform === 'darwin') return ['pbcopy', []];
+  if (env.WAYLAND_DISPLAY) return ['wl-copy', []];
+  if (env.DISPLAY) return ['xclip', ['-selection', 'clipboard']];
   return null;
 }
 
-/** The clipboard tool this machine has (with its full path), or null. */
-export function clipboardTool(env: NodeJS.ProcessEnv = process.env): (Tool & { path: string }) | null {
-  for (const t of TOOLS) {
-    const path = onPath(t.cmd, env);
-    if (path) return { ...t, path };
-  }
-  return null;
-}
-
-/** Pipes `text` to the clipboard tool, if any; killed after 3 s. */
-export function pipeToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): void {
-  const tool = clipboardTool(env);
-  if (!tool) return;
+/** Pipes the text to the local tool (UTF-16LE for clip.exe), giving up after 3 s. */
+export function pipeToClipboard(text: string, env = process.env, platform = process.platform): void {
+  const tool = clipboardTool(env, platform);
+  if (tool === null) return;
   try {
-    const child = spawn(tool.path, tool.args, { stdio: ['pipe', 'ignore', 'ignore'], timeout: TIMEOUT_MS });
+    const child = spawn(tool[0], tool[1], { stdio: ['pipe', 'ignore', 'ignore'], timeout: 3000 });
     child.on('error', () => {});
     child.stdin.on('error', () => {});
-    child.stdin.end(tool.utf16 ? Buffer.from(text, 'utf16le') : text);
+    child.stdin.end(platform === 'win32' ? Buffer.from(text, 'utf16le') : text);
   } catch {
-    // no clipboard tool after all: OSC 52 was written anyway
+    // no such tool
   }
 }
