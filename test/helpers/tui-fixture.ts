@@ -95,6 +95,9 @@ export class FixtureDaemon {
   token: string | null = null;
   /** extra or replaced JSON answers by exact URL (path and query), checked before the built-in routes */
   routes: Record<string, unknown> = {};
+  /** more routes (a test's DAGs, state): answers and returns true when it took the request */
+  extra: ((req: IncomingMessage, url: string, res: import('node:http').ServerResponse) => boolean) | null =
+    null;
   private server: Server | null = null;
   base = '';
 
@@ -119,6 +122,7 @@ export class FixtureDaemon {
     const json = (v: unknown, status = 200) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
     if (url in this.routes) return void json(this.routes[url]);
+    if (this.extra?.(req, url, res)) return;
     if (url === '/jobs') return void json(this.jobs);
     if (url === '/version') return void res.end('1.2.3');
     if (url === '/job-set-id') return void res.end('v1:ec249bf0123');

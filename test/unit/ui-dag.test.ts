@@ -32,21 +32,9 @@ import {
   XCOM_INLINE_MAX,
   xcomInline,
 } from '../../src/dashboard/dag.ts';
+import { dagEntry } from '../helpers/dag-entry.ts';
 
-function entry(id: string, state: string, extra: Partial<ApiTaskEntry> = {}): ApiTaskEntry {
-  return {
-    id,
-    mapIndex: null,
-    state,
-    attempt: 0,
-    host: null,
-    startedAt: null,
-    finishedAt: null,
-    exitCode: null,
-    failReason: null,
-    ...extra,
-  };
-}
+const entry = dagEntry;
 
 function run(tasks: Record<string, ApiTaskEntry>): ApiDagRun {
   return {

@@ -28,8 +28,8 @@ export function App({ ctl, depth, hooks, painter }: AppProps) {
   useInput((input, key) => {
     for (const k of fromInk(input, key)) dispatchKey(ctl, k, hooks, ctxRef.current);
   });
-  // A new theme or a wallboard toggle repaints every row from a cleared screen.
-  const look = `${name}|${s.prefs.cvd}|${s.wallboard}|${s.ascii}`;
+  // A new theme, a wallboard toggle or the end of the boot self-test repaints every row from a cleared screen.
+  const look = `${name}|${s.prefs.cvd}|${s.wallboard}|${s.ascii}|${s.boot === null}`;
   const lookRef = useRef(look);
   useLayoutEffect(() => {
     if (lookRef.current !== look) {

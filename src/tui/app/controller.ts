@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
@@ -10,6 +11,7 @@ import { osc52 } from '../data/clipboard.ts';
 import { type Prefs, savePrefs } from '../data/prefs.ts';
 import { LogTail } from '../data/tail.ts';
 import { flatten, visibleText } from '../text/sanitize.ts';
+import { fileStamp } from '../text/stamp.ts';
 import type { Store, Surface, ToastTone, TuiState } from './state.ts';
 
 export interface ControllerDeps {
@@ -28,6 +30,11 @@ export interface ControllerDeps {
   home?: string;
   /** a local clipboard besides OSC 52 (absent in tests) */
   clipboard?: (text: string) => void;
+}
+
+/** Something a surface holds open (a log stream), stopped when that surface closes or the program ends. */
+export interface Stoppable {
+  stop(): void;
 }
 
 /** Work a view does after every good poll (refresh what it shows, Q18); registered once at its module. */
@@ -55,6 +62,8 @@ export class Controller {
   /** the open job drawer's tail */
   tail: LogTail | null = null;
   private paintQueued = false;
+  /** streams owned by open surfaces, by surface kind */
+  private readonly owned = new Map<string, Set<Stoppable>>();
 
   constructor(readonly deps: ControllerDeps) {}
 
@@ -81,6 +90,36 @@ export class Controller {
     if (this.tickTimer) clearInterval(this.tickTimer);
     this.tail?.stop();
     this.tail = null;
+    for (const kind of [...this.owned.keys()]) this.releaseAll(kind);
+  }
+
+  /** Ties a stream to a surface kind: closing that surface (or quitting) stops it. */
+  own<T extends Stoppable>(kind: string, res: T): T {
+    const set = this.owned.get(kind) ?? new Set<Stoppable>();
+    this.owned.set(kind, set);
+    set.add(res);
+    return res;
+  }
+
+  /** Stops one owned stream now. */
+  release(kind: string, res: Stoppable): void {
+    res.stop();
+    this.owned.get(kind)?.delete(res);
+  }
+
+  private releaseAll(kind: string): void {
+    for (const r of this.owned.get(kind) ?? []) r.stop();
+    this.owned.delete(kind);
+  }
+
+  /** `GET /dags` into the data (first load, the DAGs panel); failures keep the last list. */
+  async loadDags(): Promise<void> {
+    try {
+      const dags = await this.deps.client.json<unknown>('/dags');
+      this.store.setData({ dags: Array.isArray(dags) ? (dags as ApiDag[]) : [] });
+    } catch {
+      // silent, like the rest of the first load
+    }
   }
 
   private async firstLoad(): Promise<void> {
@@ -94,6 +133,7 @@ export class Controller {
       () => {},
     );
     await this.poll();
+    await this.loadDags();
   }
 
   tick(): void {
@@ -241,6 +281,7 @@ export class Controller {
 
   close(kind: string): void {
     if (kind === 'drawer') this.stopTail();
+    this.releaseAll(kind);
     this.store.set((st) => ({ stack: st.stack.filter((x) => x.kind !== kind) }));
   }
 
@@ -335,9 +376,7 @@ export class Controller {
   saveLog(job: string): void {
     const tail = this.tail;
     if (!tail) return;
-    const d = new Date(this.deps.now());
-    const p2 = (n: number) => String(n).padStart(2, '0');
-    const stamp = `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}-${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
+    const stamp = fileStamp(this.deps.now());
     // Q19: the job name is untrusted; separators and controls never reach the file system path.
     const safe =
       flatten(job)

@@ -1,6 +1,7 @@
 // Key dispatch (spec 08 §5): Ctrl-C first, then the palette, Esc, a focused input, the wallboard, the top
 // surface, the board. Only the top surface takes keys.
 import { boardKey, filterKey } from '../views/board/board.ts';
+import { skipBoot } from '../views/boot/boot.ts';
 import { viewOf } from '../views/registry.ts';
 import type { RenderCtx } from '../views/types.ts';
 import { ackAlarm, wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
@@ -21,6 +22,10 @@ export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, ren
   }
   if (key.ctrl && key.name === 'z') {
     hooks.suspend();
+    return;
+  }
+  if (s.boot) {
+    skipBoot(ctl);
     return;
   }
   const wasZen = zenActive(render);

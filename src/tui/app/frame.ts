@@ -3,6 +3,7 @@
 import { Line, leftPart } from '../text/line.ts';
 import { paintBoard } from '../views/board/board.ts';
 import { overlayToasts } from '../views/board/chrome.ts';
+import { paintBoot } from '../views/boot/boot.ts';
 import { drawerWidth } from '../views/drawer/drawer.ts';
 import { overlayPanel } from '../views/panel.ts';
 import { viewOf } from '../views/registry.ts';
@@ -27,6 +28,7 @@ export function composeFrame(ctx: RenderCtx): string[] {
     }
     return out;
   }
+  if (s.boot) return paintBoot(ctx, height);
   if (s.wallboard) return paintWallboard(ctx, height);
   let rows = paintBoard(ctx, height);
   for (const surface of s.stack) {

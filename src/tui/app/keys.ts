@@ -33,8 +33,17 @@ export function fromInk(input: string, key: InkKey): Key[] {
     return k(input, true);
   }
   if (input === '') return [];
-  // A burst of printable characters (a paste): one key per character, each also typing itself.
-  return [...input].filter((c) => c >= ' ' && c !== '\u007f').map((c) => ({ name: c, ctrl: false, text: c }));
+  // A burst (a paste, or keys that queued up while a frame was painted): one key per character, each printable
+  // one also typing itself. Control bytes in the burst keep their meaning (`Ctrl-K` then `open` is the palette).
+  return [...input].flatMap((c): Key[] => {
+    const code = c.charCodeAt(0);
+    if (c === '\r' || c === '\n') return k('enter');
+    if (c === '\t') return k('tab');
+    if (c === '\u007f' || c === '\b') return k('backspace');
+    if (code >= 1 && code <= 26) return k(String.fromCharCode(code + 96), true);
+    if (c < ' ') return [];
+    return [{ name: c, ctrl: false, text: c }];
+  });
 }
 
 export const key = (name: string, ctrl = false): Key => ({

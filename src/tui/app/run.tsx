@@ -10,6 +10,7 @@ import { loadPrefs, prefsPath, savePrefs } from '../data/prefs.ts';
 import { Terminal } from '../terminal.ts';
 import { asciiByDefault } from '../text/glyphs.ts';
 import { colourDepth, parseThemeName } from '../text/theme.ts';
+import { bootDue, runBoot } from '../views/boot/boot.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
 import { Painter } from './painter.ts';
@@ -112,6 +113,8 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
         maxFps: 30,
       },
     );
-    ctl.start(opts.job);
+    if (bootDue(opts.boot, prefs, Date.now()))
+      void runBoot(ctl, opts.url).then(() => done || ctl.start(opts.job));
+    else ctl.start(opts.job);
   });
 }

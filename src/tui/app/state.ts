@@ -1,5 +1,7 @@
 // The whole dashboard's state in one immutable snapshot, and the tiny store that holds it. Data from the daemon
 // and UI state live side by side so a frame is a pure function of one snapshot (plus the live log tails).
+
+import type { ApiDag } from '../../dashboard/dag.ts';
 import type { Segment } from '../../dashboard/table.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import type { Prefs } from '../data/prefs.ts';
@@ -48,6 +50,20 @@ export interface DataState {
   /** jobs whose failure arrived with the latest poll (bold for one poll; alarm) */
   justFailed: ReadonlySet<string>;
   alarmAcked: boolean;
+  /** `GET /dags` (first load, the DAGs panel, each poll while it shows); null = not loaded */
+  dags: readonly ApiDag[] | null;
+}
+
+/** One line of the boot self-test (spec 08 §4.14). */
+export interface BootLine {
+  text: string;
+  tone: 'accent' | 'fg' | 'dim' | 'ok' | 'warn' | 'fail';
+}
+
+/** The boot self-test while it owns the screen: its lines, and how many characters have been typed. */
+export interface BootState {
+  lines: readonly BootLine[];
+  typed: number;
 }
 
 export interface TuiState {
@@ -76,6 +92,8 @@ export interface TuiState {
   toasts: readonly Toast[];
   /** monotonic ms of the last key (zen idle) */
   lastKeyAt: number;
+  /** the boot self-test owns the screen while set */
+  boot: BootState | null;
 }
 
 export const EMPTY_DATA: DataState = {
@@ -91,6 +109,7 @@ export const EMPTY_DATA: DataState = {
   cluster: null,
   justFailed: new Set(),
   alarmAcked: false,
+  dags: null,
 };
 
 /** A fresh dashboard: no data yet, the board on top, sorted by name. */
@@ -111,6 +130,7 @@ export function createState(
     wallboard: false,
     toasts: [],
     lastKeyAt: base.mono,
+    boot: null,
     ...base,
     ...over,
   };

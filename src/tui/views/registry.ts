@@ -2,17 +2,22 @@
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
 import { clusterView } from './cluster/cluster.ts';
+import { dagDrawerView } from './dags/drawer.ts';
+import { dagsView } from './dags/list.ts';
 import { drawerView } from './drawer/drawer.ts';
 import { fleetView } from './fleet/fleet.ts';
 import { heatView } from './heat/heat.ts';
 import { helpView } from './help/help.ts';
+import { mitigateView } from './incident/mitigate.ts';
+import { timelineView } from './incident/timeline.ts';
+import { multiTailView } from './multitail/multitail.ts';
 import { nodeView } from './node/node.ts';
 import { paletteView } from './palette/palette.ts';
 import { pressureView } from './pressure/pressure.ts';
 import { radarView } from './radar/radar.ts';
 import { sandboxView } from './sandbox/sandbox.ts';
 import { settingsView } from './settings/settings.ts';
-import { timelineView } from './timeline/timeline.ts';
+import { stateView } from './state/state.ts';
 import { tokenView } from './token/token.ts';
 import type { View } from './types.ts';
 import { weekView } from './week/week.ts';
@@ -22,8 +27,14 @@ const VIEWS: readonly View<never>[] = [
   tokenView,
   settingsView,
   helpView,
-  timelineView,
   drawerView,
+  // tui-ops
+  dagsView,
+  dagDrawerView,
+  timelineView,
+  mitigateView,
+  multiTailView,
+  stateView,
   // the other panels (spec 08 §4.12)
   clusterView,
   fleetView,

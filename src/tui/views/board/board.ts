@@ -4,7 +4,8 @@ import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
-import { openTimeline } from '../timeline/timeline.ts';
+import { toggleTimeline } from '../incident/timeline.ts';
+import { openMultiTail } from '../multitail/multitail.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
 import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
@@ -90,9 +91,6 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
     case '?':
       ctl.push({ kind: 'help', scroll: 0 } as never);
       return true;
-    case 'i':
-      ctl.push(openTimeline());
-      return true;
     case 'r':
       if (job?.enabled && !job.running) void ctl.runJob(job.name);
       return true;
@@ -131,6 +129,12 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       return true;
     case 'q':
       ctl.quit(0);
+      return true;
+    case 'i':
+      toggleTimeline(ctl);
+      return true;
+    case 'm':
+      openMultiTail(ctl);
       return true;
   }
   const added = boardKeyFor(key.name);

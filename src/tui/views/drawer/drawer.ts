@@ -54,13 +54,7 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_ROLE[status] });
   h.add('   r run · x cancel · esc close', { fg: 'dim' });
   rows.push(h.done());
-  const t = new Line(theme, width);
-  t.add(' ');
-  for (const tab of TABS)
-    t.add(` ${tab} `, tab === d.tab ? { fg: 'bright', bg: 'sel', bold: true } : { fg: 'dim' });
-  t.add('   ←/→ switch', { fg: 'dim' });
-  rows.push(t.done());
-  rows.push(new Line(theme, width).add(g.h.repeat(width), { fg: 'border' }).done());
+  rows.push(...tabStrip(ctx, width, TABS, d.tab));
   const room = height - rows.length;
   if (d.tab === 'logs') rows.push(...logRows(ctx.ctl.tail, d, ctx, width, room));
   else {
@@ -74,6 +68,16 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const blank = new Line(theme, width).done();
   while (rows.length < height) rows.push(blank);
   return { placement: 'drawer', rows };
+}
+
+/** A drawer's tab row (the active tab on the selection background) and the rule under it. */
+export function tabStrip(ctx: RenderCtx, width: number, tabs: readonly string[], active: string): string[] {
+  const t = new Line(ctx.theme, width);
+  t.add(' ');
+  for (const tab of tabs)
+    t.add(` ${tab} `, tab === active ? { fg: 'bright', bg: 'sel', bold: true } : { fg: 'dim' });
+  t.add('   ←/→ switch', { fg: 'dim' });
+  return [t.done(), new Line(ctx.theme, width).add(ctx.g.h.repeat(width), { fg: 'border' }).done()];
 }
 
 /** Fetches what the tab shows (History each time it is shown, Resources on a visit). */

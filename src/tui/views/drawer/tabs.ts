@@ -20,7 +20,7 @@ const localStamp = (ms: number): string => {
   return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
 };
 
-const OUTCOME_STATUS = {
+export const OUTCOME_STATUS = {
   success: 'ok',
   failure: 'failed',
   cancelled: 'cancelled',

@@ -16,6 +16,7 @@ export const TERMINAL_EXTRAS: ReadonlyArray<readonly [string, string]> = [
   ['q', 'Quit'],
   ['s / S', 'Cycle sort key / direction'],
   ['f', 'Cycle status filter'],
+  ['m', 'Multi-tail console'],
   ['←/→ or Tab', 'Switch drawer tab'],
   ['PgUp / PgDn', 'Scroll'],
   ['in logs: f/t/w', 'Follow · timestamps · wrap'],

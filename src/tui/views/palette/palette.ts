@@ -123,11 +123,17 @@ let memo: { key: unknown[]; list: Command[] } | null = null;
 
 /** The ranked entries for a query (memoised on the query and the job list). */
 export function paletteEntries(ctl: Controller, query: string): Command[] {
-  const key = [ctl.state.data.jobs, query, ctl.state.prefs];
+  const key = [ctl.state.data.jobs, query, ctl.state.prefs, ctl.state.data.dags];
   if (memo?.key.every((v, i) => v === key[i])) return memo.list;
+  // A view's per-job entries (group 'jobs', e.g. `Tail: n`) rank with the job entries, after the actions.
+  const all = globalCommands(ctl);
   const list = [
-    ...rankCommands(globalCommands(ctl), query, LIMIT),
-    ...rankCommands(jobCommands(ctl), query, LIMIT),
+    ...rankCommands(
+      all.filter((c) => c.group !== 'jobs'),
+      query,
+      LIMIT,
+    ),
+    ...rankCommands([...jobCommands(ctl), ...all.filter((c) => c.group === 'jobs')], query, LIMIT),
   ];
   memo = { key, list: list.slice(0, LIMIT) };
   return memo.list;

@@ -1,5 +1,6 @@
-// Settings (spec 08 §4.7): every preference on one panel, saved as soon as it changes. Opened from the
-// palette. `←` steps back through a row's values ([better]: the reference cycles forward on both arrows).
+// Settings (spec 08 §4.7): one row per preference; `Enter`, `Space` and `→` step it to its next value, `←` to
+// the previous one ([better]: the reference steps forward on both arrows), and the prefs file is written at
+// once (never the token: it is not a preference). The body ends with the path.
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { CVD_CHOICES, POLL_CHOICES_MS, type Prefs, ZEN_IDLE_CHOICES } from '../../data/prefs.ts';
@@ -13,33 +14,43 @@ export interface SettingsSurface extends Surface {
   sel: number;
 }
 
-interface Row {
-  label: string;
-  show(p: Prefs): string;
-  /** the next value one step in `dir` */
-  step(p: Prefs, dir: 1 | -1): Partial<Prefs>;
-}
+const WIDTH = 56;
 
-function cycle<T>(list: readonly T[], v: T, dir: 1 | -1): T {
-  const i = list.indexOf(v);
-  return list[(Math.max(0, i) + dir + list.length) % list.length]!;
+interface Setting {
+  label: string;
+  key: keyof Prefs;
+  show(p: Prefs): string;
+  next(p: Prefs, dir: 1 | -1): Prefs[keyof Prefs];
 }
 
 const onOff = (v: boolean) => (v ? 'on' : 'off');
-const flag = (label: string, key: keyof Prefs, show: (v: boolean) => string = onOff): Row => ({
-  label,
-  show: (p) => show(p[key] as boolean),
-  step: (p) => ({ [key]: !p[key] }) as Partial<Prefs>,
-});
 
-export const SETTINGS_ROWS: readonly Row[] = [
-  { label: 'Theme', show: (p) => p.theme, step: (p, d) => ({ theme: cycle(HUES, p.theme, d) }) },
-  flag('Light / dark', 'light', (v) => (v ? 'paper' : 'phosphor')),
-  { label: 'Color vision', show: (p) => p.cvd, step: (p, d) => ({ cvd: cycle(CVD_CHOICES, p.cvd, d) }) },
+/** One step through `list`; a value not in it steps to the first (`→`) or last (`←`) choice. */
+function cycle<T>(list: readonly T[], v: T, dir: 1 | -1 = 1): T {
+  const i = list.indexOf(v);
+  if (i < 0) return dir === 1 ? list[0]! : list[list.length - 1]!;
+  return list[(i + dir + list.length) % list.length]!;
+}
+
+function flag(label: string, key: keyof Prefs): Setting {
+  return { label, key, show: (p) => onOff(p[key] as boolean), next: (p) => !p[key] };
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { label: 'Theme', key: 'theme', show: (p) => p.theme, next: (p, d) => cycle(HUES, p.theme, d) },
+  {
+    label: 'Light / dark',
+    key: 'light',
+    show: (p) => (p.light ? 'paper' : 'phosphor'),
+    next: (p) => !p.light,
+  },
+  { label: 'Color vision', key: 'cvd', show: (p) => p.cvd, next: (p, d) => cycle(CVD_CHOICES, p.cvd, d) },
   {
     label: 'Refresh interval',
+    key: 'poll_ms',
     show: (p) => (p.poll_ms === 0 ? 'paused' : `${p.poll_ms / 1000} s`),
-    step: (p, d) => ({ poll_ms: cycle(POLL_CHOICES_MS as readonly number[], p.poll_ms, d) }),
+    // An unlisted value (indexOf -1) steps to the first choice, 1 s.
+    next: (p, d) => cycle(POLL_CHOICES_MS, p.poll_ms as (typeof POLL_CHOICES_MS)[number], d),
   },
   flag('Wrap log lines', 'wrap'),
   flag('Log timestamps', 'timestamps'),
@@ -48,50 +59,37 @@ export const SETTINGS_ROWS: readonly Row[] = [
   flag('Zen screensaver', 'zen'),
   {
     label: 'Zen idle',
+    key: 'zen_idle_s',
     show: (p) => `${p.zen_idle_s} s`,
-    step: (p, d) => ({ zen_idle_s: cycle(ZEN_IDLE_CHOICES as readonly number[], p.zen_idle_s, d) }),
+    next: (p, d) => cycle(ZEN_IDLE_CHOICES, p.zen_idle_s as (typeof ZEN_IDLE_CHOICES)[number], d),
   },
   flag('Boot self-test', 'boot'),
   flag('ASCII glyphs', 'ascii'),
 ];
 
-/** Applies one step of row `i`: saved at once; the poll interval and ASCII mode take effect now. */
-export function changeSetting(ctl: Controller, i: number, dir: 1 | -1): void {
-  const row = SETTINGS_ROWS[i];
-  if (!row) return;
-  const patch = row.step(ctl.state.prefs, dir);
-  ctl.setPrefs(patch);
-  if (patch.poll_ms !== undefined) {
-    ctl.store.set({ pollMs: patch.poll_ms });
+/** Steps one setting and saves; the poll interval and ASCII mode take effect at once. */
+export function stepSetting(ctl: Controller, row: Setting, dir: 1 | -1 = 1): void {
+  const value = row.next(ctl.state.prefs, dir);
+  ctl.setPrefs({ [row.key]: value } as Partial<Prefs>);
+  if (row.key === 'poll_ms') {
+    ctl.store.set({ pollMs: value as number });
     ctl.wake();
   }
-  if (patch.ascii !== undefined) ctl.store.set({ ascii: patch.ascii });
+  if (row.key === 'ascii') ctl.store.set({ ascii: value as boolean });
 }
-
-addPaletteSource((ctl) => [
-  {
-    id: 'settings',
-    title: 'Open settings',
-    group: 'actions',
-    hint: '⚙',
-    run: () => ctl.push({ kind: 'settings', sel: 0 } as SettingsSurface),
-  },
-]);
-
-const WIDTH = 56;
 
 export const settingsView: View<SettingsSurface> = {
   kind: 'settings',
   paint(st, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
     const p = ctx.s.prefs;
-    const body = SETTINGS_ROWS.map((r, i) => {
+    const body = SETTINGS.map((row, i) => {
       const on = i === st.sel;
       const bg = on ? 'sel' : 'bg';
       return bodyRow(ctx, inner, [
         [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
-        [r.label.padEnd(24), { fg: on ? 'bright' : 'fg', bg }],
-        [r.show(p), { fg: 'accent', bg, bold: on }],
+        [row.label.padEnd(24), { fg: on ? 'bright' : 'fg', bg }],
+        [row.show(p), { fg: 'accent', bg, bold: on }],
       ]);
     });
     body.push(bodyRow(ctx, inner, [['']]));
@@ -103,16 +101,49 @@ export const settingsView: View<SettingsSurface> = {
       title: 'settings',
       width: WIDTH,
       body,
-      hint: 'j/k select · enter/space/→ next · ← back · esc close',
+      hint: 'j/k select · enter/space/→ next · ← previous · esc close',
     };
   },
-  key(st, key, ctx) {
-    const { ctl } = ctx;
-    const n = SETTINGS_ROWS.length;
-    if (key.name === 'j' || key.name === 'down') ctl.update(st, { sel: (st.sel + 1) % n });
-    else if (key.name === 'k' || key.name === 'up') ctl.update(st, { sel: (st.sel - 1 + n) % n });
-    else if (key.name === 'enter' || key.name === ' ' || key.name === 'right') changeSetting(ctl, st.sel, 1);
-    else if (key.name === 'left') changeSetting(ctl, st.sel, -1);
+  key(st, key, { ctl }) {
+    // the selection wraps, like the board's
+    switch (key.name) {
+      case 'j':
+      case 'down':
+        ctl.update(st, { sel: (st.sel + 1) % SETTINGS.length });
+        break;
+      case 'k':
+      case 'up':
+        ctl.update(st, { sel: (st.sel - 1 + SETTINGS.length) % SETTINGS.length });
+        break;
+      case 'enter':
+      case ' ':
+      case 'right':
+        stepSetting(ctl, SETTINGS[st.sel]!);
+        break;
+      case 'left':
+        stepSetting(ctl, SETTINGS[st.sel]!, -1);
+        break;
+    }
     return true;
   },
 };
+
+addPaletteSource((ctl) => [
+  {
+    id: 'settings',
+    title: 'Open settings',
+    hint: '⚙',
+    group: 'actions',
+    run: () => ctl.push({ kind: 'settings', sel: 0 } as SettingsSurface),
+  },
+  {
+    id: 'boot',
+    title: 'Toggle boot self-test',
+    hint: '▮',
+    group: 'actions',
+    run: () => {
+      ctl.setPrefs({ boot: !ctl.state.prefs.boot });
+      ctl.toast(`▮ boot self-test: ${ctl.state.prefs.boot ? 'on' : 'off'}`, 'info');
+    },
+  },
+]);

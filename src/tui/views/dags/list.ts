@@ -1,0 +1,112 @@
+// The DAGs panel (spec 08 §4.11): every configured DAG with its task count, latest run state and schedule.
+// Opened from the palette; `Enter` opens the DAG drawer, `t` triggers, `r` reloads (and each poll while it shows).
+import { type ApiDag, scheduleText } from '../../../dashboard/dag.ts';
+import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Surface } from '../../app/state.ts';
+import { flatten } from '../../text/sanitize.ts';
+import { fit } from '../../text/width.ts';
+import { addPaletteSource } from '../palette/palette.ts';
+import { bodyRow, innerWidth } from '../panel.ts';
+import { clampSel, findSurface } from '../surface.ts';
+import type { PanelPaint, View } from '../types.ts';
+import { triggerDag } from './actions.ts';
+import { openDagDrawer } from './drawer.ts';
+import { dagStateRole } from './roles.ts';
+
+export interface DagsSurface extends Surface {
+  kind: 'dags';
+  sel: number;
+}
+
+const WIDTH = 76;
+
+export function toggleDags(ctl: Controller): void {
+  if (findSurface(ctl, 'dags')) {
+    ctl.close('dags');
+    return;
+  }
+  ctl.push({ kind: 'dags', sel: 0 } as DagsSurface);
+  void ctl.loadDags();
+}
+
+onEachPoll((ctl) => {
+  if (findSurface(ctl, 'dags')) void ctl.loadDags();
+});
+
+const dagList = (ctl: Controller): readonly ApiDag[] => ctl.state.data.dags ?? [];
+
+export const dagsView: View<DagsSurface> = {
+  kind: 'dags',
+  paint(p, ctx): PanelPaint {
+    const inner = innerWidth(WIDTH, ctx.s.cols);
+    const dags = ctx.s.data.dags;
+    const body: string[] = [];
+    if (dags === null) body.push(bodyRow(ctx, inner, [['loading…', { fg: 'dim' }]]));
+    else if (dags.length === 0) body.push(bodyRow(ctx, inner, [['no DAGs configured', { fg: 'dim' }]]));
+    const sel = Math.min(p.sel, Math.max(0, (dags?.length ?? 0) - 1));
+    (dags ?? []).forEach((d, i) => {
+      const bg = i === sel ? 'sel' : 'bg';
+      const state = d.latestRun?.state ?? '—';
+      body.push(
+        bodyRow(ctx, inner, [
+          [fit(` ⧉ ${flatten(d.name)}`, 28), { fg: i === sel ? 'bright' : 'fg', bg, bold: i === sel }],
+          [fit(`${d.tasks.length} tasks`, 12), { fg: 'dim', bg }],
+          [fit(flatten(state), 11), { fg: dagStateRole(d.latestRun?.state), bg }],
+          [flatten(scheduleText(d)), { fg: 'dim', bg }],
+        ]),
+      );
+    });
+    return {
+      placement: 'panel',
+      title: 'DAGs',
+      width: WIDTH,
+      body,
+      hint: 'j/k move · enter open · t trigger · r reload · esc close',
+    };
+  },
+  key(p, key, { ctl }) {
+    const dags = dagList(ctl);
+    const d = dags[Math.min(p.sel, dags.length - 1)];
+    switch (key.name) {
+      case 'j':
+      case 'down':
+        ctl.update(p, { sel: clampSel(p.sel, 1, dags.length) });
+        return true;
+      case 'k':
+      case 'up':
+        ctl.update(p, { sel: clampSel(p.sel, -1, dags.length) });
+        return true;
+      case 'enter':
+        if (d) openDagDrawer(ctl, d.name);
+        return true;
+      case 't':
+        if (d) void triggerDag(ctl, d.name).then(() => ctl.loadDags());
+        return true;
+      case 'r':
+        ctl.toast('↻ reloading DAGs', 'info');
+        void ctl.loadDags();
+        return true;
+    }
+    return true;
+  },
+};
+
+addPaletteSource((ctl) => {
+  const c = (id: string, title: string, hint: string, run: () => void) => ({
+    id,
+    title,
+    hint,
+    group: 'actions',
+    run,
+  });
+  return [
+    c('dags', 'Toggle DAGs panel', '⧉', () => toggleDags(ctl)),
+    ...dagList(ctl).flatMap((d) => {
+      const n = flatten(d.name);
+      return [
+        c(`dag:${d.name}`, `DAG: ${n}`, '⧉', () => openDagDrawer(ctl, d.name)),
+        c(`trigger:${d.name}`, `Trigger DAG: ${n}`, '▶', () => void triggerDag(ctl, d.name)),
+      ];
+    }),
+  ];
+});

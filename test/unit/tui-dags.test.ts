@@ -1,0 +1,229 @@
+// The DAGs panel and DAG drawer (spec 08 §4.11): list, runs, graph, tasks with approve / reject on waiting
+// gates only (Q16), XCom, a task's log, trigger and backfill, with `Tab` switching tabs. ink-testing-library
+// around a real Controller and a loopback fixture daemon that serves one DAG.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiDag, ApiDagRun } from '../../src/dashboard/dag.ts';
+import { parseBackfill } from '../../src/tui/views/dags/actions.ts';
+import { dagEntry } from '../helpers/dag-entry.ts';
+import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+
+const DAG: ApiDag = {
+  name: 'etl',
+  enabled: true,
+  scheduled: true,
+  schedule: '0 4 * * *',
+  retainRuns: 10,
+  tasks: [
+    { id: 'extract', type: 'task', dependsOn: [], triggerRule: 'all_success', retries: 0, mapped: false },
+    {
+      id: 'gate',
+      type: 'approval',
+      dependsOn: ['extract'],
+      triggerRule: 'all_success',
+      retries: 0,
+      mapped: false,
+    },
+    { id: 'load', type: 'task', dependsOn: ['gate'], triggerRule: 'all_success', retries: 0, mapped: false },
+  ],
+  latestRun: {
+    runKey: 'manual-1',
+    state: 'running',
+    kind: 'manual',
+    createdAt: 1_783_240_000,
+    updatedAt: 1_783_240_000,
+  },
+};
+
+const entry = (id: string, state: string, extra: object = {}) =>
+  dagEntry(id, state, { attempt: 1, ...extra });
+
+const RUN: ApiDagRun = {
+  dag: 'etl',
+  runKey: 'manual-1',
+  runId: 'r1',
+  state: 'running',
+  kind: 'manual',
+  createdAt: 1_783_240_000,
+  updatedAt: 1_783_240_000,
+  tasks: {
+    extract: entry('extract', 'success'),
+    gate: entry('gate', 'pending', { awaitingApproval: true }),
+    load: entry('load', 'pending'),
+  },
+};
+
+const daemon = new FixtureDaemon();
+const posts: Array<{ url: string; body: string }> = [];
+
+function dagRoutes(req: IncomingMessage, url: string, res: ServerResponse): boolean {
+  const json = (v: unknown, status = 200) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    return true;
+  };
+  if (req.method === 'POST' && url.startsWith('/dags/')) {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      posts.push({ url, body });
+      if (url === '/dags/etl/trigger') json({ dag: 'etl', runKey: 'manual-2' });
+      else if (url === '/dags/etl/backfill') json({ error: 'from must be an ISO date' }, 400);
+      else json({ ok: true });
+    });
+    return true;
+  }
+  if (url === '/dags') return json([DAG]);
+  if (url === '/dags/etl/runs?limit=50')
+    return json({
+      runs: [
+        {
+          runKey: 'manual-1',
+          runId: 'r1',
+          state: 'running',
+          kind: 'manual',
+          logicalDate: null,
+          createdAt: 1_783_240_000,
+          updatedAt: 1_783_240_000,
+          taskStates: {},
+        },
+      ],
+    });
+  if (url === '/dags/etl/runs/manual-1') return json(RUN);
+  if (url === '/dags/etl/runs/manual-1/xcom')
+    return json({ entries: [{ taskkey: 'extract', key: 'rows', size: 2, at: 1, value: '42' }] });
+  if (url === '/dags/etl/runs/manual-1/tasks/extract/logs') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`event: line\ndata: ${JSON.stringify({ stream: 'stdout', line: 'extracted 42 rows' })}\n\n`);
+    res.end('event: end\ndata: {}\n\n');
+    return true;
+  }
+  return false;
+}
+
+beforeAll(async () => {
+  daemon.extra = dagRoutes;
+  await daemon.start();
+});
+afterAll(() => daemon.stop());
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function openDrawer(): Promise<Harness> {
+  const t = mountTui(daemon, { cols: 100, rows: 30 });
+  await t.ctl.loadDags();
+  await t.press(KEY.ctrlK, ...'dag: etl', KEY.enter);
+  await wait(100);
+  return t;
+}
+
+describe('DAGs panel', () => {
+  it('lists each DAG with its task count, latest state and schedule; Enter opens the drawer', async () => {
+    h = mountTui(daemon, { cols: 100, rows: 30 });
+    await h.press(KEY.ctrlK, ...'toggle dags', KEY.enter);
+    await wait(100);
+    const t = h.text();
+    expect(t).toMatch(/⧉ etl\s+3 tasks\s+running\s+0 4 \* \* \*/);
+    await h.press(KEY.enter);
+    await wait(100);
+    expect(h.text()).toContain('runs  graph  tasks  xcom  logs');
+    expect(h.text()).toContain('manual-1');
+  });
+
+  it('`t` in the panel triggers the DAG and toasts its run key', async () => {
+    h = mountTui(daemon, { cols: 100, rows: 30 });
+    await h.press(KEY.ctrlK, ...'toggle dags', KEY.enter);
+    await wait(100);
+    posts.length = 0;
+    await h.press('t');
+    await wait(100);
+    expect(posts.map((p) => p.url)).toEqual(['/dags/etl/trigger']);
+    expect(h.text()).toContain('▶ etl run manual-2');
+  });
+});
+
+describe('DAG drawer', () => {
+  it('runs → Enter loads the run into tasks; the gate shows approve / reject; `a` approves it', async () => {
+    h = await openDrawer();
+    await h.press(KEY.enter);
+    await wait(100);
+    const t = h.text();
+    expect(t).toContain('run manual-1');
+    expect(t).toMatch(/gate\s+awaiting\s+► a approve · R/);
+    expect(t).toMatch(/extract\s+success/);
+    posts.length = 0;
+    await h.press('j', 'a');
+    await wait(100);
+    expect(posts).toEqual([
+      { url: '/dags/etl/runs/manual-1/tasks/gate/decision', body: '{"decision":"approve","by":"tui"}' },
+    ]);
+    expect(h.text()).toContain('approve gate');
+  });
+
+  it('Q16: `R` on a task that is not a waiting gate sends nothing', async () => {
+    h = await openDrawer();
+    await h.press(KEY.enter);
+    await wait(100);
+    posts.length = 0;
+    await h.press('R');
+    await wait(80);
+    expect(posts).toEqual([]);
+    expect(h.text()).toContain('extract is not a waiting approval gate');
+  });
+
+  it('Tab switches tabs (Q16); the graph shows layers and edges coloured by the run', async () => {
+    h = await openDrawer();
+    await h.press(KEY.enter); // run opened, tasks tab
+    await wait(100);
+    await h.press(KEY.tab, KEY.tab, KEY.tab, KEY.tab); // tasks → xcom → logs → runs → graph
+    const t = h.text();
+    expect(t).toMatch(/0 \[extract success\]/);
+    expect(t).toMatch(/1 \[gate awaiting\]/);
+    expect(t).toContain('extract ─▶ gate');
+    expect(t).toContain('gate ─▶ load');
+    await h.press(KEY.right, KEY.right);
+    expect(h.text()).toMatch(/extract\.rows\s+42/);
+  });
+
+  it('Enter on a task shows its log to the end', async () => {
+    h = await openDrawer();
+    await h.press(KEY.enter);
+    await wait(100);
+    await h.press(KEY.enter);
+    await wait(200);
+    const t = h.text();
+    expect(t).toContain('task: extract');
+    expect(t).toContain('extracted 42 rows');
+    expect(t).toContain('── end of log ──');
+  });
+
+  it('`b` asks for FROM..TO, posts it, and toasts the refusal with the daemon error', async () => {
+    h = await openDrawer();
+    posts.length = 0;
+    await h.press('b', ...'2026-01-01..2026-01-03', KEY.enter);
+    await wait(100);
+    expect(posts).toEqual([{ url: '/dags/etl/backfill', body: '{"from":"2026-01-01","to":"2026-01-03"}' }]);
+    expect(h.text()).toContain('backfill: HTTP 400 — from must be an ISO date');
+    await h.press('b', ...'nonsense', KEY.enter);
+    expect(h.text()).toContain('backfill wants: FROM..TO (ISO dates)');
+  });
+
+  it('Esc closes the drawer and its task log stream', async () => {
+    h = await openDrawer();
+    await h.press(KEY.esc);
+    expect(h.text()).not.toContain('runs  graph');
+  });
+});
+
+describe('parseBackfill', () => {
+  it('splits on .. or spaces into exactly two parts', () => {
+    expect(parseBackfill('a..b')).toEqual({ from: 'a', to: 'b' });
+    expect(parseBackfill(' a  b ')).toEqual({ from: 'a', to: 'b' });
+    expect(parseBackfill('a')).toBeNull();
+    expect(parseBackfill('a..b..c')).toBeNull();
+  });
+});
