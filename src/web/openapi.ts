@@ -6,13 +6,13 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { tidy } from '../mcp/schema.ts';
-import { docs as coreDocs } from './api/core.ts';
-import { docs as dagDocs } from './api/dags.ts';
+import { docs as coreDocs } from './api/core.schema.ts';
+import { docs as dagDocs } from './api/dags.schema.ts';
 import { docs as miscDocs } from './api/docs-misc.ts';
-import { docs as jobDocs } from './api/jobs.ts';
-import { docs as scheduleDocs } from './api/schedule.ts';
-import { docs as slotDocs } from './api/slots.ts';
-import { docs as stateDocs } from './api/state.ts';
+import { docs as jobDocs } from './api/jobs.schema.ts';
+import { docs as scheduleDocs } from './api/schedule.schema.ts';
+import { docs as slotDocs } from './api/slots.schema.ts';
+import { docs as stateDocs } from './api/state.schema.ts';
 import type { RouteDoc } from './api/types.ts';
 import type { WebEnv } from './respond.ts';
 

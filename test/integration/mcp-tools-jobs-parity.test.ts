@@ -9,8 +9,8 @@ import type { McpSettings, ToolContext, ToolDef, ToolResult } from '../../src/mc
 import { jobTools } from '../../src/mcp/tools/jobs.ts';
 import { nodeTools } from '../../src/mcp/tools/node.ts';
 import { Logger } from '../../src/util/log.ts';
-import { docs as coreDocs } from '../../src/web/api/core.ts';
-import { docs as jobDocs } from '../../src/web/api/jobs.ts';
+import { docs as coreDocs } from '../../src/web/api/core.schema.ts';
+import { docs as jobDocs } from '../../src/web/api/jobs.schema.ts';
 import type { WebDeps } from '../../src/web/deps.ts';
 import { JobResourceSampler } from '../../src/web/jobresources.ts';
 import { NodeSampler } from '../../src/web/node.ts';

@@ -3,24 +3,26 @@
 // are worded for a model (`dag not found: '<d>'`, `state store unavailable: …`).
 import { z } from 'zod';
 import {
-  dagBackfill,
-  dagBackfillPreview,
   dagBackfillPreviewSchema,
   dagBackfillSchema,
-  dagDecide,
   dagDecisionSchema,
+  dagRunSchema,
+  dagRunSummarySchema,
+  dagSummarySchema,
+  dagTriggerSchema,
+  dagXcomSchema,
+} from '../../web/api/dags.schema.ts';
+import {
+  dagBackfill,
+  dagBackfillPreview,
+  dagDecide,
   dagKnown,
   dagList,
   dagRun,
-  dagRunSchema,
-  dagRunSummarySchema,
   dagRuns,
-  dagSummarySchema,
   dagTaskOutput,
   dagTrigger,
-  dagTriggerSchema,
   dagXcom,
-  dagXcomSchema,
 } from '../../web/api/dags.ts';
 import type { ApiResult } from '../../web/api/types.ts';
 import type { WebContext } from '../../web/context.ts';

@@ -3,13 +3,16 @@
 // comes from the same api/ function as its REST route, so a tool and its route cannot disagree.
 import { z } from 'zod';
 import { redactLines } from '../../exec/redact.ts';
-import { StatusRowSchema, statusRows } from '../../web/api/core.ts';
+import { StatusRowSchema } from '../../web/api/core.schema.ts';
+import { statusRows } from '../../web/api/core.ts';
 import {
-  cancelJob,
   JobResourcesSchema,
   JobRowSchema,
   JobRunsSchema,
   JobTrendsSchema,
+} from '../../web/api/jobs.schema.ts';
+import {
+  cancelJob,
   jobResources,
   jobRow,
   jobRows,

@@ -4,15 +4,17 @@
 import { z } from 'zod';
 import {
   ClusterSchema,
-  clusterBody,
   FleetSchema,
-  fleetBody,
-  metricsText,
   NodeHistorySchema,
   NodeSchema,
+  VersionSchema,
+} from '../../web/api/core.schema.ts';
+import {
+  clusterBody,
+  fleetBody,
+  metricsText,
   nodeBody,
   nodeHistoryBody,
-  VersionSchema,
   versionInfo,
 } from '../../web/api/core.ts';
 import { type ToolDef, toolOk } from '../tool.ts';

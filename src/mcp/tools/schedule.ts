@@ -6,16 +6,19 @@ import {
   duplicatesSchema,
   pressureSchema,
   previewSchema,
+  suggestSchema,
+  whySchema,
+} from '../../web/api/schedule.schema.ts';
+import {
   scheduleDuplicates,
   scheduleEntry,
   schedulePressure,
   schedulePreview,
   scheduleSuggest,
   scheduleWhy,
-  suggestSchema,
-  whySchema,
 } from '../../web/api/schedule.ts';
-import { jobSlotsSchema, jobSlotsView } from '../../web/api/slots.ts';
+import { jobSlotsSchema } from '../../web/api/slots.schema.ts';
+import { jobSlotsView } from '../../web/api/slots.ts';
 import { type ToolContext, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
 import {
   AT_ERROR,

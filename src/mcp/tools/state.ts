@@ -2,15 +2,13 @@
 // src/web/api/state.ts like `/state*` does; KV values are redacted to type and size (spec 07 §7) and
 // log streams are never served.
 import { z } from 'zod';
+import { modelDocumentsSchema, stateOverviewSchema, stateRecordsSchema } from '../../web/api/state.schema.ts';
 import {
   isLogStream,
   modelDocuments,
-  modelDocumentsSchema,
   NO_STORE,
   stateOverview,
-  stateOverviewSchema,
   stateRecords,
-  stateRecordsSchema,
   streamLength,
 } from '../../web/api/state.ts';
 import { type ToolDef, toolError, toolOk } from '../tool.ts';

@@ -1,8 +1,7 @@
 // Slot fates (issue 15 part 2) that `GET /jobs/{name}/slots`, `GET /slots/unaccounted` and the MCP
 // `cron_job_slots` tool share: every scheduled slot of a window and what became of it, from the
 // fleet's shared run ledger (or this node's memory when no store is configured).
-import { z } from 'zod';
-import { type LedgerRow, SLOT_FATES } from '../../scheduler/slots.ts';
+import type { LedgerRow } from '../../scheduler/slots.ts';
 import {
   historyRows,
   jobSlots,
@@ -14,7 +13,8 @@ import {
 import { parseIsoInstant } from '../../util/instant.ts';
 import type { WebContext } from '../context.ts';
 import { nodeName } from '../deps.ts';
-import { type ApiResult, fail, ok, type RouteDoc } from './types.ts';
+import type { JobSlots, Unaccounted } from './slots.schema.ts';
+import { type ApiResult, fail, ok } from './types.ts';
 
 const UNACCOUNTED_MEMO_MS = 10_000;
 
@@ -80,65 +80,3 @@ export async function unaccountedView(ctx: WebContext): Promise<ApiResult<Unacco
   memos.set(ctx, { at: to, body });
   return ok(body);
 }
-
-// ---------------------------------------------------------------------------------------------
-// 200 bodies
-
-const fate = z.enum(SLOT_FATES);
-const source = z
-  .enum(['ledger', 'memory'])
-  .describe('the shared run ledger, or this node alone without a store');
-
-export const jobSlotsSchema = z.object({
-  name: z.string(),
-  from: z.string(),
-  to: z.string(),
-  source,
-  schedule: z.string(),
-  clusterPolicy: z.enum(['Leader', 'PreferLeader', 'EveryNode']),
-  counts: z.partialRecord(fate, z.number().int()),
-  unaccounted: z.number().int().describe('slots no node accounted for: alert on this'),
-  truncated: z.number().int().describe('oldest slots of the window left out'),
-  before_history: z.number().int().describe('slots before the ledger knew the job, not listed'),
-  slots: z.array(
-    z.object({
-      scheduled_at: z.string(),
-      outcome: fate,
-      node: z.string().nullable(),
-      run_id: z.string().nullable(),
-      reason: z.string().nullable(),
-      others: z.array(z.object({ node: z.string(), outcome: fate, reason: z.string().nullable() })),
-    }),
-  ),
-});
-export type JobSlots = z.infer<typeof jobSlotsSchema>;
-
-export const unaccountedSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  source,
-  unaccounted: z.number().int(),
-  jobs: z.array(z.object({ name: z.string(), unaccounted: z.number().int() })),
-});
-export type Unaccounted = z.infer<typeof unaccountedSchema>;
-
-export const docs: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/jobs/{name}/slots',
-    summary: "Every scheduled slot of a job's window and its fate",
-    query: {
-      from: z.string().describe('ISO-8601, default to minus 24 h'),
-      to: z.string().describe('ISO-8601, default now'),
-    },
-    response: jobSlotsSchema,
-    errors: [400, 404, 503],
-  },
-  {
-    method: 'get',
-    path: '/slots/unaccounted',
-    summary: 'Unaccounted slots of every enabled job over the last 24 hours',
-    response: unaccountedSchema,
-    errors: [503],
-  },
-];

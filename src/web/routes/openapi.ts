@@ -1,8 +1,9 @@
 // GET /openapi.json: the OpenAPI document of the routes this app registers (src/web/openapi.ts),
 // built on first request, when every route is in place. Behind the API's auth like any other route.
+// The document generator (and with it zod and every payload schema) is loaded by that first request,
+// so a daemon nobody asks for the document never loads them (issue 21: no cost without MCP).
 import type { Hono } from 'hono';
 import type { WebDeps } from '../deps.ts';
-import { openApiDocument, ROUTE_DOCS, registeredRoutes } from '../openapi.ts';
 import { JSON_TYPE, text, type WebEnv } from '../respond.ts';
 
 export function openApiRoute(
@@ -10,12 +11,18 @@ export function openApiRoute(
   d: WebDeps,
   opts: { auth: boolean; publicPaths: ReadonlySet<string> },
 ): void {
-  let body: string | null = null;
-  app.get('/openapi.json', () => {
-    if (body === null) {
-      const served = registeredRoutes(app);
-      body = JSON.stringify(openApiDocument(ROUTE_DOCS, { version: d.ctx.version, served, ...opts }));
-    }
-    return text(body, 200, JSON_TYPE);
+  let body: Promise<string> | null = null;
+  const build = async (): Promise<string> => {
+    const { openApiDocument, ROUTE_DOCS, registeredRoutes } = await import('../openapi.ts');
+    const served = registeredRoutes(app);
+    return JSON.stringify(openApiDocument(ROUTE_DOCS, { version: d.ctx.version, served, ...opts }));
+  };
+  app.get('/openapi.json', async () => {
+    // A failed build is not cached: the next request tries again.
+    body ??= build().catch((e: unknown) => {
+      body = null;
+      throw e;
+    });
+    return text(await body, 200, JSON_TYPE);
   });
 }
