@@ -2,7 +2,7 @@
 // CommonJS hook (NODE_OPTIONS=--require) that writes down every package Module._load is asked for;
 // after the REST routes that share payload code with the MCP tools have answered, neither zod nor
 // the MCP SDK may have been loaded. With `mcp.enabled` and one tools/call, both are.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
