@@ -1,5 +1,5 @@
-// GET /openapi.json: an OpenAPI 3.1 document built from the RouteDocs beside the payload code
-// (src/web/api/*.ts). The success schemas are the zod schemas the routes and MCP tools share,
+// GET /openapi.json: an OpenAPI 3.1 document built from the RouteDocs beside the payload schemas
+// (src/web/api/*.schema.ts). The success schemas are the zod schemas the routes and MCP tools share,
 // converted with z.toJSONSchema (JSON Schema 2020-12 is OpenAPI 3.1's dialect), so the document
 // cannot drift from the payloads without test/integration/openapi.test.ts noticing.
 

@@ -1,6 +1,6 @@
 // The schedule analysis answers (spec 06 §5.11) that `/schedule/*` and the MCP schedule tools share:
 // preview, pressure, duplicates, suggest, why. The engine work is in ../analysis.ts; this module
-// decides what a request means (defaults, zones, lookups) and what the 200 bodies look like.
+// decides what a request means (defaults, zones, lookups); ./schedule.schema.ts, what the 200 bodies look like.
 import { isSupportedInstant } from '../../schedule/index.ts';
 import {
   allEntries,
