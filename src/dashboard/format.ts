@@ -100,3 +100,18 @@ export function formatPercent(ratio: number | null | undefined): string {
 export function capitalize(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
 }
+
+/** `v1:5f0c…` -> `5f0c…` first 12 hex. */
+export function shortJobSetId(id: string): string {
+  return id.replace(/^v\d+:/, '').slice(0, 12);
+}
+
+/** The body of `/job-set-id`: JSON (`{"job_set_id": …}`) when asked for it, the bare id from older daemons. */
+export function parseJobSetId(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { job_set_id?: string };
+    return parsed.job_set_id ?? null;
+  } catch {
+    return body.trim() || null;
+  }
+}

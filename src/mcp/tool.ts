@@ -37,7 +37,9 @@ export interface ToolContext {
 }
 
 /** Success: a one-line summary (spec 07 §4.4) and the structured payload; failure: `isError` text. */
-export type ToolResult = { ok: true; text: string; structured: Record<string, unknown> } | { ok: false; text: string };
+export type ToolResult =
+  | { ok: true; text: string; structured: Record<string, unknown> }
+  | { ok: false; text: string };
 
 export const toolOk = (text: string, structured: Record<string, unknown>): ToolResult => ({
   ok: true,

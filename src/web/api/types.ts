@@ -4,7 +4,9 @@
 import type { z } from 'zod';
 
 /** A payload, or an error status with its message (the REST body is `{"error": message}`). */
-export type ApiResult<T> = { ok: true; body: T } | { ok: false; status: 400 | 404 | 409 | 500 | 503; error: string };
+export type ApiResult<T> =
+  | { ok: true; body: T }
+  | { ok: false; status: 400 | 404 | 409 | 500 | 503; error: string };
 
 export const ok = <T>(body: T): ApiResult<T> => ({ ok: true, body });
 export const fail = (status: 400 | 404 | 409 | 500 | 503, error: string): ApiResult<never> => ({
