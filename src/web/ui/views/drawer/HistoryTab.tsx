@@ -1,5 +1,6 @@
 // History tab: `/jobs/{name}/runs` — stats grid, duration bars and the run table (newest first).
 import { useEffect, useState } from 'preact/hooks';
+import { rateTone } from '../../../../dashboard/columns.ts';
 import { formatAge, formatDuration, formatPercent, parseIso } from '../../../../dashboard/format.ts';
 import type { ApiJob, ApiRun, ApiRuns } from '../../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
@@ -38,19 +39,7 @@ export function HistoryTab({ job, api, now }: { job: ApiJob; api: Api; now: numb
     <div class="history">
       <div class="stats">
         <Stat label="Runs" value={String(st.total)} />
-        <Stat
-          label="Success rate"
-          value={formatPercent(st.success_rate)}
-          tone={
-            st.success_rate === null
-              ? ''
-              : st.success_rate >= 0.99
-                ? 'good'
-                : st.success_rate < 0.8
-                  ? 'bad'
-                  : 'warn'
-          }
-        />
+        <Stat label="Success rate" value={formatPercent(st.success_rate)} tone={rateTone(st.success_rate)} />
         <Stat label="OK / Fail" value={`${st.success} / ${st.failure}`} />
         <Stat label="Avg" value={formatDuration(st.avg_duration)} />
         <Stat label="Min" value={formatDuration(st.min_duration)} />
