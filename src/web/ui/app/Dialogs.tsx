@@ -2,11 +2,9 @@
 // here; the page keys are off while any is open.
 import { useCallback, useState } from 'preact/hooks';
 import type { Command } from '../../../dashboard/commands.ts';
-import type { RefreshChoice, ThemePref } from '../../../dashboard/settings.ts';
 import { CommandPalette } from '../chrome/CommandPalette.tsx';
-import { type NotifyState, SettingsDialog } from '../chrome/SettingsDialog.tsx';
+import { SettingsDialog, type SettingsProps } from '../chrome/SettingsDialog.tsx';
 import { TokenDialog } from '../chrome/TokenDialog.tsx';
-import type { Look } from '../io/theme.ts';
 
 export interface Dialogs {
   help: boolean;
@@ -55,15 +53,7 @@ export function useDialogs(): Dialogs {
 export interface DialogHostProps {
   dialogs: Dialogs;
   commands: Command[];
-  settings: {
-    themePref: ThemePref;
-    onTheme(pref: ThemePref): void;
-    look: Look;
-    refresh: RefreshChoice;
-    onRefresh(choice: RefreshChoice): void;
-    notify: NotifyState;
-    onNotify(on: boolean): void;
-  };
+  settings: Omit<SettingsProps, 'onClose'>;
   hasToken: boolean;
   /** a token entered (a string) or cleared (null) */
   onToken(token: string | null): void;

@@ -6,27 +6,16 @@ import type { Api } from '../../io/api.ts';
 import { ClusterPanel } from '../cluster/ClusterPanel.tsx';
 import { DagCard } from '../dags/DagCard.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
-import type { RowActions } from './JobRow.tsx';
-import { JobsTable, type SortState } from './JobsTable.tsx';
+import { JobsTable, type JobsTableProps } from './JobsTable.tsx';
 
-export interface BoardProps {
+export interface BoardProps extends Omit<JobsTableProps, 'rows' | 'total' | 'emptyText' | 'tools'> {
   api: Api;
   jobs: readonly ApiJob[];
   /** every job as a row, and those the filter, segment and sort leave */
   rows: readonly Row[];
   shown: readonly Row[];
-  sort: SortState;
-  onSort(sort: SortState): void;
-  selected: string | null;
-  now: number;
-  nextAtOf(row: Row, now: number): number | null;
-  nodeName: string | null;
-  showOwner: boolean;
-  actions: RowActions;
   cols: readonly OptionalColumn[];
   onToggleCol(id: OptionalColumn): void;
-  rowHeight: number;
-  scale: number;
   /** the enabled cluster, else null */
   cluster: ApiCluster | null;
   onFleet: (() => void) | null;

@@ -55,23 +55,7 @@ const COLUMNS: readonly Column[] = [
   { label: 'Actions', cls: 'c-actions' },
 ];
 
-export function JobsTable({
-  rows,
-  total,
-  sort,
-  onSort,
-  selected,
-  now,
-  nextAtOf,
-  nodeName,
-  showOwner,
-  actions,
-  emptyText,
-  cols = [],
-  rowHeight = ROW_HEIGHT,
-  scale = 1,
-  tools,
-}: {
+export interface JobsTableProps {
   rows: readonly Row[];
   total: number;
   sort: SortState;
@@ -90,7 +74,25 @@ export function JobsTable({
   scale?: number;
   /** controls in the card head (the column chooser) */
   tools?: ComponentChildren;
-}) {
+}
+
+export function JobsTable({
+  rows,
+  total,
+  sort,
+  onSort,
+  selected,
+  now,
+  nextAtOf,
+  nodeName,
+  showOwner,
+  actions,
+  emptyText,
+  cols = [],
+  rowHeight = ROW_HEIGHT,
+  scale = 1,
+  tools,
+}: JobsTableProps) {
   const columns = COLUMNS.filter(
     (c) => (c.cls !== 'c-owner' || showOwner) && (c.optional === undefined || cols.includes(c.optional)),
   );
