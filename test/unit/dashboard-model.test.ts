@@ -18,7 +18,7 @@ import {
 import { type CoreContext, coreCommands, jobCommands, viewCommands } from '../../src/dashboard/palette.ts';
 import { formatRoute, parseRoute } from '../../src/dashboard/route.ts';
 import { SPARK_BLOCKS, sparkCells } from '../../src/dashboard/sparkline.ts';
-import { type JobStatus, STATUS_RANK } from '../../src/dashboard/status.ts';
+import { bannerText, failureBanner, type JobStatus, STATUS_RANK } from '../../src/dashboard/status.ts';
 import { filterRows, sortRows, toRows } from '../../src/dashboard/table.ts';
 import type { ApiHistoryEntry, ApiRun, Outcome } from '../../src/dashboard/types.ts';
 import { TV_RANK } from '../../src/dashboard/wallboard.ts';
@@ -124,6 +124,29 @@ describe('health', () => {
       'ok',
       'disabled',
     ]);
+  });
+});
+
+describe('verdict bar text', () => {
+  const failed = (name: string, at: string, exit: number) =>
+    apiJob(name, { last_run: run('failure', at, exit) });
+
+  it('one failing job: its name and signature over the age of the failure', () => {
+    const banner = failureBanner([failed('backup', '2026-07-05T08:57:00Z', 3), apiJob('fine')])!;
+    expect(bannerText(banner, T0)).toEqual({ head: 'JOB FAILING — backup · exit 3', sub: 'failed 3m ago' });
+  });
+
+  it('a fleet event: the count over the correlation verdict and the first three names', () => {
+    const banner = failureBanner([
+      failed('a', '2026-07-05T08:59:10Z', 69),
+      failed('b', '2026-07-05T08:59:20Z', 69),
+      failed('c', '2026-07-05T08:59:30Z', 69),
+      failed('d', '2026-07-05T08:59:40Z', 69),
+    ])!;
+    const text = bannerText(banner, T0);
+    expect(text.head).toBe('FLEET EVENT — 4 jobs failing');
+    expect(text.sub).toMatch(/^shared failure signature \(exit 69\) within 60 s — likely one cause · /);
+    expect(text.sub).toMatch(/ and 1 more$/);
   });
 });
 

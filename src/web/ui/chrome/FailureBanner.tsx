@@ -2,10 +2,7 @@
 // independent verdict from exit codes and reasons within 60 s (spec 06 §9.2), and the incident tools:
 // timeline (`i`), tail (the failing jobs in the multi-tail) and mitigate (bulk start / cancel).
 
-import { nameList } from '../../../dashboard/advisories.ts';
-import { formatAge } from '../../../dashboard/format.ts';
-import { verdictText } from '../../../dashboard/incident.ts';
-import { type FailureBanner as Banner, signatureText } from '../../../dashboard/status.ts';
+import { type FailureBanner as Banner, bannerText } from '../../../dashboard/status.ts';
 
 export interface IncidentActions {
   onTimeline(): void;
@@ -27,7 +24,7 @@ export function FailureBanner({
   actions: IncidentActions;
 }) {
   const first = banner.jobs[0]!;
-  const age = first.finishedAt !== null ? formatAge(now - first.finishedAt) : '';
+  const text = bannerText(banner, now);
   const tools = (
     <>
       <button type="button" class="btn" onClick={actions.onTimeline} title="Incident timeline (i)">
@@ -53,10 +50,8 @@ export function FailureBanner({
           ▲
         </span>
         <div class="banner-text">
-          <strong>
-            JOB FAILING — {first.name} · {signatureText(first.exitCode, first.reason)}
-          </strong>
-          <span class="banner-sub">{age && `failed ${age}`}</span>
+          <strong>{text.head}</strong>
+          <span class="banner-sub">{text.sub}</span>
         </div>
         <div class="banner-actions">
           <button type="button" class="btn" onClick={() => onOpen(first.name)}>
@@ -79,14 +74,8 @@ export function FailureBanner({
         ▲
       </span>
       <div class="banner-text">
-        <strong>FLEET EVENT — {banner.jobs.length} jobs failing</strong>
-        <span class="banner-sub">
-          {verdictText(banner.correlation)} ·{' '}
-          {nameList(
-            banner.jobs.map((j) => j.name),
-            3,
-          )}
-        </span>
+        <strong>{text.head}</strong>
+        <span class="banner-sub">{text.sub}</span>
       </div>
       <div class="banner-actions">
         <button type="button" class="btn" onClick={onShowFailing}>
