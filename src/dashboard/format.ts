@@ -77,6 +77,12 @@ export function formatUtcClock(ms: number): string {
   return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
 }
 
+/** `MM-DD HH:MM` of an instant in the viewer's own time zone (the host's, for the terminal). */
+export function formatLocalStamp(ms: number): string {
+  const d = new Date(ms);
+  return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
 /** `YYYY-MM-DD HH:MM[:SS]` of a civil time given as "local ms read as if UTC". */
 export function formatCivil(civilMs: number, withSeconds = false): string {
   const d = new Date(civilMs);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { lastCell, nextCell, rollNextFire, tookText } from '../../src/dashboard/board.ts';
 import { rateTone } from '../../src/dashboard/columns.ts';
 import { CONNECTION_TEXT, connectionState, isStale, liveForMs } from '../../src/dashboard/connection.ts';
-import { parseJobSetId, shortJobSetId } from '../../src/dashboard/format.ts';
+import { formatLocalStamp, parseJobSetId, shortJobSetId } from '../../src/dashboard/format.ts';
 import {
   health,
   healthOf,
@@ -15,7 +15,9 @@ import {
   STATUS_ASCII,
   STATUS_GLYPH,
 } from '../../src/dashboard/health.ts';
+import { bucketSpanText } from '../../src/dashboard/heat.ts';
 import { type CoreContext, coreCommands, jobCommands, viewCommands } from '../../src/dashboard/palette.ts';
+import { formatPercentValue } from '../../src/dashboard/resources.ts';
 import { formatRoute, parseRoute } from '../../src/dashboard/route.ts';
 import { SPARK_BLOCKS, sparkCells } from '../../src/dashboard/sparkline.ts';
 import { bannerText, failureBanner, type JobStatus, STATUS_RANK } from '../../src/dashboard/status.ts';
@@ -438,5 +440,26 @@ describe('job-set id', () => {
     expect(parseJobSetId('{}')).toBeNull();
     expect(parseJobSetId('v1:abc\n')).toBe('v1:abc');
     expect(parseJobSetId('  ')).toBeNull();
+  });
+});
+
+describe('small formatters lifted out of the views', () => {
+  it('a heat bucket span in minutes, then hours with at most one decimal', () => {
+    expect(bucketSpanText(15 * 60_000)).toBe('15 min');
+    expect(bucketSpanText(60 * 60_000)).toBe('1 h');
+    expect(bucketSpanText(7 * 3_600_000)).toBe('7 h');
+    expect(bucketSpanText(90 * 60_000)).toBe('1.5 h');
+  });
+
+  it('a percentage value with one decimal, — when unknown', () => {
+    expect(formatPercentValue(12.345)).toBe('12.3%');
+    expect(formatPercentValue(0)).toBe('0.0%');
+    expect(formatPercentValue(undefined)).toBe('—');
+    expect(formatPercentValue(null)).toBe('—');
+  });
+
+  it('a local stamp is MM-DD HH:MM in the host zone', () => {
+    const d = new Date(2026, 0, 5, 7, 3, 59);
+    expect(formatLocalStamp(d.getTime())).toBe('01-05 07:03');
   });
 });

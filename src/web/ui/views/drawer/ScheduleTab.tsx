@@ -9,7 +9,7 @@ import {
   thunderingHerd,
 } from '../../../../dashboard/advisories.ts';
 import { civilInFrame, compileJob, nextFiresOf, viewerZone } from '../../../../dashboard/engine.ts';
-import { formatCivil, formatDuration, formatIn } from '../../../../dashboard/format.ts';
+import { formatCivil, formatDuration, formatIn, formatLocalStamp } from '../../../../dashboard/format.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
 
@@ -136,7 +136,7 @@ export function ScheduleTab({
             <li key={f}>
               <span class="nextlist-at">{formatCivil(civilInFrame(c.frame, f), c.hasSeconds)}</span>
               <span class="nextlist-local muted" title="your browser's time">
-                {showLocal ? `${localText(f)} your time` : ''}
+                {showLocal ? `${formatLocalStamp(f)} your time` : ''}
               </span>
               <span class="nextlist-in">{formatIn(f - now)}</span>
             </li>
@@ -167,10 +167,4 @@ export function ScheduleTab({
       </dl>
     </div>
   );
-}
-
-function localText(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }

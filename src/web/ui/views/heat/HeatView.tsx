@@ -5,6 +5,7 @@ import { toCivil, viewerZone } from '../../../../dashboard/engine.ts';
 import {
   bucketLabel,
   bucketRuns,
+  bucketSpanText,
   HEAT_BUCKETS,
   HEAT_MAX_JOBS,
   HEAT_WINDOWS,
@@ -108,7 +109,7 @@ export function HeatView({
         <span class="card-meta" data-testid="heat-meta">
           {total} runs · {rows.length} jobs
           {jobs.length > HEAT_MAX_JOBS ? ` (first ${HEAT_MAX_JOBS} of ${jobs.length})` : ''} · {HEAT_BUCKETS}{' '}
-          buckets of {formatSpan(windowMs / HEAT_BUCKETS)}
+          buckets of {bucketSpanText(windowMs / HEAT_BUCKETS)}
           {loading > 0 ? ` · loading ${loading}…` : ''}
         </span>
       </div>
@@ -173,9 +174,4 @@ export function HeatView({
       )}
     </section>
   );
-}
-
-function formatSpan(ms: number): string {
-  const m = Math.round(ms / 60_000);
-  return m < 60 ? `${m} min` : `${Math.round(m / 6) / 10} h`.replace('.0 h', ' h');
 }

@@ -2,7 +2,12 @@
 // [time, cpu %, mem %] points), refreshed at the sampler's interval while open.
 import { useEffect, useState } from 'preact/hooks';
 import { formatAge } from '../../../../dashboard/format.ts';
-import { type ApiNodeHistory, chartPoints, columnStats } from '../../../../dashboard/resources.ts';
+import {
+  type ApiNodeHistory,
+  chartPoints,
+  columnStats,
+  formatPercentValue,
+} from '../../../../dashboard/resources.ts';
 import { Dialog } from '../../chrome/Dialog.tsx';
 import type { Api } from '../../io/api.ts';
 
@@ -67,11 +72,11 @@ function NodeHistoryCard({ api, onClose }: { api: Api; onClose(): void }) {
         ) : (
           <>
             <div class="stats">
-              <Stat label="cpu now" value={pct(cpu?.last)} tone="cpu" />
-              <Stat label="cpu mean" value={pct(cpu?.mean)} />
-              <Stat label="cpu max" value={pct(cpu?.max)} />
-              <Stat label="mem now" value={pct(mem?.last)} tone="mem" />
-              <Stat label="mem max" value={pct(mem?.max)} />
+              <Stat label="cpu now" value={formatPercentValue(cpu?.last)} tone="cpu" />
+              <Stat label="cpu mean" value={formatPercentValue(cpu?.mean)} />
+              <Stat label="cpu max" value={formatPercentValue(cpu?.max)} />
+              <Stat label="mem now" value={formatPercentValue(mem?.last)} tone="mem" />
+              <Stat label="mem max" value={formatPercentValue(mem?.max)} />
               <Stat label="samples" value={String(pts.length)} testid="node-samples" />
             </div>
             <svg
@@ -100,8 +105,6 @@ function NodeHistoryCard({ api, onClose }: { api: Api; onClose(): void }) {
     </Dialog>
   );
 }
-
-const pct = (v: number | undefined): string => (v === undefined ? '—' : `${v.toFixed(1)}%`);
 
 function Stat({
   label,
