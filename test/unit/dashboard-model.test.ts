@@ -3,6 +3,7 @@
 // behaviour is the reference; the terminal dashboard renders the same values.
 import { describe, expect, it } from 'vitest';
 import { lastCell, nextCell, rollNextFire, tookText } from '../../src/dashboard/board.ts';
+import { hasFleetView, roleLabel } from '../../src/dashboard/cluster.ts';
 import { rateTone } from '../../src/dashboard/columns.ts';
 import { CONNECTION_TEXT, connectionState, isStale, liveForMs } from '../../src/dashboard/connection.ts';
 import { formatLocalStamp, parseJobSetId, shortJobSetId } from '../../src/dashboard/format.ts';
@@ -22,7 +23,7 @@ import { formatRoute, parseRoute } from '../../src/dashboard/route.ts';
 import { SPARK_BLOCKS, sparkCells } from '../../src/dashboard/sparkline.ts';
 import { bannerText, failureBanner, type JobStatus, STATUS_RANK } from '../../src/dashboard/status.ts';
 import { filterRows, sortRows, toRows } from '../../src/dashboard/table.ts';
-import type { ApiHistoryEntry, ApiRun, Outcome } from '../../src/dashboard/types.ts';
+import type { ApiCluster, ApiHistoryEntry, ApiRun, Outcome } from '../../src/dashboard/types.ts';
 import { TV_RANK } from '../../src/dashboard/wallboard.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
@@ -426,6 +427,23 @@ describe('route', () => {
     expect(parseRoute(formatRoute(r))).toEqual(r);
     expect(parseRoute('#nope/job/x/bogus')).toEqual({ view: 'jobs', drawer: null });
     expect(parseRoute('#job/x/bogus')).toEqual({ view: 'jobs', drawer: { name: 'x', tab: 'logs' } });
+  });
+});
+
+describe('cluster chips', () => {
+  const c = (over: Partial<ApiCluster>): ApiCluster => ({ enabled: true, ...over }) as ApiCluster;
+
+  it('the fleet view exists for an enabled gossip cluster or one that serves /fleet', () => {
+    expect(hasFleetView(null)).toBe(false);
+    expect(hasFleetView(c({ enabled: false, backend: 'gossip' }))).toBe(false);
+    expect(hasFleetView(c({ backend: 'gossip' }))).toBe(true);
+    expect(hasFleetView(c({ backend: 'etcd' }))).toBe(false);
+    expect(hasFleetView(c({ backend: 'etcd', fleet: true }))).toBe(true);
+  });
+
+  it('the header role falls back to lease or observing', () => {
+    expect(roleLabel(c({ backend: 'etcd', quorate: true, is_leader: true }))).toBe('leader');
+    expect(roleLabel(c({ backend: 'gossip' }))).toBe('observing');
   });
 });
 

@@ -2,26 +2,12 @@
 // views. Each view lives in views/<name>/, the chrome in chrome/, browser I/O in io/, and what they compute in
 // src/dashboard (shared with the terminal dashboard).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { clusterAlert, isLeaseBackend, roleText, showOwnerColumn } from '../../../dashboard/cluster.ts';
-import {
-  formatColumns,
-  type OptionalColumn,
-  parseColumns,
-  toggleColumn,
-} from '../../../dashboard/columns.ts';
+import { clusterAlert, hasFleetView, roleLabel } from '../../../dashboard/cluster.ts';
 import { connectionState } from '../../../dashboard/connection.ts';
-import type { Segment } from '../../../dashboard/health.ts';
 import type { CoreContext } from '../../../dashboard/palette.ts';
 import type { DrawerTab } from '../../../dashboard/route.ts';
-import {
-  cycleTheme,
-  flipLightDark,
-  REFRESH_CHOICES,
-  type RefreshChoice,
-  ROW_HEIGHTS,
-} from '../../../dashboard/settings.ts';
+import { REFRESH_CHOICES, type RefreshChoice, ROW_HEIGHTS } from '../../../dashboard/settings.ts';
 import { failureBanner, summarize } from '../../../dashboard/status.ts';
-import { filterRows, SORT_KEYS, type SortKey, sortRows, toRows } from '../../../dashboard/table.ts';
 import { ClusterAlertBanner } from '../chrome/ClusterAlertBanner.tsx';
 import { FailureBanner } from '../chrome/FailureBanner.tsx';
 import { Header } from '../chrome/Header.tsx';
@@ -31,7 +17,7 @@ import { Toasts, useToasts } from '../chrome/Toasts.tsx';
 import { Toolbar } from '../chrome/Toolbar.tsx';
 import type { Api } from '../io/api.ts';
 import { copyText, useNow, usePref, useRoute } from '../io/hooks.ts';
-import { useLook, useTheme } from '../io/theme.ts';
+import { useLook, useTheme, useThemeKeys } from '../io/theme.ts';
 import { Drawer } from '../views/drawer/Drawer.tsx';
 import { IncidentTimeline } from '../views/incident/IncidentTimeline.tsx';
 import { MitigateConsole } from '../views/incident/MitigateConsole.tsx';
@@ -41,6 +27,7 @@ import { useStateProbe } from '../views/state/StateInspector.tsx';
 import { Wallboard } from '../views/wallboard/Wallboard.tsx';
 import { DialogHost, useDialogs } from './Dialogs.tsx';
 import { MainView } from './MainView.tsx';
+import { useBoard } from './useBoard.ts';
 import { useJobActions } from './useJobActions.ts';
 import { useKeyboard } from './useKeyboard.ts';
 import { useNextFire } from './useNextFire.ts';
@@ -54,10 +41,6 @@ export function App({ api }: { api: Api }) {
   const now = useNow();
   const [route, setRoute] = useRoute();
   const dialogs = useDialogs();
-  const [filter, setFilter] = useState('');
-  const [segment, setSegment] = useState<Segment>('all');
-  const [sortKey, setSortKey] = usePref<SortKey>('sort', 'status', SORT_KEYS);
-  const [sortDir, setSortDir] = usePref<'asc' | 'desc'>('sortDir', 'asc', ['asc', 'desc']);
   const [refresh, setRefresh] = usePref<RefreshChoice>('refresh', '3', REFRESH_CHOICES);
   const [selected, setSelected] = useState<string | null>(null);
   // dag-gaps: the DAG card reports how many DAGs `/dags` lists; the ⧉ dags button shows it or hides it.
@@ -68,17 +51,7 @@ export function App({ api }: { api: Api }) {
   const [tailNames, setTailNames] = useState<string[]>([]);
   const [theme, themePref, setThemePref] = useTheme();
   const look = useLook();
-  const [colsPref, setColsPref] = usePref<string>('cols', '');
-  const cols = useMemo(() => parseColumns(colsPref), [colsPref]);
-  const toggleCol = useCallback(
-    (id: OptionalColumn) => setColsPref(formatColumns(toggleColumn(parseColumns(colsPref), id))),
-    [colsPref],
-  );
-  // Through a ref: a second key press can arrive before the keyboard effect re-subscribes.
-  const themeRef = useRef(theme);
-  themeRef.current = theme;
-  const toggleTheme = useCallback(() => setThemePref(flipLightDark(themeRef.current)), [setThemePref]);
-  const nextTheme = useCallback(() => setThemePref(cycleTheme(themeRef.current)), [setThemePref]);
+  const { toggleTheme, nextTheme } = useThemeKeys(theme, setThemePref);
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -88,17 +61,12 @@ export function App({ api }: { api: Api }) {
   const stateEnabled = useStateProbe(api, fetchedAt)?.enabled === true;
   const [notify, setNotify] = useNotifications(jobs, toast);
 
-  const rows = useMemo(() => (jobs === null ? [] : toRows(jobs, fetchedAt)), [jobs, fetchedAt]);
-  const shown = useMemo(
-    () => sortRows(filterRows(rows, filter, segment), sortKey, sortDir === 'desc'),
-    [rows, filter, segment, sortKey, sortDir],
-  );
+  const board = useBoard(jobs, fetchedAt, cluster);
   const summary = useMemo(() => (jobs === null ? null : summarize(jobs)), [jobs]);
   const banner = useMemo(() => (jobs === null ? null : failureBanner(jobs)), [jobs]);
-  const showOwner = useMemo(() => showOwnerColumn(cluster, jobs ?? []), [cluster, jobs]);
   const alert = useMemo(() => clusterAlert(cluster), [cluster]);
   const clustered = cluster?.enabled ? cluster : null;
-  const hasFleet = clustered !== null && (clustered.backend === 'gossip' || clustered.fleet === true);
+  const hasFleet = hasFleetView(cluster);
   const showCluster = useCallback(() => {
     document.getElementById('cluster-panel')?.scrollIntoView({ block: 'start' });
   }, []);
@@ -131,7 +99,7 @@ export function App({ api }: { api: Api }) {
 
   useKeyboard(
     {
-      shown,
+      shown: board.shown,
       selected,
       route,
       modal:
@@ -183,19 +151,18 @@ export function App({ api }: { api: Api }) {
       }, 0);
     },
     setSegment: (sg) => {
-      setSegment(sg);
+      board.setSegment(sg);
       toJobs();
     },
     refreshNow,
     setRefresh,
-    sort: { key: sortKey, desc: sortDir === 'desc' },
+    sort: board.sort,
     setSort: (key, desc) => {
-      setSortKey(key);
-      setSortDir(desc ? 'desc' : 'asc');
+      board.setSort(key, desc);
       toJobs();
     },
-    cols,
-    toggleCol,
+    cols: board.cols,
+    toggleCol: board.toggleCol,
     theme,
     setTheme: setThemePref,
     flipTheme: toggleTheme,
@@ -253,7 +220,7 @@ export function App({ api }: { api: Api }) {
         theme={theme}
         hasToken={api.hasToken()}
         onSegment={(sg) => {
-          setSegment(sg);
+          board.setSegment(sg);
           toJobs();
         }}
         onToggleTheme={toggleTheme}
@@ -264,7 +231,7 @@ export function App({ api }: { api: Api }) {
         cluster={
           clustered
             ? {
-                role: roleText(clustered) ?? (isLeaseBackend(clustered) ? 'lease' : 'observing'),
+                role: roleLabel(clustered),
                 alert: alert !== null,
                 fleet: hasFleet,
               }
@@ -276,13 +243,13 @@ export function App({ api }: { api: Api }) {
       <main class="main" id="main">
         {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
         <Toolbar
-          filter={filter}
-          segment={segment}
+          filter={board.filter}
+          segment={board.segment}
           view={route.view}
           refresh={refresh}
           inputRef={filterRef}
-          onFilter={setFilter}
-          onSegment={setSegment}
+          onFilter={board.setFilter}
+          onSegment={board.setSegment}
           onView={(view) => setRoute({ view, drawer: route.drawer })}
           onRefresh={setRefresh}
           dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
@@ -296,7 +263,7 @@ export function App({ api }: { api: Api }) {
             now={now}
             onOpen={(name) => openJob(name, 'logs')}
             onShowFailing={() => {
-              setSegment('fail');
+              board.setSegment('fail');
               toJobs();
             }}
             actions={{
@@ -323,20 +290,17 @@ export function App({ api }: { api: Api }) {
           cluster={clustered}
           fleet={poll.fleet}
           board={{
-            rows,
-            shown,
-            sort: { key: sortKey, desc: sortDir === 'desc' },
-            onSort: (s) => {
-              setSortKey(s.key);
-              setSortDir(s.desc ? 'desc' : 'asc');
-            },
+            rows: board.rows,
+            shown: board.shown,
+            sort: board.sort,
+            onSort: (s) => board.setSort(s.key, s.desc),
             selected,
             nextAtOf,
             nodeName: cluster?.node_name ?? null,
-            showOwner,
+            showOwner: board.showOwner,
             actions: rowActions,
-            cols,
-            onToggleCol: toggleCol,
+            cols: board.cols,
+            onToggleCol: board.toggleCol,
             rowHeight: ROW_HEIGHTS[look.density],
             scale: Number(look.scale) / 100,
             onFleet: hasFleet ? openFleet : null,

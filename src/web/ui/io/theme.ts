@@ -1,12 +1,14 @@
 // Themes and the look preferences (spec 06 §9.2 "Settings + themes"), applied as attributes on <html> so the
 // stylesheet does the rest: data-theme, data-cvd, data-density, data-motion and data-scale. The theme follows
 // prefers-color-scheme until the user picks one (stored as `cronstable.theme`).
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import {
   CVD_MODES,
   type CvdMode,
+  cycleTheme,
   DENSITIES,
   type Density,
+  flipLightDark,
   MOTIONS,
   type Motion,
   resolveTheme,
@@ -72,6 +74,19 @@ export function useTheme(): [Theme, ThemePref, (pref: ThemePref) => void] {
     setPrefState(keep);
   }, []);
   return [resolved, pref, setPref];
+}
+
+/** `T` (light ⇄ dark) and `t` (next theme), stable across renders. */
+export function useThemeKeys(
+  theme: Theme,
+  setPref: (pref: ThemePref) => void,
+): { toggleTheme(): void; nextTheme(): void } {
+  // Through a ref: a second key press can arrive before the keyboard effect re-subscribes.
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+  const toggleTheme = useCallback(() => setPref(flipLightDark(themeRef.current)), [setPref]);
+  const nextTheme = useCallback(() => setPref(cycleTheme(themeRef.current)), [setPref]);
+  return { toggleTheme, nextTheme };
 }
 
 export interface Look {
