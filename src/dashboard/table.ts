@@ -3,8 +3,12 @@ import { compareOwners, ownerCell } from './cluster.ts';
 import { policyLabel, successRate, tzLabel } from './columns.ts';
 import { parseIso } from './format.ts';
 import { inSegment, type Segment } from './health.ts';
+
 import { type JobStatus, jobStatus, STATUS_RANK } from './status.ts';
 import type { ApiJob } from './types.ts';
+
+// Segments live with the rest of a status's facts (health.ts); the table's importers keep finding them here.
+export type { Segment };
 
 export type SortKey =
   | 'status'
