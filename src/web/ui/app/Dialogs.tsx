@@ -53,7 +53,8 @@ export function useDialogs(): Dialogs {
 export interface DialogHostProps {
   dialogs: Dialogs;
   commands: Command[];
-  settings: Omit<SettingsProps, 'onClose'>;
+  /** `notify` is read only while the settings dialog is open */
+  settings: Omit<SettingsProps, 'onClose' | 'notify'> & { notify(): SettingsProps['notify'] };
   hasToken: boolean;
   /** a token entered (a string) or cleared (null) */
   onToken(token: string | null): void;
@@ -71,7 +72,7 @@ export function DialogHost({ dialogs: d, commands, settings: s, hasToken, onToke
           look={s.look}
           refresh={s.refresh}
           onRefresh={s.onRefresh}
-          notify={s.notify}
+          notify={s.notify()}
           onNotify={s.onNotify}
           onClose={() => d.setSettings(false)}
         />

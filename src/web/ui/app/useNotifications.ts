@@ -12,11 +12,14 @@ function notificationState(pref: OnOff): NotifyState {
   return pref === 'on' && Notification.permission === 'granted' ? 'on' : 'off';
 }
 
-/** The settings row's state and its setter; `toast` reports a refused permission. */
+/**
+ * The settings row's state (a getter: reading the browser's permission is not free, so only the open settings
+ * dialog asks) and its setter; `toast` reports a refused permission.
+ */
 export function useNotifications(
   jobs: ApiJob[] | null,
   toast: (text: string, tone: 'bad') => void,
-): [NotifyState, (on: boolean) => void] {
+): [() => NotifyState, (on: boolean) => void] {
   const [notifyPref, setNotifyPref] = usePref<OnOff>('notify', 'off', ON_OFF);
   const [, setNotifyNonce] = useState(0);
   const prevJobs = useRef<ApiJob[] | null>(null);
@@ -49,5 +52,5 @@ export function useNotifications(
     },
     [setNotifyPref],
   );
-  return [notificationState(notifyPref), setNotify];
+  return [() => notificationState(notifyPref), setNotify];
 }
