@@ -10,6 +10,11 @@ export function isLeaseBackend(c: ApiCluster): boolean {
   return c.backend !== undefined && LEASE_BACKENDS.has(c.backend);
 }
 
+/** Whether `/fleet` has something to show: an enabled gossip cluster, or one whose daemon says it serves a fleet. */
+export function hasFleetView(c: ApiCluster | null): boolean {
+  return c?.enabled === true && (c.backend === 'gossip' || c.fleet === true);
+}
+
 export function isSpread(c: ApiCluster | null): boolean {
   return c?.enabled === true && c.distribution === 'spread';
 }
@@ -45,6 +50,11 @@ export function roleText(c: ApiCluster): string | null {
 }
 
 /** Peers that count toward agreement: every configured peer except addresses that turned out to be this node. */
+/** The header chip's role: `roleText`, else `lease` for a lease backend, `observing` for gossip without election. */
+export function roleLabel(c: ApiCluster): string {
+  return roleText(c) ?? (isLeaseBackend(c) ? 'lease' : 'observing');
+}
+
 export function agreement(c: ApiCluster): { agreed: number; counted: number } {
   const counted = c.peers.filter((p) => p.status !== 'self');
   return { agreed: counted.filter((p) => p.status === 'agreed').length, counted: counted.length };

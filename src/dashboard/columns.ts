@@ -54,6 +54,12 @@ export function formatRate(rate: number | null): string {
   return rate === null ? '—' : `${Math.round(rate * 100)}%`;
 }
 
+/** How a success rate reads: good from 99 %, bad under 80 %, a warning between ('' without runs). */
+export function rateTone(rate: number | null): '' | 'good' | 'warn' | 'bad' {
+  if (rate === null) return '';
+  return rate >= 0.99 ? 'good' : rate < 0.8 ? 'bad' : 'warn';
+}
+
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 // Building a DateTimeFormat costs far more than using one, and every visible row asks each second.

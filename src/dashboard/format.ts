@@ -77,6 +77,12 @@ export function formatUtcClock(ms: number): string {
   return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
 }
 
+/** `MM-DD HH:MM` of an instant in the viewer's own time zone (the host's, for the terminal). */
+export function formatLocalStamp(ms: number): string {
+  const d = new Date(ms);
+  return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
 /** `YYYY-MM-DD HH:MM[:SS]` of a civil time given as "local ms read as if UTC". */
 export function formatCivil(civilMs: number, withSeconds = false): string {
   const d = new Date(civilMs);
@@ -99,4 +105,19 @@ export function formatPercent(ratio: number | null | undefined): string {
 /** Upper-cases the first letter (engine descriptions are lower-case fragments). */
 export function capitalize(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
+}
+
+/** `v1:5f0c…` -> `5f0c…` first 12 hex. */
+export function shortJobSetId(id: string): string {
+  return id.replace(/^v\d+:/, '').slice(0, 12);
+}
+
+/** The body of `/job-set-id`: JSON (`{"job_set_id": …}`) when asked for it, the bare id from older daemons. */
+export function parseJobSetId(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { job_set_id?: string };
+    return parsed.job_set_id ?? null;
+  } catch {
+    return body.trim() || null;
+  }
 }

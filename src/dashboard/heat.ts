@@ -77,3 +77,9 @@ export function bucketLabel(civilMs: number, window: HeatWindow): string {
   const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
   return window === '7d' ? `${['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()]} ${hm}` : hm;
 }
+
+/** A bucket's width for the legend: `15 min`, `1 h`, `7 h`. */
+export function bucketSpanText(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  return m < 60 ? `${m} min` : `${Math.round(m / 6) / 10} h`.replace('.0 h', ' h');
+}

@@ -47,6 +47,11 @@ export const RESOURCE_INTERVALS = ['1', '2', '5', '10'] as const;
 export type ResourceInterval = (typeof RESOURCE_INTERVALS)[number];
 
 /** 1536 -> "1.5 KiB", 5.3 MiB, … */
+/** A percentage already in percent (`12.3%`), one decimal; `—` when unknown. */
+export function formatPercentValue(v: number | null | undefined): string {
+  return v === null || v === undefined ? '—' : `${v.toFixed(1)}%`;
+}
+
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '—';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -1,5 +1,5 @@
 // Dashboard preferences (spec 06 §9.2 "Settings + themes"): the allowed values of each, the theme cycle and the
-// new-failure detector behind desktop notifications. Pure; persistence lives in src/web/ui/app/hooks.ts (usePref).
+// new-failure detector behind desktop notifications. Pure; persistence lives in src/web/ui/io/hooks.ts (usePref).
 import type { ApiJob } from './types.ts';
 
 export const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
@@ -32,6 +32,10 @@ export type Scale = (typeof SCALES)[number];
 
 export const MOTIONS = ['system', 'reduce'] as const;
 export type Motion = (typeof MOTIONS)[number];
+
+/** The refresh interval in seconds, or no polling at all. */
+export const REFRESH_CHOICES = ['1', '2', '3', '5', '10', 'paused'] as const;
+export type RefreshChoice = (typeof REFRESH_CHOICES)[number];
 
 export const ON_OFF = ['off', 'on'] as const;
 export type OnOff = (typeof ON_OFF)[number];

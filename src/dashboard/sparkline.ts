@@ -1,5 +1,6 @@
 // Trend sparkline of a job's recent runs: one bar per history entry, height = duration, colour = outcome.
 import { formatDuration } from './format.ts';
+import type { Tone } from './health.ts';
 import type { ApiHistoryEntry, Outcome } from './types.ts';
 
 export interface SparkBar {
@@ -60,4 +61,38 @@ function sparkLabel(runs: readonly ApiHistoryEntry[], max: number): string {
   if (unknown) parts.push(`${unknown} interrupted`);
   const slowest = max > 0 ? `; slowest ${formatDuration(max)}` : '';
   return `${runs.length} run${runs.length === 1 ? '' : 's'}: ${parts.join(', ')}${slowest}`;
+}
+
+/** Block characters from the lowest to the highest bar, for a terminal's one-row sparkline. */
+export const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
+
+/** Bar colour per outcome, as the web's `.spark-<outcome>` rules draw them (`unknown` is faint). */
+export const OUTCOME_TONE: Record<Outcome, Tone | 'faint'> = {
+  success: 'ok',
+  failure: 'fail',
+  cancelled: 'warn',
+  unknown: 'faint',
+};
+
+export interface SparkCell {
+  /** 0 (lowest block) to 7 (full block) */
+  level: number;
+  block: string;
+  outcome: Outcome;
+  tone: Tone | 'faint';
+}
+
+/**
+ * The same bars as `sparkline`, one character cell each: the last `width` runs, oldest left, each scaled to
+ * the slowest shown (round(duration / max × 7)); a run without a duration, or all zero, gets the lowest block.
+ */
+export function sparkCells(history: readonly ApiHistoryEntry[], width: number): SparkCell[] {
+  if (width <= 0) return [];
+  const runs = history.slice(-width);
+  let max = 0;
+  for (const r of runs) if (r.duration !== null && r.duration > max) max = r.duration;
+  return runs.map((r) => {
+    const level = max > 0 && r.duration !== null ? Math.round((r.duration / max) * 7) : 0;
+    return { level, block: SPARK_BLOCKS[level]!, outcome: r.outcome, tone: OUTCOME_TONE[r.outcome] };
+  });
 }

@@ -1,5 +1,14 @@
 // Job status badges, summary counts and the failure banner (spec 06 §9.2), derived from `/jobs` alone.
-import { type Correlation, correlateFailures, type Failure, failingJobs, signatureText } from './incident.ts';
+import { nameList } from './advisories.ts';
+import { formatAge } from './format.ts';
+import {
+  type Correlation,
+  correlateFailures,
+  type Failure,
+  failingJobs,
+  signatureText,
+  verdictText,
+} from './incident.ts';
 import type { ApiJob } from './types.ts';
 
 export { signatureText };
@@ -82,4 +91,26 @@ export function failureBanner(jobs: readonly ApiJob[]): FailureBanner | null {
   const correlated = correlation.verdict === 'one-cause';
   const signature = correlated ? correlation.groups[0]!.signature : null;
   return { kind: 'fleet', jobs: failing, correlated, signature, correlation };
+}
+
+/**
+ * The verdict bar's two lines at `now`: `JOB FAILING — name · exit 3` over `failed 2m ago`, or
+ * `FLEET EVENT — 4 jobs failing` over the correlation verdict and the first three names.
+ */
+export function bannerText(banner: FailureBanner, now: number): { head: string; sub: string } {
+  const first = banner.jobs[0]!;
+  if (banner.kind === 'single') {
+    const age = first.finishedAt !== null ? formatAge(now - first.finishedAt) : '';
+    return {
+      head: `JOB FAILING — ${first.name} · ${signatureText(first.exitCode, first.reason)}`,
+      sub: age && `failed ${age}`,
+    };
+  }
+  return {
+    head: `FLEET EVENT — ${banner.jobs.length} jobs failing`,
+    sub: `${verdictText(banner.correlation)} · ${nameList(
+      banner.jobs.map((j) => j.name),
+      3,
+    )}`,
+  };
 }

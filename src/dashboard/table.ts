@@ -2,10 +2,14 @@
 import { compareOwners, ownerCell } from './cluster.ts';
 import { policyLabel, successRate, tzLabel } from './columns.ts';
 import { parseIso } from './format.ts';
+import { inSegment, type Segment } from './health.ts';
+
 import { type JobStatus, jobStatus, STATUS_RANK } from './status.ts';
 import type { ApiJob } from './types.ts';
 
-export type Segment = 'all' | 'ok' | 'fail' | 'run' | 'off';
+// Segments live with the rest of a status's facts (health.ts); the table's importers keep finding them here.
+export type { Segment };
+
 export type SortKey =
   | 'status'
   | 'name'
@@ -64,20 +68,11 @@ export function toRows(jobs: readonly ApiJob[], fetchedAt: number): Row[] {
   }));
 }
 
-const SEGMENT_STATUSES: Record<Segment, readonly JobStatus[] | null> = {
-  all: null,
-  ok: ['ok', 'pending'],
-  fail: ['failed', 'unknown', 'cancelled'],
-  run: ['running'],
-  off: ['disabled'],
-};
-
 /** Case-insensitive substring match on name, command and schedule, plus the segment filter. */
 export function filterRows(rows: readonly Row[], text: string, segment: Segment): Row[] {
-  const wanted = SEGMENT_STATUSES[segment];
   const needle = text.trim().toLowerCase();
   return rows.filter((r) => {
-    if (wanted !== null && !wanted.includes(r.status)) return false;
+    if (!inSegment(r.status, segment)) return false;
     if (needle === '') return true;
     const j = r.job;
     return (

@@ -2,6 +2,8 @@
 // command palette, settings persisted across a reload, the shortcuts sheet, desktop notifications on a new
 // failure, and an axe-core WCAG 2 A/AA scan of every view in every theme. One real daemon, one headless
 // Chromium; screenshots go to test/e2e/screenshots/chrome-*.png.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,6 +4,8 @@
 // on node A's dashboard checks the cluster panel, the Owner column against `/jobs`, the fleet view, and,
 // after two nodes stop, the `no quorum` owner cells and the cluster alert. Screenshots go to
 // test/e2e/screenshots/.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,6 +3,8 @@
 // gate, a final task printing slowly) driven by headless Chromium: trigger from the card, watch the graph
 // colour, approve from the Tasks tab, follow the live log, see the run succeed, read the XCom; then the 409
 // message when a gate was already decided. Screenshots go to test/e2e/screenshots/.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

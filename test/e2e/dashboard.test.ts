@@ -1,5 +1,7 @@
 // The dashboard end to end: the real daemon (dist/cronstable.mjs, built by `npm test`) serving a temp config with
 // a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,6 +3,8 @@
 // the fleet-event banner, the incident timeline, the multi-tail, the mitigate console, "▶ run failing" (aborted
 // mid-way) and the TV view with its stale-data banner and screensaver. Screenshots go to test/e2e/screenshots/;
 // with CRONSTABLE_DOCS_SHOTS=1 the README's two (docs/dashboard-incident.png, docs/dashboard-tv.png) are rewritten.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

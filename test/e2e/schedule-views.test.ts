@@ -1,6 +1,8 @@
 // The schedule and state views end to end (issue 13 items 2, 4, 5): one real daemon with a state store, jobs that
 // share minutes, per-second jobs and a monitored long run, driven by one headless Chromium. Each view is checked
 // against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

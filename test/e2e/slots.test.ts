@@ -1,6 +1,8 @@
 // The slot strip and the unaccounted-slots pill end to end (issue 15 part 2): a real daemon with a
 // state store, a Forbid job whose runs outlast the next slot, and a job whose ledger has a gap (seeded
 // before the daemon starts), drawn by one headless Chromium and checked against the API answers.
+// DOM types for the callbacks that run in the page (evaluate, $$eval).
+/// <reference lib="dom" />
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -23,10 +23,10 @@ import {
   reattachAction,
   tailPrefix,
 } from '../../src/dashboard/multitail.ts';
+import { formatRoute, parseRoute } from '../../src/dashboard/route.ts';
 import { failureBanner } from '../../src/dashboard/status.ts';
 import type { ApiRun } from '../../src/dashboard/types.ts';
 import { staleAfterMs, staleAge, tvTiles, zenDue } from '../../src/dashboard/wallboard.ts';
-import { formatRoute, parseRoute } from '../../src/web/ui/app/hooks.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 function run(outcome: ApiRun['outcome'], finished: string, exit: number | null = 0, reason?: string): ApiRun {

@@ -1,8 +1,8 @@
 // Browser entry of the dashboard: theme before first paint, then mount the app once the DOM exists.
 import { render } from 'preact';
 import { App } from './app/App.tsx';
-import { Api } from './app/api.ts';
-import { applyInitialTheme } from './app/theme.ts';
+import { Api } from './io/api.ts';
+import { applyInitialTheme } from './io/theme.ts';
 
 applyInitialTheme();
 
