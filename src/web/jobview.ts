@@ -193,13 +193,14 @@ export function jobObject(
   return out;
 }
 
-/** Every job in config order (spec 06 §5.4). */
-export function jobsList(ctx: WebContext): Record<string, unknown>[] {
+/** Every job in config order (spec 06 §5.4); with `only`, just that job's row (or none). */
+export function jobsList(ctx: WebContext, only?: string): Record<string, unknown>[] {
   const now = ctx.clock.now();
   const view = ctx.cluster();
   const election = view.electLeader ? view : null;
   const out: Record<string, unknown>[] = [];
   for (const st of ctx.scheduler.status()) {
+    if (only !== undefined && st.name !== only) continue;
     const job = ctx.scheduler.job(st.name);
     if (job) out.push(jobObject(ctx, job, st, now, election));
   }
