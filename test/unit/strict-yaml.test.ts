@@ -120,7 +120,8 @@ function hasEmptyPlainKey(node: unknown): boolean {
  * the indicator of a key on the line above, `N:\ng\n :`).
  * `yaml-bug`: `yaml` accepts what YAML 1.2 rejects: an unterminated quoted scalar whose text, cut
  * at the end of the input or before an under-indented line, ends with an (escaped) quote
- * (`a: 'x''`); a tab in a block scalar's indentation, which it sometimes takes as content.
+ * (`a: 'x''`); a tab in a block scalar's indentation, which it sometimes takes as content; a
+ * document marker line inside a quoted scalar.
  */
 function yamlLeniency(
   text: string,
@@ -136,6 +137,10 @@ function yamlLeniency(
     first?.message === MESSAGES.quoteIndent || first?.message.startsWith('missing closing quote');
   if (quoteError && /['"]$/.test(text)) return 'yaml-bug';
   if (first?.message === MESSAGES.blockTabIndent) return 'yaml-bug';
+  // A `---` / `...` line at column 0 ends the document even inside a quoted scalar (YAML 1.2
+  // c-forbidden; libyaml says "found unexpected document separator"); `yaml` sometimes reads it
+  // as text of the scalar.
+  if (first?.message === MESSAGES.markerInQuote) return 'yaml-bug';
   // `yaml` ends a quoted scalar before an under-indented line, and calls it closed when the cut
   // text happens to end with a quote (`a: '''` + newline + `b: y'` reads as a: "'", b: "y'").
   if (first?.message === MESSAGES.quoteIndent) {
@@ -475,6 +480,16 @@ describe('strict YAML parser: documented differences from yaml', () => {
     const text = 'a:\n  n: |\n  \tx: 1\n';
     expect(oracle(text)).toMatchObject({ ok: true, value: { a: { n: '\t\n' }, x: '1' } });
     expect(parseStrict(text).errors).toEqual([{ offset: 12, message: MESSAGES.blockTabIndent }]);
+    expect(differential(text)).toBe('yaml-bug');
+  });
+
+  it('rejects a document marker line inside a quoted value, which yaml reads as text', () => {
+    // Found by the mutation property (CI seed -1027176678).
+    const text =
+      " # \n---\n'*aaaaaa':\n aaaaaaaaaa:\n   - 'aaaaaaaa'\naa :\n  A_A-A.A_-_a :\n     -\n        a_-a-: '|'\n" +
+      "       # \n\n     - 'a0-a.:0a\n---\n       a00a\n       a:a\n       a:/:/0\n       aa::a''";
+    expect(oracle(text).ok).toBe(true);
+    expect(parseStrict(text).errors[0]?.message).toBe(MESSAGES.markerInQuote);
     expect(differential(text)).toBe('yaml-bug');
   });
 
