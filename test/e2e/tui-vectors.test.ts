@@ -138,10 +138,48 @@ const secs = (hms: string): number => {
 const apart = (a: number, b: number): number => Math.min(Math.abs(a - b), 86_400 - Math.abs(a - b));
 const utcNowSecs = (): number => Math.floor((Date.now() % 86_400_000) / 1000);
 
+/** What T21's dashboard showed once its daemon was gone. */
+interface NoSignal {
+  /** seconds from the daemon's stop to the first frame with NO SIGNAL */
+  after: number;
+  screen: string;
+  /** the foreground of a tile's name on that frame */
+  tileFg: number | null;
+}
+
+/**
+ * T21 and T27 wait on the clock (15 s of silence, runs stacking up): their dashboards start with the file and
+ * are checked by the last tests, so the waiting overlaps the other vectors instead of adding to them.
+ */
+const slow: { own?: TuiFixture; t21?: TuiPty; noSignal?: Promise<NoSignal>; t27?: TuiPty } = {};
+
+async function watchNoSignal(): Promise<NoSignal> {
+  const own = await startTuiFixture({ runs: false });
+  slow.own = own;
+  const t = new TuiPty(['--url', own.base, '--no-boot', '--tv'], {
+    cwd: own.home,
+    env: { HOME: own.home, XDG_CONFIG_HOME: join(own.home, '.config'), LANG: 'C.UTF-8' },
+  });
+  slow.t21 = t;
+  await t.waitFor((s) => s.includes('heartbeat') && s.includes('esc/w exit'), 10_000);
+  await tearDownE2e(null, own.daemon);
+  const stopped = Date.now();
+  const screen = await t.waitFor('NO SIGNAL', 30_000);
+  const after = (Date.now() - stopped) / 1000;
+  const tile = await find(t, 'legacy-sync');
+  return { after, screen, tileFg: await fgOf(t, tile.row, tile.col) };
+}
+
 beforeAll(async () => {
+  slow.noSignal = watchNoSignal();
+  slow.noSignal.catch(() => {}); // asserted by T21; a failure must not surface before it
   fx = await startTuiFixture();
   proxy = new RecordingProxy(fx.base);
   await proxy.start();
+  slow.t27 = new TuiPty(['--url', proxy.base, '--no-boot', '--job', 'heartbeat'], {
+    cwd: fx.home,
+    env: { HOME: fx.home, XDG_CONFIG_HOME: join(fx.home, '.config'), LANG: 'C.UTF-8', TZ: FAR_TZ },
+  });
 }, 40_000);
 
 afterEach(() => {
@@ -149,67 +187,11 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  slow.t21?.kill('SIGKILL');
+  slow.t27?.kill('SIGKILL');
   await proxy?.stop();
   await tearDownE2e(null, fx?.daemon ?? null, fx?.dir ?? '', fx?.home ?? '');
-});
-
-describe('spec 08 §8 vectors that wait on the clock (run side by side)', () => {
-  it.concurrent('T21: --tv, the daemon stops: NO SIGNAL about 15 s after the last poll, tiles dimmed', async () => {
-    const own = await startTuiFixture({ runs: false });
-    const t = new TuiPty(['--url', own.base, '--no-boot', '--tv'], {
-      cwd: own.home,
-      env: { HOME: own.home, XDG_CONFIG_HOME: join(own.home, '.config'), LANG: 'C.UTF-8' },
-    });
-    try {
-      await t.waitFor((s) => s.includes('heartbeat') && s.includes('esc/w exit'), 8000);
-      await tearDownE2e(null, own.daemon);
-      const stopped = Date.now();
-      const screen = await t.waitFor('NO SIGNAL', 25_000);
-      const after = (Date.now() - stopped) / 1000;
-      // the last good poll was at most one 3 s interval before the stop; the banner follows 15 s after it
-      expect(after).toBeGreaterThan(15 - 3 - 1);
-      expect(after).toBeLessThan(15 + 1 + 4);
-      expect(screen).toContain('legacy-sync');
-      const tile = await find(t, 'legacy-sync');
-      expect(await fgOf(t, tile.row, tile.col)).toBe(CAROLINA.dim);
-      t.write(ESC);
-      await t.waitFor(/status\s+name/);
-    } finally {
-      t.kill('SIGKILL');
-      await tearDownE2e(null, null, own.dir, own.home);
-    }
-  }, 45_000);
-
-  it.concurrent('T27: d saves the heartbeat tail, run blocks stacked, none repeated; the file name is stamped in UTC (Q11)', async () => {
-    const t = new TuiPty(['--url', proxy.base, '--no-boot', '--job', 'heartbeat'], {
-      cwd: fx.home,
-      env: { HOME: fx.home, XDG_CONFIG_HOME: join(fx.home, '.config'), LANG: 'C.UTF-8', TZ: FAR_TZ },
-    });
-    try {
-      await t.waitFor('logs  history  resources  schedule', 8000);
-      // the re-attaches every 5 s stack runs between end markers (the vector's "wait 12 s")
-      await t.waitFor((s) => s.split('end of run output').length - 1 >= 3, 25_000);
-      t.write('d');
-      await t.waitFor('saved ', 5000);
-      const file = readdirSync(fx.home).find((f) => /^cronstable-heartbeat-\d{8}-\d{6}\.log$/.test(f));
-      expect(file).toBeDefined();
-      const name = /(\d{8})-(\d{6})/.exec(file!)!;
-      // Q11: the stamp is UTC, as the header clock, not the far zone's local time
-      const stamp = name![2]!.replace(/(\d\d)(\d\d)(\d\d)/, '$1:$2:$3');
-      expect(apart(secs(stamp), utcNowSecs())).toBeLessThan(60);
-      const text = readFileSync(join(fx.home, file!), 'utf8');
-      expect(text).toMatch(/^\[stdout\] beat \d\d:\d\d:\d\d$/m);
-      expect(text).toContain('[meta] end of run output');
-      const blocks = text
-        .split('[meta] end of run output')
-        .map((b) => b.trim())
-        .filter(Boolean);
-      expect(blocks.length).toBeGreaterThanOrEqual(2);
-      for (let i = 1; i < blocks.length; i++) expect(blocks[i]).not.toBe(blocks[i - 1]);
-    } finally {
-      t.kill('SIGKILL');
-    }
-  }, 45_000);
+  await tearDownE2e(null, slow.own?.daemon ?? null, slow.own?.dir ?? '', slow.own?.home ?? '');
 });
 
 describe('spec 08 §8 vectors on the §7 fixture', () => {
@@ -439,4 +421,41 @@ describe('keys in one read, bracketed paste (Q25), times in UTC (Q11)', () => {
     const started = /\d\d-\d\d (\d\d:\d\d:\d\d)/.exec(history)![1]!;
     expect(apart(secs(started), utcNowSecs())).toBeLessThan(120);
   });
+});
+
+describe('spec 08 §8 vectors that wait on the clock (started with the file)', () => {
+  it('T21: --tv, the daemon stops: NO SIGNAL about 15 s after the last poll, tiles dimmed', async () => {
+    const r = await slow.noSignal!;
+    // the last good poll was at most one 3 s interval before the stop; the banner follows 15 s after it
+    expect(r.after).toBeGreaterThan(15 - 3 - 1);
+    expect(r.after).toBeLessThan(15 + 1 + 5);
+    expect(r.screen).toContain('legacy-sync');
+    expect(r.tileFg).toBe(CAROLINA.dim);
+    slow.t21!.write(ESC);
+    await slow.t21!.waitFor(/status\s+name/);
+  }, 40_000);
+
+  it('T27: d saves the heartbeat tail, run blocks stacked, none repeated; the file name is stamped in UTC (Q11)', async () => {
+    const t = slow.t27!;
+    await t.waitFor('logs  history  resources  schedule', 8000);
+    // the re-attaches every 5 s stack runs between end markers (the vector's "wait 12 s")
+    await t.waitFor((s) => s.split('end of run output').length - 1 >= 3, 25_000);
+    t.write('d');
+    await t.waitFor('saved ', 5000);
+    const file = readdirSync(fx.home).find((f) => /^cronstable-heartbeat-\d{8}-\d{6}\.log$/.test(f));
+    expect(file).toBeDefined();
+    const name = /(\d{8})-(\d{6})/.exec(file!)!;
+    // Q11: the stamp is UTC, as the header clock, not the far zone's local time
+    const stamp = name[2]!.replace(/(\d\d)(\d\d)(\d\d)/, '$1:$2:$3');
+    expect(apart(secs(stamp), utcNowSecs())).toBeLessThan(60);
+    const text = readFileSync(join(fx.home, file!), 'utf8');
+    expect(text).toMatch(/^\[stdout\] beat \d\d:\d\d:\d\d$/m);
+    expect(text).toContain('[meta] end of run output');
+    const blocks = text
+      .split('[meta] end of run output')
+      .map((b) => b.trim())
+      .filter(Boolean);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < blocks.length; i++) expect(blocks[i]).not.toBe(blocks[i - 1]);
+  }, 40_000);
 });
