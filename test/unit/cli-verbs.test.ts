@@ -55,7 +55,8 @@ describe('the built binary', () => {
   it('prints the verb list on --help', () => {
     const r = cli(['--help']);
     expect(r.code).toBe(0);
-    for (const v of VERBS) expect(r.out).toMatch(new RegExp(`^ {2}${v.name} +${v.summary.slice(0, 20)}`, 'm'));
+    for (const v of VERBS)
+      expect(r.out).toMatch(new RegExp(`^ {2}${v.name} +${v.summary.slice(0, 20)}`, 'm'));
   });
 
   it.each(VERBS.map((v) => v.name))('answers `%s --help` with its own usage', (verb) => {
