@@ -19,12 +19,4 @@ step(process.execPath, ['scripts/build.mjs'], {
   CRONSTABLE_BUILD_OUT: full,
 });
 // Bytecode: Bun then skips parsing at start.
-step(runtimeBin('bun'), [
-  'build',
-  '--compile',
-  '--bytecode',
-  '--format=esm',
-  full,
-  '--outfile',
-  outfile,
-]);
+step(runtimeBin('bun'), ['build', '--compile', '--bytecode', '--format=esm', full, '--outfile', outfile]);

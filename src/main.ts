@@ -12,7 +12,6 @@ async function version(): Promise<string> {
   return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 }
 
-
 /**
  * A reader that went away (`cronstable next ... | head -1`) is the normal end of a pipeline,
  * not an error: by default the command stops quietly with exit 0; the daemon swaps in a
