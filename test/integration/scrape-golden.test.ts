@@ -208,4 +208,40 @@ describe('golden scrapes of the grand tour node', () => {
       expect(again.equals(want)).toBe(true);
     });
   }
+
+  it('a scrape shows the state at its own instant: a run starting, finishing, the schedule advancing', async () => {
+    // Runs after the golden scrapes (vitest keeps file order): it moves the clock on.
+    const scrape = async () => (await fetch(`${node.base}/metrics`)).text();
+    const sample = (text: string, line: string): number | null => {
+      const at = text.indexOf(`\n${line} `);
+      if (at < 0) return null;
+      const end = text.indexOf('\n', at + 1);
+      return Number(text.slice(at + line.length + 2, end));
+    };
+    const job = 'queue-depth-probe';
+    const running = `cronstable_job_running{job_name="${job}"}`;
+    const next = `cronstable_job_next_run_timestamp_seconds{job_name="${job}"}`;
+    const runs = `cronstable_job_runs_total{job_name="${job}",status="success"}`;
+    const lastAt = `cronstable_job_last_run_timestamp_seconds{job_name="${job}"}`;
+    // The golden instant is on a minute: let that minute's run finish first.
+    await node.clock.advance(10_000);
+    const before = await scrape();
+    const fire = sample(before, next)!;
+    expect(sample(before, running)).toBe(0);
+    const done = sample(before, runs)!;
+    // Just past the next fire: the run is in progress (the fake launcher's runs last >= 200 ms).
+    await node.clock.advance(fire * 1000 - node.clock.now() + 50);
+    const during = await scrape();
+    expect(sample(during, running)).toBe(1);
+    expect(sample(during, next)).toBe(fire + 60);
+    expect(sample(during, runs)).toBe(done);
+    // Well after it: finished, counted, its finish time shown, the next fire unchanged.
+    await node.clock.advance(10_000);
+    const after = await scrape();
+    expect(sample(after, running)).toBe(0);
+    expect(sample(after, runs)).toBe(done + 1);
+    expect(sample(after, lastAt)).toBe(node.ctx.scheduler.history(job)!.lastRun()!.finishedAt / 1000);
+    expect(sample(after, lastAt)).toBeGreaterThan(fire);
+    expect(sample(after, next)).toBe(fire + 60);
+  });
 });
