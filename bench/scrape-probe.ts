@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     const times = new Map<string, number[]>(PATHS.map((p) => [p, []]));
     const bytes = new Map<string, number>();
     for (let round = 0; round < ROUNDS + 3; round++) {
-      for (const path of PATHS) {
+      // Each round starts at a different endpoint, so none always follows the big feed.
+      for (let k = 0; k < PATHS.length; k++) {
+        const path = PATHS[(round + k) % PATHS.length]!;
         const t0 = performance.now();
         const res = await fetch(base + path, { headers: { 'accept-encoding': 'identity' } });
         const body = await res.arrayBuffer();

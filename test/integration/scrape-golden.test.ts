@@ -126,12 +126,13 @@ async function startNode(): Promise<Node> {
   scheduler.load(cfg.jobs);
   const metrics = new Metrics({ version: '9.9.9-golden', startTimeMs: NOW - 3_600_000 });
   const owners = ['meridian-a', ...PEERS];
+  const setId = jobSetId(cfg.jobs);
   const ctx: WebContext = {
     version: '9.9.9-golden',
     hostname: 'meridian-a',
     clock,
     config: () => cfg,
-    jobSetId: () => jobSetId(cfg.jobs),
+    jobSetId: () => setId,
     scheduler,
     store: { topology: 'shared', stats: () => STATS } as unknown as Store,
     cluster: () => ({
