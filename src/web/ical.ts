@@ -256,7 +256,10 @@ export function renderCalendar(entries: readonly CalendarEntry[], opts: Calendar
 
 const enc = new TextEncoder();
 
-/** The feed as a byte stream that renders the next job only when the reader wants more. */
+/** Jobs are sent in pieces of about this many characters: few socket writes, a small peak. */
+const PIECE_CHARS = 128 * 1024;
+
+/** The feed as a byte stream that renders the next jobs only when the reader wants more. */
 export function calendarStream(
   entries: readonly CalendarEntry[],
   opts: CalendarOptions,
@@ -264,9 +267,17 @@ export function calendarStream(
   const chunks = calendarChunks(entries, opts);
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      const next = chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(enc.encode(next.value));
+      let piece = '';
+      for (let next = chunks.next(); ; next = chunks.next()) {
+        if (next.done) {
+          if (piece !== '') controller.enqueue(enc.encode(piece));
+          controller.close();
+          return;
+        }
+        piece += next.value;
+        if (piece.length >= PIECE_CHARS) break;
+      }
+      controller.enqueue(enc.encode(piece));
     },
     cancel() {
       chunks.return(undefined);
