@@ -127,19 +127,21 @@ function foldText(text: string): string {
   return lines.join('\r\n');
 }
 
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
 /** Headers already serialized, by version and calendar name (they depend on nothing else). */
-const headers = new Map<string, string>();
+const headers = new Map<string, Buffer>();
 
 /** BEGIN:VCALENDAR .. the refresh hints, without END (serialized by ical-generator, ~2 ms). */
-function header(opts: CalendarOptions): string {
+function header(opts: CalendarOptions): Buffer {
   const key = `${opts.version}\u0000${opts.calName}`;
-  let text = headers.get(key);
-  if (text === undefined) {
+  let bytes = headers.get(key);
+  if (bytes === undefined) {
     if (headers.size >= 256) headers.clear();
-    text = serializeHeader(opts);
-    headers.set(key, text);
+    bytes = utf8(serializeHeader(opts));
+    headers.set(key, bytes);
   }
-  return text;
+  return bytes;
 }
 
 function serializeHeader(opts: CalendarOptions): string {
@@ -183,38 +185,68 @@ function serializeEvent(job: JobEvents, at: number, stamp: Date, cal: ICalCalend
   return foldText(text.slice(0, dtstart) + job.duration + text.slice(dtstart));
 }
 
-/**
- * The events of one job. ical-generator serializes the job's first event only; that text is the
- * template of the rest, split where the instant appears (the UID and DTSTART), because the events of
- * a job differ in nothing else and a fixed-width UTC stamp never moves a fold. Serializing 30k events
- * one by one (an object, a string and a fold each) made a 14-day feed cost ~100 ms. A template that
- * does not hold the instant exactly twice (a job name that contains it, a fold through it) falls
- * back to one serialization per event.
- */
-function jobEvents(job: JobEvents, fires: readonly number[], stamp: Date, cal: ICalCalendar): string {
-  const first = icsUtc(fires[0]!);
-  const template = serializeEvent(job, fires[0]!, stamp, cal);
-  const pieces = template.split(first);
-  const out = new Array<string>(fires.length);
-  out[0] = template;
-  if (pieces.length === 3) {
-    const [a, b, c] = pieces as [string, string, string];
-    for (let i = 1; i < fires.length; i++) {
-      const at = icsUtc(fires[i]!);
-      out[i] = a + at + b + at + c;
-    }
-  } else for (let i = 1; i < fires.length; i++) out[i] = serializeEvent(job, fires[i]!, stamp, cal);
-  return out.join('');
+/** Writes `n` as `width` ASCII digits (zero-padded) at `at`. */
+function putDigits(buf: Buffer, at: number, n: number, width: number): void {
+  for (let i = width - 1; i >= 0; i--) {
+    buf[at + i] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+}
+
+/** Writes the 16 bytes of `icsUtc(ms)` (`20260705T120000Z`) at `at`; years 0-9999 only. */
+function putStamp(buf: Buffer, at: number, ms: number): void {
+  const d = new Date(ms);
+  putDigits(buf, at, d.getUTCFullYear(), 4);
+  putDigits(buf, at + 4, d.getUTCMonth() + 1, 2);
+  putDigits(buf, at + 6, d.getUTCDate(), 2);
+  buf[at + 8] = 0x54; // T
+  putDigits(buf, at + 9, d.getUTCHours(), 2);
+  putDigits(buf, at + 11, d.getUTCMinutes(), 2);
+  putDigits(buf, at + 13, d.getUTCSeconds(), 2);
+  buf[at + 15] = 0x5a; // Z
 }
 
 /**
- * The feed, one piece at a time: the header, then each job's events and markers, then the end. A
- * reader (the HTTP stream) takes one job at a time, so the whole feed never sits in memory at once
- * and a big feed never holds the event loop for long. Entries are rendered in the order given
- * (callers sort by name); each walks its fires strictly after `nowMs` and strictly before
- * `nowMs + days`, at most `perJob` of them.
+ * The events of one job, as UTF-8. ical-generator serializes the job's first event only; that text
+ * is the template of the rest, split where the instant appears (the UID and DTSTART), because the
+ * events of a job differ in nothing else and a fixed-width UTC stamp never moves a fold; each event
+ * is then three copies and two 16-byte stamps written straight into the job's buffer. Serializing
+ * 30k events one by one (an object, a string and a fold each) made a 14-day feed cost ~100 ms. A
+ * template that does not hold the instant exactly twice (a job name that contains it, a fold through
+ * it) or an instant outside years 0-9999 falls back to one serialization per event.
  */
-export function* calendarChunks(entries: readonly CalendarEntry[], opts: CalendarOptions): Generator<string> {
+function jobEvents(job: JobEvents, fires: readonly number[], stamp: Date, cal: ICalCalendar): Buffer {
+  const first = icsUtc(fires[0]!);
+  const template = serializeEvent(job, fires[0]!, stamp, cal);
+  const pieces = template.split(first);
+  if (pieces.length !== 3 || first.length !== 16 || icsUtc(fires[fires.length - 1]!).length !== 16) {
+    let out = template;
+    for (let i = 1; i < fires.length; i++) out += serializeEvent(job, fires[i]!, stamp, cal);
+    return Buffer.from(out, 'utf8');
+  }
+  const [a, b, c] = pieces.map((p) => Buffer.from(p, 'utf8')) as [Buffer, Buffer, Buffer];
+  const buf = Buffer.allocUnsafe((a.length + b.length + c.length + 32) * fires.length);
+  let at = 0;
+  for (const ms of fires) {
+    at += a.copy(buf, at);
+    putStamp(buf, at, ms);
+    at += 16;
+    at += b.copy(buf, at);
+    putStamp(buf, at, ms);
+    at += 16;
+    at += c.copy(buf, at);
+  }
+  return buf;
+}
+
+/**
+ * The feed as UTF-8 pieces: the header, then each job's events and markers, then the end. A reader
+ * (the HTTP stream) takes a few jobs at a time, so the whole feed never sits in memory at once and a
+ * big feed never holds the event loop for long. Entries are rendered in the order given (callers sort
+ * by name); each walks its fires strictly after `nowMs` and strictly before `nowMs + days`, at most
+ * `perJob` of them.
+ */
+export function* calendarChunks(entries: readonly CalendarEntry[], opts: CalendarOptions): Generator<Buffer> {
   yield header(opts);
   const cal = new ICalCalendar();
   const stamp = new Date(opts.nowMs);
@@ -237,27 +269,24 @@ export function* calendarChunks(entries: readonly CalendarEntry[], opts: Calenda
       duration: `DURATION:${icsDuration(blockSeconds(avg))}\r\n`,
       name: entry.name,
     };
-    let chunk = jobEvents(job, fires.length > opts.perJob ? fires.slice(0, opts.perJob) : fires, stamp, cal);
+    yield jobEvents(job, fires.length > opts.perJob ? fires.slice(0, opts.perJob) : fires, stamp, cal);
+    let markers = '';
     if (fires.length > opts.perJob)
-      chunk += `${foldLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}:${icalEscape(entry.name, false)}`)}\r\n`;
+      markers += `${foldLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}:${icalEscape(entry.name, false)}`)}\r\n`;
     if (fires.length > humAbove)
-      chunk += `${foldLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}:${icalEscape(entry.name, false)}`)}\r\n`;
-    yield chunk;
+      markers += `${foldLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}:${icalEscape(entry.name, false)}`)}\r\n`;
+    if (markers !== '') yield utf8(markers);
   }
-  yield 'END:VCALENDAR\r\n';
+  yield utf8('END:VCALENDAR\r\n');
 }
 
-/** The whole feed as one string (tests, small feeds); the route streams `calendarChunks`. */
+/** The whole feed as one string (tests, small feeds); the route streams `calendarStream`. */
 export function renderCalendar(entries: readonly CalendarEntry[], opts: CalendarOptions): string {
-  let out = '';
-  for (const chunk of calendarChunks(entries, opts)) out += chunk;
-  return out;
+  return Buffer.concat([...calendarChunks(entries, opts)]).toString('utf8');
 }
 
-const enc = new TextEncoder();
-
-/** Jobs are sent in pieces of about this many characters: few socket writes, a small peak. */
-const PIECE_CHARS = 128 * 1024;
+/** Each pull hands over pieces until about this many bytes: few socket writes, a small peak. */
+const PULL_BYTES = 128 * 1024;
 
 /** The feed as a byte stream that renders the next jobs only when the reader wants more. */
 export function calendarStream(
@@ -267,17 +296,16 @@ export function calendarStream(
   const chunks = calendarChunks(entries, opts);
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      let piece = '';
-      for (let next = chunks.next(); ; next = chunks.next()) {
+      let sent = 0;
+      while (sent < PULL_BYTES) {
+        const next = chunks.next();
         if (next.done) {
-          if (piece !== '') controller.enqueue(enc.encode(piece));
           controller.close();
           return;
         }
-        piece += next.value;
-        if (piece.length >= PIECE_CHARS) break;
+        controller.enqueue(next.value);
+        sent += next.value.length;
       }
-      controller.enqueue(enc.encode(piece));
     },
     cancel() {
       chunks.return(undefined);
