@@ -19,9 +19,8 @@ import { Logger, setSink } from '../../src/util/log.ts';
 import type { WebContext } from '../../src/web/context.ts';
 import { Metrics } from '../../src/web/metrics.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
-import { assemble } from '../examples/grand-tour-kit.ts';
+import { assembledNode } from '../examples/grand-tour-kit.ts';
 import { FakeLauncher } from '../helpers/fake-launcher.ts';
-import { writeTree } from '../helpers/tmp.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'scrape-golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -30,18 +29,7 @@ const NOW = Date.parse('2026-11-29T12:00:00Z');
 const RUN_FOR_MS = 75 * 60_000;
 
 function tourConfig(): LoadedConfig {
-  const root = writeTree({}, true);
-  const certs = join(root, 'certs');
-  mkdirSync(certs);
-  for (const f of ['ca.pem', 'meridian-a.pem', 'meridian-a.key']) writeFileSync(join(certs, f), '');
-  const dir = join(root, 'cronstable.d');
-  const r = assemble({
-    NODE_NAME: 'meridian-a',
-    CONFIG_DIR: dir,
-    CERT_DIR: certs,
-    STATE_DIR: join(root, 'st'),
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
+  const dir = assembledNode('meridian-a');
   return loadConfig(dir, { nowMs: NOW, cwd: dir, euid: 0 });
 }
 
