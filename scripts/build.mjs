@@ -88,6 +88,8 @@ const tuiSplit = {
   },
 };
 
+const LANE_FILE = 'cronstable-lane.mjs';
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -120,6 +122,17 @@ if (!INLINE_ALL) {
     entryPoints: ['src/tui/app/run.tsx'],
     outfile: join(dirname(OUT), TUI_FILE),
     plugins: [lazyBuiltins, noDevtools],
+  });
+}
+if (!INLINE_ALL) {
+  // The store lanes' worker threads (src/store/lanes.ts) start on this file, not on the whole
+  // program: each lane is its own isolate, and compiling and keeping the 1 MB bundle there cost
+  // ~5 MB of heap per lane for code it never runs. The Bun binary starts lanes on itself.
+  await build({
+    ...common,
+    entryPoints: ['src/store/lane-entry.ts'],
+    outfile: join(dirname(OUT), LANE_FILE),
+    plugins: [lazyBuiltins],
   });
 }
 if (result.metafile) process.stderr.write(await analyzeMetafile(result.metafile));
