@@ -43,8 +43,8 @@ export function smapsByKind(
           .pop()!
           .replace(/\.so.*$/, '.so')}`;
       else kind = `file ${path.split('/').pop()}`;
-      const entry = (out[kind] ??= { rssKb: 0, privateKb: 0, mappings: 0 });
-      entry.mappings++;
+      out[kind] ??= { rssKb: 0, privateKb: 0, mappings: 0 };
+      out[kind]!.mappings++;
       continue;
     }
     const m = /^(Rss|Private_Clean|Private_Dirty):\s+(\d+) kB/.exec(line);
