@@ -14,6 +14,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { analyzeMetafile, build } from 'esbuild';
+import { buildWithMcpSplit } from './build-mcp-split.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const OUT = process.env.CRONSTABLE_BUILD_OUT ?? 'dist/cronstable.mjs';
@@ -110,12 +111,11 @@ const common = {
   logLevel: 'warning',
 };
 
-const result = await build({
-  ...common,
-  entryPoints: ['src/main.ts'],
-  outfile: OUT,
-  plugins: [lazyBuiltins, noDevtools, ...(INLINE_ALL ? [] : [tuiSplit])],
-});
+const main = { ...common, entryPoints: ['src/main.ts'], outfile: OUT };
+// The Bun binary inlines the MCP server too (bytecode: no parse cost at start).
+const result = INLINE_ALL
+  ? await build({ ...main, plugins: [lazyBuiltins, noDevtools] })
+  : await buildWithMcpSplit(main, [lazyBuiltins, noDevtools, tuiSplit], [lazyBuiltins]);
 if (!INLINE_ALL) {
   await build({
     ...common,

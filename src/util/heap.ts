@@ -16,6 +16,8 @@ import { setFlagsFromString } from 'node:v8';
 export const SEMI_SPACE_MB = 2;
 /** Set to 1 to measure the daemon with V8's defaults. */
 export const V8_DEFAULTS_ENV = 'CRONSTABLE_DEBUG_V8_DEFAULTS';
+/** Extra V8 flags to try (measurement only, space separated), set after ours. */
+export const V8_TRY_ENV = 'CRONSTABLE_DEBUG_V8_FLAGS';
 
 const keepYoungSmall = () => setFlagsFromString('--semi-space-growth-factor=1');
 
@@ -25,6 +27,7 @@ export function tuneHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   try {
     keepYoungSmall();
     setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+    for (const flag of (env[V8_TRY_ENV] ?? '').split(/\s+/).filter(Boolean)) setFlagsFromString(flag);
   } catch {
     return false;
   }
