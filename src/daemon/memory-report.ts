@@ -3,9 +3,10 @@
 // (the main thread and each worker that registered in src/util/isolates.ts) with its heap by
 // space, process.memoryUsage(), /proc/self/smaps_rollup and the smaps mappings summed by kind,
 // plus what the caller adds (per-job retention). CRONSTABLE_DEBUG_MEMORY_GC=1 runs a full
-// collection first (live sizes). Without the variable nothing is installed. bench/serve.bench.ts and the notes in bench/RESULTS.md read it.
+// collection first (live sizes); CRONSTABLE_DEBUG_MEMORY_SNAPSHOT=1 also writes <file>.heapsnapshot.
+// Without the variable nothing is installed. bench/serve.bench.ts and the notes in bench/RESULTS.md read it.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isolateMemory, workerIsolates } from '../util/isolates.ts';
 
@@ -106,6 +107,8 @@ export function installMemoryReport(extra: () => Record<string, unknown>, log: (
     void memoryReport(extra, { gcFirst: process.env[`${DEBUG_MEMORY_ENV}_GC`] === '1' }).then(
       (report) => {
         // Whole or not at all: a reader polling the file never sees half a report.
+        // A heap snapshot of the main isolate beside it, when asked (slow: seconds, and the heap twice over).
+        if (process.env[`${DEBUG_MEMORY_ENV}_SNAPSHOT`] === '1') writeHeapSnapshot(`${file}.heapsnapshot`);
         writeFileSync(`${file}.tmp`, JSON.stringify(report, null, 1));
         renameSync(`${file}.tmp`, file);
       },
