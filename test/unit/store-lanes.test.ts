@@ -195,7 +195,9 @@ describe('worker lanes', () => {
   it('an idle lane lets its worker exit; the next write starts a new one and nothing is lost', async () => {
     const { store } = await open({ laneIdleMs: 150 });
     const lanes = () => store.stats?.().lanes;
-    expect(lanes()).toEqual({ bulk: { running: true, starts: 1 }, lease: { running: true, starts: 1 } });
+    // Counts, not `running`: on a loaded machine the lanes may already have idled out here.
+    expect(lanes()?.bulk.starts).toBe(1);
+    expect(lanes()?.lease.starts).toBe(1);
     await store.kvSet('g', 'before', 1);
     await until('both idle lanes to exit', 10_000, async () =>
       lanes()?.bulk.running === false && lanes()?.lease.running === false ? true : null,
