@@ -17,6 +17,8 @@ export interface Glyphs {
   titleL: string;
   titleR: string;
   marker: string;
+  /** a job marked for a bulk run / cancel */
+  mark: string;
   logBar: string;
   dot: string;
   ellipsis: string;
@@ -51,6 +53,7 @@ export const UNICODE: Glyphs = {
   titleL: '╴',
   titleR: '╶',
   marker: '▎',
+  mark: '◆',
   logBar: '▏',
   dot: '·',
   ellipsis: '…',
@@ -77,6 +80,7 @@ export const ASCII: Glyphs = {
   titleL: ' ',
   titleR: ' ',
   marker: '>',
+  mark: '*',
   logBar: '|',
   dot: '.',
   ellipsis: '~',

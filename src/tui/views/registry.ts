@@ -1,6 +1,7 @@
 // Every surface the dashboard can stack over the board, by kind. A new view = a folder under views/ plus one
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
+import { bulkView } from './bulk/bulk.ts';
 import { clusterView } from './cluster/cluster.ts';
 import { dagDrawerView } from './dags/drawer.ts';
 import { dagsView } from './dags/list.ts';
@@ -28,6 +29,7 @@ const VIEWS: readonly View<never>[] = [
   settingsView,
   helpView,
   drawerView,
+  bulkView,
   // tui-ops
   dagsView,
   dagDrawerView,

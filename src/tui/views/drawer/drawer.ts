@@ -42,6 +42,9 @@ function paintRows(rows: Row[], ctx: RenderCtx, width: number): string[] {
   });
 }
 
+/** The largest scroll the last painted non-log tab allowed, so `j` stops at its end. */
+let tabMax = Number.MAX_SAFE_INTEGER;
+
 function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const { s, theme, g } = ctx;
   const width = drawerWidth(s.cols) - 1;
@@ -61,8 +64,9 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
     let body: Row[];
     if (d.tab === 'history') body = historyRows(d.runs ?? null, ctx);
     else if (d.tab === 'resources') body = resourceRows(d.resources ?? null);
-    else body = job ? scheduleRows(job, ctx) : [[[' no such job', 'dim']]];
-    const painted = paintRows(body.slice(d.tabScroll ?? 0), ctx, width);
+    else body = job ? scheduleRows(job, ctx, width) : [[[' no such job', 'dim']]];
+    tabMax = Math.max(0, body.length - room);
+    const painted = paintRows(body.slice(Math.min(d.tabScroll ?? 0, tabMax)), ctx, width);
     rows.push(...painted.slice(0, room));
   }
   const blank = new Line(theme, width).done();
@@ -232,7 +236,7 @@ export const drawerView: View<DrawerSurface> = {
     const step = key.name === 'j' || key.name === 'down' ? 1 : key.name === 'k' || key.name === 'up' ? -1 : 0;
     const page = key.name === 'pagedown' ? 10 : key.name === 'pageup' ? -10 : 0;
     if (step || page) {
-      ctl.update(d, { tabScroll: Math.max(0, scroll + step + page) });
+      ctl.update(d, { tabScroll: Math.max(0, Math.min(tabMax, Math.min(scroll, tabMax) + step + page)) });
       return true;
     }
     return false;
