@@ -4,11 +4,10 @@
 // test shows up as a failing coverage check. ink-testing-library around a real Controller and a loopback
 // fixture daemon (test/helpers/tui-fixture.ts).
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiDag } from '../../src/dashboard/dag.ts';
 import type { Surface } from '../../src/tui/app/state.ts';
+import { dagAndStateRoutes } from '../helpers/tui-extra-routes.ts';
 import { FixtureDaemon, fixtureJobs, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
 import { fleet, gossipCluster, nodeHistory, scheduleRoutes } from '../helpers/tui-panel-fixtures.ts';
 
@@ -74,45 +73,11 @@ function covers(context: string, keys: readonly string[], by: string | readonly 
 
 // ---- the fixture ------------------------------------------------------------------------------------------
 
-const DAG: ApiDag = {
-  name: 'etl',
-  enabled: true,
-  scheduled: false,
-  schedule: null,
-  retainRuns: 10,
-  tasks: [
-    { id: 'extract', type: 'task', dependsOn: [], triggerRule: 'all_success', retries: 0, mapped: false },
-  ],
-  latestRun: null,
-} as unknown as ApiDag;
-
 const daemon = new FixtureDaemon();
 const posts: string[] = [];
-const stateOn = true;
-
-function extraRoutes(req: IncomingMessage, url: string, res: ServerResponse): boolean {
-  const json = (v: unknown, status = 200) => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
-    return true;
-  };
-  if (req.method === 'POST' && url.startsWith('/dags/')) {
-    req.resume();
-    req.on('end', () => {
-      posts.push(url);
-      if (url === '/dags/etl/trigger') json({ dag: 'etl', runKey: 'manual-9' });
-      else json({ ok: true });
-    });
-    return true;
-  }
-  if (url === '/dags') return json([DAG]);
-  if (url.startsWith('/dags/etl/runs?')) return json({ runs: [] });
-  if (url === '/state')
-    return json(stateOn ? { enabled: true, view: 'metadata', documents: [] } : { enabled: false });
-  return false;
-}
 
 beforeAll(async () => {
-  daemon.extra = extraRoutes;
+  daemon.extra = dagAndStateRoutes(posts);
   await daemon.start();
 });
 afterAll(() => daemon.stop());

@@ -48,6 +48,9 @@ const VIEWS: readonly View<never>[] = [
   sandboxView,
 ] as View<never>[];
 
+/** Every surface kind there is (tests check each is drawn, e.g. in ASCII mode). */
+export const VIEW_KINDS: readonly string[] = VIEWS.map((v) => v.kind);
+
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));
 
 export function viewOf(s: Surface): View<Surface> {
