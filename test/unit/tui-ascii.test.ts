@@ -8,7 +8,14 @@ import { cellWidth } from '../../src/tui/text/width.ts';
 import { runBoot } from '../../src/tui/views/boot/boot.ts';
 import { VIEW_KINDS } from '../../src/tui/views/registry.ts';
 import { dagAndStateRoutes } from '../helpers/tui-extra-routes.ts';
-import { FixtureDaemon, fixtureJobs, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+import {
+  FixtureDaemon,
+  fixtureJobs,
+  type Harness,
+  KEY,
+  mountTui,
+  ONE_RUN_STATS,
+} from '../helpers/tui-fixture.ts';
 import { fleet, gossipCluster, nodeHistory, scheduleRoutes } from '../helpers/tui-panel-fixtures.ts';
 
 const daemon = new FixtureDaemon();
@@ -112,20 +119,7 @@ describe('ASCII mode', () => {
       runs: [
         { ...fixtureJobs()[4]!.last_run!, resources: { cpu_total_seconds: 1.25, max_rss_bytes: 2_000_000 } },
       ],
-      stats: {
-        total: 1,
-        success: 1,
-        failure: 0,
-        cancelled: 0,
-        unknown: 0,
-        success_rate: 1,
-        avg_duration: 0.4,
-        min_duration: 0.4,
-        max_duration: 0.4,
-        last_duration: 0.4,
-        avg_cpu_seconds: 1.25,
-        max_rss_bytes: 2_000_000,
-      },
+      stats: { ...ONE_RUN_STATS, avg_cpu_seconds: 1.25, max_rss_bytes: 2_000_000 },
     };
     try {
       h = mountTui(daemon, { ascii: true });
