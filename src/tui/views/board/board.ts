@@ -1,6 +1,8 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
+
+import { nextSegment } from '../../../dashboard/health.ts';
 import type { Key } from '../../app/keys.ts';
-import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
+import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
@@ -125,7 +127,7 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       ctl.toast(`sort: ${SORT_TEXT[s.sortKey]} ${s.sortDesc ? '↑' : '↓'}`, 'info');
       return true;
     case 'f':
-      ctl.store.set({ segment: SEGMENTS[(SEGMENTS.indexOf(s.segment) + 1) % SEGMENTS.length]! });
+      ctl.store.set({ segment: nextSegment(s.segment) });
       return true;
     case 'q':
       ctl.quit(0);

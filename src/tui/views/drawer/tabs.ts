@@ -1,11 +1,11 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
 import { civilInFrame, compileJob, nextFiresOf } from '../../../dashboard/engine.ts';
-import { formatCivil, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { formatCivil, formatDuration, formatLoad, parseIso } from '../../../dashboard/format.ts';
+import { OUTCOME_STATUS, STATUS_TONE } from '../../../dashboard/health.ts';
 import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
 import type { RenderCtx } from '../types.ts';
@@ -19,13 +19,6 @@ const localStamp = (ms: number): string => {
   const d = new Date(ms);
   return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
 };
-
-export const OUTCOME_STATUS = {
-  success: 'ok',
-  failure: 'failed',
-  cancelled: 'cancelled',
-  unknown: 'unknown',
-} as const;
 
 export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
   if (runs === null) return [[[' loading…', 'dim']]];
@@ -63,10 +56,10 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
     if (r.exit_code !== null) detail.push(`exit ${r.exit_code}`);
     if (r.fail_reason) detail.push(flatten(r.fail_reason));
     out.push([
-      [` ${ctx.g.status[status]} `, STATUS_ROLE[status]],
+      [` ${ctx.g.status[status]} `, STATUS_TONE[status]],
       [started === null ? '—' : localStamp(started), 'fg'],
       [`  ${formatDuration(r.duration).padEnd(8)}`, 'dim'],
-      [`${bar.padEnd(13)}`, STATUS_ROLE[status]],
+      [`${bar.padEnd(13)}`, STATUS_TONE[status]],
       [detail.join(' · '), 'dim'],
     ]);
   }
@@ -83,9 +76,7 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
     ];
   // Q7: the live numbers sit under `current` of the newest live instance.
   const cur = res.live.length > 0 ? res.live[res.live.length - 1]!.current : null;
-  const cpu = cur
-    ? `${cur.cpu_percent < 10 ? cur.cpu_percent.toFixed(1) : Math.round(cur.cpu_percent)}%`
-    : '—';
+  const cpu = formatLoad(cur?.cpu_percent);
   const out: Row[] = [[[` live: ${cpu} cpu · ${formatBytes(cur?.rss_bytes)} rss`, cur ? 'run' : 'dim']]];
   out.push([[` ${'started'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
   const runs = res.runs.slice().reverse();

@@ -1,29 +1,37 @@
 // The wallboard, NO SIGNAL and zen (spec 08 §4.13): tiles worst first (the shared TV order), the verdict bar,
 // a stale banner, the alarm in the foot, and an idle screensaver when all is calm.
-import { formatAge, formatIn } from '../../../dashboard/format.ts';
+
+import { nextCell } from '../../../dashboard/board.ts';
+import { dataStale } from '../../../dashboard/connection.ts';
+import { formatAge } from '../../../dashboard/format.ts';
+import { STATUS_TONE } from '../../../dashboard/health.ts';
+import { toRows } from '../../../dashboard/table.ts';
 import { tvTiles } from '../../../dashboard/wallboard.ts';
 import type { Key } from '../../app/keys.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
+import type { TuiState } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { cellWidth } from '../../text/width.ts';
 import { clockRight, countStates, verdict, verdictBar } from '../board/chrome.ts';
-import { sparkCells } from '../board/rows.ts';
+import { sparkGlyphs } from '../board/rows.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
+
+/** The shared rule (spec 08 §3.3) on the monotonic clock the poll stamps its answers with. */
+export const staleNow = (s: TuiState): boolean => dataStale(s.mono, s.data.fetchedAt, s.pollMs);
 
 /** Whether the zen screensaver shows now. */
 export function zenActive(ctx: RenderCtx): boolean {
-  const { s, ctl } = ctx;
+  const { s } = ctx;
   if (!s.prefs.zen || !s.wallboard) return false;
   if (s.mono - s.lastKeyAt < s.prefs.zen_idle_s * 1000) return false;
-  if (ctl.isStale(s)) return false;
+  if (staleNow(s)) return false;
   return !s.data.jobs.some((j) => j.running || (j.enabled && j.last_run?.outcome === 'failure'));
 }
 
 export function paintWallboard(ctx: RenderCtx, height: number): string[] {
   if (zenActive(ctx)) return paintZen(ctx, height);
   const { s, theme, g } = ctx;
-  const stale = ctx.ctl.isStale(s);
+  const stale = staleNow(s);
   const out: string[] = [];
   const v = verdict(s);
   if (v) out.push(verdictBar(ctx, v));
@@ -46,7 +54,7 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
       const t = tiles[r * perRow + c];
       if (!t || r * perRow + c >= shown) break;
       const job = byName.get(t.name)!;
-      const role = STATUS_ROLE[t.status];
+      const role = STATUS_TONE[t.status];
       const failing = t.status === 'failed';
       const dim = stale;
       const age = t.finishedAt === null ? '' : formatAge(Math.max(0, s.now - t.finishedAt));
@@ -57,16 +65,17 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
       else if (t.status === 'cancelled' || t.status === 'unknown') state = age;
       else if (t.status === 'disabled') state = '—';
       else if (stale) state = 'stale';
-      else
-        state =
-          job.scheduled_in === null ? '—' : formatIn(job.scheduled_in * 1000 - (s.mono - s.data.fetchedAt));
+      else {
+        const row = toRows([job], s.data.fetchedAt)[0]!;
+        state = nextCell(row, row.nextAt, s.mono).text;
+      }
       lines[0]!.add(
         ` ${g.status[t.status]} ${flatten(t.name)}`,
         dim ? { fg: 'dim' } : failing ? { fg: 'bright', bg: 'fail', bold: true } : { fg: 'bright' },
         tileW,
       );
       lines[1]!.add(`  ${state}`, { fg: dim ? 'dim' : role }, tileW);
-      const spark = sparkCells(job, Math.max(1, tileW - 4), g);
+      const spark = sparkGlyphs(job, Math.max(1, tileW - 4), g);
       lines[2]!.add('  ');
       for (const [ch, rr] of spark) lines[2]!.add(ch, { fg: dim ? 'dim' : rr });
       lines[2]!.to(lines[0]!.width - lines[0]!.left);
