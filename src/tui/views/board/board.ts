@@ -13,7 +13,8 @@ import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
 import { hasOwnerColumn, hasResColumn, layoutColumns, paintRow, paintTitles } from './rows.ts';
 
-let resSeen = false;
+/** Dashboards (controllers) that have seen live resources: their cpu/mem column stays (Q23). */
+const resSeen = new WeakSet<object>();
 
 /** Rows of the board screen, `height` rows tall. */
 export function paintBoard(ctx: RenderCtx, height: number): string[] {
@@ -23,11 +24,11 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   const out: string[] = [header(ctx), toolbar(ctx, rows.length)];
   if (v) out.push(verdictBar(ctx, v));
   // Q23: once a job reported live resources, the column stays, so the table does not jump.
-  if (!resSeen && hasResColumn(s.data.jobs)) resSeen = true;
+  if (hasResColumn(s.data.jobs)) resSeen.add(ctx.ctl);
   const columns = layoutColumns({
     cols: s.cols - 1,
     compact: s.prefs.compact,
-    res: resSeen,
+    res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
   });
   out.push(paintTitles(columns, theme, s.cols));

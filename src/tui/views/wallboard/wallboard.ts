@@ -45,9 +45,10 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
   const byName = new Map(s.data.jobs.map((j) => [j.name, j]));
   const tileW = Math.max(20, Math.min(30, Math.floor(s.cols / Math.max(1, Math.min(tiles.length, 4)))));
   const perRow = Math.max(1, Math.floor(s.cols / (tileW + 1)));
+  // Each tile row takes 4 lines (3 + a gap); when some tiles must stay off, one line says how many (Q24).
   const room = height - out.length - 1;
-  const fitRows = Math.max(0, Math.floor(room / 4));
-  const shown = Math.min(tiles.length, fitRows * perRow);
+  const fitting = (lines: number) => Math.min(tiles.length, Math.max(0, Math.floor(lines / 4)) * perRow);
+  const shown = fitting(room) < tiles.length ? fitting(room - 1) : tiles.length;
   for (let r = 0; r * perRow < shown; r++) {
     const lines = [new Line(theme, s.cols), new Line(theme, s.cols), new Line(theme, s.cols)];
     for (let c = 0; c < perRow; c++) {
@@ -123,18 +124,18 @@ interface Dot {
 
 function paintZen(ctx: RenderCtx, height: number): string[] {
   const { s, theme } = ctx;
-  const grid: Dot[][] = Array.from({ length: height }, () => []);
   const blink = Math.floor(s.now / 2000) % 2 === 0;
-  for (const j of s.data.jobs) {
-    const h = nameHash(j.name);
-    const row = 1 + (h % Math.max(1, height - 3));
-    const soon = j.scheduled_in !== null && j.scheduled_in * 1000 - (s.mono - s.data.fetchedAt) <= 30_000;
-    grid[row]!.push({
-      col: Math.floor(h / 7) % Math.max(1, s.cols - 2),
-      ch: soon ? '●' : blink ? '∙' : '·',
-      role: soon ? 'ok' : 'dim',
-    });
-  }
+  const dots = zenDots(
+    s.data.jobs.map((j) => ({
+      name: j.name,
+      soon: j.scheduled_in !== null && j.scheduled_in * 1000 - (s.mono - s.data.fetchedAt) <= 30_000,
+    })),
+    s.cols,
+    height,
+  );
+  const grid: Dot[][] = Array.from({ length: height }, () => []);
+  for (const d of dots)
+    grid[d.row]!.push({ col: d.col, ch: d.soon ? '●' : blink ? '∙' : '·', role: d.soon ? 'ok' : 'dim' });
   const out: string[] = [];
   for (let r = 0; r < height; r++) {
     const line = new Line(theme, s.cols);
@@ -143,17 +144,45 @@ function paintZen(ctx: RenderCtx, height: number): string[] {
       line.to(Math.floor((s.cols - cellWidth(text)) / 2));
       line.add(text, { fg: 'dim' });
     } else {
-      let at = 0;
-      // Q24: a dot whose cell is taken moves to the next free one instead of vanishing.
       for (const d of grid[r]!.sort((a, b) => a.col - b.col)) {
-        const c = Math.max(d.col, at);
-        if (c >= s.cols) break;
-        line.to(c);
+        line.to(d.col);
         line.add(d.ch, { fg: d.role });
-        at = c + 1;
       }
     }
     out.push(line.done());
+  }
+  return out;
+}
+
+export interface ZenDot {
+  name: string;
+  soon: boolean;
+  row: number;
+  col: number;
+}
+
+/**
+ * Where each job's dot goes on a `cols` × `height` zen field: a spot hashed from its name on rows 1 to
+ * height − 3, or, when that cell is taken, the next free cell to the right, wrapping to the rows below (Q24:
+ * the reference dropped colliding dots). Only a field with fewer cells than jobs leaves any out.
+ */
+export function zenDots(
+  jobs: ReadonlyArray<{ name: string; soon: boolean }>,
+  cols: number,
+  height: number,
+): ZenDot[] {
+  const rows = Math.max(1, height - 3);
+  const width = Math.max(1, cols - 2);
+  const cells = rows * width;
+  const taken = new Set<number>();
+  const out: ZenDot[] = [];
+  for (const j of jobs) {
+    if (taken.size >= cells) break;
+    const h = nameHash(j.name);
+    let at = (h % rows) * width + (Math.floor(h / 7) % width);
+    while (taken.has(at)) at = (at + 1) % cells;
+    taken.add(at);
+    out.push({ name: j.name, soon: j.soon, row: 1 + Math.floor(at / width), col: at % width });
   }
   return out;
 }
