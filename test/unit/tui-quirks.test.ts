@@ -34,12 +34,15 @@
 // | Q22 | SSE asks for text/event-stream                        | here › Q22                                                 |
 // | Q23 | poll backoff; `1 job`; never `in 0s`; cpu/mem stays   | here › Q23 (four tests)                                    |
 // | Q24 | zen places every dot; wallboard says `+N more`        | here › Q24 (two tests)                                     |
+//
+// Also here, beyond the reference (§4.15 [opt]): OSC 52 wrapped for tmux / screen passthrough.
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiJobResources } from '../../src/dashboard/resources.ts';
 import type { ApiJob, ApiNode } from '../../src/dashboard/types.ts';
+import { osc52 } from '../../src/tui/data/clipboard.ts';
 import { DEFAULT_PREFS, loadPrefs, startPrefs } from '../../src/tui/data/prefs.ts';
 import { ENTER, LEAVE, Terminal } from '../../src/tui/terminal.ts';
 import { asciiByDefault } from '../../src/tui/text/glyphs.ts';
@@ -464,5 +467,34 @@ describe('Q24: nothing is dropped without a word', () => {
     expect(screen[8]).toContain('all clear');
     const field = screen.filter((_, i) => i !== 8).join('');
     expect([...field].filter((c) => c === '∙' || c === '·').length).toBe(120);
+  });
+});
+
+describe('OSC 52 through a multiplexer (§4.15 [opt])', () => {
+  const plain = (t: string) => `\u001b]52;c;${Buffer.from(t, 'utf8').toString('base64')}\u0007`;
+
+  it('plain without TMUX/STY; tmux wraps it once with ESC doubled; screen in pieces of at most 76 bytes', () => {
+    expect(osc52('echo 日本')).toBe(plain('echo 日本'));
+    expect(osc52('echo 日本', { TERM: 'xterm' })).toBe(plain('echo 日本'));
+    const tmux = osc52('echo hi', { TMUX: '/tmp/tmux-1000/default,123,0' });
+    expect(tmux).toBe(`\u001bPtmux;\u001b${plain('echo hi')}\u001b\\`);
+    const long = 'x'.repeat(200);
+    const screen = osc52(long, { STY: '123.pts-0.host' });
+    const pieces = [...screen.matchAll(/\u001bP([^\u001b]*(?:\u001b(?!\\)[^\u001b]*)*)\u001b\\/g)].map(
+      (m) => m[1]!,
+    );
+    expect(pieces.join('')).toBe(plain(long));
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(76);
+    expect(pieces.length).toBe(Math.ceil(plain(long).length / 76));
+  });
+
+  it('`c` under tmux writes the wrapped sequence, once', async () => {
+    h = mountTui(daemon);
+    h.ctl.deps.terminalEnv = { TMUX: '/tmp/tmux-1000/default,123,0' };
+    h.raw.length = 0;
+    await h.press('c');
+    const sent = h.raw.filter((r) => r.includes('52;c;'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^\u001bPtmux;\u001b\u001b\]52;c;[A-Za-z0-9+/=]+\u0007\u001b\\$/);
   });
 });

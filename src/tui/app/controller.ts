@@ -31,6 +31,8 @@ export interface ControllerDeps {
   home?: string;
   /** a local clipboard besides OSC 52 (absent in tests) */
   clipboard?: (text: string) => void;
+  /** the environment naming a multiplexer (TMUX, STY) that OSC 52 must pass through (absent: none) */
+  terminalEnv?: NodeJS.ProcessEnv;
 }
 
 /** Something a surface holds open (a log stream), stopped when that surface closes or the program ends. */
@@ -325,7 +327,7 @@ export class Controller {
 
   /** OSC 52 (the terminal, or the SSH client's, puts it on the clipboard), plus a local tool when there is one. */
   copy(text: string, toast: string): void {
-    this.deps.writeRaw(osc52(text));
+    this.deps.writeRaw(osc52(text, this.deps.terminalEnv));
     this.deps.clipboard?.(text);
     this.toast(toast, 'ok');
   }

@@ -80,6 +80,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       prefsPath: path,
       writeRaw: (text) => stdout.write(text),
       clipboard: (text) => pipeToClipboard(text),
+      terminalEnv: env,
       quit: finish,
     });
     const fullRepaint = () => {
