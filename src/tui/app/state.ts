@@ -26,7 +26,6 @@ export const SORT_TEXT: Record<TuiSort, string> = {
   next: 'next',
   took: 'duration',
 };
-export const SEGMENTS: readonly Segment[] = ['all', 'ok', 'fail', 'run', 'off'];
 
 /** An open surface: each view folder defines its own (see views/registry.ts). */
 export interface Surface {

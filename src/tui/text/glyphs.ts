@@ -1,7 +1,8 @@
 // Glyph sets (spec 08 §6.1): Unicode, or ASCII for terminals and locales that cannot draw it. ASCII mode maps
-// borders, bars and arrows too, not only the status glyphs.
+// borders, bars and arrows too, not only the status glyphs (the shared health table's two glyph sets).
+import { STATUS_ASCII, STATUS_GLYPH } from '../../dashboard/health.ts';
+import { SPARK_BLOCKS } from '../../dashboard/sparkline.ts';
 import type { JobStatus } from '../../dashboard/status.ts';
-import type { Role } from './theme.ts';
 
 export interface Glyphs {
   status: Record<JobStatus, string>;
@@ -32,16 +33,8 @@ export interface Glyphs {
 }
 
 export const UNICODE: Glyphs = {
-  status: {
-    disabled: '◌',
-    running: '▶',
-    failed: '✕',
-    cancelled: '⊘',
-    unknown: '◍',
-    ok: '●',
-    pending: '◔',
-  },
-  spark: ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'],
+  status: STATUS_GLYPH,
+  spark: [...SPARK_BLOCKS],
   h: '─',
   v: '│',
   tl: '┌',
@@ -67,7 +60,7 @@ export const UNICODE: Glyphs = {
 };
 
 export const ASCII: Glyphs = {
-  status: { disabled: '-', running: '>', failed: 'x', cancelled: '/', unknown: '?', ok: 'o', pending: '.' },
+  status: STATUS_ASCII,
   spark: [' ', '.', ':', '-', '=', '+', '*', '#'],
   h: '-',
   v: '|',
@@ -100,14 +93,3 @@ export function asciiByDefault(env: NodeJS.ProcessEnv): boolean {
   if (locale === '') return false;
   return !/utf-?8/i.test(locale);
 }
-
-/** The colour role of each status (§3.1). */
-export const STATUS_ROLE: Record<JobStatus, Role> = {
-  disabled: 'off',
-  running: 'run',
-  failed: 'fail',
-  cancelled: 'off',
-  unknown: 'pending',
-  ok: 'ok',
-  pending: 'pending',
-};

@@ -1,6 +1,8 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
+
+import { nextSegment } from '../../../dashboard/health.ts';
 import type { Key } from '../../app/keys.ts';
-import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
+import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
@@ -12,7 +14,8 @@ import { footer, header, MARK_HINTS, toolbar, verdict, verdictBar } from './chro
 import { boardRows, selectedIndex, windowStart } from './model.ts';
 import { hasOwnerColumn, hasResColumn, layoutColumns, paintRow, paintTitles } from './rows.ts';
 
-let resSeen = false;
+/** Dashboards (controllers) that have seen live resources: their cpu/mem column stays (Q23). */
+const resSeen = new WeakSet<object>();
 
 /** Rows of the board screen, `height` rows tall. */
 export function paintBoard(ctx: RenderCtx, height: number): string[] {
@@ -22,11 +25,11 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   const out: string[] = [header(ctx), toolbar(ctx, rows.length)];
   if (v) out.push(verdictBar(ctx, v));
   // Q23: once a job reported live resources, the column stays, so the table does not jump.
-  if (!resSeen && hasResColumn(s.data.jobs)) resSeen = true;
+  if (hasResColumn(s.data.jobs)) resSeen.add(ctx.ctl);
   const columns = layoutColumns({
     cols: s.cols - 1,
     compact: s.prefs.compact,
-    res: resSeen,
+    res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
   });
   out.push(paintTitles(columns, theme, s.cols));
@@ -135,7 +138,7 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       ctl.toast(`sort: ${SORT_TEXT[s.sortKey]} ${s.sortDesc ? '↑' : '↓'}`, 'info');
       return true;
     case 'f':
-      ctl.store.set({ segment: SEGMENTS[(SEGMENTS.indexOf(s.segment) + 1) % SEGMENTS.length]! });
+      ctl.store.set({ segment: nextSegment(s.segment) });
       return true;
     case 'q':
       ctl.quit(0);

@@ -1,12 +1,13 @@
 // The board's chrome (spec 08 §4.2): header, toolbar, verdict bar, footer and toasts. Every row is cut to
 // the terminal width; the header sheds node load, then the job-set id, then the version before it would wrap.
 import { clusterAlert } from '../../../dashboard/cluster.ts';
-import { formatAge, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
+import { formatAge, formatLoad, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
+import { SEGMENTS } from '../../../dashboard/health.ts';
 import { verdictText } from '../../../dashboard/incident.ts';
 import { failureBanner, signatureText } from '../../../dashboard/status.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import type { TuiState } from '../../app/state.ts';
-import { SEGMENTS, SORT_TEXT } from '../../app/state.ts';
+import { SORT_TEXT } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
@@ -48,8 +49,8 @@ export function header(ctx: RenderCtx): string {
   return line.done();
 }
 
-/** Spec 08 §3.6 percent: one decimal under 10, else rounded. */
-export const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
+/** Spec 08 §3.6 percent (the shared formatter). */
+export const pct = (v: number): string => formatLoad(v);
 
 /** Enabled jobs running, failed (last run) and ok (last run): the toolbar's and the wallboard's counts. */
 export function countStates(jobs: readonly ApiJob[]): { run: number; fail: number; ok: number } {

@@ -1,6 +1,7 @@
 // The job drawer (spec 08 §4.4): a pane spliced on the right of the board with Logs, History, Resources and
 // Schedule tabs. Logs follow the controller's tail; History and Resources are fetched while their tab shows.
 
+import { STATUS_TONE } from '../../../dashboard/health.ts';
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
 import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
@@ -8,7 +9,6 @@ import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
@@ -53,8 +53,8 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const status = job ? jobStatus(job) : 'unknown';
   const rows: string[] = [];
   const h = new Line(theme, width);
-  h.add(` ${g.status[status]} ${flatten(d.job)}`, { fg: STATUS_ROLE[status], bold: true });
-  h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_ROLE[status] });
+  h.add(` ${g.status[status]} ${flatten(d.job)}`, { fg: STATUS_TONE[status], bold: true });
+  h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_TONE[status] });
   h.add('   r run · x cancel · esc close', { fg: 'dim' });
   rows.push(h.done());
   rows.push(...tabStrip(ctx, width, TABS, d.tab));

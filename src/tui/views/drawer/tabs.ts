@@ -1,11 +1,11 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
 import { civilInFrame, compileJob, lintJob, nextFiresOf } from '../../../dashboard/engine.ts';
-import { formatCivil, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { formatCivil, formatDuration, formatLoad, parseIso } from '../../../dashboard/format.ts';
+import { OUTCOME_STATUS, STATUS_TONE } from '../../../dashboard/health.ts';
 import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { utcStamp } from '../../text/stamp.ts';
 import type { Role } from '../../text/theme.ts';
@@ -15,13 +15,6 @@ import type { RenderCtx } from '../types.ts';
 /** A text row of a tab: spans of (text, role, bold). */
 export type Span = [string, Role?, boolean?];
 export type Row = Span[];
-
-export const OUTCOME_STATUS = {
-  success: 'ok',
-  failure: 'failed',
-  cancelled: 'cancelled',
-  unknown: 'unknown',
-} as const;
 
 export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
   if (runs === null) return [[[' loading…', 'dim']]];
@@ -70,10 +63,10 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
     const cpu = r.resources?.cpu_total_seconds;
     if (cpu != null) detail.push(`${cpu.toFixed(1)}s cpu`);
     out.push([
-      [` ${ctx.g.status[status]} `, STATUS_ROLE[status]],
+      [` ${ctx.g.status[status]} `, STATUS_TONE[status]],
       [started === null ? '—' : utcStamp(started), 'fg'],
       [`  ${formatDuration(r.duration).padEnd(8)}`, 'dim'],
-      [`${bar.padEnd(13)}`, STATUS_ROLE[status]],
+      [`${bar.padEnd(13)}`, STATUS_TONE[status]],
       [detail.join(' · '), 'dim'],
     ]);
   }
@@ -90,9 +83,7 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
     ];
   // Q7: the live numbers sit under `current` of the newest live instance.
   const cur = res.live.length > 0 ? res.live[res.live.length - 1]!.current : null;
-  const cpu = cur
-    ? `${cur.cpu_percent < 10 ? cur.cpu_percent.toFixed(1) : Math.round(cur.cpu_percent)}%`
-    : '—';
+  const cpu = formatLoad(cur?.cpu_percent);
   const out: Row[] = [[[` live: ${cpu} cpu · ${formatBytes(cur?.rss_bytes)} rss`, cur ? 'run' : 'dim']]];
   out.push([[` ${'started (UTC)'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
   const runs = res.runs.slice().reverse();
