@@ -639,8 +639,11 @@ describe('overlays', () => {
     'Multi-tail',
     ['a', 'x', 'j', 'k', 't', 'w', 'PgUp', 'PgDn', 'End'],
     async () => {
+      daemon.logs.heartbeat = Array.from({ length: 40 }, (_, i) => `beat ${i + 1}`).join('\n');
+      daemon.logs['report-daily'] = Array.from({ length: 40 }, (_, i) => `report ${i + 1}`).join('\n');
       h = mountTui(daemon);
       await h.press('m', 'a', ...'heartbeat', KEY.enter, 'a', ...'report-daily', KEY.enter);
+      await until(() => h.text().includes('report 40'));
       const m = () =>
         top<{ panes: { job: string }[]; pick: number; scroll: number; timestamps: boolean; wrap: boolean }>();
       expect(m().panes.map((p) => p.job)).toEqual(['heartbeat', 'report-daily']);
@@ -656,6 +659,12 @@ describe('overlays', () => {
       expect(m().scroll).toBe(0);
       await h.press(PGUP, PGUP, KEY.end);
       expect(m().scroll).toBe(0);
+      // past the oldest line PgUp stops, so one PgDn answers at once
+      for (let i = 0; i < 12; i++) await h.press(PGUP);
+      const max = m().scroll;
+      expect(h.text()).toContain('beat 1 ');
+      await h.press(PGDN);
+      expect(m().scroll).toBe(max - 10);
       await h.press('x');
       expect(m().panes.map((p) => p.job)).toEqual(['report-daily']);
     },
@@ -666,6 +675,11 @@ describe('overlays', () => {
     'State',
     ['←', '→', 'Tab', 'Shift-Tab', 'j', 'k'],
     async () => {
+      daemon.routes['/state'] = {
+        enabled: true,
+        view: 'metadata',
+        documents: ['kv/a', 'kv/b', 'kv/c'].map((namespace) => ({ namespace, count: 1, updatedAt: 1 })),
+      };
       h = mountTui(daemon);
       await h.press(KEY.ctrlK, ...'toggle state', KEY.enter);
       const tab = () => top<{ tab: string }>().tab;
@@ -677,10 +691,12 @@ describe('overlays', () => {
       expect(tab()).toBe('documents');
       await h.press(KEY.left, KEY.left);
       expect(tab()).toBe('records');
-      await h.press(KEY.right, 'j', 'j');
-      expect(top<{ scroll: number }>().scroll).toBe(2);
+      await h.press(KEY.right, KEY.right); // records -> view -> documents: three namespaces
+      await until(() => h.text().includes('kv/c'));
+      await h.press('j', 'j', 'j');
+      expect(top<{ sel: number }>().sel).toBe(2);
       await h.press('k');
-      expect(top<{ scroll: number }>().scroll).toBe(1);
+      expect(top<{ sel: number }>().sel).toBe(1);
     },
   );
 });
