@@ -81,7 +81,9 @@ export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   line.add(`poll:${s.pollMs === 0 ? 'off' : `${s.pollMs / 1000}s`}`, { fg: 'fg' });
   line.add('   ');
   line.add(`${rowsShown} ${rowsShown === 1 ? 'job' : 'jobs'}`, { fg: 'fg' });
-  if (s.marked.size > 0) line.add(` ${g.mark} ${s.marked.size} marked`, { fg: 'warn', bold: true });
+  // marks of jobs gone from /jobs since are not counted (nor acted on)
+  const marks = s.marked.size > 0 ? s.data.jobs.filter((j) => s.marked.has(j.name)).length : 0;
+  if (marks > 0) line.add(` ${g.mark} ${marks} marked`, { fg: 'warn', bold: true });
   const { run, fail, ok } = countStates(s.data.jobs);
   if (run) line.add(` ${g.status.running} ${run}`, { fg: 'run' });
   if (fail) line.add(` ${g.status.failed} ${fail}`, { fg: 'fail' });
