@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { VERBS } from '../../src/cli/verbs.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { openDatabase } from '../../src/store/driver.ts';
+import { migrate } from '../../src/store/migrate.ts';
 import { ROUTE_DOCS } from '../../src/web/openapi.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -293,5 +295,41 @@ describe('README claims: command-line flags', () => {
         expect(usage[name], `README: ${name} ${f}`).toMatch(new RegExp(`^ {2}${f.slice(1)} `, 'm'));
       }
     expect(checked).toBeGreaterThan(15);
+  });
+});
+
+/** `a (b (c)) d` -> `a  d`: the README's cells explain values in parentheses. */
+function withoutParens(text: string): string {
+  let depth = 0;
+  let out = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (depth === 0) out += ch;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+  }
+  return out;
+}
+
+describe('README claims: SQL views', () => {
+  it('lists the columns each view of a fresh store has', async () => {
+    const db = await openDatabase(join(writeTree({}), 'cronstable.db'), { busyTimeoutMs: 1000 });
+    migrate(db);
+    const columns = (view: string) =>
+      db
+        .prepare(`SELECT name FROM pragma_table_info(?)`)
+        .all<{ name: string }>(view)
+        .map((r) => r.name)
+        .sort();
+    const readme = DOCS[0]!.text;
+    const table = readme.slice(readme.indexOf('| View '), readme.indexOf('\n\n', readme.indexOf('| View ')));
+    const rows = [...table.matchAll(/^\| `(\w+)` +\|[^|]*\|(.*)\|$/gm)];
+    const views = new Map(rows.map((m) => [m[1]!, m[2]!]));
+    expect(views.size).toBe(10);
+    for (const [view, cell] of views) {
+      const named = [...withoutParens(cell).matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+      // "every view has an `ns` column", said once above the table.
+      expect(columns(view), view).toEqual([...new Set([...named, 'ns'])].sort());
+    }
+    db.close();
   });
 });
