@@ -68,6 +68,25 @@ describe('README claims: files', () => {
   });
 });
 
+describe('README claims: coverage', () => {
+  const readme = DOCS[0]!.text;
+  const section = (title: string) => {
+    const at = readme.indexOf(`\n## ${title}\n`);
+    expect(at, title).toBeGreaterThan(0);
+    return readme.slice(at, readme.indexOf('\n## ', at + 1));
+  };
+
+  it('shows every verb in "The command line"', () => {
+    const text = section('The command line');
+    for (const v of VERBS) expect(text, v.name).toMatch(new RegExp(`\\b${v.name}\\b`));
+  });
+
+  it('lists every example directory under "Examples"', () => {
+    const text = section('Examples');
+    for (const d of readdirSync(join(ROOT, 'example'))) expect(text, d).toContain(`[\`example/${d}\`]`);
+  });
+});
+
 describe('README claims: npm scripts and bench groups', () => {
   const scripts = Object.keys(JSON.parse(read('package.json')).scripts as Record<string, string>);
   const benchSource = read('bench/run.ts');
