@@ -172,6 +172,7 @@ describe('README claims: configuration', () => {
   function yamlFor(dotted: string): string {
     const parts = dotted.split('.');
     if (parts[0] === 'metrics') parts.unshift('web');
+    if (['etcd', 'kubernetes', 'filesystem'].includes(parts[0]!)) parts.unshift('cluster');
     const inJob = !['web', 'state', 'cluster', 'mcp'].includes(parts[0]!);
     const lines = inJob ? ['jobs:', '  - name: j', '    command: "true"', '    schedule: "* * * * *"'] : [];
     const base = inJob ? 4 : 0;
@@ -183,7 +184,8 @@ describe('README claims: configuration', () => {
 
   it('names only config keys the schema accepts', () => {
     const FILE_EXT = /\.(json|ya?ml|ics|md|ts)$/; // `mcp.json` is a file, not a key
-    const keyRe = /^(?:web|state|cluster|mcp|metrics|monitorResources|failsWhen)\.[a-zA-Z]+(?:\.[a-zA-Z]+)*$/;
+    const keyRe =
+      /^(?:web|state|cluster|mcp|metrics|monitorResources|failsWhen|etcd|kubernetes)\.[a-zA-Z]+(?:\.[a-zA-Z]+)*$/;
     const named = new Set<string>();
     for (const doc of DOCS)
       for (const s of snippets(doc.text)) if (keyRe.test(s) && !FILE_EXT.test(s)) named.add(s);
