@@ -200,7 +200,10 @@ describe('README claims: configuration', () => {
 });
 
 describe('README claims: metrics', () => {
-  const source = ['src/web/metrics.ts', 'src/web/metrics-families.ts'].map(read).join('\n');
+  const source = readdirSync(join(ROOT, 'src', 'web'))
+    .filter((f) => f.startsWith('metrics') && f.endsWith('.ts'))
+    .map((f) => read(`src/web/${f}`))
+    .join('\n');
 
   /** The label names the source gives family `name` ([] for a family without labels). */
   function labelsOf(name: string): string[] | undefined {
