@@ -2,6 +2,7 @@
 // matches the web layer's `DagWebApi` structurally, so this module does not depend on `web`.
 import type { DagConfig } from '../../config/types.ts';
 import type { Store } from '../../store/types.ts';
+import { errorText } from '../../util/errors.ts';
 import { planBackfill, previewBackfill } from '../backfill.ts';
 import type { DagEngine, LiveSink } from './engine.ts';
 
@@ -18,7 +19,6 @@ const unknownDag = (name: string): EngineAnswer => ({
   status: 404,
   error: `unknown dag '${name}'`,
 });
-const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
 
 export function dagSummary(d: DagConfig) {
   return {
