@@ -95,15 +95,21 @@ export interface ApiNodeStats {
   proc_cpu_percent?: number | null;
 }
 
-export type PeerStatus =
-  | 'unknown'
-  | 'agreed'
-  | 'syncing'
-  | 'drifted'
-  | 'unreachable'
-  | 'untrusted'
-  | 'conflict'
-  | 'self';
+/**
+ * A peer's state in the gossip status machine (spec 05 §5.4). The one list: the cluster backends, the metrics and
+ * both dashboards read it from here (this module is pure, so src/cluster may import it).
+ */
+export const PEER_STATUSES = [
+  'unknown',
+  'agreed',
+  'syncing',
+  'drifted',
+  'unreachable',
+  'untrusted',
+  'conflict',
+  'self',
+] as const;
+export type PeerStatus = (typeof PEER_STATUSES)[number];
 
 /** One configured gossip peer on `/cluster` (spec 05 §5.4). */
 export interface ApiPeer {

@@ -20,6 +20,7 @@ export {
   renderScheduleObject,
   semanticKey,
 } from './parse.ts';
+export { type ExpressionPreview, previewExpression, REBOOT_DESCRIPTION } from './preview.ts';
 export {
   isSupportedInstant,
   MAX_INSTANT_MS,
@@ -29,7 +30,15 @@ export {
   occurrences,
   prevFire,
 } from './search.ts';
-export { type Frame, frameName, frameZone, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
+export {
+  civilInFrame,
+  type Frame,
+  frameName,
+  frameZone,
+  isKnownTimezone,
+  resolveFrame,
+  UTC_FRAME,
+} from './zone.ts';
 
 import { clearParseCache } from './parse.ts';
 import { clearZoneCache } from './zone.ts';
