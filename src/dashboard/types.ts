@@ -56,18 +56,21 @@ export interface ApiJob {
 export interface ApiRuns {
   name: string;
   runs: ApiRun[];
-  stats: {
-    total: number;
-    success: number;
-    failure: number;
-    cancelled: number;
-    unknown: number;
-    success_rate: number | null;
-    avg_duration: number | null;
-    min_duration: number | null;
-    max_duration: number | null;
-    last_duration: number | null;
-  };
+  stats: ApiRunStats;
+}
+
+/** The outcome and duration figures of `/jobs/{name}/runs` `stats` (the server adds `ApiResourceStats`). */
+export interface ApiRunStats {
+  total: number;
+  success: number;
+  failure: number;
+  cancelled: number;
+  unknown: number;
+  success_rate: number | null;
+  avg_duration: number | null;
+  min_duration: number | null;
+  max_duration: number | null;
+  last_duration: number | null;
 }
 
 /** `GET /node`: this node's name and live CPU / memory (null when unavailable). */

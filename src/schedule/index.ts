@@ -4,7 +4,9 @@ export {
   DEFAULT_DST_POLICY,
   DST_REPEATED_VALUES,
   DST_SKIPPED_VALUES,
+  DST_VALUES,
   type DstPolicy,
+  dstPolicyOf,
   isDefaultDstPolicy,
   resolveCivil,
 } from './dst.ts';

@@ -5,10 +5,10 @@
 import type { ApiDuplicates, ApiPressure, ApiSuggest } from '../dashboard/pressure.ts';
 import {
   type CronSchedule,
-  DST_REPEATED_VALUES,
-  DST_SKIPPED_VALUES,
+  DEFAULT_DST_POLICY,
   type DstPolicy,
   describeSchedule,
+  dstPolicyOf,
   type Frame,
   frameName,
   isKnownTimezone,
@@ -97,13 +97,9 @@ export function timezoneLabel(frame: Frame): string {
 
 /** `dst_repeated` / `dst_skipped` query parameters (issue 15): absent means the default policy. */
 export function dstOfParams(repeated: string | undefined, skipped: string | undefined): DstPolicy {
-  const r = repeated === undefined || repeated === '' ? 'first' : repeated;
-  const s = skipped === undefined || skipped === '' ? 'shift' : skipped;
-  if (!(DST_REPEATED_VALUES as readonly string[]).includes(r))
-    throw new BadRequest(`invalid dst_repeated '${r}': expected one of ${DST_REPEATED_VALUES.join(', ')}`);
-  if (!(DST_SKIPPED_VALUES as readonly string[]).includes(s))
-    throw new BadRequest(`invalid dst_skipped '${s}': expected one of ${DST_SKIPPED_VALUES.join(', ')}`);
-  return { repeated: r as DstPolicy['repeated'], skipped: s as DstPolicy['skipped'] };
+  const p = dstPolicyOf({ repeated, skipped }, DEFAULT_DST_POLICY, (f) => `dst_${f}`);
+  if ('error' in p) throw new BadRequest(p.error);
+  return p;
 }
 
 export function preview(

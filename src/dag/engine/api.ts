@@ -4,7 +4,7 @@ import type { DagConfig } from '../../config/types.ts';
 import type { Store } from '../../store/types.ts';
 import { errorText } from '../../util/errors.ts';
 import { planBackfill, previewBackfill } from '../backfill.ts';
-import type { DagEngine, LiveSink } from './engine.ts';
+import type { DagEngine, LiveTaskOutput } from './engine.ts';
 
 export type EngineAnswer =
   | { ok: true; body: unknown }
@@ -200,19 +200,7 @@ export class DagApi {
     }
   }
 
-  taskOutput(
-    dag: string,
-    runKey: string,
-    task: string,
-  ):
-    | {
-        lines: { stream: 'stdout' | 'stderr'; line: string }[];
-        published: number;
-        startedAt: number;
-        follow(fn: LiveSink): () => void;
-      }
-    | 'idle'
-    | null {
+  taskOutput(dag: string, runKey: string, task: string): LiveTaskOutput | 'idle' | null {
     if (!this.engine.configured(dag)) return null;
     return this.engine.liveTask(dag, runKey, task) ?? 'idle';
   }

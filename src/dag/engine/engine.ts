@@ -19,9 +19,9 @@ import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
 import { DagRetention, type RetentionPass } from './retention.ts';
 import { RunStore, runMapKey } from './run-store.ts';
-import { DagTasks, type TaskRegistry } from './tasks.ts';
+import { DagTasks, type LiveTaskOutput, type TaskRegistry } from './tasks.ts';
 
-export type { LiveSink, TaskRegistry } from './tasks.ts';
+export type { LiveSink, LiveTaskOutput, TaskRegistry } from './tasks.ts';
 
 /** §7.6 timing constants. */
 export const LEASE_TTL_SECONDS = 30;
@@ -490,7 +490,7 @@ export class DagEngine {
   }
 
   /** Live output of a task instance running here (the logs route), secrets redacted. */
-  liveTask(dag: string, runKey: string, taskKey: string): ReturnType<DagTasks['liveTask']> {
+  liveTask(dag: string, runKey: string, taskKey: string): LiveTaskOutput | null {
     return this.tasks.liveTask(dag, runKey, taskKey);
   }
 

@@ -54,6 +54,18 @@ interface Launched {
 
 export type LiveSink = (event: OutputLine | 'end') => void;
 
+/**
+ * A running task instance's output (the logs route, through the web layer's `DagWebApi`): the ring so far,
+ * `published` = lines it ever wrote (the ring keeps the newest), `startedAt` (epoch ms) tells one instance
+ * from the next, and a follow that returns its unsubscribe.
+ */
+export interface LiveTaskOutput {
+  lines: OutputLine[];
+  published: number;
+  startedAt: number;
+  follow(fn: LiveSink): () => void;
+}
+
 /** One attempt's or poke's verdict, as the completion reports it. */
 interface Verdict {
   ok: boolean;
@@ -298,11 +310,7 @@ export class DagTasks {
    * Live output of a task instance running here (the logs route): its ring so far and a follow,
    * secrets redacted (see redact-stream.ts); the daemon's own console keeps the raw lines.
    */
-  liveTask(
-    dag: string,
-    runKey: string,
-    taskKey: string,
-  ): { lines: OutputLine[]; published: number; startedAt: number; follow(fn: LiveSink): () => void } | null {
+  liveTask(dag: string, runKey: string, taskKey: string): LiveTaskOutput | null {
     for (const l of this.launched)
       if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey) {
         const redact = liveRedactor(l.secrets);
