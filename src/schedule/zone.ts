@@ -185,20 +185,22 @@ export class ZoneInfo {
    */
   resolve(t0: number): number {
     const oBefore = this.offset(t0 - DAY_MS);
+    // The allocation-free common case of civil() below: the search calls this per candidate.
     if (this.segEnd > t0 + DAY_MS) return t0 - oBefore;
-    const oAfter = this.offset(t0 + DAY_MS);
-    const u1 = t0 - oBefore;
-    const u2 = t0 - oAfter;
-    const v1 = this.offset(u1) === oBefore;
-    const v2 = this.offset(u2) === oAfter;
-    if (v1 && v2) return Math.min(u1, u2);
-    if (v2) return u2;
-    return u1;
+    return this.civil(t0).first;
   }
 
-  /** Both occurrences of a civil time (the fold=0 / fold=1 pair of spec 01 §5.8); `resolve` is its hot `first`. */
+  /**
+   * Both occurrences of a civil time (the fold=0 / fold=1 pair of spec 01 §5.8). No offset jump
+   * exceeds a day, so when one constant-offset segment spans the two days around t0 the time is
+   * normal: one cached lookup instead of four.
+   */
   civil(t0: number): CivilResolution {
     const oBefore = this.offset(t0 - DAY_MS);
+    if (this.segEnd > t0 + DAY_MS) {
+      const u = t0 - oBefore;
+      return { kind: 'normal', first: u, last: u };
+    }
     const oAfter = this.offset(t0 + DAY_MS);
     const u1 = t0 - oBefore;
     const u2 = t0 - oAfter;
