@@ -47,6 +47,18 @@ export function usePolling(
   }, deps);
 }
 
+/**
+ * The scroll handler of a log view: reaching the bottom (within 24 px) turns following on, scrolling up turns it
+ * off (a scroll to the very top by a shrinking view does not).
+ */
+export function followOnScroll(follow: boolean, setFollow: (on: boolean) => void): (e: Event) => void {
+  return (e) => {
+    const el = e.currentTarget as HTMLElement;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
+  };
+}
+
 /** Calls `fn` on every hash change and history step (Back / Forward). */
 export function useHashChange(fn: () => void): void {
   const current = useRef(fn);
