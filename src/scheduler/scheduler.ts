@@ -1,6 +1,7 @@
 // The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs; each
 // fire goes through admission (admission.ts), then launch -> outcome -> retry/report/record,
-// and everything that happens is published on one event stream (events.ts).
+// and everything that happens is published on one event stream (events.ts). The fire path reads
+// top to bottom here; what each step writes to the history is firebook.ts, a reload's diff runtime.ts.
 import type { JobConfig } from '../config/types.ts';
 import { SHUTDOWN_KILL_MS } from '../exec/kill.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
