@@ -1,6 +1,6 @@
 // The header's connection state (spec 06 §9.2, spec 08 §3.3 "staleness"): from the poll's bookkeeping and the
-// clock alone, so the web header, the terminal header and their tests agree on when data stops being trusted.
-// (The wallboard's NO SIGNAL uses its own, longer rule: wallboard.ts staleAge.)
+// clock alone, so the web header, the terminal header and their tests agree on when data stops being trusted;
+// and the wallboards' stale-data banner (web STALE DATA, terminal NO SIGNAL), one longer rule for both faces.
 
 export type Connection = 'connecting' | 'live' | 'paused' | 'stale' | 'lost' | 'locked';
 
@@ -45,4 +45,30 @@ export function connectionState(p: PollStatus, now: number): Connection {
   else if (p.failed) conn = 'lost';
   else conn = isStale(now, p.fetchedAt, p.intervalMs) ? 'stale' : 'live';
   return !Number.isFinite(p.intervalMs) && (conn === 'stale' || conn === 'live') ? 'paused' : conn;
+}
+
+/** A wallboard never calls data stale sooner than this. */
+export const STALE_MIN_MS = 15_000;
+/** A paused refresh still lets the data age: it counts as this interval (spec 08 §3.3). */
+export const PAUSED_INTERVAL_MS = 3000;
+
+/**
+ * How old the data on a wallboard may get before its banner says so: 15 s or two refresh intervals, whichever
+ * is longer (spec 08 §3.3). `intervalMs` 0 or Infinity = paused, counted as 3 s: the screen still shows old data.
+ */
+export function staleAfterMs(intervalMs: number): number {
+  const every = intervalMs > 0 && Number.isFinite(intervalMs) ? intervalMs : PAUSED_INTERVAL_MS;
+  return Math.max(STALE_MIN_MS, 2 * every);
+}
+
+/** Age of the data when it is stale at `now`, else null (null before the first answer: nothing is shown yet). */
+export function staleAge(now: number, fetchedAt: number, intervalMs: number): number | null {
+  if (fetchedAt === 0) return null;
+  const age = now - fetchedAt;
+  return age > staleAfterMs(intervalMs) ? age : null;
+}
+
+/** Spec 08 §3.3: no good `/jobs` yet, or the last one too old (zen waits, the wallboard says NO SIGNAL). */
+export function dataStale(now: number, fetchedAt: number, intervalMs: number): boolean {
+  return fetchedAt === 0 || staleAge(now, fetchedAt, intervalMs) !== null;
 }

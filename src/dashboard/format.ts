@@ -96,6 +96,12 @@ export function formatCivilDate(civilMs: number): string {
   return formatCivil(civilMs).slice(0, 10);
 }
 
+/** A load reading already in percent (spec 08 §3.6): one decimal under 10, else whole: `6.2%`, `29%`, or `—`. */
+export function formatLoad(percent: number | null | undefined): string {
+  if (percent === null || percent === undefined || !Number.isFinite(percent)) return '—';
+  return percent < 10 ? `${percent.toFixed(1)}%` : `${Math.round(percent)}%`;
+}
+
 /** Percentage with no decimals, or "—". */
 export function formatPercent(ratio: number | null | undefined): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '—';

@@ -1,9 +1,9 @@
-// A job's health as both dashboards show it (spec 08 §3.1, the web dashboard's rules): the derived status with
-// its label, glyph (and an ASCII stand-in for terminals without the symbols), colour tone, the status segment it
-// belongs to, and its places in the table's status sort and on the wallboard. One table, so a badge, a filter
-// chip and a sort can never disagree about a job.
+// A job's health as both dashboards show it (spec 08 §3.1): the derived status with its label, glyph (and an
+// ASCII stand-in for terminals without the symbols), colour tone, the status segment it belongs to, and its
+// places in the table's status sort and on the wallboard. One table, so a badge, a filter chip, a sort, the web
+// page and the terminal can never disagree about a job.
 import { type JobStatus, jobStatus, STATUS_LABEL, STATUS_RANK } from './status.ts';
-import type { ApiJob } from './types.ts';
+import type { ApiJob, Outcome } from './types.ts';
 import { TV_RANK } from './wallboard.ts';
 
 /** The toolbar's status segments; `all` shows every job. */
@@ -11,16 +11,17 @@ export type Segment = 'all' | 'ok' | 'fail' | 'run' | 'off';
 export const SEGMENTS: readonly Segment[] = ['all', 'ok', 'fail', 'run', 'off'];
 
 /** Colour roles: the web maps them to CSS variables, the terminal to its theme's SGR colours. */
-export type Tone = 'ok' | 'fail' | 'run' | 'warn' | 'off';
+export type Tone = 'ok' | 'fail' | 'run' | 'warn' | 'pending' | 'off';
 
+/** A distinct shape per status, so a status reads without colour (NO_COLOR, colour-blind viewers). */
 export const STATUS_GLYPH: Record<JobStatus, string> = {
   running: '▶',
   failed: '✕',
   pending: '◔',
-  unknown: '?',
-  cancelled: '■',
+  unknown: '◍',
+  cancelled: '⊘',
   ok: '●',
-  disabled: '○',
+  disabled: '◌',
 };
 
 /** For terminals that cannot draw the glyphs (`--ascii`). */
@@ -37,11 +38,19 @@ export const STATUS_ASCII: Record<JobStatus, string> = {
 export const STATUS_TONE: Record<JobStatus, Tone> = {
   running: 'run',
   failed: 'fail',
-  pending: 'warn',
-  unknown: 'warn',
-  cancelled: 'warn',
+  pending: 'pending',
+  unknown: 'pending',
+  cancelled: 'off',
   ok: 'ok',
   disabled: 'off',
+};
+
+/** The status a single run's outcome reads as (a history row, a timeline entry). */
+export const OUTCOME_STATUS: Record<Outcome, JobStatus> = {
+  success: 'ok',
+  failure: 'failed',
+  cancelled: 'cancelled',
+  unknown: 'unknown',
 };
 
 /** The one segment (besides `all`) each status shows under. */

@@ -1,6 +1,6 @@
 // Trend sparkline of a job's recent runs: one bar per history entry, height = duration, colour = outcome.
 import { formatDuration } from './format.ts';
-import type { Tone } from './health.ts';
+import { OUTCOME_STATUS, STATUS_TONE, type Tone } from './health.ts';
 import type { ApiHistoryEntry, Outcome } from './types.ts';
 
 export interface SparkBar {
@@ -66,12 +66,12 @@ function sparkLabel(runs: readonly ApiHistoryEntry[], max: number): string {
 /** Block characters from the lowest to the highest bar, for a terminal's one-row sparkline. */
 export const SPARK_BLOCKS = '▁▂▃▄▅▆▇█';
 
-/** Bar colour per outcome, as the web's `.spark-<outcome>` rules draw them (`unknown` is faint). */
-export const OUTCOME_TONE: Record<Outcome, Tone | 'faint'> = {
-  success: 'ok',
-  failure: 'fail',
-  cancelled: 'warn',
-  unknown: 'faint',
+/** Bar colour per outcome (spec 08 §3.7): the tone of the status that outcome leaves a job in. */
+export const OUTCOME_TONE: Record<Outcome, Tone> = {
+  success: STATUS_TONE[OUTCOME_STATUS.success],
+  failure: STATUS_TONE[OUTCOME_STATUS.failure],
+  cancelled: STATUS_TONE[OUTCOME_STATUS.cancelled],
+  unknown: STATUS_TONE[OUTCOME_STATUS.unknown],
 };
 
 export interface SparkCell {
@@ -79,7 +79,7 @@ export interface SparkCell {
   level: number;
   block: string;
   outcome: Outcome;
-  tone: Tone | 'faint';
+  tone: Tone;
 }
 
 /**

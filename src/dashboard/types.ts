@@ -1,5 +1,6 @@
 // JSON shapes of the web API the dashboard reads (spec 06 §5). Only the fields the dashboard uses are typed;
 // optional ones may be absent on older or newer daemons.
+import type { ApiResourceStats } from './resources.ts';
 
 export type Outcome = 'success' | 'failure' | 'cancelled' | 'unknown';
 
@@ -11,6 +12,8 @@ export interface ApiRun {
   finished_at: string;
   duration: number | null;
   fail_reason: string | null;
+  /** CPU and peak memory of a monitored run (spec 06 §5.4); absent or null otherwise */
+  resources?: { cpu_total_seconds: number | null; max_rss_bytes: number | null } | null;
 }
 
 /** One `history` entry of `/jobs` (oldest first, at most 20). */
@@ -56,10 +59,13 @@ export interface ApiJob {
 export interface ApiRuns {
   name: string;
   runs: ApiRun[];
-  stats: ApiRunStats;
+  stats: ApiRunStats & Partial<Pick<ApiResourceStats, 'avg_cpu_seconds' | 'max_rss_bytes'>>;
 }
 
-/** The outcome and duration figures of `/jobs/{name}/runs` `stats` (the server adds `ApiResourceStats`). */
+/**
+ * The outcome and duration figures of `/jobs/{name}/runs` `stats`; the server adds `ApiResourceStats` (over the
+ * monitored runs; absent on daemons without resource sampling, hence optional above).
+ */
 export interface ApiRunStats {
   total: number;
   success: number;

@@ -1,5 +1,5 @@
-// The wallboard / TV view (spec 06 §9.2): tiles worst first, when the data on screen is too old to trust, and
-// when the idle screensaver takes over. Pure; the clock is passed in.
+// The wallboard / TV view (spec 06 §9.2): tiles worst first and when the idle screensaver takes over (when the
+// data on screen is too old to trust: connection.ts staleAge). Pure; the clock is passed in.
 import { formatDuration, parseIso } from './format.ts';
 import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
 import type { ApiJob } from './types.ts';
@@ -64,20 +64,6 @@ export function tileCounts(tiles: readonly Tile[]): Record<JobStatus, number> {
   };
   for (const t of tiles) out[t.status]++;
   return out;
-}
-
-export const STALE_MIN_MS = 15_000;
-
-/** Data is stale after ~15 s or three refresh intervals without a fresh answer, whichever is longer. */
-export function staleAfterMs(intervalMs: number): number {
-  return Math.max(STALE_MIN_MS, 3 * intervalMs);
-}
-
-/** Age of the data when it is stale, else null (a paused refresh is not stale: nobody asked for data). */
-export function staleAge(now: number, lastOk: number, intervalMs: number): number | null {
-  if (!Number.isFinite(intervalMs) || lastOk === 0) return null;
-  const age = now - lastOk;
-  return age > staleAfterMs(intervalMs) ? age : null;
 }
 
 export const ZEN_CHOICES = ['off', '30', '60', '300'] as const;

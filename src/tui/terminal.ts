@@ -51,25 +51,38 @@ export class Terminal {
       // stdin already closed
     }
     this.write(LEAVE);
+    this.flushStderr();
   }
 
-  /** Q21: diagnostics written to stderr while the dashboard is up wait until the terminal is restored. */
+  /**
+   * Q21: diagnostics written to stderr while the dashboard owns the screen would draw over it; they wait and are
+   * printed once the shell has its terminal back (a suspend, the exit). Off the screen they pass straight on.
+   */
   holdStderr(): void {
     if (this.originalStderrWrite) return;
-    const original = process.stderr.write.bind(process.stderr);
-    this.originalStderrWrite = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
+    const original = process.stderr.write;
+    this.originalStderrWrite = original;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      if (!this.entered)
+        return (original as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
       this.buffered.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      (rest.find((a) => typeof a === 'function') as (() => void) | undefined)?.();
       return true;
     }) as typeof process.stderr.write;
-    void original;
   }
 
+  /** Puts the real `process.stderr.write` back, after printing what waited. */
   releaseStderr(): void {
+    this.flushStderr();
     if (!this.originalStderrWrite) return;
     process.stderr.write = this.originalStderrWrite;
     this.originalStderrWrite = null;
-    for (const text of this.buffered.splice(0)) process.stderr.write(text);
+  }
+
+  private flushStderr(): void {
+    const original = this.originalStderrWrite;
+    if (!original) return;
+    for (const text of this.buffered.splice(0)) original.call(process.stderr, text);
   }
 
   /** Ctrl-Z or SIGTSTP: give the shell its terminal, then stop; SIGCONT comes back through resume(). */

@@ -36,6 +36,9 @@ export class TuiPty {
     // Ink renders nothing live under CI.
     delete env.CI;
     delete env.CONTINUOUS_INTEGRATION;
+    // A test run inside tmux or screen must not get the OSC 52 passthrough wrapping unless it asks.
+    if (opts.env?.TMUX === undefined) delete env.TMUX;
+    if (opts.env?.STY === undefined) delete env.STY;
     // The screens asserted on are in colour unless a test asks otherwise.
     if (opts.env?.NO_COLOR === undefined) delete env.NO_COLOR;
     const [file, argv] = opts.shell

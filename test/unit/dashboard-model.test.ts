@@ -54,19 +54,19 @@ function everyStatus() {
 }
 
 describe('health', () => {
-  it('derives each status with the web badge glyph, an ASCII stand-in, tone and segment', () => {
+  it('derives each status with its glyph (spec 08 §3.1, both faces), an ASCII stand-in, tone and segment', () => {
     const seen = everyStatus().map((j) => {
       const h = health(j);
       return [j.name, h.status, h.label, h.glyph, h.ascii, h.tone, h.segment];
     });
     expect(seen).toEqual([
-      ['disabled', 'disabled', 'Disabled', '○', '-', 'off', 'off'],
+      ['disabled', 'disabled', 'Disabled', '◌', '-', 'off', 'off'],
       ['running', 'running', 'Running', '▶', '>', 'run', 'run'],
       ['failed', 'failed', 'Failed', '✕', 'x', 'fail', 'fail'],
-      ['cancelled', 'cancelled', 'Cancelled', '■', '/', 'warn', 'fail'],
-      ['unknown', 'unknown', 'Unknown', '?', '?', 'warn', 'fail'],
+      ['cancelled', 'cancelled', 'Cancelled', '⊘', '/', 'off', 'fail'],
+      ['unknown', 'unknown', 'Unknown', '◍', '?', 'pending', 'fail'],
       ['ok', 'ok', 'OK', '●', 'o', 'ok', 'ok'],
-      ['pending', 'pending', 'Pending', '◔', '.', 'warn', 'ok'],
+      ['pending', 'pending', 'Pending', '◔', '.', 'pending', 'ok'],
     ]);
   });
 
@@ -87,8 +87,10 @@ describe('health', () => {
     expect(healthOf('running').sortRank).toBeLessThan(healthOf('failed').sortRank);
   });
 
-  it('has a one-character ASCII glyph for every status', () => {
+  it('has a one-character ASCII glyph for every status, and no two statuses share a glyph', () => {
     for (const g of Object.values(STATUS_ASCII)) expect(g).toMatch(/^[\x21-\x7e]$/);
+    expect(new Set(Object.values(STATUS_GLYPH)).size).toBe(7);
+    expect(new Set(Object.values(STATUS_ASCII)).size).toBe(7);
   });
 
   it('segments filter the table exactly as the status table says', () => {
@@ -267,7 +269,7 @@ describe('sparkline cells', () => {
     const cells = sparkCells([h('success', 1), h('success', 2), h('failure', 4), h('cancelled', 3)], 10);
     expect(cells.map((c) => c.block).join('')).toBe('▃▅█▆');
     expect(cells.map((c) => c.level)).toEqual([2, 4, 7, 5]);
-    expect(cells.map((c) => c.tone)).toEqual(['ok', 'ok', 'fail', 'warn']);
+    expect(cells.map((c) => c.tone)).toEqual(['ok', 'ok', 'fail', 'off']);
   });
 
   it('shows only the last `width` runs and scales to those', () => {
@@ -278,9 +280,9 @@ describe('sparkline cells', () => {
     expect(cells[0]!.level).toBe(1);
   });
 
-  it('a run without a duration, or all zero, is the lowest block; unknown runs are faint', () => {
+  it('a run without a duration, or all zero, is the lowest block; unknown runs are pending-coloured', () => {
     expect(sparkCells([h('unknown', null), h('success', 2)], 10).map((c) => [c.block, c.tone])).toEqual([
-      ['▁', 'faint'],
+      ['▁', 'pending'],
       ['█', 'ok'],
     ]);
     expect(sparkCells([h('success', 0), h('success', 0)], 10).map((c) => c.level)).toEqual([0, 0]);

@@ -1,6 +1,7 @@
 // The dashboard's incident tools as pure logic: failure correlation, the incident timeline, the staggered
 // mitigation runner and its Markdown summary, the multi-tail's bookkeeping, and the wallboard's order and timers.
 import { describe, expect, it } from 'vitest';
+import { staleAfterMs, staleAge } from '../../src/dashboard/connection.ts';
 import {
   correlateFailures,
   type Failure,
@@ -25,7 +26,7 @@ import {
 import { formatRoute, parseRoute } from '../../src/dashboard/route.ts';
 import { failureBanner } from '../../src/dashboard/status.ts';
 import type { ApiRun } from '../../src/dashboard/types.ts';
-import { staleAfterMs, staleAge, tvTiles, zenDue } from '../../src/dashboard/wallboard.ts';
+import { tvTiles, zenDue } from '../../src/dashboard/wallboard.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 function run(outcome: ApiRun['outcome'], finished: string, exit: number | null = 0, reason?: string): ApiRun {
@@ -319,14 +320,18 @@ describe('wallboard', () => {
     expect(tiles[4]!.detail).toBe('took 1.50s');
   });
 
-  it('calls data stale after 15 s or three refresh intervals, whichever is longer', () => {
+  it('calls data stale after 15 s or two refresh intervals, whichever is longer (the terminal rule too)', () => {
     expect(staleAfterMs(3000)).toBe(15_000);
-    expect(staleAfterMs(10_000)).toBe(30_000);
+    expect(staleAfterMs(10_000)).toBe(20_000);
+    expect(staleAfterMs(30_000)).toBe(60_000);
     expect(staleAge(100_000, 90_000, 3000)).toBeNull();
     expect(staleAge(100_000, 80_000, 3000)).toBe(20_000);
     expect(staleAge(100_000, 80_000, 10_000)).toBeNull();
-    // paused refresh and no answer yet are not "stale"
-    expect(staleAge(100_000, 1, Number.POSITIVE_INFINITY)).toBeNull();
+    expect(staleAge(100_000, 75_000, 10_000)).toBe(25_000);
+    // a paused refresh counts as 3 s: the data on screen still ages; no answer yet is not "stale"
+    expect(staleAfterMs(Number.POSITIVE_INFINITY)).toBe(15_000);
+    expect(staleAge(100_000, 90_000, Number.POSITIVE_INFINITY)).toBeNull();
+    expect(staleAge(100_000, 1, Number.POSITIVE_INFINITY)).toBe(99_999);
     expect(staleAge(100_000, 0, 3000)).toBeNull();
   });
 

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { PAUSED_INTERVAL_MS } from '../../dashboard/connection.ts';
 import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
@@ -30,6 +31,8 @@ export interface ControllerDeps {
   home?: string;
   /** a local clipboard besides OSC 52 (absent in tests) */
   clipboard?: (text: string) => void;
+  /** the environment naming a multiplexer (TMUX, STY) that OSC 52 must pass through (absent: none) */
+  terminalEnv?: NodeJS.ProcessEnv;
 }
 
 /** Something a surface holds open (a log stream), stopped when that surface closes or the program ends. */
@@ -46,7 +49,6 @@ export function onEachPoll(hook: PollHook): void {
 
 const TOAST_MS = 3000;
 const MAX_BACKOFF_MS = 30_000;
-const PAUSED_STALE_BASE_MS = 3000;
 
 export class Controller {
   private pollTimer: NodeJS.Timeout | null = null;
@@ -249,18 +251,11 @@ export class Controller {
       return;
     }
     // Q23: back off 1 -> 2 -> 4 ... 30 s on consecutive failures; `g` retries at once.
-    const base = this.state.pollMs || PAUSED_STALE_BASE_MS;
+    const base = this.state.pollMs || PAUSED_INTERVAL_MS;
     const delay = Math.min(MAX_BACKOFF_MS, Math.max(1000, base) * 2 ** Math.min(5, failures - 1));
     const wait = Math.min(MAX_BACKOFF_MS, Math.max(base, delay));
     this.store.setData({ error: flatten(err.message), failures, retryAt: this.deps.mono() + wait });
     this.schedule(wait);
-  }
-
-  /** No good `/jobs` yet, or the last one older than max(15 s, 2 x interval); paused counts as 3 s. */
-  isStale(s: TuiState = this.state): boolean {
-    if (s.data.fetchedAt === 0) return true;
-    const interval = s.pollMs || PAUSED_STALE_BASE_MS;
-    return s.mono - s.data.fetchedAt > Math.max(15_000, 2 * interval);
   }
 
   // ---- surfaces ----------------------------------------------------------------------------------------------
@@ -332,7 +327,7 @@ export class Controller {
 
   /** OSC 52 (the terminal, or the SSH client's, puts it on the clipboard), plus a local tool when there is one. */
   copy(text: string, toast: string): void {
-    this.deps.writeRaw(osc52(text));
+    this.deps.writeRaw(osc52(text, this.deps.terminalEnv));
     this.deps.clipboard?.(text);
     this.toast(toast, 'ok');
   }

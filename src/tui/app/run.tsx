@@ -6,7 +6,7 @@ import { render } from 'ink';
 import type { TuiOptions } from '../args.ts';
 import { ApiClient } from '../data/client.ts';
 import { pipeToClipboard } from '../data/clipboard.ts';
-import { loadPrefs, prefsPath, savePrefs } from '../data/prefs.ts';
+import { loadPrefs, prefsPath, savePrefs, startPrefs } from '../data/prefs.ts';
 import { Terminal } from '../terminal.ts';
 import { asciiByDefault } from '../text/glyphs.ts';
 import { colourDepth, parseThemeName } from '../text/theme.ts';
@@ -33,14 +33,9 @@ function limitYoungGeneration(): void {
 export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   limitYoungGeneration();
   const path = prefsPath(env);
-  const prefs = loadPrefs(path);
-  if (opts.theme !== null) {
-    // --theme is documented as saved (Q5); --poll and --ascii last for this run only.
-    const t = parseThemeName(opts.theme)!;
-    prefs.theme = t.hue;
-    prefs.light = t.light;
-    savePrefs(path, prefs);
-  }
+  const start = startPrefs(loadPrefs(path), opts.theme === null ? null : parseThemeName(opts.theme));
+  const prefs = start.prefs;
+  if (start.save) savePrefs(path, prefs);
   const stdout = process.stdout;
   const stdin = process.stdin;
   const depth = colourDepth(env);
@@ -87,6 +82,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       prefsPath: path,
       writeRaw: (text) => stdout.write(text),
       clipboard: (text) => pipeToClipboard(text),
+      terminalEnv: env,
       quit: finish,
     });
     const fullRepaint = () => {

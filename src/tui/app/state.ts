@@ -26,7 +26,6 @@ export const SORT_TEXT: Record<TuiSort, string> = {
   next: 'next',
   took: 'duration',
 };
-export const SEGMENTS: readonly Segment[] = ['all', 'ok', 'fail', 'run', 'off'];
 
 /** An open surface: each view folder defines its own (see views/registry.ts). */
 export interface Surface {
@@ -84,6 +83,8 @@ export interface TuiState {
   sortDesc: boolean;
   /** selected job name on the board */
   selected: string | null;
+  /** jobs marked with `Space` for a bulk run / cancel (this run only) */
+  marked: ReadonlySet<string>;
   /** first board row shown */
   scroll: number;
   /** open surfaces, bottom first; keys go to the last */
@@ -125,6 +126,7 @@ export function createState(
     sortKey: 'name',
     sortDesc: false,
     selected: null,
+    marked: new Set(),
     scroll: 0,
     stack: [],
     wallboard: false,

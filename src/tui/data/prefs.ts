@@ -66,6 +66,19 @@ export function normalizePrefs(raw: unknown): Prefs {
   return out;
 }
 
+/**
+ * The prefs a run starts with (Q5): `--theme` replaces the saved theme and is saved at once (it is documented
+ * as persisted); `--poll` and `--ascii` never enter the prefs, they live in the run's state, so a later save
+ * (a key, the settings panel) cannot make them stick by accident.
+ */
+export function startPrefs(
+  saved: Prefs,
+  theme: { hue: Hue; light: boolean } | null,
+): { prefs: Prefs; save: boolean } {
+  if (theme === null) return { prefs: saved, save: false };
+  return { prefs: { ...saved, theme: theme.hue, light: theme.light }, save: true };
+}
+
 export function loadPrefs(path: string): Prefs {
   try {
     return normalizePrefs(JSON.parse(readFileSync(path, 'utf8')));

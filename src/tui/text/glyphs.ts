@@ -1,7 +1,8 @@
 // Glyph sets (spec 08 §6.1): Unicode, or ASCII for terminals and locales that cannot draw it. ASCII mode maps
-// borders, bars and arrows too, not only the status glyphs.
+// borders, bars and arrows too, not only the status glyphs (the shared health table's two glyph sets).
+import { STATUS_ASCII, STATUS_GLYPH } from '../../dashboard/health.ts';
+import { SPARK_BLOCKS } from '../../dashboard/sparkline.ts';
 import type { JobStatus } from '../../dashboard/status.ts';
-import type { Role } from './theme.ts';
 
 export interface Glyphs {
   status: Record<JobStatus, string>;
@@ -17,6 +18,8 @@ export interface Glyphs {
   titleL: string;
   titleR: string;
   marker: string;
+  /** a job marked for a bulk run / cancel */
+  mark: string;
   logBar: string;
   dot: string;
   ellipsis: string;
@@ -30,16 +33,8 @@ export interface Glyphs {
 }
 
 export const UNICODE: Glyphs = {
-  status: {
-    disabled: '◌',
-    running: '▶',
-    failed: '✕',
-    cancelled: '⊘',
-    unknown: '◍',
-    ok: '●',
-    pending: '◔',
-  },
-  spark: ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'],
+  status: STATUS_GLYPH,
+  spark: [...SPARK_BLOCKS],
   h: '─',
   v: '│',
   tl: '┌',
@@ -51,6 +46,7 @@ export const UNICODE: Glyphs = {
   titleL: '╴',
   titleR: '╶',
   marker: '▎',
+  mark: '◆',
   logBar: '▏',
   dot: '·',
   ellipsis: '…',
@@ -64,7 +60,7 @@ export const UNICODE: Glyphs = {
 };
 
 export const ASCII: Glyphs = {
-  status: { disabled: '-', running: '>', failed: 'x', cancelled: '/', unknown: '?', ok: 'o', pending: '.' },
+  status: STATUS_ASCII,
   spark: [' ', '.', ':', '-', '=', '+', '*', '#'],
   h: '-',
   v: '|',
@@ -77,6 +73,7 @@ export const ASCII: Glyphs = {
   titleL: ' ',
   titleR: ' ',
   marker: '>',
+  mark: '*',
   logBar: '|',
   dot: '.',
   ellipsis: '~',
@@ -96,14 +93,3 @@ export function asciiByDefault(env: NodeJS.ProcessEnv): boolean {
   if (locale === '') return false;
   return !/utf-?8/i.test(locale);
 }
-
-/** The colour role of each status (§3.1). */
-export const STATUS_ROLE: Record<JobStatus, Role> = {
-  disabled: 'off',
-  running: 'run',
-  failed: 'fail',
-  cancelled: 'off',
-  unknown: 'pending',
-  ok: 'ok',
-  pending: 'pending',
-};

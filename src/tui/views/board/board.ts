@@ -1,17 +1,21 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
+
+import { nextSegment } from '../../../dashboard/health.ts';
 import type { Key } from '../../app/keys.ts';
-import { SEGMENTS, SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
+import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
+import { askBulk, toggleMark } from '../bulk/bulk.ts';
 import { toggleTimeline } from '../incident/timeline.ts';
 import { openMultiTail } from '../multitail/multitail.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
-import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
+import { footer, header, MARK_HINTS, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
 import { hasOwnerColumn, hasResColumn, layoutColumns, paintRow, paintTitles } from './rows.ts';
 
-let resSeen = false;
+/** Dashboards (controllers) that have seen live resources: their cpu/mem column stays (Q23). */
+const resSeen = new WeakSet<object>();
 
 /** Rows of the board screen, `height` rows tall. */
 export function paintBoard(ctx: RenderCtx, height: number): string[] {
@@ -21,11 +25,11 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   const out: string[] = [header(ctx), toolbar(ctx, rows.length)];
   if (v) out.push(verdictBar(ctx, v));
   // Q23: once a job reported live resources, the column stays, so the table does not jump.
-  if (!resSeen && hasResColumn(s.data.jobs)) resSeen = true;
+  if (hasResColumn(s.data.jobs)) resSeen.add(ctx.ctl);
   const columns = layoutColumns({
     cols: s.cols - 1,
     compact: s.prefs.compact,
-    res: resSeen,
+    res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
   });
   out.push(paintTitles(columns, theme, s.cols));
@@ -43,11 +47,12 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   }
   for (let i = top; i < rows.length && out.length < height - 1; i++) {
     const r = rows[i]!;
-    out.push(paintRow(r, columns, i === sel, s.data.justFailed.has(r.job.name), rowCtx));
+    const name = r.job.name;
+    out.push(paintRow(r, columns, i === sel, s.data.justFailed.has(name), rowCtx, s.marked.has(name)));
   }
   const blank = new Line(theme, s.cols).done();
   while (out.length < height - 1) out.push(blank);
-  out.push(footer(ctx));
+  out.push(s.marked.size > 0 ? footer(ctx, MARK_HINTS) : footer(ctx));
   return out;
 }
 
@@ -91,11 +96,19 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
     case '?':
       ctl.push({ kind: 'help', scroll: 0 } as never);
       return true;
+    case ' ':
+      if (job) {
+        toggleMark(ctl, job.name);
+        select(Math.min(rows.length - 1, sel + 1));
+      }
+      return true;
     case 'r':
-      if (job?.enabled && !job.running) void ctl.runJob(job.name);
+      if (s.marked.size > 0) askBulk(ctl, 'start');
+      else if (job?.enabled && !job.running) void ctl.runJob(job.name);
       return true;
     case 'x':
-      if (job?.running) void ctl.cancelJob(job.name);
+      if (s.marked.size > 0) askBulk(ctl, 'cancel');
+      else if (job?.running) void ctl.cancelJob(job.name);
       return true;
     case 'c':
       if (job) ctl.copy(job.command, '❏ copied command');
@@ -125,7 +138,7 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
       ctl.toast(`sort: ${SORT_TEXT[s.sortKey]} ${s.sortDesc ? '↑' : '↓'}`, 'info');
       return true;
     case 'f':
-      ctl.store.set({ segment: SEGMENTS[(SEGMENTS.indexOf(s.segment) + 1) % SEGMENTS.length]! });
+      ctl.store.set({ segment: nextSegment(s.segment) });
       return true;
     case 'q':
       ctl.quit(0);

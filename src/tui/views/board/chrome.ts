@@ -1,12 +1,13 @@
 // The board's chrome (spec 08 §4.2): header, toolbar, verdict bar, footer and toasts. Every row is cut to
 // the terminal width; the header sheds node load, then the job-set id, then the version before it would wrap.
 import { clusterAlert } from '../../../dashboard/cluster.ts';
-import { formatAge, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
+import { formatAge, formatLoad, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
+import { SEGMENTS } from '../../../dashboard/health.ts';
 import { verdictText } from '../../../dashboard/incident.ts';
 import { failureBanner, signatureText } from '../../../dashboard/status.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import type { TuiState } from '../../app/state.ts';
-import { SEGMENTS, SORT_TEXT } from '../../app/state.ts';
+import { SORT_TEXT } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
@@ -48,8 +49,8 @@ export function header(ctx: RenderCtx): string {
   return line.done();
 }
 
-/** Spec 08 §3.6 percent: one decimal under 10, else rounded. */
-export const pct = (v: number): string => (v < 10 ? `${v.toFixed(1)}%` : `${Math.round(v)}%`);
+/** Spec 08 §3.6 percent (the shared formatter). */
+export const pct = (v: number): string => formatLoad(v);
 
 /** Enabled jobs running, failed (last run) and ok (last run): the toolbar's and the wallboard's counts. */
 export function countStates(jobs: readonly ApiJob[]): { run: number; fail: number; ok: number } {
@@ -80,6 +81,9 @@ export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   line.add(`poll:${s.pollMs === 0 ? 'off' : `${s.pollMs / 1000}s`}`, { fg: 'fg' });
   line.add('   ');
   line.add(`${rowsShown} ${rowsShown === 1 ? 'job' : 'jobs'}`, { fg: 'fg' });
+  // marks of jobs gone from /jobs since are not counted (nor acted on)
+  const marks = s.marked.size > 0 ? s.data.jobs.filter((j) => s.marked.has(j.name)).length : 0;
+  if (marks > 0) line.add(` ${g.mark} ${marks} marked`, { fg: 'warn', bold: true });
   const { run, fail, ok } = countStates(s.data.jobs);
   if (run) line.add(` ${g.status.running} ${run}`, { fg: 'run' });
   if (fail) line.add(` ${g.status.failed} ${fail}`, { fg: 'fail' });
@@ -135,6 +139,9 @@ export function verdictBar(ctx: RenderCtx, v: Verdict): string {
 
 export const FOOTER_HINTS =
   'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
+
+/** The footer while jobs are marked: what the marks are for. */
+export const MARK_HINTS = 'space mark · r run marked · x cancel marked · esc clear marks · j/k move · ? help';
 
 export function footer(ctx: RenderCtx, text = FOOTER_HINTS): string {
   const line = new Line(ctx.theme, ctx.s.cols);

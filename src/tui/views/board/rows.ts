@@ -1,12 +1,15 @@
 // The job table (spec 08 §4.3): which columns fit, and one painted row per job. Rows are cached on their cell
 // texts and flags, so a repaint of a 500-job board composes only rows whose text changed.
-import { formatAge, formatDuration, formatIn } from '../../../dashboard/format.ts';
+
+import { lastCell, nextCell, tookText } from '../../../dashboard/board.ts';
+import { formatLoad } from '../../../dashboard/format.ts';
+import { STATUS_TONE } from '../../../dashboard/health.ts';
 import { formatBytes } from '../../../dashboard/resources.ts';
-import { sparkline } from '../../../dashboard/sparkline.ts';
+import { sparkCells } from '../../../dashboard/sparkline.ts';
 import { STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { Row } from '../../../dashboard/table.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
-import { type Glyphs, STATUS_ROLE } from '../../text/glyphs.ts';
+import type { Glyphs } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role, Style, Theme } from '../../text/theme.ts';
@@ -34,7 +37,7 @@ const BASE: Record<ColumnId, [string, number]> = {
   name: ['name', 24],
   schedule: ['schedule', 14],
   last: ['last', 10],
-  next: ['next', 8],
+  next: ['next', 10],
   dur: ['dur', 8],
   spark: ['runs', 11],
   res: ['cpu/mem', 15],
@@ -95,20 +98,9 @@ export function hasOwnerColumn(jobs: readonly ApiJob[]): boolean {
   return jobs.some((j) => 'clusterOwner' in j);
 }
 
-const OUTCOME_ROLE: Record<string, Role> = {
-  failure: 'fail',
-  cancelled: 'off',
-  unknown: 'pending',
-  success: 'ok',
-};
-
-/** Sparkline cells for the last `w` runs, from the shared sparkline's bar heights. */
-export function sparkCells(job: ApiJob, w: number, g: Glyphs): Array<[string, Role]> {
-  const s = sparkline(job.history, w, 8, w);
-  return s.bars.map((b) => {
-    const idx = Math.max(0, Math.min(7, Math.round(b.height) - 1));
-    return [g.spark[idx]!, OUTCOME_ROLE[b.outcome] ?? 'ok'];
-  });
+/** The shared sparkline cells of the last `w` runs, drawn with this glyph set's bar ramp. */
+export function sparkGlyphs(job: ApiJob, w: number, g: Glyphs): Array<[string, Role]> {
+  return sparkCells(job.history, w).map((c) => [g.spark[c.level]!, c.tone]);
 }
 
 export interface RowCtx {
@@ -131,18 +123,18 @@ function cellTexts(row: Row, col: Column, ctx: RowCtx): string {
       return flatten(j.schedule);
     case 'last':
       if (j.retry?.nextRetryAt) return `↻ try ${j.retry.attempt + 1}`;
-      return row.lastAt === null ? '—' : formatAge(Math.max(0, ctx.now - row.lastAt));
-    case 'next':
-      if (j.running) return `${ctx.g.dot} ${ctx.g.dot} ${ctx.g.dot}`;
-      if (!j.enabled || row.nextAt === null) return '—';
-      return formatIn(row.nextAt - ctx.mono);
+      return lastCell(row, ctx.now).text;
+    case 'next': {
+      // The poll stamps `nextAt` on the monotonic clock, so the countdown does not jump with the wall clock.
+      const next = nextCell(row, row.nextAt, ctx.mono);
+      return next.kind === 'running' ? `${ctx.g.dot} ${ctx.g.dot} ${ctx.g.dot}` : next.text;
+    }
     case 'dur':
-      return formatDuration(j.last_run?.duration);
+      return tookText(row);
     case 'res': {
       const r = runningResources(j);
       if (!r || !j.running) return '';
-      const cpu = r.cpu_percent ?? null;
-      return `${cpu === null ? '—' : cpu < 10 ? `${cpu.toFixed(1)}%` : `${Math.round(cpu)}%`} ${formatBytes(r.rss_bytes).replace(' ', '')}`;
+      return `${formatLoad(r.cpu_percent)} ${formatBytes(r.rss_bytes).replace(' ', '')}`;
     }
     case 'owner':
       return j.clusterOwner === null ? '∅' : flatten(j.clusterOwner ?? '');
@@ -162,16 +154,18 @@ export function paintRow(
   selected: boolean,
   justFailed: boolean,
   ctx: RowCtx,
+  marked = false,
 ): string {
   const texts = columns.map((c) => cellTexts(row, c, ctx));
-  const spark = columns.some((c) => c.id === 'spark') ? sparkCells(row.job, 10, ctx.g) : [];
-  const key = `${ctx.theme.name}|${ctx.theme.depth}|${ctx.cols}|${row.status}|${selected ? 1 : 0}|${justFailed ? 1 : 0}|${columns.map((c) => c.width).join(',')}|${texts.join('\u0000')}|${spark.map((s) => s[0] + s[1]).join('')}`;
+  const spark = columns.some((c) => c.id === 'spark') ? sparkGlyphs(row.job, 10, ctx.g) : [];
+  const key = `${ctx.theme.name}|${ctx.theme.depth}|${ctx.cols}|${row.status}|${selected ? 1 : 0}|${marked ? 1 : 0}|${justFailed ? 1 : 0}|${columns.map((c) => c.width).join(',')}|${texts.join('\u0000')}|${spark.map((s) => s[0] + s[1]).join('')}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const bg: Role = selected ? 'sel' : 'bg';
   const line = new Line(ctx.theme, ctx.cols, { bg });
-  line.add(selected ? ctx.g.marker : ' ', { fg: 'accent', bg });
-  const statusRole = STATUS_ROLE[row.status];
+  if (marked) line.add(ctx.g.mark, { fg: 'warn', bg, bold: true });
+  else line.add(selected ? ctx.g.marker : ' ', { fg: 'accent', bg });
+  const statusRole = STATUS_TONE[row.status];
   columns.forEach((c, i) => {
     if (i > 0) line.add(' ');
     const t = texts[i]!;

@@ -1,6 +1,7 @@
 // The job drawer (spec 08 §4.4): a pane spliced on the right of the board with Logs, History, Resources and
 // Schedule tabs. Logs follow the controller's tail; History and Resources are fetched while their tab shows.
 
+import { STATUS_TONE } from '../../../dashboard/health.ts';
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
 import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
@@ -8,9 +9,9 @@ import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
+import { clampScroll, noteScrollMax } from '../surface.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
 import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
@@ -50,8 +51,8 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const status = job ? jobStatus(job) : 'unknown';
   const rows: string[] = [];
   const h = new Line(theme, width);
-  h.add(` ${g.status[status]} ${flatten(d.job)}`, { fg: STATUS_ROLE[status], bold: true });
-  h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_ROLE[status] });
+  h.add(` ${g.status[status]} ${flatten(d.job)}`, { fg: STATUS_TONE[status], bold: true });
+  h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_TONE[status] });
   h.add('   r run · x cancel · esc close', { fg: 'dim' });
   rows.push(h.done());
   rows.push(...tabStrip(ctx, width, TABS, d.tab));
@@ -61,8 +62,9 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
     let body: Row[];
     if (d.tab === 'history') body = historyRows(d.runs ?? null, ctx);
     else if (d.tab === 'resources') body = resourceRows(d.resources ?? null);
-    else body = job ? scheduleRows(job, ctx) : [[[' no such job', 'dim']]];
-    const painted = paintRows(body.slice(d.tabScroll ?? 0), ctx, width);
+    else body = job ? scheduleRows(job, ctx, width) : [[[' no such job', 'dim']]];
+    noteScrollMax('drawer', body.length - room);
+    const painted = paintRows(body.slice(clampScroll('drawer', d.tabScroll ?? 0)), ctx, width);
     rows.push(...painted.slice(0, room));
   }
   const blank = new Line(theme, width).done();
@@ -232,7 +234,7 @@ export const drawerView: View<DrawerSurface> = {
     const step = key.name === 'j' || key.name === 'down' ? 1 : key.name === 'k' || key.name === 'up' ? -1 : 0;
     const page = key.name === 'pagedown' ? 10 : key.name === 'pageup' ? -10 : 0;
     if (step || page) {
-      ctl.update(d, { tabScroll: Math.max(0, scroll + step + page) });
+      ctl.update(d, { tabScroll: clampScroll('drawer', clampScroll('drawer', scroll) + step + page) });
       return true;
     }
     return false;

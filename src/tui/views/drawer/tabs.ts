@@ -1,26 +1,20 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
-import { civilInFrame, compileJob, nextFiresOf } from '../../../dashboard/engine.ts';
-import { formatCivil, formatDuration, parseIso } from '../../../dashboard/format.ts';
+import { civilInFrame, compileJob, lintJob, nextFiresOf } from '../../../dashboard/engine.ts';
+import { formatCivil, formatDuration, formatLoad, parseIso } from '../../../dashboard/format.ts';
+import { OUTCOME_STATUS, STATUS_TONE } from '../../../dashboard/health.ts';
 import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { utcStamp } from '../../text/stamp.ts';
 import type { Role } from '../../text/theme.ts';
+import { wrapText } from '../panelkit.ts';
 import type { RenderCtx } from '../types.ts';
 
 /** A text row of a tab: spans of (text, role, bold). */
 export type Span = [string, Role?, boolean?];
 export type Row = Span[];
-
-export const OUTCOME_STATUS = {
-  success: 'ok',
-  failure: 'failed',
-  cancelled: 'cancelled',
-  unknown: 'unknown',
-} as const;
 
 export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
   if (runs === null) return [[[' loading…', 'dim']]];
@@ -41,6 +35,12 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
       ],
     ]);
   }
+  const cpuAvg = st.avg_cpu_seconds ?? null;
+  const peak = st.max_rss_bytes ?? null;
+  if (cpuAvg !== null || peak !== null)
+    out.push([
+      [` cpu avg ${cpuAvg === null ? '—' : `${cpuAvg.toFixed(1)}s`} · peak rss ${formatBytes(peak)}`, 'dim'],
+    ]);
   out.push([
     [` ${ctx.g.h.repeat(40)}`, 'border'],
     [' times UTC', 'dim'],
@@ -60,11 +60,13 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
     const detail: string[] = [];
     if (r.exit_code !== null) detail.push(`exit ${r.exit_code}`);
     if (r.fail_reason) detail.push(flatten(r.fail_reason));
+    const cpu = r.resources?.cpu_total_seconds;
+    if (cpu != null) detail.push(`${cpu.toFixed(1)}s cpu`);
     out.push([
-      [` ${ctx.g.status[status]} `, STATUS_ROLE[status]],
+      [` ${ctx.g.status[status]} `, STATUS_TONE[status]],
       [started === null ? '—' : utcStamp(started), 'fg'],
       [`  ${formatDuration(r.duration).padEnd(8)}`, 'dim'],
-      [`${bar.padEnd(13)}`, STATUS_ROLE[status]],
+      [`${bar.padEnd(13)}`, STATUS_TONE[status]],
       [detail.join(' · '), 'dim'],
     ]);
   }
@@ -81,9 +83,7 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
     ];
   // Q7: the live numbers sit under `current` of the newest live instance.
   const cur = res.live.length > 0 ? res.live[res.live.length - 1]!.current : null;
-  const cpu = cur
-    ? `${cur.cpu_percent < 10 ? cur.cpu_percent.toFixed(1) : Math.round(cur.cpu_percent)}%`
-    : '—';
+  const cpu = formatLoad(cur?.cpu_percent);
   const out: Row[] = [[[` live: ${cpu} cpu · ${formatBytes(cur?.rss_bytes)} rss`, cur ? 'run' : 'dim']]];
   out.push([[` ${'started (UTC)'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
   const runs = res.runs.slice().reverse();
@@ -100,7 +100,7 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
   return out;
 }
 
-export function scheduleRows(job: ApiJob, ctx: RenderCtx): Row[] {
+export function scheduleRows(job: ApiJob, ctx: RenderCtx, width = 80): Row[] {
   const c = compileJob(job);
   const out: Row[] = [[[` ${flatten(job.schedule)}`, 'accent', true]]];
   out.push([[` ${flatten(c.description)}`, c.error ? 'fail' : 'fg']]);
@@ -114,11 +114,20 @@ export function scheduleRows(job: ApiJob, ctx: RenderCtx): Row[] {
     for (const at of nextFiresOf(c, ctx.s.now, 8))
       out.push([[`   ${formatCivil(civilInFrame(c.frame, at), true)}`, 'fg']]);
   }
-  const findings = job.schedule_findings ?? [];
+  // The daemon's findings (an empty list = clean); a daemon that sends none gets the same linter run here.
+  const findings: { level: string; message: string }[] = job.schedule_findings
+    ? job.schedule_findings
+    : [
+        ...(c.error ? [{ level: 'error', message: `rejected: ${c.error}` }] : []),
+        ...(job.never_fires ? [{ level: 'error', message: 'never fires' }] : []),
+        ...lintJob(c, ctx.s.now),
+      ];
   if (findings.length > 0) out.push([[' ', 'fg']]);
   for (const f of findings.slice(0, 3)) {
-    const level = f.level === 'error' ? ['✕', 'fail'] : f.level === 'warning' ? ['⚠', 'warn'] : ['·', 'dim'];
-    out.push([[` ${level[0]} ${flatten(f.message)}`, level[1] as Role]]);
+    const [glyph, role]: [string, Role] =
+      f.level === 'error' ? ['✕', 'fail'] : f.level === 'warning' ? ['⚠', 'warn'] : ['·', 'dim'];
+    for (const text of wrapText(`${glyph} ${flatten(f.message)}`, Math.max(10, width - 2), '  '))
+      out.push([[` ${text}`, role]]);
   }
   if (job.scheduled_in !== null)
     out.push([[` daemon says: next fire in ${formatDuration(job.scheduled_in)}`, 'ok']]);

@@ -1,17 +1,18 @@
 // The incident timeline (spec 08 §4.9): every job's latest finished run, newest first, failures with their
 // exit code and reason, the incident set marked as the blast radius. `Enter` opens a job, `m` mitigates.
 import { formatAge, formatDuration } from '../../../dashboard/format.ts';
+import { OUTCOME_STATUS } from '../../../dashboard/health.ts';
 import {
   correlateFailures,
   failingJobs,
   incidentTimeline,
   signatureText,
 } from '../../../dashboard/incident.ts';
+import { OUTCOME_TONE } from '../../../dashboard/sparkline.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit } from '../../text/width.ts';
-import { OUTCOME_STATUS } from '../drawer/tabs.ts';
 import { addPaletteSource } from '../palette/palette.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampSel, findSurface } from '../surface.ts';
@@ -26,8 +27,6 @@ export interface TimelineSurface extends Surface {
 }
 
 const WIDTH = 90;
-
-const OUTCOME_ROLE = { success: 'ok', failure: 'fail', cancelled: 'off', unknown: 'pending' } as const;
 
 function entries(ctl: Pick<Controller, 'state'>, failingOnly: boolean) {
   const jobs = ctl.state.data.jobs;
@@ -67,7 +66,7 @@ export const timelineView: View<TimelineSurface> = {
       body.push(
         bodyRow(ctx, inner, [
           [fit(formatAge(Math.max(0, s.now - e.finishedAt)), 9), { fg: 'dim', bg }],
-          [`${g.status[OUTCOME_STATUS[e.outcome]]} `, { fg: OUTCOME_ROLE[e.outcome], bg }],
+          [`${g.status[OUTCOME_STATUS[e.outcome]]} `, { fg: OUTCOME_TONE[e.outcome], bg }],
           [fit(flatten(e.name), 24), { fg: on ? 'bright' : 'fg', bg, bold: failed }],
           [failed ? ` ${flatten(signatureText(e.exitCode, e.reason))}` : '', { fg: 'dim', bg }],
           [` ${formatDuration(e.duration)}`, { fg: 'dim', bg }],

@@ -1,29 +1,37 @@
 // The wallboard, NO SIGNAL and zen (spec 08 §4.13): tiles worst first (the shared TV order), the verdict bar,
 // a stale banner, the alarm in the foot, and an idle screensaver when all is calm.
-import { formatAge, formatIn } from '../../../dashboard/format.ts';
+
+import { nextCell } from '../../../dashboard/board.ts';
+import { dataStale } from '../../../dashboard/connection.ts';
+import { formatAge } from '../../../dashboard/format.ts';
+import { STATUS_TONE } from '../../../dashboard/health.ts';
+import { toRows } from '../../../dashboard/table.ts';
 import { tvTiles } from '../../../dashboard/wallboard.ts';
 import type { Key } from '../../app/keys.ts';
-import { STATUS_ROLE } from '../../text/glyphs.ts';
+import type { TuiState } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { cellWidth } from '../../text/width.ts';
 import { clockRight, countStates, verdict, verdictBar } from '../board/chrome.ts';
-import { sparkCells } from '../board/rows.ts';
+import { sparkGlyphs } from '../board/rows.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
+
+/** The shared rule (spec 08 §3.3) on the monotonic clock the poll stamps its answers with. */
+export const staleNow = (s: TuiState): boolean => dataStale(s.mono, s.data.fetchedAt, s.pollMs);
 
 /** Whether the zen screensaver shows now. */
 export function zenActive(ctx: RenderCtx): boolean {
-  const { s, ctl } = ctx;
+  const { s } = ctx;
   if (!s.prefs.zen || !s.wallboard) return false;
   if (s.mono - s.lastKeyAt < s.prefs.zen_idle_s * 1000) return false;
-  if (ctl.isStale(s)) return false;
+  if (staleNow(s)) return false;
   return !s.data.jobs.some((j) => j.running || (j.enabled && j.last_run?.outcome === 'failure'));
 }
 
 export function paintWallboard(ctx: RenderCtx, height: number): string[] {
   if (zenActive(ctx)) return paintZen(ctx, height);
   const { s, theme, g } = ctx;
-  const stale = ctx.ctl.isStale(s);
+  const stale = staleNow(s);
   const out: string[] = [];
   const v = verdict(s);
   if (v) out.push(verdictBar(ctx, v));
@@ -37,16 +45,17 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
   const byName = new Map(s.data.jobs.map((j) => [j.name, j]));
   const tileW = Math.max(20, Math.min(30, Math.floor(s.cols / Math.max(1, Math.min(tiles.length, 4)))));
   const perRow = Math.max(1, Math.floor(s.cols / (tileW + 1)));
+  // Each tile row takes 4 lines (3 + a gap); when some tiles must stay off, one line says how many (Q24).
   const room = height - out.length - 1;
-  const fitRows = Math.max(0, Math.floor(room / 4));
-  const shown = Math.min(tiles.length, fitRows * perRow);
+  const fitting = (lines: number) => Math.min(tiles.length, Math.max(0, Math.floor(lines / 4)) * perRow);
+  const shown = fitting(room) < tiles.length ? fitting(room - 1) : tiles.length;
   for (let r = 0; r * perRow < shown; r++) {
     const lines = [new Line(theme, s.cols), new Line(theme, s.cols), new Line(theme, s.cols)];
     for (let c = 0; c < perRow; c++) {
       const t = tiles[r * perRow + c];
       if (!t || r * perRow + c >= shown) break;
       const job = byName.get(t.name)!;
-      const role = STATUS_ROLE[t.status];
+      const role = STATUS_TONE[t.status];
       const failing = t.status === 'failed';
       const dim = stale;
       const age = t.finishedAt === null ? '' : formatAge(Math.max(0, s.now - t.finishedAt));
@@ -57,16 +66,17 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
       else if (t.status === 'cancelled' || t.status === 'unknown') state = age;
       else if (t.status === 'disabled') state = '—';
       else if (stale) state = 'stale';
-      else
-        state =
-          job.scheduled_in === null ? '—' : formatIn(job.scheduled_in * 1000 - (s.mono - s.data.fetchedAt));
+      else {
+        const row = toRows([job], s.data.fetchedAt)[0]!;
+        state = nextCell(row, row.nextAt, s.mono).text;
+      }
       lines[0]!.add(
         ` ${g.status[t.status]} ${flatten(t.name)}`,
         dim ? { fg: 'dim' } : failing ? { fg: 'bright', bg: 'fail', bold: true } : { fg: 'bright' },
         tileW,
       );
       lines[1]!.add(`  ${state}`, { fg: dim ? 'dim' : role }, tileW);
-      const spark = sparkCells(job, Math.max(1, tileW - 4), g);
+      const spark = sparkGlyphs(job, Math.max(1, tileW - 4), g);
       lines[2]!.add('  ');
       for (const [ch, rr] of spark) lines[2]!.add(ch, { fg: dim ? 'dim' : rr });
       lines[2]!.to(lines[0]!.width - lines[0]!.left);
@@ -114,18 +124,18 @@ interface Dot {
 
 function paintZen(ctx: RenderCtx, height: number): string[] {
   const { s, theme } = ctx;
-  const grid: Dot[][] = Array.from({ length: height }, () => []);
   const blink = Math.floor(s.now / 2000) % 2 === 0;
-  for (const j of s.data.jobs) {
-    const h = nameHash(j.name);
-    const row = 1 + (h % Math.max(1, height - 3));
-    const soon = j.scheduled_in !== null && j.scheduled_in * 1000 - (s.mono - s.data.fetchedAt) <= 30_000;
-    grid[row]!.push({
-      col: Math.floor(h / 7) % Math.max(1, s.cols - 2),
-      ch: soon ? '●' : blink ? '∙' : '·',
-      role: soon ? 'ok' : 'dim',
-    });
-  }
+  const dots = zenDots(
+    s.data.jobs.map((j) => ({
+      name: j.name,
+      soon: j.scheduled_in !== null && j.scheduled_in * 1000 - (s.mono - s.data.fetchedAt) <= 30_000,
+    })),
+    s.cols,
+    height,
+  );
+  const grid: Dot[][] = Array.from({ length: height }, () => []);
+  for (const d of dots)
+    grid[d.row]!.push({ col: d.col, ch: d.soon ? '●' : blink ? '∙' : '·', role: d.soon ? 'ok' : 'dim' });
   const out: string[] = [];
   for (let r = 0; r < height; r++) {
     const line = new Line(theme, s.cols);
@@ -134,17 +144,45 @@ function paintZen(ctx: RenderCtx, height: number): string[] {
       line.to(Math.floor((s.cols - cellWidth(text)) / 2));
       line.add(text, { fg: 'dim' });
     } else {
-      let at = 0;
-      // Q24: a dot whose cell is taken moves to the next free one instead of vanishing.
       for (const d of grid[r]!.sort((a, b) => a.col - b.col)) {
-        const c = Math.max(d.col, at);
-        if (c >= s.cols) break;
-        line.to(c);
+        line.to(d.col);
         line.add(d.ch, { fg: d.role });
-        at = c + 1;
       }
     }
     out.push(line.done());
+  }
+  return out;
+}
+
+export interface ZenDot {
+  name: string;
+  soon: boolean;
+  row: number;
+  col: number;
+}
+
+/**
+ * Where each job's dot goes on a `cols` × `height` zen field: a spot hashed from its name on rows 1 to
+ * height − 3, or, when that cell is taken, the next free cell to the right, wrapping to the rows below (Q24:
+ * the reference dropped colliding dots). Only a field with fewer cells than jobs leaves any out.
+ */
+export function zenDots(
+  jobs: ReadonlyArray<{ name: string; soon: boolean }>,
+  cols: number,
+  height: number,
+): ZenDot[] {
+  const rows = Math.max(1, height - 3);
+  const width = Math.max(1, cols - 2);
+  const cells = rows * width;
+  const taken = new Set<number>();
+  const out: ZenDot[] = [];
+  for (const j of jobs) {
+    if (taken.size >= cells) break;
+    const h = nameHash(j.name);
+    let at = (h % rows) * width + (Math.floor(h / 7) % width);
+    while (taken.has(at)) at = (at + 1) % cells;
+    taken.add(at);
+    out.push({ name: j.name, soon: j.soon, row: 1 + Math.floor(at / width), col: at % width });
   }
   return out;
 }

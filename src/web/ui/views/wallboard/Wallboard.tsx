@@ -2,13 +2,12 @@
 // stale-data banner when the daemon stops answering; and after a stretch without input a calm screensaver
 // ("zen") that any key or mouse movement dismisses.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { staleAfterMs, staleAge } from '../../../../dashboard/connection.ts';
 import { formatAge, formatUtcClock } from '../../../../dashboard/format.ts';
 import { STATUS_LABEL } from '../../../../dashboard/status.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import {
   DEFAULT_ZEN,
-  staleAfterMs,
-  staleAge,
   tileCounts,
   tvTiles,
   ZEN_CHOICES,
