@@ -15,6 +15,8 @@ import {
   ICalEventTransparency,
   escape as icalEscape,
 } from 'ical-generator';
+// The week view's background-hum rule (spec 06 §9.2): one threshold for the feed and the dashboard.
+import { HUM_FIRES_PER_DAY } from '../dashboard/week.ts';
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { describeSchedule, occurrences } from '../schedule/index.ts';
 import type { RunRecord } from '../scheduler/history.ts';
@@ -24,8 +26,6 @@ export const DEFAULT_DAYS = 14;
 export const MAX_DAYS = 60;
 export const DEFAULT_PER_JOB = 100;
 export const MAX_PER_JOB = 1000;
-/** The dashboard's week-calendar rule (spec 06 §9.2): more than 56 fires per 7 days is background hum. */
-export const HUM_FIRES_PER_DAY = 8;
 
 const MIN_BLOCK_S = 5 * 60;
 const MAX_BLOCK_S = 24 * 3600;

@@ -1,5 +1,8 @@
 // JSON shapes of jobs and runs (spec 06 §5.4-§5.6): `/jobs`, `/jobs/{name}/runs`, `/trends`, `/resources`.
+
 import type { JobConfig } from '../config/types.ts';
+import type { ApiResourceStats } from '../dashboard/resources.ts';
+import type { ApiRunStats } from '../dashboard/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';
 import type { ClusterView, WebContext } from './context.ts';
@@ -26,24 +29,8 @@ export function runObject(run: RunRecord): Record<string, unknown> {
   };
 }
 
-export interface RunStatsJson {
-  total: number;
-  success: number;
-  failure: number;
-  cancelled: number;
-  unknown: number;
-  success_rate: number | null;
-  avg_duration: number | null;
-  min_duration: number | null;
-  max_duration: number | null;
-  last_duration: number | null;
-  avg_cpu_seconds: number | null;
-  max_cpu_seconds: number | null;
-  last_cpu_seconds: number | null;
-  avg_rss_bytes: number | null;
-  max_rss_bytes: number | null;
-  last_rss_bytes: number | null;
-}
+/** The `stats` block of `/jobs/{name}/runs`: the dashboard's two shapes, so the two cannot drift. */
+export type RunStatsJson = ApiRunStats & ApiResourceStats;
 
 export function runStats(runs: readonly RunRecord[]): RunStatsJson {
   let success = 0;

@@ -6,7 +6,9 @@ import type { StoreStats } from '../store/types.ts';
 import type { WebContext } from './context.ts';
 import { clearSeries } from './exposition.ts';
 
-const PEER_STATUSES: readonly PeerStatus[] = [
+// Every PeerStatus (dashboard/types.ts PEER_STATUSES), in the exposition order the scrape has
+// always used: a different order would reorder the series of every existing scrape.
+const PEER_EXPOSITION_ORDER: readonly PeerStatus[] = [
   'agreed',
   'syncing',
   'drifted',
@@ -153,7 +155,7 @@ export function stateAndClusterFamilies(context: () => WebContext | null): Metri
       this.reset();
       const r = report();
       if (!r || r.peers.length === 0) return;
-      const counts = new Map<string, number>(PEER_STATUSES.map((s) => [s, 0]));
+      const counts = new Map<string, number>(PEER_EXPOSITION_ORDER.map((s) => [s, 0]));
       for (const p of r.peers) {
         const key = counts.has(p.status) ? p.status : 'unknown';
         counts.set(key, (counts.get(key) ?? 0) + 1);
