@@ -28,6 +28,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   mcp: () => import('./mcp.bench.ts'),
   // The terminal dashboard: repaint of a 500-job board, a log append, first paint and RSS of `cronstable tui`.
   tui: () => import('./tui.bench.ts'),
+  // 500 jobs due in one second against xargs -P4 starting the same commands, same run (issue 23).
+  herd: () => import('./herd-floor.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

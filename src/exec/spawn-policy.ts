@@ -23,8 +23,8 @@ export class SpawnLoad {
     this.at = now;
   }
 
-  /** True when the next launch should use the pool: a burst is going on, or the pool is still busy with one. */
-  prefersPool(now: number, poolBacklog: number): boolean {
-    return poolBacklog > 0 || this.current(now) > this.limit;
+  /** True when the next launch should go to the spawners: a burst is going on, or they are still busy with one. */
+  prefersSpawners(now: number, spawnerBacklog: number): boolean {
+    return spawnerBacklog > 0 || this.current(now) > this.limit;
   }
 }
