@@ -3,7 +3,7 @@
 // choice does not flip with the machine's load: a handful of jobs started together keeps the
 // old behaviour exactly. Pure.
 
-/** Recent in-thread launches, decaying with a half-life. */
+/** Recent launches, decaying with a half-life. */
 export class SpawnLoad {
   private level = 0;
   private at = 0;
