@@ -10,9 +10,11 @@
 //         spawn from 2 / 4 worker threads        2.97x / 2.29x
 //         1 perl spawner (the old default)        1.26x, 1.86x, 0.92x
 //         2 perl spawners, daemon's session      1.04x, 1.03x
-//         2 perl spawners, own sessions           0.57x, 1.00x, ...
+//         2 perl spawners, own sessions           0.57x, 1.00x, 0.81x
 //   Bun:  child_process.spawn in-thread           0.93x, 1.05x (daemon 1.15 CPU-s per herd)
 //         2 perl spawners, own sessions           0.61x, 0.70x (daemon 0.66-0.77 CPU-s)
+// The kept path, five more runs each: Node 1.03-2.0x, Bun 0.46-1.23x (better the busier the
+// machine); the 0.8x budget is not met on Node: the rest is launch CPU (RESULTS.md).
 // Forking from the daemon copies its ~100 MB address space (Node) or at least holds its thread
 // for each launch; a ~4 MB perl process forks in a fraction of that, and one per core forks in
 // parallel. Each sits in a session of its own: with autogroup scheduling (on by default in most
