@@ -13,7 +13,7 @@
 //         2 perl spawners, own sessions           0.57x, 1.00x, 0.81x
 //   Bun:  child_process.spawn in-thread           0.93x, 1.05x (daemon 1.15 CPU-s per herd)
 //         2 perl spawners, own sessions           0.61x, 0.70x (daemon 0.66-0.77 CPU-s)
-// The kept path, five more runs each: Node 1.03-2.0x, Bun 0.46-1.23x (better the busier the
+// The kept path, six more runs each: Node 1.03-2.0x, Bun 0.46-1.23x (better the busier the
 // machine); the 0.8x budget is not met on Node: the rest is launch CPU (RESULTS.md).
 // Forking from the daemon copies its ~100 MB address space (Node) or at least holds its thread
 // for each launch; a ~4 MB perl process forks in a fraction of that, and one per core forks in
