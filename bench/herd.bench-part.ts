@@ -22,6 +22,8 @@ export interface HerdOptions {
   withState?: boolean;
   /** The daemon's command (default: this Node on the bundle). */
   command?: string[];
+  /** Told the first measured herd's instant (epoch seconds) once it is chosen. */
+  onFirstHerd?: (instant: number) => void;
 }
 
 export interface HerdResult {
@@ -41,6 +43,13 @@ export interface HerdResult {
   duplicates: number;
   /** CPU seconds per herd of the daemon, its helpers and the jobs (whatever the machine's load). */
   cpuPerHerd: number;
+  /** The same, split: the daemon's own, its helpers' own (spawners), the jobs'. */
+  cpuSplit: TreeCpu;
+}
+
+/** The command each herd job runs: it appends its name and the time it started to `file`. */
+export function herdCommand(i: number, file: string): string {
+  return `date '+herd-${i} %s.%N' >> ${file}`;
 }
 
 function jobsYaml(dir: string, jobs: number, period: number, port: number, withState: boolean): string {
@@ -51,7 +60,7 @@ function jobsYaml(dir: string, jobs: number, period: number, port: number, withS
   for (let i = 0; i < jobs; i++) {
     out.push(
       `  - name: herd-${i}`,
-      `    command: date '+herd-${i} %s.%N' >> ${starts}`,
+      `    command: ${herdCommand(i, starts)}`,
       `    schedule: "*/${period} * * * * * *"`,
     );
   }
@@ -73,24 +82,41 @@ async function timedGet(url: string, timeoutMs = 5000): Promise<number | null> {
 
 const CLOCK_TICK = 100;
 
-/** CPU seconds of `pid` and its reaped children (utime, stime, cutime, cstime). */
-function cpuOf(pid: number): number {
+/** CPU seconds of `pid` itself (utime, stime) and of its reaped children (cutime, cstime). */
+function cpuOf(pid: number): { own: number; reaped: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICK;
+    return {
+      own: (Number(f[11]) + Number(f[12])) / CLOCK_TICK,
+      reaped: (Number(f[13]) + Number(f[14])) / CLOCK_TICK,
+    };
   } catch {
-    return 0;
+    return { own: 0, reaped: 0 };
   }
 }
 
+/** CPU split: the daemon's own, its helpers' own, and the jobs (reaped by either). */
+interface TreeCpu {
+  daemon: number;
+  helpers: number;
+  jobs: number;
+}
+
 /** The CPU of the daemon and of what it started, reaped or alive (the spawner reaps its jobs). */
-function treeCpu(pid: number): number {
-  return cpuOf(pid) + childrenOf(pid).reduce((sum, p) => sum + cpuOf(p), 0);
+function treeCpu(pid: number): TreeCpu {
+  const daemon = cpuOf(pid);
+  const out: TreeCpu = { daemon: daemon.own, helpers: 0, jobs: daemon.reaped };
+  for (const child of childrenOf(pid)) {
+    const c = cpuOf(child);
+    out.helpers += c.own;
+    out.jobs += c.reaped;
+  }
+  return out;
 }
 
 /** Lateness of each job of the herd due at `instant` (s); a job that never started counts as Infinity. */
-function herdLateness(
+export function herdLateness(
   starts: Map<number, Map<string, number[]>>,
   instant: number,
   jobs: number,
@@ -107,7 +133,7 @@ function herdLateness(
 }
 
 /** Start lines grouped by the herd instant they belong to (the period boundary at or before them). */
-function readStarts(file: string, period: number): Map<number, Map<string, number[]>> {
+export function readStarts(file: string, period: number): Map<number, Map<string, number[]>> {
   const out = new Map<number, Map<string, number[]>>();
   if (!existsSync(file)) return out;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -145,6 +171,7 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
     }
     // The first measured herd is the first boundary at least 2 s away (the daemon settles first).
     const first = Math.ceil((Date.now() / 1000 + 2) / period) * period;
+    opts.onFirstHerd?.(first);
     await sleep(first * 1000 - 1000 - Date.now());
     const pid = daemon.pid!;
     const cpuBefore = treeCpu(pid);
@@ -160,7 +187,13 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
     // Every job of the last herd has exited by now: the daemon's children are its helpers.
     const rssHelpers = childrenOf(pid).reduce((sum, p) => sum + rssMb(p), 0);
     const rssBetween = rssMb(pid) + rssHelpers;
-    const cpuPerHerd = (treeCpu(pid) - cpuBefore) / herds;
+    const cpuAfter = treeCpu(pid);
+    const cpuSplit: TreeCpu = {
+      daemon: (cpuAfter.daemon - cpuBefore.daemon) / herds,
+      helpers: (cpuAfter.helpers - cpuBefore.helpers) / herds,
+      jobs: (cpuAfter.jobs - cpuBefore.jobs) / herds,
+    };
+    const cpuPerHerd = cpuSplit.daemon + cpuSplit.helpers + cpuSplit.jobs;
     const starts = readStarts(join(dir, 'starts'), period);
     const p99s: number[] = [];
     const p50s: number[] = [];
@@ -171,7 +204,7 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
       p50s.push(percentile(herd.values, 0.5));
       duplicates += herd.duplicates;
     }
-    return { p99s, p50s, webMax, rssBetween, rssHelpers, rssPeak, duplicates, cpuPerHerd };
+    return { p99s, p50s, webMax, rssBetween, rssHelpers, rssPeak, duplicates, cpuPerHerd, cpuSplit };
   } finally {
     daemon.kill('SIGTERM');
     if (daemon.exitCode === null) await new Promise((r) => daemon.once('exit', r));
@@ -179,12 +212,12 @@ export async function measureHerd(opts: HerdOptions = {}): Promise<HerdResult> {
   }
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-const round = (x: number, digits: number) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
+export const round = (x: number, digits: number) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
 
 /**
  * The herd metrics of the `daemon` group. The node has no `state:` section by default (the spawn

@@ -30,6 +30,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   tui: () => import('./tui.bench.ts'),
   // One grand-tour node: RSS steady and after a sweep of the read endpoints, each endpoint's own cost (issue 23).
   serve: () => import('./serve.bench.ts'),
+  // 500 jobs due in one second against xargs -P4 starting the same commands, same run (issue 23).
+  herd: () => import('./herd-floor.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -145,5 +145,7 @@ export async function run(): Promise<Metric[]> {
   const bin = currentBinary();
   if ('path' in bin) metrics.push(...serveMetrics('serve.bun', await measureServe([bin.path], say)));
   else say(`Bun binary skipped: ${bin.why}`);
+  // The herd's start p99 against the xargs floor, same run (also alone: `--only herd`).
+  if (process.env.BENCH_SERVE_HERD !== '0') metrics.push(...(await (await import('./herd-floor.ts')).run()));
   return metrics;
 }

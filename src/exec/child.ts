@@ -1,5 +1,5 @@
 // The in-thread spawner (spec 02 §3): Node's spawn, reported as ChildEvents (types.ts). The
-// pooled spawner (spawn-pool.ts) delivers the same events from a worker thread.
+// spawner processes (spawner-process.ts) deliver the same events for launches made in a burst.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ChildEvents, Spawner, SpawnRequest, StreamName } from './types.ts';

@@ -36,7 +36,7 @@ interface CapturedPipe {
 
 /**
  * Spawns one run. Never throws: a process that cannot be created yields a `startFailed` result.
- * During a burst of launches the process is started by the spawner process (or a worker thread)
+ * During a burst of launches the process is started by a spawner process
  * a little later: `pid` and `startedAt` are filled in when it exists (`started` resolves then).
  */
 export function launch(spec: LaunchSpec, opts: LaunchOptions = {}): RunHandle {
@@ -273,7 +273,7 @@ class Run {
     this.terminated = true;
     this.cancelReason = reason;
     this.clearTimeoutTimer();
-    // A launch still queued on a spawn worker: signal the process as soon as it exists.
+    // A launch still queued on a spawner process: signal the process as soon as it exists.
     this.cancelling = this.launching
       ? this.started.then((pid) => (pid === null ? undefined : this.cancelSequence()))
       : this.cancelSequence();

@@ -3,7 +3,7 @@
 // choice does not flip with the machine's load: a handful of jobs started together keeps the
 // old behaviour exactly. Pure.
 
-/** Recent in-thread launches, decaying with a half-life. */
+/** Recent launches, decaying with a half-life. */
 export class SpawnLoad {
   private level = 0;
   private at = 0;
@@ -23,8 +23,8 @@ export class SpawnLoad {
     this.at = now;
   }
 
-  /** True when the next launch should use the pool: a burst is going on, or the pool is still busy with one. */
-  prefersPool(now: number, poolBacklog: number): boolean {
-    return poolBacklog > 0 || this.current(now) > this.limit;
+  /** True when the next launch should go to the spawners: a burst is going on, or they are still busy with one. */
+  prefersSpawners(now: number, spawnerBacklog: number): boolean {
+    return spawnerBacklog > 0 || this.current(now) > this.limit;
   }
 }

@@ -2,7 +2,7 @@
 // on every Debian/Ubuntu host and in our Debian-slim image, and a ~4 MB process forks in a
 // fraction of what the daemon's ~100 MB address space costs. Its only job: fork, set up the
 // child exactly as Node's spawn would (own session, pipes, environment, uid/gid), exec, and
-// relay the child's pid, output and wait status. Without perl the daemon uses its worker pool.
+// relay the child's pid, output and wait status. Without perl the daemon spawns in-thread.
 //
 // Frames both ways: u32 big-endian length, then a payload whose first byte is the type.
 //   to the spawner:   S id uid gid flags file argc (arg)* envc ("K=V")*   spawn (strings: u32 length + bytes)
@@ -31,12 +31,14 @@ my $rin = '';
 sub watch { vec($rin, $_[0], 1) = 1 }
 sub unwatch { vec($rin, $_[0], 1) = 0 }
 watch(fileno($cmd)); watch(fileno($wake_r));
-sub emit {
-  my $buf = pack('N', length $_[0]) . $_[0];
-  while (length $buf) {
-    my $n = syswrite($ev, $buf);
+# Frames are gathered and written once per turn of the loop: one write for a burst's answers.
+my $out = '';
+sub emit { $out .= pack('N', length $_[0]) . $_[0] }
+sub flush {
+  while (length $out) {
+    my $n = syswrite($ev, $out);
     if (!defined $n) { next if $! == EINTR; POSIX::_exit(0) }
-    substr($buf, 0, $n) = '';
+    substr($out, 0, $n) = '';
   }
 }
 sub spawn_run {
@@ -135,6 +137,7 @@ sub command {
   }
 }
 while (1) {
+  flush();
   my $n = select(my $rout = $rin, undef, undef, 1);
   if ($n < 0) { next if $! == EINTR; POSIX::_exit(72) }
   # The ready descriptors, from the bit string (cheaper than testing every watched one).
@@ -155,7 +158,7 @@ while (1) {
   reap();
   if (vec($rout, fileno($cmd), 1)) {
     my $got = sysread($cmd, $inbuf, 65536, length $inbuf);
-    if (defined $got && $got == 0) { POSIX::_exit(0) }
+    if (defined $got && $got == 0) { flush(); POSIX::_exit(0) }
     while (length($inbuf) >= 4) {
       my $len = unpack('N', $inbuf);
       last if length($inbuf) < 4 + $len;

@@ -1,24 +1,75 @@
 // The spawner `launch` uses unless told otherwise. One fire now and then spawns in this thread
-// (no hop, the pid known at once). In a burst, launches go to the small spawner process, or,
-// where it cannot run (no perl), to the worker pool, which at least keeps this thread free.
+// (no hop, the pid known at once). In a burst, launches go to a set of small spawner processes,
+// one per core (spawner-process.ts); where they cannot run (no perl), in this thread, paced by
+// the scheduler's launch pacer.
+//
+// Why spawner processes (issue 24: keep them only if they win clearly). The herd bench (500
+// jobs due in one second, `npm run bench -- --only herd`) against xargs -P4 starting the same
+// commands in the same run, ratio of start p99 (lower is better), load average 15-25 on 2 cores:
+//   Node: plain child_process.spawn in-thread  > 10 s, fires dropped as missed (no ratio)
+//         spawn from 2 / 4 worker threads        2.97x / 2.29x
+//         1 perl spawner (the old default)        1.26x, 1.86x, 0.92x
+//         2 perl spawners, daemon's session      1.04x, 1.03x
+//         2 perl spawners, own sessions           0.57x, 1.00x, 0.81x
+//   Bun:  child_process.spawn in-thread           0.93x, 1.05x (daemon 1.15 CPU-s per herd)
+//         2 perl spawners, own sessions           0.61x, 0.70x (daemon 0.66-0.77 CPU-s)
+// The kept path, six more runs each: Node 1.03-2.0x, Bun 0.46-1.23x (better the busier the
+// machine); the 0.8x budget is not met on Node: the rest is launch CPU (RESULTS.md).
+// Forking from the daemon copies its ~100 MB address space (Node) or at least holds its thread
+// for each launch; a ~4 MB perl process forks in a fraction of that, and one per core forks in
+// parallel. Each sits in a session of its own: with autogroup scheduling (on by default in most
+// distribution kernels) a session is one scheduling entity, and every job of a herd starts in a
+// session of its own, so spawners left in the daemon's session get a sliver of the CPU while
+// they still have forks to do. Figures in bench/RESULTS.md, "serve: herd".
+import { availableParallelism } from 'node:os';
 import { spawnInThread } from './child.ts';
 import { SpawnLoad } from './spawn-policy.ts';
-import { SpawnPool } from './spawn-pool.ts';
 import { SpawnerProcess } from './spawner-process.ts';
 import type { Spawner } from './types.ts';
 
+/** Spawner processes, one per core, each started on first use; launches go to the least busy. */
+export class SpawnerSet {
+  private readonly members: SpawnerProcess[];
+
+  constructor(size = availableParallelism(), make: () => SpawnerProcess = () => new SpawnerProcess()) {
+    this.members = Array.from({ length: Math.max(1, size) }, make);
+  }
+
+  /** Launches sent but not yet answered, over all members. */
+  get backlog(): number {
+    let n = 0;
+    for (const m of this.members) n += m.backlog;
+    return n;
+  }
+
+  /** Pids of the running spawner processes (for the memory report and tests). */
+  get pids(): number[] {
+    return this.members.flatMap((m) => (m.pid === null ? [] : [m.pid]));
+  }
+
+  readonly spawn: Spawner = (req, events) => {
+    let best: SpawnerProcess | null = null;
+    for (const m of this.members) if (m.usable && (!best || m.backlog < best.backlog)) best = m;
+    return best ? best.spawn(req, events) : spawnInThread(req, events);
+  };
+
+  /** Stops every spawner (the processes they started keep running). */
+  close(): void {
+    for (const m of this.members) m.close();
+  }
+}
+
 export function adaptiveSpawner(
-  pool: SpawnPool = new SpawnPool(),
-  spawner: SpawnerProcess = new SpawnerProcess({ fallback: pool.spawn }),
+  set: SpawnerSet = new SpawnerSet(),
   load: SpawnLoad = new SpawnLoad(),
 ): Spawner {
   return (req, events) => {
     const now = performance.now();
-    if (load.prefersPool(now, spawner.backlog + pool.backlog)) {
-      return spawner.usable ? spawner.spawn(req, events) : pool.spawn(req, events);
-    }
+    // Every launch counts, wherever it went: a herd stays off the thread until it is over (each
+    // in-thread fork of the ~100 MB daemon costs it ~3 ms and copy-on-write faults after it).
+    const offThread = load.prefersSpawners(now, set.backlog);
     load.add(now);
-    return spawnInThread(req, events);
+    return offThread ? set.spawn(req, events) : spawnInThread(req, events);
   };
 }
 

@@ -54,7 +54,7 @@ export interface LaunchOptions {
   now?: () => number;
   /** Bound on the stream drain after a kill, ms (spec: 30 s; tests shorten it). */
   drainAfterKillMs?: number;
-  /** How the process is created (default: in-thread when quiet, a worker pool during bursts). */
+  /** How the process is created (default: in-thread when quiet, spawner processes during bursts). */
   spawner?: Spawner;
 }
 
@@ -88,7 +88,7 @@ export interface RunResult {
 export interface RunHandle {
   /**
    * Child pid (== its process group id); null when the launch failed, or while a launch queued
-   * on a spawn worker (during a burst) has not started yet: `started` tells when.
+   * on a spawner process (during a burst) has not started yet: `started` tells when.
    */
   readonly pid: number | null;
   /** When the process started (the launch request until then). */

@@ -1,8 +1,10 @@
 // exec through the spawner process (launch's choice during a burst where perl exists): the same
-// suite, plus what happens when the spawner cannot start or dies.
+// suite, plus what happens when the spawner cannot start or dies, and the set of them a burst uses.
+
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FailsWhen } from '../../src/config/types.ts';
-import { type LaunchSpec, launch, SpawnerProcess } from '../../src/exec/index.ts';
+import { type LaunchSpec, launch, SpawnerProcess, SpawnerSet } from '../../src/exec/index.ts';
 import { execSuite } from './exec-suite.ts';
 
 const spawner = new SpawnerProcess({ idleMs: 1000 });
@@ -66,5 +68,41 @@ describe('spawner process failures', () => {
     expect(warnings.join('\n')).toContain('spawner process exited');
     expect(doomed.usable).toBe(false);
     process.kill(-pid!, 'SIGKILL');
+  });
+});
+
+/** Session id of a process (stat field 6). */
+function sessionOf(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[3]);
+}
+
+describe('spawner set (one spawner process per core)', () => {
+  it('spreads a burst over its spawners, each in a session of its own, and runs every launch once', async () => {
+    const set = new SpawnerSet(2, () => new SpawnerProcess({ idleMs: 1000 }));
+    try {
+      const handles = Array.from({ length: 40 }, (_, i) =>
+        launch(spec(`echo ${i} $PPID`), { ...quiet, spawner: set.spawn }),
+      );
+      const results = await Promise.all(handles.map((h) => h.done));
+      expect(results.map((r) => r.exitCode)).toEqual(results.map(() => 0));
+      const lines = results.map((r) => r.stdout!.trim().split(' '));
+      expect(lines.map((l) => Number(l[0]))).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      const parents = new Set(lines.map((l) => Number(l[1])));
+      expect([...parents].sort()).toEqual([...set.pids].sort());
+      expect(parents.size).toBe(2);
+      for (const pid of set.pids) expect(sessionOf(pid)).toBe(pid);
+      expect(set.backlog).toBe(0);
+    } finally {
+      set.close();
+    }
+  });
+
+  it('spawns in this thread when no spawner can start', async () => {
+    const set = new SpawnerSet(2, () => new SpawnerProcess({ command: ['/nonexistent/perl', '-e', '1'] }));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => launch(spec(`echo ${i} $PPID`), { ...quiet, spawner: set.spawn }).done),
+    );
+    expect(results.map((r) => r.stdout)).toEqual([1, 2, 3].map((i) => `${i} ${process.pid}\n`));
+    expect(set.pids).toEqual([]);
   });
 });

@@ -6,12 +6,12 @@ describe('SpawnLoad', () => {
   it('keeps occasional launches, and a handful started together, in-thread', () => {
     const load = new SpawnLoad(250, 8);
     for (let t = 0; t < 10_000; t += 1000) {
-      expect(load.prefersPool(t, 0)).toBe(false);
+      expect(load.prefersSpawners(t, 0)).toBe(false);
       load.add(t);
     }
     const together = new SpawnLoad(250, 8);
     for (let i = 0; i < 8; i++) {
-      expect(together.prefersPool(0, 0)).toBe(false);
+      expect(together.prefersSpawners(0, 0)).toBe(false);
       together.add(0);
     }
   });
@@ -20,7 +20,7 @@ describe('SpawnLoad', () => {
     const load = new SpawnLoad(250, 8);
     const choices: boolean[] = [];
     for (let i = 0; i < 11; i++) {
-      const off = load.prefersPool(i, 0);
+      const off = load.prefersSpawners(i, 0);
       choices.push(off);
       if (!off) load.add(i);
     }
@@ -32,13 +32,13 @@ describe('SpawnLoad', () => {
     const load = new SpawnLoad(250, 8);
     load.add(0, 40);
     expect(load.current(250)).toBeCloseTo(20);
-    expect(load.prefersPool(250, 0)).toBe(true);
+    expect(load.prefersSpawners(250, 0)).toBe(true);
     expect(load.current(750)).toBeCloseTo(5);
-    expect(load.prefersPool(750, 0)).toBe(false);
+    expect(load.prefersSpawners(750, 0)).toBe(false);
   });
 
   it('stays off the thread while launches sent there are unanswered', () => {
     const load = new SpawnLoad(250, 8);
-    expect(load.prefersPool(0, 1)).toBe(true);
+    expect(load.prefersSpawners(0, 1)).toBe(true);
   });
 });
