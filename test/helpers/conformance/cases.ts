@@ -235,6 +235,8 @@ export function describeConformance(driver: ConformanceDriver): void {
         t.recoverMs + SLACK_MS,
         () => leaders(nodes).length === 1 && nodes.every((n) => n.backend.report().quorate),
       );
+      for (const n of nodes)
+        expect(n.host.lines.some((l) => l.startsWith('INFO') && driver.recoveryLog.test(l))).toBe(true);
       expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
     });
   });

@@ -77,6 +77,8 @@ export interface ConformanceDriver {
   timing: ConformanceTiming;
   /** The WARNING a node logs when its store (gossip: its peers) stops answering. */
   failureLog: RegExp;
+  /** The INFO a node logs once its store (gossip: a peer) answers again. */
+  recoveryLog: RegExp;
 }
 
 /** A contender's parts, before its backend exists. */

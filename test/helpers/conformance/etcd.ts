@@ -42,6 +42,7 @@ export const etcdDriver: ConformanceDriver = {
     overlapMs: 0,
   },
   failureLog: /etcd election round failed/,
+  recoveryLog: /cluster: etcd election rounds succeed again/,
 
   async fleet(names, skews = []): Promise<ConformanceFleet> {
     const server = etcd!;

@@ -41,6 +41,7 @@ export const filesystemDriver: ConformanceDriver = {
     overlapMs: 0,
   },
   failureLog: /filesystem election round failed/,
+  recoveryLog: /cluster: filesystem election rounds succeed again/,
 
   async fleet(names, skews = []): Promise<ConformanceFleet> {
     const dir = mkdtempSync(join(tmpdir(), 'cronstable-conformance-fs-'));

@@ -55,6 +55,7 @@ export const gossipDriver: ConformanceDriver = {
     overlapMs: (2 * INTERVAL + CONNECT_TIMEOUT) * 1000,
   },
   failureLog: /cluster: peer \S+ is unreachable/,
+  recoveryLog: /cluster: peer \S+ agrees again/,
 
   async fleet(names, skews = []): Promise<ConformanceFleet> {
     const set = certs!;

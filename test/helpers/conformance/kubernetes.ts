@@ -38,6 +38,7 @@ export const kubernetesDriver: ConformanceDriver = {
     overlapMs: 0,
   },
   failureLog: /kubernetes election round failed/,
+  recoveryLog: /cluster: kubernetes election rounds succeed again/,
 
   async fleet(names, skews = []): Promise<ConformanceFleet> {
     const api = await startLeaseServer({ namespace: NS });
