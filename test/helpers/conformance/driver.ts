@@ -96,3 +96,48 @@ export async function stopAll(nodes: Contender[]): Promise<void> {
   for (const n of nodes) n.clock.thaw();
   await Promise.all(nodes.map((n) => n.backend.stop().catch(() => undefined)));
 }
+
+/** What a lease driver writes itself: the faults of its store, and how to let go of it. */
+export type StoreFaults = Pick<ConformanceFleet, 'cut' | 'heal' | 'steal' | 'fenceOf' | 'staleWrite'> & {
+  dispose(): Promise<void>;
+};
+
+/**
+ * A lease backend's fleet: `nodes` started, its store's faults, and what every lease backend
+ * shares: a stall is a frozen clock (no rounds, no release), a crash one that never thaws.
+ */
+export async function leaseFleet(
+  nodes: Contender[],
+  store: (nodes: Contender[]) => Promise<StoreFaults>,
+): Promise<ConformanceFleet> {
+  await startAll(nodes);
+  const faults = await store(nodes);
+  return {
+    ...faults,
+    nodes,
+    freeze: async (n) => n.clock.freeze(),
+    thaw: async (n) => n.clock.thaw(),
+    crash: async (n) => n.clock.freeze(),
+    async close() {
+      await faults.heal();
+      await stopAll(nodes);
+      await faults.dispose();
+    },
+  };
+}
+
+/**
+ * The bounds of a lease of `ttl` seconds (spec 05 §7): the holder demotes itself ttl − 1 s after
+ * its last renew, quorum lapses a ttl after the last answer, and two holders never overlap.
+ */
+export function leaseTiming(ttl: number, failover: number, recover: number): ConformanceTiming {
+  return {
+    acquireMs: 3000,
+    ttlMs: ttl * 1000,
+    failoverMs: failover * 1000,
+    demoteMs: (ttl - 1) * 1000,
+    quorumLossMs: ttl * 1000 + 1000,
+    recoverMs: recover * 1000,
+    overlapMs: 0,
+  };
+}

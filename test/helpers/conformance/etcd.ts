@@ -7,14 +7,7 @@ import { EtcdBackend } from '../../../src/cluster/etcd/index.ts';
 import { JsonTransport } from '../../../src/cluster/json-transport.ts';
 import type { ClusterSection } from '../../../src/config/file-schema.ts';
 import { type EtcdServer, etcdBinary, startEtcd } from '../etcd.ts';
-import {
-  type ConformanceDriver,
-  type ConformanceFleet,
-  type Contender,
-  contenderParts,
-  startAll,
-  stopAll,
-} from './driver.ts';
+import { type ConformanceDriver, type Contender, contenderParts, leaseFleet, leaseTiming } from './driver.ts';
 
 const TTL = 5;
 let etcd: EtcdServer | null = null;
@@ -32,19 +25,11 @@ export const etcdDriver: ConformanceDriver = {
   },
   // ttl 5: a holder renews every 5/3 s; followers campaign every second, so a crashed holder's
   // key is gone with its lease at ttl and taken within about a second of that.
-  timing: {
-    acquireMs: 3000,
-    ttlMs: TTL * 1000,
-    failoverMs: (TTL + 2) * 1000,
-    demoteMs: (TTL - 1) * 1000,
-    quorumLossMs: TTL * 1000 + 500,
-    recoverMs: TTL * 3000,
-    overlapMs: 0,
-  },
+  timing: leaseTiming(TTL, TTL + 2, TTL * 3),
   failureLog: /etcd election round failed/,
   recoveryLog: /cluster: etcd election rounds succeed again/,
 
-  async fleet(names, skews = []): Promise<ConformanceFleet> {
+  async fleet(names, skews = []) {
     const server = etcd!;
     await server.start();
     const electionName = `conformance/election-${++elections}`;
@@ -57,39 +42,33 @@ export const etcdDriver: ConformanceDriver = {
       const { clock, host } = contenderParts(name, skews[i] ?? 0);
       return { name, backend: new EtcdBackend(cluster, host), clock, host, dead: false };
     });
-    await startAll(nodes);
-    const transport = new JsonTransport();
-    const client = new EtcdClient(transport, [server.url], null, 2000);
     const leaseOf = (n: Contender) => (n.backend as EtcdBackend).currentLeaseId();
-    return {
-      nodes,
-      cut: () => server.stop(),
-      heal: () => server.start(),
-      async steal(holder) {
-        await client.revoke(leaseOf(holder)!);
-        const thief = await client.grant(TTL);
-        const r = await client.campaign(electionName, 'thief', thief.id);
-        if (!r.won) throw new Error(`the thief did not get the key: ${JSON.stringify(r)}`);
-      },
-      fenceOf: async (holder) => leaseOf(holder),
-      async staleWrite(_holder, fence) {
-        // By now the stale lease has expired on the server (a survivor holds the key).
-        try {
-          const r = await client.campaign(electionName, 'stale', fence as string);
-          return r.won ? 'accepted' : 'refused';
-        } catch (e) {
-          if (/lease not found/.test((e as Error).message)) return 'refused';
-          throw e;
-        }
-      },
-      freeze: async (n) => n.clock.freeze(),
-      thaw: async (n) => n.clock.thaw(),
-      crash: async (n) => n.clock.freeze(),
-      async close() {
-        await server.start();
-        await stopAll(nodes);
-        transport.close();
-      },
-    };
+    return leaseFleet(nodes, async () => {
+      const transport = new JsonTransport();
+      const client = new EtcdClient(transport, [server.url], null, 2000);
+      return {
+        cut: () => server.stop(),
+        heal: () => server.start(),
+        async steal(holder) {
+          await client.revoke(leaseOf(holder)!);
+          const thief = await client.grant(TTL);
+          const r = await client.campaign(electionName, 'thief', thief.id);
+          if (!r.won) throw new Error(`the thief did not get the key: ${JSON.stringify(r)}`);
+        },
+        fenceOf: async (holder) => leaseOf(holder),
+        async staleWrite(_holder, fence) {
+          // By now the stale lease has expired on the server (a survivor holds the key).
+          try {
+            return (await client.campaign(electionName, 'stale', fence as string)).won
+              ? 'accepted'
+              : 'refused';
+          } catch (e) {
+            if (/lease not found/.test((e as Error).message)) return 'refused';
+            throw e;
+          }
+        },
+        dispose: async () => transport.close(),
+      };
+    });
   },
 };

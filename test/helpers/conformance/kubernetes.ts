@@ -2,7 +2,6 @@
 // k8s-lease-server.ts (real HTTPS, bearer tokens, resourceVersion conflicts): a fresh server per
 // fleet. Unreachable = the server goes away; lose = another writer's PUT names a new holder; the
 // stale write = a renew carrying the resourceVersion the stale holder last saw, which gets 409.
-
 import { JsonTransport } from '../../../src/cluster/json-transport.ts';
 import { LeaseClient } from '../../../src/cluster/kubernetes/client.ts';
 import { resolveCredentials } from '../../../src/cluster/kubernetes/credentials.ts';
@@ -11,14 +10,7 @@ import { type LeaseObject, writeBody } from '../../../src/cluster/kubernetes/lea
 import { kubernetesSettings } from '../../../src/cluster/kubernetes/settings.ts';
 import type { ClusterSection } from '../../../src/config/file-schema.ts';
 import { startLeaseServer } from '../k8s-lease-server.ts';
-import {
-  type ConformanceDriver,
-  type ConformanceFleet,
-  type Contender,
-  contenderParts,
-  startAll,
-  stopAll,
-} from './driver.ts';
+import { type ConformanceDriver, type Contender, contenderParts, leaseFleet, leaseTiming } from './driver.ts';
 
 const NS = 'cronstable-conformance';
 const DURATION = 4;
@@ -28,19 +20,11 @@ export const kubernetesDriver: ConformanceDriver = {
   kind: 'kubernetes',
   unavailable: () => null,
   // duration 4, retry 1: a follower takes over once the record sat unchanged for a duration.
-  timing: {
-    acquireMs: 3000,
-    ttlMs: DURATION * 1000,
-    failoverMs: (DURATION + RETRY + 1) * 1000,
-    demoteMs: (DURATION - 1) * 1000,
-    quorumLossMs: DURATION * 1000 + 500,
-    recoverMs: (DURATION + 3) * 1000,
-    overlapMs: 0,
-  },
+  timing: leaseTiming(DURATION, DURATION + RETRY + 1, DURATION + 3),
   failureLog: /kubernetes election round failed/,
   recoveryLog: /cluster: kubernetes election rounds succeed again/,
 
-  async fleet(names, skews = []): Promise<ConformanceFleet> {
+  async fleet(names, skews = []) {
     const api = await startLeaseServer({ namespace: NS });
     const env = {
       KUBERNETES_SERVICE_HOST: '127.0.0.1',
@@ -61,37 +45,31 @@ export const kubernetesDriver: ConformanceDriver = {
       const { clock, host } = contenderParts(name, skews[i] ?? 0);
       return { name, backend: new KubernetesBackend(cluster, host, env), clock, host, dead: false };
     });
-    await startAll(nodes);
-    // An outside writer with the same service account: another process in the namespace.
-    const settings = kubernetesSettings(cluster, 'outsider');
-    const creds = await resolveCredentials(settings, env);
-    const transport = new JsonTransport(creds.tls);
-    const client = new LeaseClient(transport, creds, settings.leaseName, 2000, () => performance.now());
-    const write = (lease: LeaseObject, token: string) =>
-      client.replace(writeBody(lease, 'acquire', { token, durationSeconds: DURATION, nowMs: Date.now() }));
-    return {
-      nodes,
-      cut: () => api.goAway(),
-      heal: () => api.comeBack(),
-      async steal() {
-        const lease = await client.get();
-        const res = await write(lease!, 'thief#0123456789ab');
-        if (!res.ok) throw new Error('the thief’s write conflicted');
-      },
-      fenceOf: async () => client.get(),
-      async staleWrite(_holder, fence) {
-        const stale = fence as LeaseObject;
-        return (await write(stale, stale.spec.holderIdentity ?? 'stale')).ok ? 'accepted' : 'refused';
-      },
-      freeze: async (n) => n.clock.freeze(),
-      thaw: async (n) => n.clock.thaw(),
-      crash: async (n) => n.clock.freeze(),
-      async close() {
-        await api.comeBack().catch(() => undefined);
-        await stopAll(nodes);
-        transport.close();
-        await api.close();
-      },
-    };
+    return leaseFleet(nodes, async () => {
+      // An outside writer with the same service account: another process in the namespace.
+      const settings = kubernetesSettings(cluster, 'outsider');
+      const creds = await resolveCredentials(settings, env);
+      const transport = new JsonTransport(creds.tls);
+      const client = new LeaseClient(transport, creds, settings.leaseName, 2000, () => performance.now());
+      const write = (lease: LeaseObject, token: string) =>
+        client.replace(writeBody(lease, 'acquire', { token, durationSeconds: DURATION, nowMs: Date.now() }));
+      return {
+        cut: () => api.goAway(),
+        heal: () => api.comeBack(),
+        async steal() {
+          const res = await write((await client.get())!, 'thief#0123456789ab');
+          if (!res.ok) throw new Error('the thief’s write conflicted');
+        },
+        fenceOf: () => client.get(),
+        async staleWrite(_holder, fence) {
+          const stale = fence as LeaseObject;
+          return (await write(stale, stale.spec.holderIdentity ?? 'stale')).ok ? 'accepted' : 'refused';
+        },
+        async dispose() {
+          transport.close();
+          await api.close();
+        },
+      };
+    });
   },
 };
