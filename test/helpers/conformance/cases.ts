@@ -8,6 +8,8 @@ import type { ConformanceDriver, ConformanceFleet, Contender } from './driver.ts
 const SAMPLE_MS = 25;
 /** Scheduling on a shared 2-core machine, added to every bound. */
 const SLACK_MS = 1500;
+/** A case starts three contenders, runs for a few lease lives, and stops them. */
+const CASE_TIMEOUT_MS = 90_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,7 +77,7 @@ export function describeConformance(driver: ConformanceDriver): void {
       watch = null;
       await fleet?.close();
       fleet = null;
-    });
+    }, CASE_TIMEOUT_MS);
 
     async function start(names: string[], skews?: number[]): Promise<Contender[]> {
       fleet = await driver.fleet(names, skews);
@@ -102,142 +104,174 @@ export function describeConformance(driver: ConformanceDriver): void {
       return watch?.longestOverlapMs ?? 0;
     }
 
-    it('acquire: one of three contenders leads, every node names it, and the gate follows', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      expect(leader.backend.report()).toMatchObject({ backend: driver.kind, is_leader: true });
-      expect(leader.backend.decide('job', 'Leader')).toEqual({ run: true });
-      expect(leader.backend.decide('job', 'PreferLeader')).toEqual({ run: true });
-      for (const f of nodes.filter((n) => n !== leader)) {
-        expect(f.backend.decide('job', 'Leader')).toMatchObject({ run: false, transient: false });
-        expect(f.backend.decide('job', 'PreferLeader').run).toBe(false);
-        expect(f.backend.ownerOf('job', 'Leader') ?? null).toBeNull();
-      }
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'acquire: one of three contenders leads, every node names it, and the gate follows',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        expect(leader.backend.report()).toMatchObject({ backend: driver.kind, is_leader: true });
+        expect(leader.backend.decide('job', 'Leader')).toEqual({ run: true });
+        expect(leader.backend.decide('job', 'PreferLeader')).toEqual({ run: true });
+        for (const f of nodes.filter((n) => n !== leader)) {
+          expect(f.backend.decide('job', 'Leader')).toMatchObject({ run: false, transient: false });
+          expect(f.backend.decide('job', 'PreferLeader').run).toBe(false);
+          expect(f.backend.ownerOf('job', 'Leader') ?? null).toBeNull();
+        }
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('renew: the holder keeps leading across several lease lives, and nobody else ever leads', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      const end = performance.now() + 2.5 * t.ttlMs;
-      let led = 0;
-      let samples = 0;
-      while (performance.now() < end) {
-        const now = leaders(nodes);
-        expect(now.filter((n) => n !== leader).map((n) => n.name)).toEqual([]);
-        samples++;
-        if (now.includes(leader)) led++;
-        await sleep(SAMPLE_MS * 2);
-      }
-      // A renew that outlives its bound on an overloaded machine may leave a gap (fail closed),
-      // never another holder.
-      expect(led / samples).toBeGreaterThan(0.9);
-      expect(leader.backend.report().is_leader).toBe(true);
-    });
+    it(
+      'renew: the holder keeps leading across several lease lives, and nobody else ever leads',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        const end = performance.now() + 2.5 * t.ttlMs;
+        let led = 0;
+        let samples = 0;
+        while (performance.now() < end) {
+          const now = leaders(nodes);
+          expect(now.filter((n) => n !== leader).map((n) => n.name)).toEqual([]);
+          samples++;
+          if (now.includes(leader)) led++;
+          await sleep(SAMPLE_MS * 2);
+        }
+        // A renew that outlives its bound on an overloaded machine may leave a gap (fail closed),
+        // never another holder.
+        expect(led / samples).toBeGreaterThan(0.9);
+        expect(leader.backend.report().is_leader).toBe(true);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('lose: a holder whose lease is taken behind its back stops leading, and one node leads again', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      await fleet!.steal(leader);
-      const lostIn = await until(
-        'the holder stops leading',
-        t.ttlMs + SLACK_MS,
-        () => !leader.backend.report().is_leader,
-      );
-      expect(lostIn).toBeLessThanOrEqual(t.ttlMs + SLACK_MS);
-      expect(leader.backend.decide('job', 'Leader').run).toBe(false);
-      // Whatever took it (another writer, a partition) lets go again: the fleet settles on one.
-      await fleet!.heal();
-      await oneLeader(nodes, t.failoverMs + t.ttlMs + SLACK_MS, 'a leader again');
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'lose: a holder whose lease is taken behind its back stops leading, and one node leads again',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const leader = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        await fleet!.steal(leader);
+        const lostIn = await until(
+          'the holder stops leading',
+          t.ttlMs + SLACK_MS,
+          () => !leader.backend.report().is_leader,
+        );
+        expect(lostIn).toBeLessThanOrEqual(t.ttlMs + SLACK_MS);
+        expect(leader.backend.decide('job', 'Leader').run).toBe(false);
+        // Whatever took it (another writer, a partition) lets go again: the fleet settles on one.
+        await fleet!.heal();
+        await oneLeader(nodes, t.failoverMs + t.ttlMs + SLACK_MS, 'a leader again');
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('fence: a stalled holder is replaced, its stale write is refused, and it wakes demoted', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      const fence = await fleet!.fenceOf(old);
-      await fleet!.freeze(old);
-      const rest = nodes.filter((n) => n !== old);
-      const next = await oneLeader(rest, t.failoverMs + SLACK_MS, 'a survivor leads');
-      expect(await fleet!.staleWrite(old, fence)).toBe('refused');
-      await fleet!.thaw(old);
-      const end = performance.now() + t.ttlMs;
-      while (performance.now() < end) {
-        expect(next.backend.report().is_leader || !old.backend.report().is_leader).toBe(true);
-        await sleep(SAMPLE_MS);
-      }
-      await until('the stale holder names the new one', t.ttlMs + SLACK_MS, () => {
-        const r = old.backend.report();
-        return !r.is_leader && (r.leader === next.name || !r.quorate);
-      });
-      expect(old.backend.decide('job', 'Leader').run).toBe(false);
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'fence: a stalled holder is replaced, its stale write is refused, and it wakes demoted',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        const fence = await fleet!.fenceOf(old);
+        await fleet!.freeze(old);
+        const rest = nodes.filter((n) => n !== old);
+        const next = await oneLeader(rest, t.failoverMs + SLACK_MS, 'a survivor leads');
+        expect(await fleet!.staleWrite(old, fence)).toBe('refused');
+        await fleet!.thaw(old);
+        const end = performance.now() + t.ttlMs;
+        while (performance.now() < end) {
+          expect(next.backend.report().is_leader || !old.backend.report().is_leader).toBe(true);
+          await sleep(SAMPLE_MS);
+        }
+        await until('the stale holder names the new one', t.ttlMs + SLACK_MS, () => {
+          const r = old.backend.report();
+          return !r.is_leader && (r.leader === next.name || !r.quorate);
+        });
+        expect(old.backend.decide('job', 'Leader').run).toBe(false);
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('release: a graceful stop hands over on a survivor’s next round', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      await old.backend.stop();
-      old.dead = true;
-      const rest = nodes.filter((n) => n !== old);
-      // Well inside a lease life: the survivors do not wait out the released lease.
-      const t0 = performance.now();
-      await oneLeader(rest, t.ttlMs + SLACK_MS, 'a survivor leads');
-      expect(performance.now() - t0).toBeLessThan(t.ttlMs + SLACK_MS);
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'release: a graceful stop hands over on a survivor’s next round',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        await old.backend.stop();
+        old.dead = true;
+        const rest = nodes.filter((n) => n !== old);
+        // Well inside a lease life: the survivors do not wait out the released lease.
+        const t0 = performance.now();
+        await oneLeader(rest, t.ttlMs + SLACK_MS, 'a survivor leads');
+        expect(performance.now() - t0).toBeLessThan(t.ttlMs + SLACK_MS);
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('fail over: a crashed holder (no release) is replaced within its bound', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      const crashedAt = performance.now();
-      await fleet!.crash(old);
-      const rest = nodes.filter((n) => n !== old);
-      await oneLeader(rest, t.failoverMs + SLACK_MS, 'a survivor leads');
-      expect(performance.now() - crashedAt).toBeLessThanOrEqual(t.failoverMs + SLACK_MS);
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'fail over: a crashed holder (no release) is replaced within its bound',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        const old = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        const crashedAt = performance.now();
+        await fleet!.crash(old);
+        const rest = nodes.filter((n) => n !== old);
+        await oneLeader(rest, t.failoverMs + SLACK_MS, 'a survivor leads');
+        expect(performance.now() - crashedAt).toBeLessThanOrEqual(t.failoverMs + SLACK_MS);
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('clock skew under the 2 s budget: still one leader, and a failover never overlaps', async () => {
-      // The first holder runs 0.9 s slow, a challenger 0.9 s fast: 1.8 s apart.
-      const nodes = await start(['node-a', 'node-b', 'node-c'], [-900, 900, 0]);
-      const first = await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      await sleep(t.ttlMs);
-      expect(leaders(nodes)).toEqual([first]);
-      await fleet!.freeze(first);
-      await oneLeader(
-        nodes.filter((n) => n !== first),
-        t.failoverMs + SLACK_MS,
-        'a skewed survivor leads',
-      );
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'clock skew under the 2 s budget: still one leader, and a failover never overlaps',
+      async () => {
+        // The first holder runs 0.9 s slow, a challenger 0.9 s fast: 1.8 s apart.
+        const nodes = await start(['node-a', 'node-b', 'node-c'], [-900, 900, 0]);
+        const first = await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        await sleep(t.ttlMs);
+        expect(leaders(nodes)).toEqual([first]);
+        await fleet!.freeze(first);
+        await oneLeader(
+          nodes.filter((n) => n !== first),
+          t.failoverMs + SLACK_MS,
+          'a skewed survivor leads',
+        );
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
 
-    it('store unreachable: every node fails closed by its deadline, PreferLeader runs, then it recovers', async () => {
-      const nodes = await start(['node-a', 'node-b', 'node-c']);
-      await oneLeader(nodes, t.acquireMs + SLACK_MS);
-      const cutAt = performance.now();
-      await fleet!.cut();
-      await until('no leader', t.demoteMs + SLACK_MS, () => leaders(nodes).length === 0);
-      expect(performance.now() - cutAt).toBeLessThanOrEqual(t.demoteMs + SLACK_MS);
-      await until('no quorum', t.quorumLossMs + SLACK_MS, () =>
-        nodes.every((n) => !n.backend.report().quorate),
-      );
-      for (const n of nodes) {
-        expect(n.backend.report().leader).toBeNull();
-        expect(n.backend.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
-        expect(n.backend.decide('job', 'PreferLeader')).toEqual({ run: true });
-        expect(n.host.lines.some((l) => l.startsWith('WARNING') && driver.failureLog.test(l))).toBe(true);
-      }
-      await fleet!.heal();
-      await until(
-        'one quorate leader again',
-        t.recoverMs + SLACK_MS,
-        () => leaders(nodes).length === 1 && nodes.every((n) => n.backend.report().quorate),
-      );
-      for (const n of nodes)
-        expect(n.host.lines.some((l) => l.startsWith('INFO') && driver.recoveryLog.test(l))).toBe(true);
-      expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
-    });
+    it(
+      'store unreachable: every node fails closed by its deadline, PreferLeader runs, then it recovers',
+      async () => {
+        const nodes = await start(['node-a', 'node-b', 'node-c']);
+        await oneLeader(nodes, t.acquireMs + SLACK_MS);
+        const cutAt = performance.now();
+        await fleet!.cut();
+        await until('no leader', t.demoteMs + SLACK_MS, () => leaders(nodes).length === 0);
+        expect(performance.now() - cutAt).toBeLessThanOrEqual(t.demoteMs + SLACK_MS);
+        await until('no quorum', t.quorumLossMs + SLACK_MS, () =>
+          nodes.every((n) => !n.backend.report().quorate),
+        );
+        for (const n of nodes) {
+          expect(n.backend.report().leader).toBeNull();
+          expect(n.backend.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
+          expect(n.backend.decide('job', 'PreferLeader')).toEqual({ run: true });
+          expect(n.host.lines.some((l) => l.startsWith('WARNING') && driver.failureLog.test(l))).toBe(true);
+        }
+        await fleet!.heal();
+        await until(
+          'one quorate leader again',
+          t.recoverMs + SLACK_MS,
+          () => leaders(nodes).length === 1 && nodes.every((n) => n.backend.report().quorate),
+        );
+        for (const n of nodes)
+          expect(n.host.lines.some((l) => l.startsWith('INFO') && driver.recoveryLog.test(l))).toBe(true);
+        expect(overlap()).toBeLessThanOrEqual(t.overlapMs);
+      },
+      CASE_TIMEOUT_MS,
+    );
   });
 }
