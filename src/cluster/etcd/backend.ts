@@ -16,8 +16,12 @@ import type { RanSet } from './wire.ts';
 
 /** A follower's campaign cadence between its lease renewals. */
 const FOLLOWER_CAMPAIGN_MS = 1000;
-/** Renew a little early rather than a timer tick late. */
-const RENEW_SLACK_MS = 50;
+/**
+ * A round renews once its lease is this close to a renew period old. Rounds are counted from one
+ * start to the next, so a holder's round can find its lease a few ms short of the period: it must
+ * renew then, not a period later. Follower campaigns (every second) in between do not renew.
+ */
+const RENEW_SLACK_MS = 500;
 
 async function resolvePassword(src: SecretSource | null, env: NodeJS.ProcessEnv): Promise<string> {
   if (src?.value) return src.value;
@@ -135,7 +139,9 @@ export class EtcdBackend extends LeaseBackend {
     client.roundDeadline = clock.monotonic() + this.cadence.roundMs;
     try {
       const renewDue =
-        this.leaseT0 === null || clock.monotonic() - this.leaseT0 >= this.cadence.renewMs - RENEW_SLACK_MS;
+        this.leaseT0 === null ||
+        clock.monotonic() - this.leaseT0 >=
+          this.cadence.renewMs - Math.min(RENEW_SLACK_MS, this.cadence.renewMs / 2);
       if (this.leaseId && renewDue) {
         const t0 = this.state.sampleWriteStart();
         const wall0 = clock.now();
