@@ -1,6 +1,8 @@
-// The etcd backend against a real etcd (spec 05 §9): one leader among three, revoke on graceful
-// stop, takeover after a SIGKILLed holder's lease expires, fail closed while etcd is down and
-// recover after it returns, the @reboot ran-set, and fencing by lease id.
+// The etcd backend against a real etcd (spec 05 §9), for what is etcd's own: the /cluster lease
+// block, takeover after a SIGKILLed holder process's lease expires, the @reboot ran-set, the
+// fencing protocol on the wire, TLS and password auth. Acquire, renew, lose, fence, release,
+// fail over, clock skew and an unreachable etcd are the conformance suite's
+// (lease-conformance.test.ts), run against this backend like every other.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,21 +93,6 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     }
   });
 
-  it('a graceful stop revokes the lease and another node takes over within a round', async () => {
-    const cluster = section(6);
-    const nodes = ['etcd-a', 'etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
-    await Promise.all(nodes.map((b) => b.start()));
-    await waitFor(() => leaders(nodes).length === 1, 5000, 'one leader');
-    const old = leaders(nodes)[0]!;
-    const rest = nodes.filter((b) => b !== old);
-    await old.stop();
-    expect(old.report().is_leader).toBe(false);
-    // renew = ttl/3 = 2 s: the next round of a survivor finds the key gone with the lease.
-    const took = await waitFor(() => leaders(rest).length === 1, 2000 + 1500, 'a survivor leads');
-    expect(took).toBeLessThan(3500);
-    await neverTwoLeaders(rest, 1000);
-  });
-
   it('a SIGKILLed leader process is replaced within ttl + 2 s', async () => {
     // ttl 6: renew every 2 s, followers campaign every 1 s, so a survivor wins within ~1.5 s
     // of the lease expiring on the server (not up to a whole renew period later).
@@ -137,39 +124,6 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     const failover = performance.now() - killedAt;
     expect(failover).toBeLessThanOrEqual((ttl + 2) * 1000);
     await neverTwoLeaders(nodes, 1000);
-  });
-
-  it('with etcd gone every node fails closed by its deadline, and the fleet recovers', async () => {
-    const ttl = 5;
-    const cluster = section(ttl);
-    const nodes = ['etcd-a', 'etcd-b', 'etcd-c'].map((n) => backend(cluster, n).b);
-    await Promise.all(nodes.map((b) => b.start()));
-    await waitFor(() => leaders(nodes).length === 1, 5000, 'one leader');
-    const stoppedAt = performance.now();
-    await etcd.stop();
-    // The leader's deadline is (instant before its last renew) + ttl − 1 s, and that renew came
-    // before the stop: it stops leading within ttl − 1 s of the stop, with no I/O.
-    const demoted = await waitFor(() => leaders(nodes).length === 0, ttl * 1000, 'the leader self-demotes');
-    expect(demoted).toBeLessThanOrEqual((ttl - 1) * 1000 + 500);
-    for (const b of nodes) expect(b.decide('job', 'Leader').run).toBe(false);
-    // Freshness: no positive read for a ttl ⇒ not quorate; PreferLeader then runs everywhere.
-    await waitFor(() => nodes.every((b) => !b.report().quorate), ttl * 1000 + 500, 'quorum lost');
-    expect(performance.now() - stoppedAt).toBeLessThanOrEqual(ttl * 1000 + 500);
-    for (const b of nodes) {
-      const r = b.report();
-      expect(r.leader).toBeNull();
-      expect(b.decide('job', 'Leader')).toMatchObject({ run: false, transient: true });
-      expect(b.decide('job', 'PreferLeader')).toEqual({ run: true });
-    }
-    await etcd.start();
-    await waitFor(
-      () => leaders(nodes).length === 1 && nodes.every((b) => b.report().quorate),
-      ttl * 3000,
-      'recovery',
-    );
-    await neverTwoLeaders(nodes, 1500);
-    const name = leaders(nodes)[0]!.report().node_name;
-    for (const b of nodes) expect(b.report().leader).toBe(name);
   });
 
   it('the @reboot ran-set round-trips, merges concurrent writes and is scoped to the job set', async () => {
@@ -210,47 +164,22 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     }
   });
 
-  it('fencing: a stale lease id cannot win, and its holder steps down', async () => {
+  it('fencing on the wire: a revoked lease id can neither create the key nor match the live one', async () => {
+    // The backend-level fence (a stale holder refused, demoted, replaced) is a conformance case
+    // (lease-conformance.test.ts); this pins the etcd protocol the backend relies on.
     const transport = new JsonTransport();
     try {
       const client = new EtcdClient(transport, [etcd.url], null, 2000);
-      const cluster = section(5);
-      const key = cluster.etcd!.electionName!;
-      // The protocol: a revoked lease can neither create the key nor match the live key's lease.
+      const key = section(5).etcd!.electionName!;
       const l1 = await client.grant(5);
-      expect((await client.campaign(`${key}-raw`, 'x', l1.id)).won).toBe(true);
+      expect((await client.campaign(key, 'x', l1.id)).won).toBe(true);
       await client.revoke(l1.id);
-      await expect(client.campaign(`${key}-raw`, 'x', l1.id)).rejects.toThrow(/lease not found/);
+      await expect(client.campaign(key, 'x', l1.id)).rejects.toThrow(/lease not found/);
       const l2 = await client.grant(5);
-      expect(await client.campaign(`${key}-raw`, 'y', l2.id)).toEqual({
-        won: true,
-        holder: 'y',
-        holderLease: l2.id,
-      });
-      expect(await client.campaign(`${key}-raw`, 'x', l1.id)).toEqual({
-        won: false,
-        holder: 'y',
-        holderLease: l2.id,
-      });
+      expect(await client.campaign(key, 'y', l2.id)).toEqual({ won: true, holder: 'y', holderLease: l2.id });
+      expect(await client.campaign(key, 'x', l1.id)).toEqual({ won: false, holder: 'y', holderLease: l2.id });
+      expect(await client.keepAlive(l1.id)).toBeLessThanOrEqual(0);
       await client.revoke(l2.id);
-
-      // The backend: a's lease is revoked behind its back (an operator, or etcd expiring it while
-      // a was paused); b starts at once. Whoever leads next, it is not on the stale lease.
-      const a = backend(cluster, 'etcd-a');
-      await a.b.start();
-      expect(a.b.report().is_leader).toBe(true);
-      const stale = a.b.currentLeaseId()!;
-      await client.revoke(stale);
-      const b = backend(cluster, 'etcd-b');
-      await b.b.start();
-      await waitFor(() => a.host.lines.some((l) => l.includes('was lost')), 4000, 'a sees its lease lost');
-      expect(a.b.currentLeaseId()).not.toBe(stale);
-      await waitFor(() => leaders([a.b, b.b]).length === 1, 4000, 'one leader');
-      await neverTwoLeaders([a.b, b.b], 2000);
-      const live = await client.get(key);
-      const holder = leaders([a.b, b.b])[0]!;
-      expect(live).toMatchObject({ value: holder.report().node_name, lease: holder.currentLeaseId() });
-      expect(live!.lease).not.toBe(stale);
     } finally {
       transport.close();
     }

@@ -376,38 +376,4 @@ describe('the backend on a real clock and store', () => {
       ['warning', 'cluster: interval, driftAfter are ignored by the filesystem backend'],
     ]);
   });
-
-  it('rounds that fail log the WARNING; the leader demotes itself and quorum lapses (fail closed)', async () => {
-    const dir = tempDir();
-    const a = host('node-a');
-    const back = new FilesystemBackend(section(dir), a.host);
-    cleanups.push(() => back.stop());
-    await back.start();
-    expect(back.report().is_leader).toBe(true);
-    const locker = new Better(join(dir, 'cronstable.db'), { timeout: 0 });
-    locker.exec('BEGIN EXCLUSIVE');
-    try {
-      const demoted = await until('self-demotion', () => !back.report().is_leader);
-      expect(demoted).toBeLessThan(2500);
-      await until('quorum lost', () => !back.report().quorate, 4000);
-      expect(back.decide('j', 'Leader')).toEqual({
-        run: false,
-        reason: 'no quorum (lease store unreachable)',
-        transient: true,
-      });
-      expect(back.decide('j', 'PreferLeader')).toEqual({ run: true });
-      expect(back.report().leader).toBeNull();
-      expect(
-        a.logs.some(
-          (l) => l.level === 'warning' && l.message.startsWith('cluster: filesystem election round failed: '),
-        ),
-      ).toBe(true);
-    } finally {
-      locker.exec('ROLLBACK');
-      locker.close();
-    }
-    await until('leadership back', () => back.report().is_leader, 4000);
-    expect(back.report().lease?.fence).toBe(1); // nobody else took it: renewed or re-acquired as itself
-    expect(a.logs.map((l) => l.message)).toContain('cluster: filesystem election rounds succeed again');
-  });
 });

@@ -170,7 +170,7 @@ describe('gossip settings', () => {
     });
   });
 
-  it('the fleet mesh reads the observability block, or a lifted gossip section, election off', () => {
+  it('the fleet mesh reads the observability block and nothing else, election off', () => {
     const lease = {
       backend: 'filesystem' as const,
       electLeader: true,
@@ -193,10 +193,16 @@ describe('gossip settings', () => {
       electLeader: false,
       distribution: 'single-leader',
     });
-    const lifted = { backend: 'gossip' as const, electLeader: true, listen: '10.0.0.1:8443', tls, peers: [] };
-    expect(fleetMeshSettings(lifted, 'node-a')).toMatchObject({
-      electLeader: false,
+    // One shape: the mesh lives in the observability block, never at the top of the section.
+    const topLevel = {
+      backend: 'gossip' as const,
+      electLeader: true,
       listen: '10.0.0.1:8443',
-    });
+      tls,
+      peers: [],
+    };
+    expect(() => fleetMeshSettings(topLevel, 'node-a')).toThrow(/an 'observability' block/);
+    const noPeers = { ...lease, observability: { listen: '10.0.0.1:8443', tls } };
+    expect(() => fleetMeshSettings(noPeers, 'node-a')).toThrow(/'observability\.peers'/);
   });
 });

@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import type { ClusterSection } from '../../config/file-schema.ts';
 import type { SecretSource } from '../../config/types.ts';
+import { LeaseBackend } from '../backend.ts';
 import { JsonTransport, type TlsFiles } from '../json-transport.ts';
-import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import { type LeaseCadence, LeaseState, leaseClusterReport } from '../lease-state.ts';
-import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
+import { type LeaseCadence, LeaseState } from '../lease-state.ts';
+import type { ClusterHost } from '../types.ts';
 import { EtcdClient, type EtcdCredentials, EtcdError } from './client.ts';
 import { readRanSet, writeRanSet } from './ran-set.ts';
 import { type EtcdSettings, etcdCadence, etcdSettings, lowTtlAdvisory } from './settings.ts';
@@ -16,10 +16,12 @@ import type { RanSet } from './wire.ts';
 
 /** A follower's campaign cadence between its lease renewals. */
 const FOLLOWER_CAMPAIGN_MS = 1000;
-/** Renew a little early rather than a timer tick late. */
-const RENEW_SLACK_MS = 50;
-/** How often a follower re-reads the ran-set (a new leader re-reads it at once). */
-const RAN_SET_REFRESH_MS = 60_000;
+/**
+ * A round renews once its lease is this close to a renew period old. Rounds are counted from one
+ * start to the next, so a holder's round can find its lease a few ms short of the period: it must
+ * renew then, not a period later. Follower campaigns (every second) in between do not renew.
+ */
+const RENEW_SLACK_MS = 500;
 
 async function resolvePassword(src: SecretSource | null, env: NodeJS.ProcessEnv): Promise<string> {
   if (src?.value) return src.value;
@@ -42,10 +44,8 @@ async function readTls(tls: EtcdSettings['tls']): Promise<TlsFiles> {
   return { ca, cert, key };
 }
 
-export class EtcdBackend implements ClusterBackend {
-  readonly kind = 'etcd' as const;
+export class EtcdBackend extends LeaseBackend {
   private readonly settings: EtcdSettings;
-  private readonly state: LeaseState;
   private cadence: LeaseCadence;
   private transport: JsonTransport | null = null;
   private client: EtcdClient | null = null;
@@ -54,36 +54,30 @@ export class EtcdBackend implements ClusterBackend {
   private leaseT0: number | null = null;
   /** Wall-clock epoch seconds our lease runs to, as of its last renewal (for `/cluster`). */
   private leaseExpiresAt: number | null = null;
-  private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
-  private inflight: Promise<void> | null = null;
-  private stopped = false;
-  private starting: Promise<void> | null = null;
   private warnedTtl = false;
-  private lastRoundError: string | null = null;
+  private roundFailed = false;
   private ranSet: RanSet | null = null;
-  /** Monotonic instant of the last ran-set read; null until one succeeded (answers 'unknown'). */
-  private ranSetReadAt: number | null = null;
-  private wasLeader = false;
+  /** False until a ran-set read succeeded, and again from gaining leadership to the re-read. */
+  private ranSetKnown = false;
 
   constructor(
-    private readonly cluster: ClusterSection,
-    private readonly host: ClusterHost,
+    cluster: ClusterSection,
+    host: ClusterHost,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.settings = etcdSettings(cluster);
-    this.state = new LeaseState({ clock: host.clock, token: host.nodeName, ttlSeconds: this.settings.ttl });
-    this.cadence = etcdCadence(this.settings.ttl, this.settings.connectTimeout);
+    const settings = etcdSettings(cluster);
+    super(
+      'etcd',
+      cluster,
+      host,
+      new LeaseState({ clock: host.clock, token: host.nodeName, ttlSeconds: settings.ttl }),
+    );
+    this.settings = settings;
+    this.cadence = etcdCadence(settings.ttl, settings.connectTimeout);
   }
 
-  start(): Promise<void> {
-    this.starting ??= this.startOnce();
-    return this.starting;
-  }
-
-  private async startOnce(): Promise<void> {
+  protected async connect(): Promise<void> {
     const s = this.settings;
-    const advisory = gossipKeysAdvisory(this.cluster, 'etcd');
-    if (advisory) this.host.log.warning(advisory);
     const credentials: EtcdCredentials | null = s.username
       ? { username: s.username, password: await resolvePassword(s.password, this.env) }
       : null;
@@ -91,14 +85,15 @@ export class EtcdBackend implements ClusterBackend {
     this.client = new EtcdClient(this.transport, s.endpoints, credentials, this.cadence.opMs, () =>
       this.host.clock.monotonic(),
     );
-    // stop() may have begun while we read files: it waits for us, then cleans up.
-    if (this.stopped) return;
-    await this.runRound();
-    if (this.stopped) return;
-    this.host.log.info(
-      `cluster: etcd election ready at ${s.endpoints.join(',')} (election=${s.electionName}, identity=${this.host.nodeName}, ttl=${this.state.ttlSeconds})`,
-    );
-    this.schedule();
+  }
+
+  protected readyDetail(): string {
+    const s = this.settings;
+    return `${s.endpoints.join(',')} (election=${s.electionName}, identity=${this.host.nodeName}, ttl=${this.state.ttlSeconds})`;
+  }
+
+  protected electionLabel(): string {
+    return this.settings.electionName;
   }
 
   /**
@@ -108,27 +103,9 @@ export class EtcdBackend implements ClusterBackend {
    * keeps failover within ttl + 2 s (issue 10). Its own lease is still renewed once per period.
    * A holder whose round failed also retries after a second, while its deadline still runs.
    */
-  private schedule(): void {
-    if (this.stopped) return;
-    const steady = this.state.isLeader() && this.lastRoundError === null;
-    const delay = steady ? this.cadence.renewMs : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
-    this.timer = this.host.clock.setTimer(() => {
-      this.timer = null;
-      void this.runRound().then(() => this.schedule());
-    }, delay);
-  }
-
-  private runRound(): Promise<void> {
-    this.inflight ??= this.round()
-      .catch((e: unknown) => {
-        const msg = e instanceof Error ? e.message : String(e);
-        if (msg !== this.lastRoundError) this.host.log.warning(`cluster: etcd election round failed: ${msg}`);
-        this.lastRoundError = msg;
-      })
-      .finally(() => {
-        this.inflight = null;
-      });
-    return this.inflight;
+  protected roundPeriodMs(): number {
+    const steady = this.state.isLeader() && !this.roundFailed;
+    return steady ? this.cadence.renewMs : Math.min(this.cadence.renewMs, FOLLOWER_CAMPAIGN_MS);
   }
 
   /** Narrows ttl, cadence and per-POST timeout to what the server granted. */
@@ -145,23 +122,33 @@ export class EtcdBackend implements ClusterBackend {
     }
   }
 
+  protected async round(): Promise<void> {
+    this.roundFailed = true;
+    await this.campaignRound();
+    this.roundFailed = false;
+  }
+
   /**
    * One round: renew (or get) the lease, then campaign. An answer that the lease is gone ends our
    * leadership at once; an unreachable store changes nothing, and the deadline lapses by itself.
    */
-  private async round(): Promise<void> {
+  private async campaignRound(): Promise<void> {
     const client = this.client!;
     const clock = this.host.clock;
     client.rotate();
     client.roundDeadline = clock.monotonic() + this.cadence.roundMs;
     try {
       const renewDue =
-        this.leaseT0 === null || clock.monotonic() - this.leaseT0 >= this.cadence.renewMs - RENEW_SLACK_MS;
+        this.leaseT0 === null ||
+        clock.monotonic() - this.leaseT0 >=
+          this.cadence.renewMs - Math.min(RENEW_SLACK_MS, this.cadence.renewMs / 2);
       if (this.leaseId && renewDue) {
         const t0 = this.state.sampleWriteStart();
         const wall0 = clock.now();
         const ttl = await client.keepAlive(this.leaseId);
         if (ttl <= 0) {
+          // Fence: etcd dropped the lease, and the election key with it. Nothing we write under
+          // this id can land again, so we stop claiming it here and now.
           this.host.log.warning(`cluster: etcd lease ${this.leaseId} was lost; granting a new one`);
           this.leaseId = null;
           this.leaseT0 = null;
@@ -202,32 +189,12 @@ export class EtcdBackend implements ClusterBackend {
           tc,
         );
       }
-      if (this.lastRoundError !== null) this.host.log.info('cluster: etcd election round succeeded again');
-      this.lastRoundError = null;
-      await this.maybeReadRanSet();
     } finally {
       client.roundDeadline = null;
     }
   }
 
-  private async maybeReadRanSet(): Promise<void> {
-    const leader = this.state.isLeader();
-    const gained = leader && !this.wasLeader;
-    this.wasLeader = leader;
-    // A new leader must re-read the persisted set before it answers "not ran" (spec 05 §3.3).
-    if (gained) this.ranSetReadAt = null;
-    const now = this.host.clock.monotonic();
-    if (this.ranSetReadAt !== null && now - this.ranSetReadAt < RAN_SET_REFRESH_MS) return;
-    this.ranSet = await readRanSet(this.client!, this.settings.electionName);
-    this.ranSetReadAt = now;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.starting?.catch(() => undefined);
-    if (this.timer) this.host.clock.clearTimer(this.timer);
-    this.timer = null;
-    await this.inflight;
+  protected async release(): Promise<void> {
     const id = this.leaseId;
     this.leaseId = null;
     this.leaseT0 = null;
@@ -246,28 +213,30 @@ export class EtcdBackend implements ClusterBackend {
     this.transport?.close();
   }
 
-  decide(name: string, policy: GatedPolicy): Leadership {
-    return this.state.decide(name, policy);
-  }
-
-  ownerOf(): undefined {
-    return undefined;
-  }
-
-  report(): ClusterReport {
+  protected leaseBlock(): Record<string, unknown> {
     const leader = this.state.isLeader();
-    return leaseClusterReport('etcd', this.host.nodeName, this.state, {
+    return {
       electionName: this.settings.electionName,
       identity: this.host.nodeName,
       holder: this.state.leaderName(),
       leaseId: this.leaseId,
       expiry:
         leader && this.leaseExpiresAt !== null ? new Date(this.leaseExpiresAt * 1000).toISOString() : null,
-    });
+    };
+  }
+
+  protected override invalidateRanSet(): void {
+    this.ranSetKnown = false;
+  }
+
+  protected override async refreshRanSet(): Promise<void> {
+    if (!this.client) return;
+    this.ranSet = await readRanSet(this.client, this.settings.electionName);
+    this.ranSetKnown = true;
   }
 
   rebootRan(job: string): boolean | 'unknown' {
-    if (this.ranSetReadAt === null) return 'unknown';
+    if (!this.ranSetKnown) return 'unknown';
     const set = this.ranSet;
     return set !== null && set.jobSetId === this.host.jobSetId() && set.jobs.includes(job);
   }
@@ -275,7 +244,7 @@ export class EtcdBackend implements ClusterBackend {
   async recordRebootRan(job: string): Promise<void> {
     if (!this.client) throw new Error('etcd backend is not running');
     this.ranSet = await writeRanSet(this.client, this.settings.electionName, this.host.jobSetId(), job);
-    this.ranSetReadAt = this.host.clock.monotonic();
+    this.ranSetKnown = true;
   }
 
   /** Test hook: how many times this backend logged in to etcd. */

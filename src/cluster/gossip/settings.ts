@@ -1,5 +1,7 @@
-// The gossip backend's resolved settings, from the `cluster:` section (the election backend) or
-// from its `observability:` block (the election-inert fleet mesh beside a lease backend, §11).
+// The gossip backend's resolved settings. A gossip mesh is configured by one block shape, the
+// MeshBlock: the `cluster:` section's own transport keys for the election backend, or its
+// `observability:` block for the election-inert fleet mesh beside a lease backend (spec 05 §11).
+// Both resolve through meshSettings; they differ only in where the block sits and in election.
 import type { ClusterSection } from '../../config/file-schema.ts';
 import type { Distribution } from '../types.ts';
 import { peerHosts } from './address.ts';
@@ -18,6 +20,9 @@ export interface GossipSettings {
   shareNodeStats: boolean;
 }
 
+/** The keys a mesh is configured by (the `observability` block's shape; spec 05 §2.2, §11). */
+export type MeshBlock = NonNullable<ClusterSection['observability']>;
+
 const DEFAULTS = { interval: 30, driftAfter: 3, connectTimeout: 10 };
 
 function required<T>(value: T | undefined, what: string): T {
@@ -25,51 +30,60 @@ function required<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-export function gossipSettings(cluster: ClusterSection, nodeName: string): GossipSettings {
-  const listen = required(cluster.listen, "'listen'");
+/** One mesh's settings from its block; `prefix` names where the block sits, for errors. */
+function meshSettings(
+  block: MeshBlock,
+  prefix: string,
+  nodeName: string,
+  election: Pick<GossipSettings, 'electLeader' | 'distribution'>,
+): GossipSettings {
+  const name = block.nodeName ?? nodeName;
+  const listen = required(block.listen, `'${prefix}listen'`);
   return {
-    nodeName,
+    nodeName: name,
     listen,
-    tls: required(cluster.tls, "'tls'"),
+    tls: required(block.tls, `'${prefix}tls'`),
     peers: peerHosts(
       listen,
-      required(cluster.peers, "'peers'").map((p) => p.host),
-      nodeName,
+      required(block.peers, `'${prefix}peers'`).map((p) => p.host),
+      name,
     ),
-    intervalS: cluster.interval ?? DEFAULTS.interval,
-    driftAfter: cluster.driftAfter ?? DEFAULTS.driftAfter,
-    connectTimeoutS: cluster.connectTimeout ?? DEFAULTS.connectTimeout,
+    intervalS: block.interval ?? DEFAULTS.interval,
+    driftAfter: block.driftAfter ?? DEFAULTS.driftAfter,
+    connectTimeoutS: block.connectTimeout ?? DEFAULTS.connectTimeout,
+    ...election,
+    shareNodeStats: block.shareNodeStats ?? true,
+  };
+}
+
+/** `backend: gossip`: the transport keys sit at the top of the `cluster:` section. */
+export function gossipSettings(cluster: ClusterSection, nodeName: string): GossipSettings {
+  const block: MeshBlock = {
+    listen: cluster.listen,
+    tls: cluster.tls,
+    peers: cluster.peers,
+    interval: cluster.interval,
+    driftAfter: cluster.driftAfter,
+    connectTimeout: cluster.connectTimeout,
+    shareNodeStats: cluster.observability?.shareNodeStats,
+  };
+  return meshSettings(block, '', nodeName, {
     electLeader: cluster.electLeader ?? false,
     distribution: cluster.distribution ?? 'single-leader',
-    shareNodeStats: cluster.observability?.shareNodeStats ?? true,
-  };
+  });
 }
 
 /**
  * The observability mesh of a lease backend: gossip for `/fleet` only, never gating a job. Takes
- * the lease backend's section (the mesh lives in its `observability` block), or a gossip section
- * already lifted out of it (transport keys at the top): either way election stays off.
+ * the lease backend's section; the mesh lives in its `observability` block, and only the
+ * connect timeout falls back to the section's own.
  */
 export function fleetMeshSettings(cluster: ClusterSection, nodeName: string): GossipSettings {
-  if (cluster.observability?.listen === undefined && cluster.listen !== undefined)
-    return { ...gossipSettings(cluster, nodeName), electLeader: false, distribution: 'single-leader' };
   const obs = required(cluster.observability, "an 'observability' block");
-  const name = obs.nodeName ?? nodeName;
-  const listen = required(obs.listen, "'observability.listen'");
-  return {
-    nodeName: name,
-    listen,
-    tls: required(obs.tls, "'observability.tls'"),
-    peers: peerHosts(
-      listen,
-      required(obs.peers, "'observability.peers'").map((p) => p.host),
-      name,
-    ),
-    intervalS: obs.interval ?? DEFAULTS.interval,
-    driftAfter: obs.driftAfter ?? DEFAULTS.driftAfter,
-    connectTimeoutS: obs.connectTimeout ?? cluster.connectTimeout ?? DEFAULTS.connectTimeout,
-    electLeader: false,
-    distribution: 'single-leader',
-    shareNodeStats: obs.shareNodeStats ?? true,
-  };
+  return meshSettings(
+    { ...obs, connectTimeout: obs.connectTimeout ?? cluster.connectTimeout },
+    'observability.',
+    nodeName,
+    { electLeader: false, distribution: 'single-leader' },
+  );
 }

@@ -4,16 +4,10 @@
 // PUT lands and the other gets 409, so a stale holder can never overwrite a newer holder's record.
 // Our own leadership ends by our monotonic clock (write instant + duration − 1 s), with no I/O.
 import type { ClusterSection } from '../../config/file-schema.ts';
+import { LeaseBackend } from '../backend.ts';
 import { JsonTransport } from '../json-transport.ts';
-import { gossipKeysAdvisory } from '../lease-advisory.ts';
-import {
-  expiryIso,
-  holderToken,
-  LeaseState,
-  leaseClusterReport,
-  type ObservedLease,
-} from '../lease-state.ts';
-import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
+import { expiryIso, holderToken, LeaseState, type ObservedLease } from '../lease-state.ts';
+import type { ClusterHost } from '../types.ts';
 import { LeaseClient } from './client.ts';
 import { resolveCredentials } from './credentials.ts';
 import {
@@ -33,84 +27,61 @@ import { type KubernetesSettings, kubernetesSettings, requestTimeoutMs } from '.
 
 const RAN_SET_WRITE_ATTEMPTS = 3;
 
-export class KubernetesBackend implements ClusterBackend {
-  readonly kind = 'kubernetes' as const;
+export class KubernetesBackend extends LeaseBackend {
   private readonly settings: KubernetesSettings;
-  private readonly state: LeaseState;
   private transport: JsonTransport | null = null;
   private client: LeaseClient | null = null;
+  /** Where the lease lives, once the credentials were resolved (for the ready line). */
+  private where = '';
   private seen: Observation | null = null;
   /** The object as last read or written (its resourceVersion is what the next write carries). */
   private last: LeaseObject | null = null;
   private ranSet: RanSet | null = null;
   private ranSetKnown = false;
-  private timer: ReturnType<ClusterHost['clock']['setTimer']> | null = null;
-  private inflight: Promise<void> | null = null;
-  private stopped = false;
-  private starting: Promise<void> | null = null;
-  private lastRoundError: string | null = null;
 
   constructor(
-    private readonly cluster: ClusterSection,
-    private readonly host: ClusterHost,
+    cluster: ClusterSection,
+    host: ClusterHost,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.settings = kubernetesSettings(cluster, host.nodeName);
-    this.state = new LeaseState({
-      clock: host.clock,
-      token: holderToken(this.settings.identity),
-      ttlSeconds: this.settings.durationSeconds,
-    });
+    const settings = kubernetesSettings(cluster, host.nodeName);
+    super(
+      'kubernetes',
+      cluster,
+      host,
+      new LeaseState({
+        clock: host.clock,
+        token: holderToken(settings.identity),
+        ttlSeconds: settings.durationSeconds,
+      }),
+    );
+    this.settings = settings;
   }
 
-  start(): Promise<void> {
-    this.starting ??= this.startOnce();
-    return this.starting;
-  }
-
-  private async startOnce(): Promise<void> {
+  protected async connect(): Promise<void> {
     const s = this.settings;
     if (s.clientLibrary === 'library')
       throw new Error(
         "cluster.kubernetes.clientLibrary: 'library' needs a native Kubernetes client, which this build does not include; use 'auto' or 'http'",
       );
-    const advisory = gossipKeysAdvisory(this.cluster, 'kubernetes');
-    if (advisory) this.host.log.warning(advisory);
     const creds = await resolveCredentials(s, this.env);
     this.transport = new JsonTransport(creds.tls);
     this.client = new LeaseClient(this.transport, creds, s.leaseName, requestTimeoutMs(s), () =>
       this.host.clock.monotonic(),
     );
-    // stop() may have begun while we read files: it waits for us, then cleans up.
-    if (this.stopped) return;
-    await this.runRound();
-    if (this.stopped) return;
-    this.host.log.info(
-      `cluster: kubernetes election ready at ${creds.baseUrl} (lease=${creds.namespace}/${s.leaseName}, identity=${s.identity}, duration=${s.durationSeconds}, via ${creds.source})`,
-    );
-    this.schedule();
+    this.where = `${creds.baseUrl} (lease=${creds.namespace}/${s.leaseName}, identity=${s.identity}, duration=${s.durationSeconds}, via ${creds.source})`;
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = this.host.clock.setTimer(() => {
-      this.timer = null;
-      void this.runRound().then(() => this.schedule());
-    }, this.settings.retryPeriodSeconds * 1000);
+  protected readyDetail(): string {
+    return this.where;
   }
 
-  private runRound(): Promise<void> {
-    this.inflight ??= this.round()
-      .catch((e: unknown) => {
-        const msg = e instanceof Error ? e.message : String(e);
-        if (msg !== this.lastRoundError)
-          this.host.log.warning(`cluster: kubernetes election round failed: ${msg}`);
-        this.lastRoundError = msg;
-      })
-      .finally(() => {
-        this.inflight = null;
-      });
-    return this.inflight;
+  protected electionLabel(): string {
+    return `${this.client?.namespace ?? this.settings.leaseNamespace ?? ''}/${this.settings.leaseName}`;
+  }
+
+  protected roundPeriodMs(): number {
+    return this.settings.retryPeriodSeconds * 1000;
   }
 
   /**
@@ -155,7 +126,7 @@ export class KubernetesBackend implements ClusterBackend {
    * wrote since our read: re-read once and decide again (an annotation write by a follower must
    * not cost the holder its renewal); a second 409 loses the round.
    */
-  private async round(): Promise<void> {
+  protected async round(): Promise<void> {
     const client = this.client!;
     const clock = this.host.clock;
     client.roundDeadline = clock.monotonic() + this.settings.renewDeadlineSeconds * 1000;
@@ -206,27 +177,19 @@ export class KubernetesBackend implements ClusterBackend {
         }
       }
       if (!won) this.state.observed(view, at);
-      if (this.lastRoundError !== null)
-        this.host.log.info('cluster: kubernetes election round succeeded again');
-      this.lastRoundError = null;
     } finally {
       client.roundDeadline = null;
     }
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.starting?.catch(() => undefined);
-    if (this.timer) this.host.clock.clearTimer(this.timer);
-    this.timer = null;
-    await this.inflight;
+  protected async release(): Promise<void> {
     const held = this.state.held() !== null;
     this.state.lost();
     if (held && this.client) {
       // Clearing holderIdentity lets a survivor acquire on its next round instead of waiting out
       // a lease duration.
       try {
-        await this.release(this.client);
+        await this.clearHolder(this.client);
       } catch (e) {
         this.host.log.warning(
           `cluster: kubernetes lease release failed (it expires by itself): ${(e as Error).message}`,
@@ -236,7 +199,7 @@ export class KubernetesBackend implements ClusterBackend {
     this.transport?.close();
   }
 
-  private async release(client: LeaseClient): Promise<void> {
+  private async clearHolder(client: LeaseClient): Promise<void> {
     let lease = this.last;
     for (let attempt = 0; attempt < 2; attempt++) {
       if (!lease || lease.spec.holderIdentity !== this.state.token) return;
@@ -246,23 +209,14 @@ export class KubernetesBackend implements ClusterBackend {
     }
   }
 
-  decide(name: string, policy: GatedPolicy): Leadership {
-    return this.state.decide(name, policy);
-  }
-
-  ownerOf(): undefined {
-    return undefined;
-  }
-
-  report(): ClusterReport {
-    const holder = this.state.holder();
-    return leaseClusterReport('kubernetes', this.host.nodeName, this.state, {
+  protected leaseBlock(): Record<string, unknown> {
+    return {
       name: this.settings.leaseName,
       namespace: this.client?.namespace ?? this.settings.leaseNamespace,
       identity: this.settings.identity,
       holder: this.state.leaderName(),
-      expiry: expiryIso(holder?.expiresAt),
-    });
+      expiry: expiryIso(this.state.holder()?.expiresAt),
+    };
   }
 
   rebootRan(job: string): boolean | 'unknown' {
