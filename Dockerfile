@@ -9,6 +9,9 @@ RUN apt-get update \
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+# Bun compiles the binary; it is pinned apart from the project's dependencies (tools/runtimes).
+COPY tools/runtimes/package.json tools/runtimes/package-lock.json tools/runtimes/
+RUN npm ci --prefix tools/runtimes --no-audit --no-fund
 COPY . .
 # Writes dist/cronstable (scripts/build-binary.mjs), the file the runtime stage copies.
 RUN npm run build:binary

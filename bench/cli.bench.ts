@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runtimeBin } from '../scripts/runtimes.mjs';
 import { JobApiClient } from '../src/jobapi/client.ts';
 import { JobApiServer } from '../src/jobapi/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -19,7 +20,7 @@ import type { Metric } from './metric.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
-const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
+const BUN = runtimeBin('bun');
 const FIXTURE_DIR = join(ROOT, 'example', 'grand-tour');
 const ROUNDS = 20;
 const quiet = { debug: () => {}, info: () => {}, warning: () => {} };

@@ -3,6 +3,7 @@
 // needs nothing beside it. Usage: node scripts/build-binary.mjs [OUTFILE]
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { runtimeBin } from './runtimes.mjs';
 
 const root = join(import.meta.dirname, '..');
 const outfile = process.argv[2] ?? join(root, 'dist', 'cronstable');
@@ -18,12 +19,4 @@ step(process.execPath, ['scripts/build.mjs'], {
   CRONSTABLE_BUILD_OUT: full,
 });
 // Bytecode: Bun then skips parsing at start.
-step(join(root, 'node_modules', '.bin', 'bun'), [
-  'build',
-  '--compile',
-  '--bytecode',
-  '--format=esm',
-  full,
-  '--outfile',
-  outfile,
-]);
+step(runtimeBin('bun'), ['build', '--compile', '--bytecode', '--format=esm', full, '--outfile', outfile]);

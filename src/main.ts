@@ -2,6 +2,7 @@
 // bundle evaluates on first use, so a command pays only for the modules it needs: start-up of
 // `--version` and of the job verbs is a budget (DESIGN.md §12).
 import type { CliIo } from './cli/io.ts';
+import { JOB_VERBS } from './cli/verbs.ts';
 
 declare const __CRONSTABLE_VERSION__: string | undefined;
 
@@ -10,9 +11,6 @@ async function version(): Promise<string> {
   const { readFileSync } = await import('node:fs');
   return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 }
-
-/** Verbs a job calls from inside a run (they talk to the daemon's loopback job API). */
-const JOB_VERBS = new Set(['state', 'cursor', 'idempotent', 'lock', 'artifact', 'secret', 'xcom']);
 
 /**
  * A reader that went away (`cronstable next ... | head -1`) is the normal end of a pipeline,

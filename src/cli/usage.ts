@@ -1,6 +1,10 @@
+import { verbsHelp } from './verbs.ts';
+
 export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
+       cronstable [-c FILE|DIR] state {check,gc,backup,restore,migrate} ...
+       cronstable {state,cursor,idempotent,lock,artifact,secret,xcom} ACTION ...   (inside a job)
        cronstable mcp [--url URL] [--token-env VAR] [--timeout SECONDS] [--check]
        cronstable tui [--url URL] [--token TOKEN] [--token-env VAR] [--theme NAME] [--tv] [--job NAME]
                       [--poll SECONDS] [--boot | --no-boot] [--ascii]
@@ -20,12 +24,7 @@ options:
                          kills them at once
   --version              print the version and exit
 
-verbs:
-  next                   print the next fire instants of a cron expression
-  slots JOB              every scheduled slot of JOB and its fate, from the state store's run ledger
-  mcp                    relay an MCP client on stdio to a running daemon's /mcp endpoint
-                         (--check tests the connection); see cronstable mcp --help
-  tui                    the terminal dashboard of a running daemon (cronstable tui --help)
-`;
+verbs (cronstable VERB --help for each):
+${verbsHelp()}`;
 
 export const DEFAULT_CONFIG_PATH = '/etc/cronstable.d';

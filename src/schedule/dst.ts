@@ -1,7 +1,7 @@
 // Per-job DST policy (issue 15): which occurrence of a repeated wall time fires, and whether a skipped
 // wall time fires at its shifted instant or not at all. The default policy (first / shift) is spec 01
 // §5.8 and runs the unchanged search in search.ts; only the other policies come through here.
-import type { ZoneInfo } from './zone.ts';
+import type { CivilResolution, ZoneInfo } from './zone.ts';
 
 export interface DstPolicy {
   /** A repeated (fall-back) wall time fires on its first occurrence, its last, or both. */
@@ -24,27 +24,11 @@ const DAY_MS = 86_400_000;
 /** Farther than any offset jump (the largest, Samoa 2011, was a whole day) plus a margin. */
 export const TRANSITION_REACH_MS = DAY_MS + 2 * 3_600_000;
 
-/** What a civil time (local ms as if UTC) is in a zone, with its instants. */
-export interface CivilResolution {
-  kind: 'normal' | 'gap' | 'repeated';
-  /** normal: the instant; repeated: the first occurrence; gap: the shifted (pre-transition offset) instant */
-  first: number;
-  /** repeated: the second occurrence; otherwise equal to first */
-  last: number;
-}
+export type { CivilResolution } from './zone.ts';
 
 /** Both occurrences of a civil time (the fold=0 / fold=1 pair of spec 01 §5.8). */
 export function resolveCivil(z: ZoneInfo, t0: number): CivilResolution {
-  const oBefore = z.offset(t0 - DAY_MS);
-  const oAfter = z.offset(t0 + DAY_MS);
-  const u1 = t0 - oBefore;
-  const u2 = t0 - oAfter;
-  const v1 = z.offset(u1) === oBefore;
-  const v2 = z.offset(u2) === oAfter;
-  if (v1 && v2 && u1 !== u2) return { kind: 'repeated', first: Math.min(u1, u2), last: Math.max(u1, u2) };
-  if (v1) return { kind: 'normal', first: u1, last: u1 };
-  if (v2) return { kind: 'normal', first: u2, last: u2 };
-  return { kind: 'gap', first: u1, last: u1 };
+  return z.civil(t0);
 }
 
 /** The earliest instant > after that label `m` (civil seconds) fires at under the policy, or null. */

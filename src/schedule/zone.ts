@@ -24,6 +24,15 @@ interface Chunk {
   readonly end: number;
 }
 
+/** What a civil time (local ms as if UTC) is in a zone, with its instants. */
+export interface CivilResolution {
+  kind: 'normal' | 'gap' | 'repeated';
+  /** normal: the instant; repeated: the first occurrence; gap: the shifted (pre-transition offset) instant */
+  first: number;
+  /** repeated: the second occurrence; otherwise equal to first */
+  last: number;
+}
+
 /** Per-zone offset cache. `fixed` is set for zones that are UTC under another name (no Intl at all). */
 export class ZoneInfo {
   private fmt: Intl.DateTimeFormat | null = null;
@@ -176,28 +185,37 @@ export class ZoneInfo {
    */
   resolve(t0: number): number {
     const oBefore = this.offset(t0 - DAY_MS);
+    // The allocation-free common case of civil() below: the search calls this per candidate.
     if (this.segEnd > t0 + DAY_MS) return t0 - oBefore;
+    return this.civil(t0).first;
+  }
+
+  /**
+   * Both occurrences of a civil time (the fold=0 / fold=1 pair of spec 01 §5.8). No offset jump
+   * exceeds a day, so when one constant-offset segment spans the two days around t0 the time is
+   * normal: one cached lookup instead of four.
+   */
+  civil(t0: number): CivilResolution {
+    const oBefore = this.offset(t0 - DAY_MS);
+    if (this.segEnd > t0 + DAY_MS) {
+      const u = t0 - oBefore;
+      return { kind: 'normal', first: u, last: u };
+    }
     const oAfter = this.offset(t0 + DAY_MS);
     const u1 = t0 - oBefore;
     const u2 = t0 - oAfter;
     const v1 = this.offset(u1) === oBefore;
     const v2 = this.offset(u2) === oAfter;
-    if (v1 && v2) return Math.min(u1, u2);
-    if (v2) return u2;
-    return u1;
+    if (v1 && v2 && u1 !== u2) return { kind: 'repeated', first: Math.min(u1, u2), last: Math.max(u1, u2) };
+    if (v1) return { kind: 'normal', first: u1, last: u1 };
+    if (v2) return { kind: 'normal', first: u2, last: u2 };
+    return { kind: 'gap', first: u1, last: u1 };
   }
 
   /** 'gap' (skipped wall time), 'ambiguous' (repeated wall time) or 'normal'. */
   classify(t0: number): 'normal' | 'gap' | 'ambiguous' {
-    const oBefore = this.offset(t0 - DAY_MS);
-    const oAfter = this.offset(t0 + DAY_MS);
-    const u1 = t0 - oBefore;
-    const u2 = t0 - oAfter;
-    const v1 = this.offset(u1) === oBefore;
-    const v2 = this.offset(u2) === oAfter;
-    if (v1 && v2) return u1 === u2 ? 'normal' : 'ambiguous';
-    if (v1 || v2) return 'normal';
-    return 'gap';
+    const kind = this.civil(t0).kind;
+    return kind === 'repeated' ? 'ambiguous' : kind;
   }
 
   /** Local civil time (ms, as if UTC) of an instant. */

@@ -3,8 +3,9 @@
 // (Q1), and around a suspend (Q2). Restores are synchronous writes, so they land even on the way to exit.
 import { writeSync } from 'node:fs';
 
-export const ENTER = '\u001b[?1049h\u001b[?25l\u001b[2J\u001b[H';
-export const LEAVE = '\u001b[0m\u001b[?1049l\u001b[?25h';
+// Bracketed paste on (Q25) with the alternate screen, off again on the way out.
+export const ENTER = '\u001b[?1049h\u001b[?25l\u001b[?2004h\u001b[2J\u001b[H';
+export const LEAVE = '\u001b[0m\u001b[?2004l\u001b[?1049l\u001b[?25h';
 
 export interface TerminalHooks {
   /** the program must end with this code (signal, crash) */

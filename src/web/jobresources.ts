@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { JobConfig } from '../config/types.ts';
 import { CLK_TCK, monitorSettings, PAGE_SIZE, type ProcStat, parseProcStat } from '../exec/procstat.ts';
+import type { SchedulerEvent } from '../scheduler/events.ts';
 import type { RunningRun } from '../scheduler/view.ts';
 
 /** Points kept per instance: at 1 s, the last 10 minutes. */
@@ -12,7 +13,11 @@ const MAX_SERIES = 600;
 /** The sampler's own beat; each job is sampled when its interval has passed. */
 const BEAT_MS = 250;
 
-/** CPU ticks and resident pages of a process and all its descendants. */
+/**
+ * CPU ticks and resident pages of a process and all its descendants. A descendant that has exited
+ * and been waited for is no longer in the tree: its CPU lives on in its parent's cutime/cstime
+ * (`childTicks`), so each process counts its own ticks plus its reaped children's.
+ */
 export function treeUsage(
   root: number,
   procs: ReadonlyMap<number, ProcStat>,
@@ -34,7 +39,7 @@ export function treeUsage(
     seen.add(pid);
     const p = procs.get(pid);
     if (!p) continue;
-    ticks += p.ticks;
+    ticks += p.ticks + p.childTicks;
     rssPages += p.rssPages;
     for (const c of children.get(pid) ?? []) todo.push(c);
   }
@@ -172,12 +177,19 @@ export interface SamplerSource {
   jobNames(): string[];
   job(name: string): JobConfig | undefined;
   running(name: string): RunningRun[];
+  /** The scheduler's event stream: with it, the sampler beats only while a monitored run is live. */
+  subscribe?(fn: (event: SchedulerEvent) => void): () => void;
 }
+
+/** After a monitored run starts, keep beating this long even before `running()` lists it. */
+const WAKE_GRACE_MS = 2_000;
 
 export class JobResourceSampler {
   private readonly live = new Map<string, Map<string, Instance>>();
   private readonly done = new Map<string, SampledRun[]>();
   private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private awakeUntil = 0;
 
   constructor(
     private readonly source: SamplerSource,
@@ -185,13 +197,43 @@ export class JobResourceSampler {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Starts sampling. With the scheduler's event stream the beat runs only while a monitored run
+   * is live (a node whose jobs are idle, or that monitors nothing, is never woken); without it,
+   * the beat runs until stop().
+   */
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), BEAT_MS);
-    this.timer.unref();
+    if (this.source.subscribe && !this.unsubscribe) {
+      this.unsubscribe = this.source.subscribe((e) => {
+        if (e.type === 'run-started' && monitorSettings(e.job.monitorResources).enabled) this.wake();
+      });
+    }
+    // A monitored run may already be live (the web server starts after @reboot jobs).
+    this.wake();
   }
 
   stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.sleep();
+  }
+
+  /** Whether the beat is running (tests; an idle node keeps it off). */
+  get beating(): boolean {
+    return this.timer !== null;
+  }
+
+  private wake(): void {
+    this.awakeUntil = this.now() + WAKE_GRACE_MS;
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.tick();
+      if (this.unsubscribe && this.live.size === 0 && this.now() >= this.awakeUntil) this.sleep();
+    }, BEAT_MS);
+    this.timer.unref();
+  }
+
+  private sleep(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

@@ -108,6 +108,47 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     expect(await pill.getAttribute('title')).toContain('gappy 3');
   });
 
+  it('rests while refresh is paused: one request on load, none over the next minutes', async () => {
+    const asked: number[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (r.url().endsWith('/slots/unaccounted')) asked.push(Date.now());
+    };
+    await page.goto(`${base}/`);
+    await page.evaluate(() => localStorage.setItem('cronstable.refresh', 'paused'));
+    await page.clock.install();
+    page.on('request', onRequest);
+    try {
+      await page.reload();
+      await page.locator('[data-testid=unaccounted]').waitFor();
+      await page.clock.runFor(95_000);
+      await page.waitForTimeout(300);
+      expect(asked).toHaveLength(1);
+      // Back to live refresh: it polls again (every 30 s).
+      await page.evaluate(() => localStorage.setItem('cronstable.refresh', '3'));
+      await page.reload();
+      await page.locator('[data-testid=unaccounted]').waitFor();
+      const before = asked.length;
+      await page.clock.runFor(61_000);
+      await expect.poll(() => asked.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
+  it('opens the token prompt when its request answers 401, like every other request', async () => {
+    // A token rotated on the daemon: the pill's request is the first to learn it.
+    await page.route('**/slots/unaccounted', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"unauthorized"}' }),
+    );
+    try {
+      await page.goto(`${base}/`);
+      await page.locator('[data-testid=token-input]').waitFor({ timeout: 10_000 });
+      expect(await page.locator('[data-testid=unaccounted]').count()).toBe(0);
+    } finally {
+      await page.unroute('**/slots/unaccounted');
+    }
+  });
+
   it('draws one cell per slot in the drawer, coloured by outcome, with node and reason on hover', async () => {
     await page.goto(`${base}/#job/busy/history`);
     const strip = page.locator('[data-testid=drawer] [data-testid=slot-strip]');

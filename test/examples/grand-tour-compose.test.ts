@@ -248,6 +248,22 @@ describe('the Dockerfile', () => {
     expect(compose.services['meridian-a']!.environment!.CRONSTABLE_BIN).toBeUndefined();
   });
 
+  it('copies only files that exist, and installs the pinned Bun before it compiles the binary', () => {
+    const build = byName('build');
+    for (const line of build.lines.filter((l) => l.startsWith('COPY ') && !l.includes('--from'))) {
+      const parts = line.split(/\s+/).slice(1);
+      for (const src of parts.slice(0, -1))
+        if (src !== '.') expect(existsSync(join(ROOT, src)), src).toBe(true);
+    }
+    const runtimes = build.lines.findIndex(
+      (l) => l === 'RUN npm ci --prefix tools/runtimes --no-audit --no-fund',
+    );
+    expect(runtimes).toBeGreaterThan(-1);
+    expect(runtimes).toBeLessThan(build.lines.indexOf('RUN npm run build:binary'));
+    const pinned = JSON.parse(readFileSync(join(ROOT, 'tools', 'runtimes', 'package-lock.json'), 'utf8'));
+    expect(pinned.packages['node_modules/bun'].version).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('adds the tour tools in a grand-tour stage on the runtime and keeps the lean image the default', () => {
     const tour = byName('grand-tour');
     expect(tour.from).toBe('runtime');

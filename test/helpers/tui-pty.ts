@@ -58,6 +58,14 @@ export class TuiPty {
     this.exited = new Promise((resolve) => this.proc.onExit((e) => resolve(e)));
   }
 
+  /** The exit, or a failure when the program is still running after `ms`. */
+  exitWithin(ms: number): Promise<{ exitCode: number; signal?: number }> {
+    return Promise.race([
+      this.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within ${ms} ms`)), ms)),
+    ]);
+  }
+
   get pid(): number {
     return this.proc.pid;
   }

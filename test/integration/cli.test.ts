@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runtimeBin } from '../../scripts/runtimes.mjs';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -129,10 +130,10 @@ describe('other runtimes', () => {
   }, 120_000);
 
   it('Deno runs the bundle', () => {
-    const r = run('npx', ['deno', 'run', '-A', BUNDLE, '--version']);
+    const r = run(runtimeBin('deno'), ['run', '-A', BUNDLE, '--version']);
     expect(r.err).not.toContain('error:');
     expect(r.out).toMatch(/^cronstable \d+\.\d+\.\d+\n$/);
-    const v = run('npx', ['deno', 'run', '-A', BUNDLE, '-c', 'example/demo', '-v']);
+    const v = run(runtimeBin('deno'), ['run', '-A', BUNDLE, '-c', 'example/demo', '-v']);
     expect(v.err).toContain('Configuration is valid.');
   }, 120_000);
 });

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runtimeBin } from '../../scripts/runtimes.mjs';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECK = join(ROOT, 'test/integration/fixtures/store-runtime-check.ts');
-const BIN = join(ROOT, 'node_modules/.bin');
 
 function check(cmd: string, args: string[]): Record<string, unknown> {
   const out = execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -54,7 +54,7 @@ describe('the store on every runtime', () => {
 
   it('answers the same on Bun (bun:sqlite), inline and in worker lanes', () => {
     for (const mode of ['inline', 'lanes']) {
-      const bun = check(join(BIN, 'bun'), [CHECK, join(writeTree({}), 's'), mode]);
+      const bun = check(runtimeBin('bun'), [CHECK, join(writeTree({}), 's'), mode]);
       expect(bun.runtime).toBe('bun:sqlite');
       expect(withoutRuntime(bun)).toEqual(withoutRuntime(node));
     }
@@ -77,7 +77,7 @@ describe('the store on every runtime', () => {
       },
       logLevel: 'warning',
     });
-    const deno = check(join(BIN, 'deno'), ['run', '-A', bundle, join(dir, 's'), 'inline']);
+    const deno = check(runtimeBin('deno'), ['run', '-A', bundle, join(dir, 's'), 'inline']);
     expect(deno.runtime).toBe('node:sqlite');
     expect(withoutRuntime(deno)).toEqual(withoutRuntime(node));
   }, 60_000);

@@ -94,3 +94,46 @@ describe('ZoneInfo offsets', () => {
     expect(z.lastTransition(0, Date.UTC(2099, 0, 1))).toBeNull();
   });
 });
+
+describe('ZoneInfo.civil: the one-segment fast path answers as the four-lookup resolution', () => {
+  // The resolution without the fast path, on a separate cache so neither run warms the other.
+  function slow(z: ZoneInfo, t0: number) {
+    const oBefore = z.offset(t0 - DAY_MS);
+    const oAfter = z.offset(t0 + DAY_MS);
+    const u1 = t0 - oBefore;
+    const u2 = t0 - oAfter;
+    const v1 = z.offset(u1) === oBefore;
+    const v2 = z.offset(u2) === oAfter;
+    if (v1 && v2 && u1 !== u2) return { kind: 'repeated', first: Math.min(u1, u2), last: Math.max(u1, u2) };
+    if (v1) return { kind: 'normal', first: u1, last: u1 };
+    if (v2) return { kind: 'normal', first: u2, last: u2 };
+    return { kind: 'gap', first: u1, last: u1 };
+  }
+  const zones = ['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Tehran'];
+
+  it.each(zones)('%s: random civil times and every half hour around the transitions of 2011-2026', (name) => {
+    const fast = new ZoneInfo(name, null);
+    const ref = new ZoneInfo(name, null);
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2040, 0, 1) }), (t0) => {
+        expect(fast.civil(t0)).toEqual(slow(ref, t0));
+        expect(fast.resolve(t0)).toBe(slow(ref, t0).first);
+      }),
+      { numRuns: 400 },
+    );
+    const kinds = new Set<string>();
+    for (let y = 2011; y <= 2026; y++)
+      for (let t = Date.UTC(y, 0, 1); t < Date.UTC(y + 1, 0, 1); t += 30 * 60_000) {
+        // Only near a transition (offset differs across the day) is the slow branch worth comparing at
+        // every step; elsewhere sample one step in 97.
+        const near = ref.offset(t - DAY_MS) !== ref.offset(t + DAY_MS);
+        if (!near && (t / 60_000) % 97 !== 0) continue;
+        const got = fast.civil(t);
+        kinds.add(got.kind);
+        expect(got).toEqual(slow(ref, t));
+        expect(fast.classify(t)).toBe(got.kind === 'repeated' ? 'ambiguous' : got.kind);
+      }
+    // Every zone here has both a skipped and a repeated wall time in these years.
+    expect([...kinds].sort()).toEqual(['gap', 'normal', 'repeated']);
+  });
+});

@@ -13,7 +13,9 @@ import { colourDepth, parseThemeName } from '../text/theme.ts';
 import { bootDue, runBoot } from '../views/boot/boot.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
+import { KeyInput } from './keyinput.ts';
 import { Painter } from './painter.ts';
+import { dispatchPaste } from './paste.ts';
 import { createState, Store } from './state.ts';
 
 /**
@@ -99,11 +101,13 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
     terminal.holdStderr();
     terminal.enter();
     stdout.on('resize', onResize);
+    // Ink reads keys from a stream without the bracketed pastes, which type into the focused input (Q25).
+    const keys = new KeyInput(stdin, (text) => dispatchPaste(ctl, text));
     ink = render(
       <App ctl={ctl} depth={depth} painter={painter} hooks={{ suspend: () => terminal.suspend(hooks) }} />,
       {
         stdout,
-        stdin,
+        stdin: keys as unknown as NodeJS.ReadStream,
         exitOnCtrlC: false,
         patchConsole: false,
         maxFps: 30,

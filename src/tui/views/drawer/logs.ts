@@ -1,8 +1,9 @@
 // The drawer's Logs tab (spec 08 §4.4): the tail's entries as pane rows, newest at the bottom, with receipt
-// times, search highlighting and cell-based wrapping that keeps colours (Q9).
+// times (UTC), search highlighting and cell-based wrapping that keeps colours (Q9).
 import type { LogEntry, LogTail } from '../../data/tail.ts';
 import { Line } from '../../text/line.ts';
 import { visibleText } from '../../text/sanitize.ts';
+import { utcClock } from '../../text/stamp.ts';
 import { reink } from '../../text/theme.ts';
 import { cellWidth, wrapCells } from '../../text/width.ts';
 import type { RenderCtx } from '../types.ts';
@@ -24,12 +25,6 @@ export function effectiveScroll(view: LogsView, total: number): number {
   return Math.min(Math.max(0, total - 1), view.scroll + Math.max(0, total - view.anchor));
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const localTime = (ms: number): string => {
-  const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())} `;
-};
-
 /** Indices of entries whose visible text contains the needle (case-insensitive). */
 export function matches(entries: readonly LogEntry[], needle: string): number[] {
   const n = needle.trim().toLowerCase();
@@ -47,7 +42,7 @@ function entryRows(e: LogEntry, ctx: RenderCtx, width: number, hit: boolean, sel
   if (e.kind === 'meta') return [new Line(theme, width).add(`  ── ${e.text} ──`, { fg: 'dim' }).done()];
   if (e.kind === 'error') return [new Line(theme, width).add(`  ⚠ ${e.text}`, { fg: 'warn' }).done()];
   const prefix = ` ${g.logBar}`;
-  const time = s.prefs.timestamps ? localTime(e.at) : '';
+  const time = s.prefs.timestamps ? `${utcClock(e.at)} ` : '';
   const room = Math.max(1, width - cellWidth(prefix) - time.length);
   const bg = selected ? 'sel' : 'bg';
   const body = hit ? visibleText(e.text) : reink(e.text, theme, { fg: 'fg', bg });
@@ -81,6 +76,8 @@ export function logRows(
   } else head.add(`${g.search} / to search`, { fg: 'dim' });
   const entries = tail?.entries ?? [];
   head.add(`   follow ${tail?.follow === false ? 'off' : 'on'}`, { fg: 'dim' });
+  // Q11: the stream carries no times, so these are when the line arrived here; said so, in the header's zone.
+  if (ctx.s.prefs.timestamps) head.add('   times: received, UTC', { fg: 'dim' });
   const scroll = effectiveScroll(view, entries.length);
   const fresh = scroll - view.scroll;
   if (fresh > 0) head.add(`   ${g.down} ${fresh} new`, { fg: 'accent', bold: true });

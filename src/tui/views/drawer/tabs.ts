@@ -7,6 +7,7 @@ import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
 import { flatten } from '../../text/sanitize.ts';
+import { utcStamp } from '../../text/stamp.ts';
 import type { Role } from '../../text/theme.ts';
 import type { RenderCtx } from '../types.ts';
 
@@ -14,11 +15,6 @@ import type { RenderCtx } from '../types.ts';
 export type Span = [string, Role?, boolean?];
 export type Row = Span[];
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const localStamp = (ms: number): string => {
-  const d = new Date(ms);
-  return `${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
-};
 
 export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
   if (runs === null) return [[[' loading…', 'dim']]];
@@ -39,7 +35,10 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
       ],
     ]);
   }
-  out.push([[` ${ctx.g.h.repeat(40)}`, 'border']]);
+  out.push([
+    [` ${ctx.g.h.repeat(40)}`, 'border'],
+    [' times UTC', 'dim'],
+  ]);
   if (runs.runs.length === 0) {
     out.push([[' no runs retained yet', 'dim']]);
     return out;
@@ -57,7 +56,7 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
     if (r.fail_reason) detail.push(flatten(r.fail_reason));
     out.push([
       [` ${ctx.g.status[status]} `, STATUS_TONE[status]],
-      [started === null ? '—' : localStamp(started), 'fg'],
+      [started === null ? '—' : utcStamp(started), 'fg'],
       [`  ${formatDuration(r.duration).padEnd(8)}`, 'dim'],
       [`${bar.padEnd(13)}`, STATUS_TONE[status]],
       [detail.join(' · '), 'dim'],
@@ -78,14 +77,14 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
   const cur = res.live.length > 0 ? res.live[res.live.length - 1]!.current : null;
   const cpu = formatLoad(cur?.cpu_percent);
   const out: Row[] = [[[` live: ${cpu} cpu · ${formatBytes(cur?.rss_bytes)} rss`, cur ? 'run' : 'dim']]];
-  out.push([[` ${'started'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
+  out.push([[` ${'started (UTC)'.padEnd(22)}${'cpu'.padEnd(10)}peak rss`, 'dim', true]]);
   const runs = res.runs.slice().reverse();
   if (runs.length === 0) out.push([[' no sampled runs yet', 'dim']]);
   for (const r of runs) {
     const at = parseIso(r.started_at ?? null);
     const cpuS = r.resources?.cpu_total_seconds;
     out.push([
-      [` ${(at === null ? '—' : localStamp(at)).padEnd(22)}`, 'fg'],
+      [` ${(at === null ? '—' : utcStamp(at)).padEnd(22)}`, 'fg'],
       [`${cpuS == null ? '—' : `${cpuS.toFixed(1)}s`}`.padEnd(10), 'fg'],
       [formatBytes(r.resources?.max_rss_bytes), 'fg'],
     ]);

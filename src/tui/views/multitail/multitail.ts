@@ -10,6 +10,7 @@ import { seg } from '../../data/client.ts';
 import { type LogEntry, LogTail } from '../../data/tail.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
+import { utcClock } from '../../text/stamp.ts';
 import { type Role, reink } from '../../text/theme.ts';
 import { cellWidth, fit, wrapCells } from '../../text/width.ts';
 import { addPaletteSource } from '../palette/palette.ts';
@@ -109,18 +110,12 @@ export function mergedEntries(panes: readonly Pane[]): Array<{ pane: number; e: 
   return out;
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const clock = (ms: number) => {
-  const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())} `;
-};
-
 function lineRows(m: MultiTailSurface, ctx: RenderCtx, inner: number): string[] {
   const { theme, g } = ctx;
   const rows: string[] = [];
   for (const { pane, e } of mergedEntries(m.panes)) {
     const label = fit(flatten(m.panes[pane]!.job), LABEL);
-    const time = m.timestamps ? clock(e.at) : '';
+    const time = m.timestamps ? `${utcClock(e.at)} ` : '';
     const room = Math.max(1, inner - LABEL - 1 - time.length);
     const text =
       e.kind === 'meta'
@@ -169,7 +164,7 @@ export const multiTailView: View<MultiTailSurface> = {
     const scroll = Math.min(m.scroll, Math.max(0, all.length - room));
     const end = all.length - scroll;
     body.push(...all.slice(Math.max(0, end - room), end));
-    const extras = `${m.timestamps ? ' · times' : ''}${m.wrap ? ' · wrap' : ''}${scroll ? ` · ${g.up}${scroll}` : ''}`;
+    const extras = `${m.timestamps ? ' · times UTC' : ''}${m.wrap ? ' · wrap' : ''}${scroll ? ` · ${g.up}${scroll}` : ''}`;
     return {
       placement: 'panel',
       title: `multi-tail (${m.panes.length}/${MAX_TAILS})${extras}`,

@@ -219,6 +219,8 @@ export function App({ api }: { api: Api }) {
         node={node}
         theme={theme}
         hasToken={api.hasToken()}
+        api={api}
+        paused={refresh === 'paused'}
         onSegment={(sg) => {
           board.setSegment(sg);
           toJobs();

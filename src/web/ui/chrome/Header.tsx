@@ -7,6 +7,7 @@ import type { Segment } from '../../../dashboard/health.ts';
 import { isDark, type Theme } from '../../../dashboard/settings.ts';
 import type { Summary } from '../../../dashboard/status.ts';
 import type { ApiNode } from '../../../dashboard/types.ts';
+import type { Api } from '../io/api.ts';
 import { copyText } from '../io/hooks.ts';
 import { openNodeHistory } from '../views/node/NodeHistory.tsx';
 import { UnaccountedPill } from './UnaccountedPill.tsx';
@@ -21,6 +22,10 @@ export interface HeaderProps {
   node: ApiNode | null;
   theme: Theme;
   hasToken: boolean;
+  /** The app's API client (its 401s open the token prompt). */
+  api: Api;
+  /** Refresh is paused: header widgets that poll on their own rest too. */
+  paused: boolean;
   onSegment(segment: Segment): void;
   onToggleTheme(): void;
   onToken(): void;
@@ -129,7 +134,7 @@ export function Header(p: HeaderProps) {
           <span class="conn-dot" aria-hidden="true" />
           {CONNECTION_TEXT[p.conn]}
         </span>
-        <UnaccountedPill />
+        <UnaccountedPill api={p.api} paused={p.paused} />
         {s !== null && (
           <nav class="pills" aria-label="Summary">
             <button type="button" class="pill" onClick={() => p.onSegment('all')}>

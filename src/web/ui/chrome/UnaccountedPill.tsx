@@ -1,28 +1,29 @@
 // The header's fleet-wide count of slots nobody recorded in the last 24 hours (`/slots/unaccounted`):
-// zero in a healthy fleet, red above it. Hidden until the first answer.
+// zero in a healthy fleet, red above it. Hidden until the first answer. It asks through the app's
+// client, so a 401 opens the token prompt like every other request, and it rests while refresh is
+// paused (one answer on mount, none after).
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiUnaccounted } from '../../../dashboard/slots.ts';
-import { Api } from '../io/api.ts';
+import type { Api } from '../io/api.ts';
 
 const REFRESH_MS = 30_000;
 
-export function UnaccountedPill() {
+export function UnaccountedPill({ api, paused }: { api: Api; paused: boolean }) {
   const [data, setData] = useState<ApiUnaccounted | null>(null);
   useEffect(() => {
     let live = true;
-    // Its own client: the header has none, and a fresh one reads the tab's current token.
     const load = () =>
-      new Api()
+      api
         .json<ApiUnaccounted>('/slots/unaccounted')
         .then((d) => live && setData(d))
         .catch(() => live && setData(null));
     void load();
-    const timer = window.setInterval(load, REFRESH_MS);
+    const timer = paused ? null : window.setInterval(load, REFRESH_MS);
     return () => {
       live = false;
-      window.clearInterval(timer);
+      if (timer !== null) window.clearInterval(timer);
     };
-  }, []);
+  }, [api, paused]);
   if (data === null) return null;
   const hot = data.unaccounted > 0;
   const title = hot

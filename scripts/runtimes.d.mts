@@ -1,0 +1,2 @@
+export function ensureRuntimes(): void;
+export function runtimeBin(name: 'bun' | 'deno'): string;
