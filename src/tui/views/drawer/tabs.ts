@@ -15,7 +15,6 @@ import type { RenderCtx } from '../types.ts';
 export type Span = [string, Role?, boolean?];
 export type Row = Span[];
 
-
 export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[] {
   if (runs === null) return [[[' loading…', 'dim']]];
   if (typeof runs === 'string') return [[[` ⚠ ${runs}`, 'warn']]];
