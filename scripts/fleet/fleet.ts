@@ -65,10 +65,11 @@ export interface FleetOptions {
    * The grand tour assembles a directory of files (include:, a crontab, env_file, secrets) so.
    */
   assemble?: (node: FleetNode) => string;
-  /** Per-node web ports (overrides `webPortBase`): a caller that found some fixed ports taken. */
-  webPorts?: number[];
-  /** Per-node `/peer` ports (overrides `peerPort`). */
-  peerPorts?: number[];
+  /**
+   * With fixed ports (`webPortBase`, `peerPort` numbers): a port that is taken falls back to a free
+   * one, told through this callback, instead of failing the start (the grand tour on a busy laptop).
+   */
+  portFallback?: (line: string) => void;
   /** Sent as `Authorization: Bearer` by the fleet's own requests (nodes running with `web.authToken`). */
   authToken?: string;
   /** Extra environment of one node (after `env`). */
@@ -118,6 +119,20 @@ function track(child: ChildProcess): void {
   }
   live.add(child);
   child.once('exit', () => live.delete(child));
+}
+
+/** A fixed port if it can be bound; else a free one when the caller allows a fallback, else an error. */
+async function fixedPort(
+  host: string,
+  port: number,
+  what: string,
+  flag: string,
+  opts: Pick<FleetOptions, 'portFallback'>,
+): Promise<number> {
+  if (await canBind(host, port)) return port;
+  if (!opts.portFallback) throw new Error(`port ${host}:${port} is in use (pick another ${flag})`);
+  opts.portFallback(`${what}: ${host}:${port} is in use, using a free port instead`);
+  return freePort(host);
 }
 
 export type NodeState = 'stopped' | 'running' | 'paused';
@@ -373,21 +388,23 @@ export class Fleet {
       const specs: NodeSpec[] = [];
       for (let i = 0; i < opts.nodes; i++) {
         const ip = nodeIp(i);
-        const fixedWeb = opts.webPorts?.[i];
-        const fixedPeer = opts.peerPorts?.[i];
-        const webPort =
-          fixedWeb ?? (opts.webPortBase === 'free' ? await freePort() : (opts.webPortBase ?? 8080) + i);
-        const peerPort =
-          fixedPeer ?? (opts.peerPort === 'free' ? await freePort(ip) : (opts.peerPort ?? 8443));
-        if ((fixedWeb !== undefined || opts.webPortBase !== 'free') && !(await canBind('127.0.0.1', webPort)))
-          throw new Error(`port 127.0.0.1:${webPort} is in use (pick another --web-port)`);
-        if (
-          (fixedPeer !== undefined || opts.peerPort !== 'free') &&
-          opts.backend !== 'etcd' &&
-          !(await canBind(ip, peerPort))
-        )
-          throw new Error(`port ${ip}:${peerPort} is in use (pick another --peer-port)`);
         const id = nodeId(i, opts.namePrefix);
+        const webPort =
+          opts.webPortBase === 'free'
+            ? await freePort()
+            : await fixedPort(
+                '127.0.0.1',
+                (opts.webPortBase ?? 8080) + i,
+                `${id} dashboard`,
+                '--web-port',
+                opts,
+              );
+        const peerPort =
+          opts.peerPort === 'free'
+            ? await freePort(ip)
+            : opts.backend === 'etcd'
+              ? (opts.peerPort ?? 8443) // etcd fleets never listen on /peer
+              : await fixedPort(ip, opts.peerPort ?? 8443, `${id} /peer`, '--peer-port', opts);
         specs.push({
           id,
           nodeName: id,

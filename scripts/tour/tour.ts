@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Fleet, type FleetNode, type FleetTimings, SHORT_TIMINGS } from '../fleet/fleet.ts';
-import { freePort, preferredPort } from '../fleet/ports.ts';
 import { startSinks, type TourSinks } from './sinks/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -132,32 +131,6 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
           note: opts.note,
         });
 
-  const webPorts: number[] = [];
-  const peerPorts: number[] = [];
-  if (fixed) {
-    for (let i = 0; i < count; i++) {
-      const web = await preferredPort(
-        '127.0.0.1',
-        8080 + i,
-        `meridian-${String.fromCharCode(97 + i)} dashboard`,
-        opts.note,
-      );
-      const peer = await preferredPort(
-        `127.0.0.${11 + i}`,
-        8443,
-        `meridian-${String.fromCharCode(97 + i)} /peer`,
-        opts.note,
-      );
-      // 0 (the port was taken) means "pick a free one" below.
-      webPorts.push(web ?? 0);
-      peerPorts.push(peer ?? 0);
-    }
-  }
-  for (let i = 0; i < count; i++) {
-    if (!webPorts[i]) webPorts[i] = await freePort();
-    if (!peerPorts[i]) peerPorts[i] = await freePort(`127.0.0.${11 + i}`);
-  }
-
   const nodeEnv: Record<string, Record<string, string>> = {};
   const sinkEnv: Record<string, string> = sinks
     ? {
@@ -216,8 +189,10 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
       timings,
       root: opts.dir,
       keep: opts.keep,
-      webPorts,
-      peerPorts,
+      // Fixed: dashboards on 8080+i and /peer on 8443, each falling back to a free port if taken.
+      webPortBase: fixed ? 8080 : 'free',
+      peerPort: fixed ? 8443 : 'free',
+      portFallback: (line) => opts.note?.(line),
       deploymentId: DEPLOYMENT_ID,
       authToken: webToken ?? undefined,
       logLevel: opts.logLevel,

@@ -37,12 +37,6 @@ export function tailPrefix(name: string, names: readonly string[], cap = 22): st
   return name.length > width ? `${name.slice(0, width - 1)}…` : name.padEnd(width, ' ');
 }
 
-/** Appends to the merged buffer, keeping the newest `max` lines. */
-export function appendCapped<T>(lines: readonly T[], add: readonly T[], max: number = MAX_TAIL_LINES): T[] {
-  const next = lines.concat(add);
-  return next.length > max ? next.slice(next.length - max) : next;
-}
-
 /** What an open stream shows: a running instance (its pids) or a finished run (its end time). */
 export interface StreamContent {
   pids: string | null;

@@ -35,6 +35,19 @@ const INFO_FAMILIES = new Set([
   'cronstable_cluster_leader_info',
 ]);
 
+/** How OpenMetrics declares a family: counters without `_total`, `<base>_info` gauges as `info`. */
+export function declaration(family: string, type: string): { declared: string; declaredType: string } {
+  if (INFO_FAMILIES.has(family)) return { declared: family.slice(0, -'_info'.length), declaredType: 'info' };
+  if (type === 'counter' && family.endsWith('_total'))
+    return { declared: family.slice(0, -'_total'.length), declaredType: type };
+  return { declared: family, declaredType: type };
+}
+
+/** A sample line with its `le` bound as a float (`le="1"` becomes `le="1.0"`). */
+export function floatBound(line: string): string {
+  return line.replace(/([{,]le=")(-?\d+)(")/, '$1$2.0$3');
+}
+
 /**
  * Post-processes prom-client's text exposition (spec 06 §6.1): families without samples are
  * dropped, `le` bounds are rendered as floats (`"1.0"`), no blank lines; for OpenMetrics, counter
@@ -50,13 +63,7 @@ export function tidyExposition(text: string, openMetrics = false, eof = openMetr
   const flush = () => {
     if (hasSample && block.length > 0) {
       if (openMetrics) {
-        let declared = family;
-        let declaredType = type;
-        if (type === 'counter' && family.endsWith('_total')) declared = family.slice(0, -'_total'.length);
-        if (INFO_FAMILIES.has(family)) {
-          declared = family.slice(0, -'_info'.length);
-          declaredType = 'info';
-        }
+        const { declared, declaredType } = declaration(family, type);
         if (declared !== family || declaredType !== type) {
           block = block.map((l) => {
             if (l.startsWith(`# HELP ${family} `)) return `# HELP ${declared} ${l.slice(8 + family.length)}`;
@@ -80,7 +87,7 @@ export function tidyExposition(text: string, openMetrics = false, eof = openMetr
     } else if (line.startsWith('# TYPE ')) type = line.slice(line.lastIndexOf(' ') + 1);
     if (!line.startsWith('#')) {
       hasSample = true;
-      block.push(line.replace(/([{,]le=")(-?\d+)(")/, '$1$2.0$3'));
+      block.push(floatBound(line));
     } else block.push(line);
   }
   flush();

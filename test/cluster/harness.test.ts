@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { Fleet } from '../../scripts/fleet/fleet.ts';
 import { canBind, freePort } from '../../scripts/fleet/ports.ts';
 import { jobsYaml, ledgerWindow, readmeDuplicates, secondFromNow, sleep, useFleet } from './harness.ts';
 import { LinkProxy } from './proxy.ts';
@@ -110,5 +111,38 @@ describe('freePort', () => {
     await once(srv, 'listening');
     srv.close();
     expect(await canBind('127.0.0.12', await freePort('127.0.0.12'))).toBe(true);
+  });
+});
+
+describe('fixed ports', () => {
+  it('a taken fixed port fails the start, or falls back to a free one when the caller allows it', async () => {
+    const taken = await freePort();
+    const srv = createServer();
+    srv.listen(taken, '127.0.0.1');
+    await once(srv, 'listening');
+    try {
+      const shape = {
+        nodes: 1,
+        backend: 'none' as const,
+        webPortBase: taken,
+        peerPort: 'free' as const,
+        start: false,
+      };
+      await expect(Fleet.create(shape)).rejects.toThrow(
+        `port 127.0.0.1:${taken} is in use (pick another --web-port)`,
+      );
+      const notes: string[] = [];
+      const fleet = await Fleet.create({ ...shape, portFallback: (l) => notes.push(l) });
+      try {
+        expect(notes).toEqual([`node-a dashboard: 127.0.0.1:${taken} is in use, using a free port instead`]);
+        const url = new URL(fleet.nodes[0]!.url);
+        expect(Number(url.port)).not.toBe(taken);
+        expect(await canBind('127.0.0.1', Number(url.port))).toBe(true);
+      } finally {
+        await fleet.close();
+      }
+    } finally {
+      srv.close();
+    }
   });
 });

@@ -1,7 +1,9 @@
 // Shared by the grand-tour example tests: assemble one node's config the way Docker and the local
 // tour do (example/grand-tour/node-entrypoint.sh with ASSEMBLE_ONLY=1) and read it back.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeTree } from '../helpers/tmp.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const EXAMPLE = join(ROOT, 'example', 'grand-tour');
@@ -32,4 +34,24 @@ export function validate(
     encoding: 'utf8',
   });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+/**
+ * One node's config directory (`cronstable.d`), assembled into a temp dir kept for the test file.
+ * The cert files are empty: the loader reads `cluster.tls` paths as text only.
+ */
+export function assembledNode(nodeName = 'meridian-a'): string {
+  const root = writeTree({}, true);
+  const certs = join(root, 'certs');
+  mkdirSync(certs);
+  for (const f of ['ca.pem', `${nodeName}.pem`, `${nodeName}.key`]) writeFileSync(join(certs, f), '');
+  const dir = join(root, 'cronstable.d');
+  const r = assemble({
+    NODE_NAME: nodeName,
+    CONFIG_DIR: dir,
+    CERT_DIR: certs,
+    STATE_DIR: join(root, 'state'),
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return dir;
 }

@@ -1,35 +1,12 @@
-// The grand tour's config directory (spec 01 §3.5), as example/grand-tour/node-entrypoint.sh
-// assembles it for one node: an included defaults fragment, a classic crontab, cluster/state/web
-// sections and five DAGs.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobSetId } from '../../src/cluster/jobset.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { assemble } from '../examples/grand-tour-kit.ts';
-import { writeTree } from '../helpers/tmp.ts';
+import { assembledNode } from '../examples/grand-tour-kit.ts';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 
-function assembled(): string {
-  const root = writeTree({}, true);
-  const certs = join(root, 'certs');
-  mkdirSync(certs);
-  // The loader reads cluster.tls paths as text only; the entrypoint checks they exist.
-  for (const f of ['ca.pem', 'meridian-a.pem', 'meridian-a.key']) writeFileSync(join(certs, f), '');
-  const dir = join(root, 'cronstable.d');
-  const r = assemble({
-    NODE_NAME: 'meridian-a',
-    CONFIG_DIR: dir,
-    CERT_DIR: certs,
-    STATE_DIR: join(root, 'state'),
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return dir;
-}
-
 describe('grand tour config', () => {
-  const DIR = assembled();
+  const DIR = assembledNode();
   const load = () => loadConfig(DIR, { nowMs: NOW, cwd: DIR, euid: 0 });
   const cfg = load();
 

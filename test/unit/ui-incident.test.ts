@@ -18,7 +18,6 @@ import {
 } from '../../src/dashboard/mitigate.ts';
 import {
   addTails,
-  appendCapped,
   contentOf,
   presetNames,
   reattachAction,
@@ -287,10 +286,6 @@ describe('multi-tail', () => {
   it('pads prefixes to the longest name and cuts very long ones', () => {
     expect(tailPrefix('ab', ['ab', 'abcd'])).toBe('ab  ');
     expect(tailPrefix('x'.repeat(30), ['x'.repeat(30)], 10)).toBe(`${'x'.repeat(9)}…`);
-  });
-
-  it('keeps the newest lines of the merged buffer', () => {
-    expect(appendCapped([1, 2, 3], [4, 5], 4)).toEqual([2, 3, 4, 5]);
   });
 
   it('re-attaches to a new run, not to the run it already showed', () => {

@@ -5,11 +5,11 @@ import type { WebDeps } from '../deps.ts';
 import { ICS_DISPOSITION } from '../headers.ts';
 import {
   type CalendarEntry,
+  calendarStream,
   DEFAULT_DAYS,
   DEFAULT_PER_JOB,
   MAX_DAYS,
   MAX_PER_JOB,
-  renderCalendar,
 } from '../ical.ts';
 import { type Ctx, intParam, param, type WebEnv } from '../respond.ts';
 import { jobNotFound } from './jobs.ts';
@@ -22,8 +22,9 @@ const ICS_HEADERS = {
 export function calendarRoutes(app: Hono<WebEnv>, d: WebDeps): void {
   const { ctx } = d;
 
-  const answer = async (c: Ctx, entries: CalendarEntry[], calName: string): Promise<Response> => {
-    const body = await renderCalendar(entries, {
+  // Streamed one job at a time: a 14-day feed of a big job set is megabytes of text.
+  const answer = (c: Ctx, entries: CalendarEntry[], calName: string): Response => {
+    const body = calendarStream(entries, {
       version: ctx.version,
       calName,
       nowMs: ctx.clock.now(),

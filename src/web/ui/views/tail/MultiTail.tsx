@@ -1,12 +1,14 @@
 // The multi-tail (≋ tail): up to four jobs' log streams merged into one view, each line prefixed with its job in
 // the job's colour. A stream that ends (run finished) leaves an end-of-run marker and re-attaches by itself when
 // the poll shows the job running again. Presets add the failing or the running jobs.
+import { Component } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { stripAnsi } from '../../../../dashboard/ansi.ts';
+import { appendLines, type Chunk, EMPTY_LOG, type LogBuffer } from '../../../../dashboard/logchunks.ts';
 import {
   addTails,
-  appendCapped,
   contentOf,
+  MAX_TAIL_LINES,
   MAX_TAILS,
   presetNames,
   reattachAction,
@@ -41,7 +43,8 @@ export function MultiTail({
   onNames(names: string[]): void;
   onOpen(name: string): void;
 }) {
-  const [lines, setLines] = useState<TailLine[]>([]);
+  // The Logs tab's chunked buffer: an append re-renders the last chunk only, not every line on screen.
+  const [log, setLog] = useState<LogBuffer<TailLine>>(EMPTY_LOG);
   const [states, setStates] = useState<Record<string, FeedState>>({});
   const [follow, setFollow] = useState(true);
   const [note, setNote] = useState('');
@@ -58,7 +61,7 @@ export function MultiTail({
         flushTimer.current = 0;
         const add = pending.current;
         pending.current = [];
-        setLines((old) => appendCapped(old, add));
+        setLog((old) => appendLines(old, add, MAX_TAIL_LINES));
       }, 50);
     }
   }, []);
@@ -72,7 +75,7 @@ export function MultiTail({
   useLayoutEffect(() => {
     const el = viewRef.current;
     if (el && follow) el.scrollTop = el.scrollHeight;
-  }, [lines, follow]);
+  }, [log, follow]);
 
   const add = (more: string[], what: string): void => {
     const { names: next, dropped } = addTails(names, more);
@@ -176,7 +179,7 @@ export function MultiTail({
           />
           follow
         </label>
-        <button type="button" class="btn" onClick={() => setLines([])}>
+        <button type="button" class="btn" onClick={() => setLog(EMPTY_LOG)}>
           ⌫ clear view
         </button>
       </div>
@@ -194,18 +197,10 @@ export function MultiTail({
           if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
         }}
       >
-        {lines.map((l) => (
-          <div
-            key={l.n}
-            class={`logline mt-line${l.kind === 'stderr' ? ' logline-err' : ''}${l.kind === 'marker' ? ' mt-marker' : ''}`}
-            style={{ '--hue': hueOf(l.job) }}
-            data-job={l.job}
-          >
-            <span class="mt-prefix">{tailPrefix(l.job, names)} │</span>
-            <span class="linetext">{l.text}</span>
-          </div>
+        {log.chunks.map((c) => (
+          <TailChunk key={c.id} chunk={c} names={names.join('\n')} />
         ))}
-        {lines.length === 0 && (
+        {log.total === 0 && (
           <div class="logempty">
             {names.length === 0
               ? 'Pick jobs with +failing, +running or add; their output appears here as it is written.'
@@ -218,6 +213,28 @@ export function MultiTail({
       ))}
     </section>
   );
+}
+
+/** One chunk of merged lines; re-renders only when the chunk or the tailed names (prefix width) change. */
+class TailChunk extends Component<{ chunk: Chunk<TailLine>; names: string }> {
+  override shouldComponentUpdate(next: { chunk: Chunk<TailLine>; names: string }): boolean {
+    return next.chunk !== this.props.chunk || next.names !== this.props.names;
+  }
+
+  override render() {
+    const names = this.props.names.split('\n');
+    return this.props.chunk.lines.map((l) => (
+      <div
+        key={l.n}
+        class={`logline mt-line${l.kind === 'stderr' ? ' logline-err' : ''}${l.kind === 'marker' ? ' mt-marker' : ''}`}
+        style={{ '--hue': hueOf(l.job) }}
+        data-job={l.job}
+      >
+        <span class="mt-prefix">{tailPrefix(l.job, names)} │</span>
+        <span class="linetext">{l.text}</span>
+      </div>
+    ));
+  }
 }
 
 /** One job's stream: no markup, it feeds the merged view and re-attaches when the job runs again. */
