@@ -28,6 +28,8 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   mcp: () => import('./mcp.bench.ts'),
   // The terminal dashboard: repaint of a 500-job board, a log append, first paint and RSS of `cronstable tui`.
   tui: () => import('./tui.bench.ts'),
+  // One grand-tour node: RSS steady and after a sweep of the read endpoints, each endpoint's own cost (issue 23).
+  serve: () => import('./serve.bench.ts'),
 };
 
 function parseOnly(argv: string[]): string[] {

@@ -57,6 +57,8 @@ export interface FleetOptions {
   stateExtra?: Record<string, unknown>;
   deploymentId?: string;
   bundle?: string;
+  /** The daemon's program and leading arguments (default: this Node on `bundle`), e.g. the Bun binary. */
+  command?: string[];
   /** Node ids are `<prefix>-a`, `<prefix>-b`, ... (default `node`; the grand tour uses `meridian`). */
   namePrefix?: string;
   /**
@@ -185,8 +187,9 @@ export class FleetNode {
     this.writeConfig();
     const o = this.fleet.opts;
     const fd = openSync(this.logFile, 'a');
+    const [program, ...lead] = o.command ?? [process.execPath, o.bundle ?? BUNDLE];
     const args = [
-      o.bundle ?? BUNDLE,
+      ...lead,
       '-c',
       this.configDir,
       '--shutdown-timeout',
@@ -194,7 +197,7 @@ export class FleetNode {
       '-l',
       o.logLevel ?? 'INFO',
     ];
-    const child = spawn(process.execPath, args, {
+    const child = spawn(program!, args, {
       // The config directory, as a container's workdir: relative `env_file`s resolve there.
       cwd: this.configDir,
       env: { ...process.env, HOSTNAME: this.spec.nodeName, ...o.env, ...o.nodeEnv?.(this.spec) },

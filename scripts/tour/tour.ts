@@ -57,6 +57,8 @@ export interface TourOptions {
   /** Start the nodes (default true); false leaves them to `tour.fleet.startAll()`. */
   start?: boolean;
   logLevel?: string;
+  /** The daemon's program and leading arguments (default: this Node on dist/cronstable.mjs). */
+  command?: string[];
   /** Daemon `--shutdown-timeout` seconds (default 5). */
   shutdownTimeout?: number;
   /** Told about port fallbacks and other things a person should know. */
@@ -196,6 +198,7 @@ export async function startTour(opts: TourOptions = {}): Promise<Tour> {
       deploymentId: DEPLOYMENT_ID,
       authToken: webToken ?? undefined,
       logLevel: opts.logLevel,
+      command: opts.command,
       shutdownTimeout: opts.shutdownTimeout,
       start: false,
       assemble: (node) => {

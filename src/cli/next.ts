@@ -27,7 +27,7 @@ Print the next N fire instants (UTC, one per line) of a schedule expression stri
   EXPR             cron expression (5, 6 or 7 fields) or @yearly/@monthly/@weekly/@daily/@hourly; quote it
   --tz ZONE        evaluate in this IANA zone (default: UTC)
   --after INSTANT  ISO-8601 instant, e.g. 2026-03-08T06:00:00Z; no offset means UTC (default: now)
-  -n N             how many instants to print (default 1)
+  -n N             how many instants to print (default 1, at most 100000)
   --hash-key NAME  hash key (job name) for H fields
   --job NAME       a job or DAG of the config given with -c: its schedule, zone and dst policy (the
                    --dst-* options override the policy)

@@ -1,7 +1,8 @@
 import { verbsHelp } from './verbs.ts';
 
-export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--version]
+export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--shutdown-timeout S] [--version]
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
+       cronstable next --job NAME -c FILE|DIR [--after ISO8601] [-n N] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
        cronstable [-c FILE|DIR] state {check,gc,backup,restore,migrate} ...
        cronstable {state,cursor,idempotent,lock,artifact,secret,xcom} ACTION ...   (inside a job)

@@ -14,10 +14,12 @@ import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock, ShiftedClock } from '../util/clock.ts';
+import { tuneHeap } from '../util/heap.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import type { ClusterView, WebContext } from '../web/context.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
+import { installMemoryReport } from './memory-report.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
@@ -160,6 +162,10 @@ export class Daemon {
     if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
     this.startDags();
     await this.applyWeb();
+    installMemoryReport(
+      () => ({ retained: this.retained() }),
+      (m) => this.log.info(m),
+    );
     this.log.info(`cronstable started with ${this.config.jobs.length} jobs`);
     const every = this.opts.reloadPollMs ?? 10_000;
     this.pollTimer = setInterval(() => {
@@ -167,6 +173,27 @@ export class Daemon {
         void this.reload('a configuration file changed');
     }, every);
     this.pollTimer.unref();
+  }
+
+  /** What the scheduler keeps per job in memory (debug memory report): runs, slots, output text. */
+  private retained(): Record<string, number> {
+    let runs = 0;
+    let slots = 0;
+    let outputChars = 0;
+    let lines = 0;
+    const names = this.sched?.jobNames() ?? [];
+    for (const name of names) {
+      const h = this.sched?.history(name);
+      if (!h) continue;
+      slots += h.recentSlots().length;
+      for (const r of h.recentRuns()) {
+        runs++;
+        lines += r.lines.length;
+        outputChars += (r.stdout?.length ?? 0) + (r.stderr?.length ?? 0);
+        for (const l of r.lines) outputChars += l.line.length;
+      }
+    }
+    return { jobs: names.length, runs, slots, lines, outputChars };
   }
 
   /** The DAG engine over the open store (DAGs need `state:` and its job API, spec 04 §2.4). */
@@ -333,6 +360,7 @@ export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
 
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
+  tuneHeap();
   const log = getLogger('cronstable');
   let config: LoadedConfig;
   try {

@@ -7,10 +7,12 @@ import {
   describeSchedule,
   type Frame,
   isReboot,
+  lintSchedule,
   nextFire,
   occurrences,
   parseCron,
   resolveFrame,
+  type ScheduleFinding,
   UTC_FRAME,
 } from '../schedule/index.ts';
 import { zoneInfo } from '../schedule/zone.ts';
@@ -134,6 +136,19 @@ export function compileJob(job: ScheduleFields): CompiledJob {
 /** Next fire strictly after `afterMs`, or null (reboot, unreadable or dead schedule). */
 export function nextFireOf(c: CompiledJob, afterMs: number): number | null {
   return c.sched === null ? null : nextFire(c.sched, c.frame, afterMs, c.dst);
+}
+
+const lintMemo = new WeakMap<CompiledJob, { minute: number; findings: ScheduleFinding[] }>();
+
+/** The daemon's linter run here, for a daemon that sent no `schedule_findings` (memoised per minute). */
+export function lintJob(c: CompiledJob, nowMs: number): ScheduleFinding[] {
+  if (!c.sched) return [];
+  const minute = Math.floor(nowMs / 60_000);
+  const hit = lintMemo.get(c);
+  if (hit?.minute === minute) return hit.findings;
+  const findings = lintSchedule(c.sched, c.frame, nowMs, c.dst);
+  lintMemo.set(c, { minute, findings });
+  return findings;
 }
 
 /** Up to `limit` fires strictly after `afterMs`. */

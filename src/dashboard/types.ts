@@ -11,6 +11,8 @@ export interface ApiRun {
   finished_at: string;
   duration: number | null;
   fail_reason: string | null;
+  /** CPU and peak memory of a monitored run (spec 06 §5.4); absent or null otherwise */
+  resources?: { cpu_total_seconds: number | null; max_rss_bytes: number | null } | null;
 }
 
 /** One `history` entry of `/jobs` (oldest first, at most 20). */
@@ -67,6 +69,9 @@ export interface ApiRuns {
     min_duration: number | null;
     max_duration: number | null;
     last_duration: number | null;
+    /** over the monitored runs; absent on daemons without resource sampling */
+    avg_cpu_seconds?: number | null;
+    max_rss_bytes?: number | null;
   };
 }
 

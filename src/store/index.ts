@@ -1,9 +1,10 @@
 // The durable store (spec 03, DESIGN.md §5): `openStore` resolves the topology, refuses to
 // open while an admin lock is held, and runs SQLite either in two worker-thread lanes (bulk
 // and lease, the default) or inline on the calling thread (admin CLI, tests).
+import { existsSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { TokenBucket } from './bucket.ts';
 import { DB_FILE, openConnection } from './connection.ts';
@@ -38,12 +39,31 @@ export const DEFAULT_OP_TIMEOUT_MS = 10_000;
 export const BULK_BUSY_TIMEOUT_MS = 5000;
 /** The lease lane waits less per attempt and retries in the app until the call's deadline. */
 export const LEASE_BUSY_TIMEOUT_MS = 100;
+/**
+ * A lane idle this long lets its worker go: a node between bursts of writes does not keep two
+ * isolates (~10-15 MB each) for them. Starting one again costs ~30-60 ms of a later call.
+ */
+export const LANE_IDLE_MS = 30_000;
 
 interface Backend {
   readonly description: string;
+  lanes?(): StoreStats['lanes'];
   run(op: OpName, args: unknown[], nowMs: number, lane: LaneName, timeoutMs: number): Promise<unknown>;
   timeouts(): number;
   close(timeoutMs: number): Promise<void>;
+}
+
+/** The lanes' own small bundle, written by scripts/build.mjs beside dist/cronstable.mjs. */
+export const LANE_BUNDLE = 'cronstable-lane.mjs';
+
+/**
+ * Where a lane worker starts: the lane bundle beside the program bundle when there is one (an
+ * isolate compiling only the store, not the whole program), else the entry as given.
+ */
+export function laneEntry(entry: string | URL | undefined): string | URL | undefined {
+  if (typeof entry !== 'string' || !entry.endsWith('.mjs')) return entry;
+  const lane = join(dirname(entry), LANE_BUNDLE);
+  return existsSync(lane) ? lane : entry;
 }
 
 class InlineBackend implements Backend {
@@ -84,6 +104,10 @@ class LaneBackend implements Backend {
   }
   timeouts(): number {
     return this.bulk.timeouts + this.lease.timeouts;
+  }
+  lanes(): StoreStats['lanes'] {
+    const of = (l: LaneClient) => ({ running: l.running, starts: l.starts });
+    return { bulk: of(this.bulk), lease: of(this.lease) };
   }
   async close(timeoutMs: number): Promise<void> {
     await Promise.all([this.bulk.close(timeoutMs), this.lease.close(timeoutMs)]);
@@ -279,6 +303,7 @@ class SqliteStore implements Store {
       throttledOps: this.bucket?.throttled ?? 0,
       throttleWaitSeconds: this.bucket?.waitSeconds ?? 0,
       timeouts: this.backend.timeouts(),
+      ...(this.backend.lanes ? { lanes: this.backend.lanes() } : {}),
     };
   }
 
@@ -394,9 +419,11 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     busyRetry: lane === 'lease',
   });
   const startTimeoutMs = Math.max(timeoutMs, 15_000);
+  const idleMs = opts.laneIdleMs ?? LANE_IDLE_MS;
+  const entry = laneEntry(opts.workerEntry);
   const [bulk, lease] = await Promise.allSettled([
-    LaneClient.open(opts.workerEntry, data('bulk'), startTimeoutMs),
-    LaneClient.open(opts.workerEntry, data('lease'), startTimeoutMs),
+    LaneClient.open(entry, data('bulk'), startTimeoutMs, idleMs),
+    LaneClient.open(entry, data('lease'), startTimeoutMs, idleMs),
   ]);
   if (bulk.status === 'fulfilled' && lease.status === 'fulfilled') {
     const info = bulk.value.info!;

@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
+import { isolateMemory } from '../util/isolates.ts';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
@@ -34,6 +35,23 @@ function transferables(value: unknown, out: ArrayBuffer[]): void {
     !out.includes(bytes.buffer)
   )
     out.push(bytes.buffer);
+}
+
+/** The connection's page cache as configured and as filled at most (pages held <= both). */
+function sqliteMemory(ex: Executor | null): Record<string, unknown> {
+  if (!ex) return { sqlite: 'not open' };
+  const pragma = (name: string) => Number(Object.values(ex.db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+  const pageSize = pragma('page_size');
+  const cacheSize = pragma('cache_size');
+  const pageCount = pragma('page_count');
+  // cache_size < 0 is a size in KiB, > 0 a number of pages.
+  const cachePages = cacheSize < 0 ? Math.floor((-cacheSize * 1024) / pageSize) : cacheSize;
+  return {
+    sqlitePageSize: pageSize,
+    sqliteCachePages: cachePages,
+    sqliteDbPages: pageCount,
+    sqliteCacheBoundBytes: Math.min(cachePages, pageCount) * pageSize,
+  };
 }
 
 export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
@@ -95,6 +113,10 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
   };
 
   port.on('message', (m: ToLane) => {
+    if (m.type === 'memory') {
+      post({ type: 'memory', id: m.id, report: isolateMemory(sqliteMemory(executor)) });
+      return;
+    }
     if (m.type === 'close') {
       closing = true;
       if (!scheduled) finish();

@@ -1,9 +1,13 @@
 // The main-thread side of one store lane: a worker thread owning one SQLite connection, a
 // request/response protocol with ids, a per-call timeout (StoreUnavailableError; the late
 // answer is discarded), a bounded number of outstanding calls, and a restart after a crash.
+// An idle lane lets its worker go (an isolate is ~10-15 MB a node not under write pressure
+// does not need): after `idleMs` with no call outstanding the worker closes its connection and
+// exits, and the next call starts a new one.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { type IsolateMemory, registerIsolate } from '../util/isolates.ts';
 import type { OpName } from './ops.ts';
 import { deserializeError, type FromLane, type LaneWorkerData, type ToLane } from './protocol.ts';
 import { StoreUnavailableError } from './types.ts';
@@ -58,24 +62,68 @@ export class LaneClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly memoryAsks = new Map<number, (r: IsolateMemory) => void>();
   info: LaneInfo | null = null;
   timeouts = 0;
+  /** Workers started so far (the first at open, then one per start after an idle exit or crash). */
+  starts = 0;
 
   private constructor(
     private readonly entry: string | URL | undefined,
     private readonly data: LaneWorkerData,
     private readonly startTimeoutMs: number,
+    private readonly idleMs: number,
   ) {}
 
-  /** Starts the worker and waits until its connection is open (migrations applied). */
+  /**
+   * Starts the worker and waits until its connection is open (migrations applied), so a store
+   * that cannot open fails here. `idleMs` (0 = never) lets the worker exit once idle that long.
+   */
   static async open(
     entry: string | URL | undefined,
     data: LaneWorkerData,
     startTimeoutMs: number,
+    idleMs = 0,
   ): Promise<LaneClient> {
-    const lane = new LaneClient(entry, data, startTimeoutMs);
+    const lane = new LaneClient(entry, data, startTimeoutMs, idleMs);
     await lane.ensure();
+    lane.armIdle();
     return lane;
+  }
+
+  /** Whether a worker thread is running now (false between an idle exit and the next call). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  /** (Re)starts the idle countdown when nothing is outstanding. */
+  private armIdle(): void {
+    if (this.idleMs <= 0 || this.closed || this.pending.size > 0) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Lets an idle worker go: it closes its connection after the calls it holds (none: every
+   * call it was given has answered) and exits. A call from now on starts a new worker.
+   */
+  private retire(): void {
+    this.idleTimer = null;
+    const worker = this.worker;
+    if (!worker || this.closed || this.starting || this.pending.size > 0) return;
+    this.worker = null;
+    worker.postMessage({ type: 'close' } satisfies ToLane);
+  }
+
+  /** What the worker's isolate holds (debug memory report). */
+  private askMemory(worker: Worker): Promise<IsolateMemory> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.memoryAsks.set(id, resolve);
+      worker.postMessage({ type: 'memory', id } satisfies ToLane);
+    });
   }
 
   private ensure(): Promise<Worker> {
@@ -98,6 +146,7 @@ export class LaneClient {
         return;
       }
       let ready = false;
+      let unregister = () => {};
       const timer = setTimeout(() => {
         void worker.terminate();
         reject(
@@ -116,6 +165,10 @@ export class LaneClient {
             if (item.ok) p.resolve(item.value);
             else p.reject(deserializeError(item.error));
           }
+          this.armIdle();
+        } else if (m.type === 'memory') {
+          this.memoryAsks.get(m.id)?.(m.report);
+          this.memoryAsks.delete(m.id);
         } else if (m.type === 'ready') {
           ready = true;
           clearTimeout(timer);
@@ -126,7 +179,11 @@ export class LaneClient {
             warnings: m.warnings,
           };
           this.worker = worker;
+          this.starts++;
           worker.unref();
+          unregister = registerIsolate(`store-lane:${this.data.lane}#${worker.threadId}`, () =>
+            this.askMemory(worker),
+          );
           resolve(worker);
         } else if (m.type === 'failed') {
           clearTimeout(timer);
@@ -138,16 +195,21 @@ export class LaneClient {
         if (!ready) {
           clearTimeout(timer);
           reject(new WorkerStartError(`the store ${this.data.lane} lane failed to start: ${e.message}`));
-        } else this.failAll(`the store ${this.data.lane} lane crashed: ${e.message}`);
+        } else if (this.worker === worker)
+          this.failAll(`the store ${this.data.lane} lane crashed: ${e.message}`);
       });
       worker.on('exit', (code) => {
-        if (this.worker === worker) this.worker = null;
+        unregister();
+        // A retired (idle) worker is no longer this.worker: its exit fails nothing.
+        const current = this.worker === worker;
+        if (current) this.worker = null;
         if (!ready) {
           clearTimeout(timer);
           reject(
             new WorkerStartError(`the store ${this.data.lane} lane exited with code ${code} before opening`),
           );
-        } else if (!this.closed) this.failAll(`the store ${this.data.lane} lane exited with code ${code}`);
+        } else if (current && !this.closed)
+          this.failAll(`the store ${this.data.lane} lane exited with code ${code}`);
       });
     });
   }
@@ -203,6 +265,7 @@ export class LaneClient {
   async close(timeoutMs: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.starting) await this.starting.catch(() => undefined);
     const worker = this.worker;
     if (!worker) return;

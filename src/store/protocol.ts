@@ -1,4 +1,5 @@
 // Messages between the store's main-thread client (./lanes.ts) and a lane worker (./lane.ts).
+import type { IsolateMemory } from '../util/isolates.ts';
 import type { LaneName, OpName } from './ops.ts';
 import { StoreLockedError, StoreRequestError, StoreUnavailableError, type Topology } from './types.ts';
 
@@ -22,7 +23,9 @@ export type SerializedError =
 
 export type ToLane =
   | { type: 'call'; id: number; op: OpName; args: unknown[]; nowMs: number; deadlineMs: number }
-  | { type: 'close' };
+  | { type: 'close' }
+  /** The debug memory report asks what the lane's isolate holds (src/util/isolates.ts). */
+  | { type: 'memory'; id: number };
 
 export type LaneResult =
   | { id: number; ok: true; value: unknown }
@@ -32,7 +35,8 @@ export type FromLane =
   | { type: 'ready'; journalMode: string; version: string; runtime: string; warnings: string[] }
   | { type: 'failed'; error: SerializedError }
   | { type: 'results'; items: LaneResult[] }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  | { type: 'memory'; id: number; report: IsolateMemory };
 
 export function serializeError(e: unknown): SerializedError {
   if (e instanceof StoreRequestError) return { kind: 'request', status: e.status, message: e.message };

@@ -83,6 +83,11 @@ export interface StoreOptions {
    */
   placement?: 'inline' | 'lanes' | 'auto';
   inline?: boolean;
+  /**
+   * A lane's worker thread exits after this long with no call outstanding and the next call
+   * starts it again (0: never). Default LANE_IDLE_MS.
+   */
+  laneIdleMs?: number;
   /** Identity written into records (`<host>#<proc>`). */
   writer?: string;
   /** Wall clock (epoch ms); default Date.now. */
@@ -211,6 +216,8 @@ export interface StoreStats {
   throttledOps: number;
   throttleWaitSeconds: number;
   timeouts: number;
+  /** Worker lanes only: whether each lane's thread runs now and how many times it was started. */
+  lanes?: Record<'bulk' | 'lease', { running: boolean; starts: number }>;
 }
 
 /** One task instance as stored (the shape of the document's entry, §4.3). */

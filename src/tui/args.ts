@@ -20,6 +20,7 @@ options:
   --poll SECONDS     refresh interval, 0 = paused, else 0.5 to 3600 (default 3)
   --boot, --no-boot  force or skip the boot self-test
   --ascii            ASCII glyphs and borders
+  -h, --help         show this help
 `;
 
 export interface TuiOptions {

@@ -60,7 +60,9 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
   const deps: WebDeps = { ctx, web, log, metrics, status, node, jobResources };
   const mcpSettings = resolveMcpSettings(ctx.config().mcp);
   // Loaded only when enabled: the MCP server and its SDK stay out of memory otherwise.
-  const mcp = mcpSettings.enabled ? (await import('../mcp/index.ts')).createMcp(deps, mcpSettings) : null;
+  const mcp = mcpSettings.enabled
+    ? (await (await import('./mcp-load.ts')).loadMcp()).createMcp(deps, mcpSettings)
+    : null;
   const app = buildApp(deps, { token, origin, mcp });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
 

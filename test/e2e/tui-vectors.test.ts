@@ -247,11 +247,18 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
     const tail = await proxy.waitFor('GET', '/jobs/long-sleep/logs', 5000, before);
     expect(tail.closedAt).toBeNull();
     t.write(ESC);
-    const screen = await t.waitFor((s) => !s.includes('logs  history'), 3000);
+    // A repaint may land in pieces on a loaded machine: wait for the whole full-width board.
+    const screen = await t.waitFor(
+      (s) =>
+        !s.includes('logs  history') &&
+        /long-sleep\s.*sleep 3600/.test(s) &&
+        !s.split('\n').some((l) => l.includes('│')),
+      8000,
+    );
     // full width: the command column is back and no row carries the drawer's divider
     expect(screen).toMatch(/long-sleep\s.*sleep 3600/);
     expect(screen.split('\n').some((l) => l.includes('│'))).toBe(false);
-    await until('the tail connection to close', 3000, async () => (tail.closedAt !== null ? true : null));
+    await until('the tail connection to close', 8000, async () => (tail.closedAt !== null ? true : null));
     expect(tail.clientClosed).toBe(true);
   });
 

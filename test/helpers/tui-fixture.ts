@@ -81,6 +81,20 @@ export function fixtureJobs(): ApiJob[] {
   ];
 }
 
+/** The `stats` of a `/runs` answer for one successful 0.4 s run. */
+export const ONE_RUN_STATS = {
+  total: 1,
+  success: 1,
+  failure: 0,
+  cancelled: 0,
+  unknown: 0,
+  success_rate: 1,
+  avg_duration: 0.4,
+  min_duration: 0.4,
+  max_duration: 0.4,
+  last_duration: 0.4,
+};
+
 export interface FakeRequest {
   method: string;
   url: string;
@@ -140,18 +154,7 @@ export class FixtureDaemon {
         return void json({
           name,
           runs: job.last_run ? [job.last_run] : [],
-          stats: {
-            total: 1,
-            success: 1,
-            failure: 0,
-            cancelled: 0,
-            unknown: 0,
-            success_rate: 1,
-            avg_duration: 0.4,
-            min_duration: 0.4,
-            max_duration: 0.4,
-            last_duration: 0.4,
-          },
+          stats: ONE_RUN_STATS,
         });
       if (m[2] === 'resources') return void json({ name, monitored: false, interval: 1, live: [], runs: [] });
       res.writeHead(200, { 'content-type': 'text/event-stream' });

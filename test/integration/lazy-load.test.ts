@@ -34,12 +34,38 @@ const STATE = ['state:', '  path: state.db', '  topology: single-node', '  deplo
   '\n',
 );
 
-function hooked(): { env: NodeJS.ProcessEnv; loaded: () => string[] } {
-  const dir = writeTree({ 'hook.cjs': HOOK, 'loaded.txt': '' }, true);
+// Records the file name of every ES module the daemon resolves (the bundle, the files beside it).
+const ESM_HOOK = "import { register } from 'node:module';\nregister('./esm-resolve.mjs', import.meta.url);\n";
+const ESM_RESOLVE = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  if (r.url.startsWith('file:')) appendFileSync(process.env.ESM_LOAD_LOG, r.url.split('/').pop() + '\\n');
+  return r;
+}
+`;
+
+function hooked(): { env: NodeJS.ProcessEnv; loaded: () => string[]; modules: () => string[] } {
+  const dir = writeTree(
+    {
+      'hook.cjs': HOOK,
+      'esm-hook.mjs': ESM_HOOK,
+      'esm-resolve.mjs': ESM_RESOLVE,
+      'loaded.txt': '',
+      'esm.txt': '',
+    },
+    true,
+  );
   const log = join(dir, 'loaded.txt');
+  const esm = join(dir, 'esm.txt');
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
   return {
-    env: { NODE_OPTIONS: `--require ${join(dir, 'hook.cjs')}`, LAZY_LOAD_LOG: log },
-    loaded: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+    env: {
+      NODE_OPTIONS: `--require ${join(dir, 'hook.cjs')} --import ${join(dir, 'esm-hook.mjs')}`,
+      LAZY_LOAD_LOG: log,
+      ESM_LOAD_LOG: esm,
+    },
+    loaded: () => lines(log),
+    modules: () => lines(esm),
   };
 }
 
@@ -78,6 +104,9 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
     expect(Object.keys(doc.paths)).toContain('/jobs');
     expect(hook.loaded()).toContain('zod');
     expect(hook.loaded()).not.toContain('@modelcontextprotocol/sdk');
+    // Issue 23: nor is the MCP server's own code in the bundle, or its file loaded.
+    expect(hook.modules()).toContain('cronstable.mjs');
+    expect(hook.modules()).not.toContain('cronstable-mcp.mjs');
   });
 
   it('with mcp.enabled and one tools/call, both are loaded', async () => {
@@ -88,5 +117,20 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
     const loaded = hook.loaded();
     expect(loaded).toContain('zod');
     expect(loaded).toContain('@modelcontextprotocol/sdk');
+    // The tools come from dist/cronstable-mcp.mjs, which the daemon loaded for them (issue 23).
+    expect(hook.modules()).toContain('cronstable-mcp.mjs');
+    const bundle = readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs'), 'utf8');
+    expect(bundle).not.toContain('cron_list_jobs');
+    expect(
+      readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'cronstable-mcp.mjs'), 'utf8'),
+    ).toContain('cron_list_jobs');
+  });
+
+  it("the MCP server shares the daemon's modules: a store error from a tool keeps its status", async () => {
+    d = await startMcpDaemon({ mcp: ['enabled: true'], extra: STATE });
+    // cron_get_job reads the job set through the web API module the bundle holds (not a copy).
+    const result = await d.call('cron_get_job', { name: 'no-such-job' });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/no-such-job/);
   });
 });

@@ -13,6 +13,7 @@ import {
   type StoreOptions,
   StoreUnavailableError,
 } from '../../src/store/types.ts';
+import { until } from '../helpers/until.ts';
 
 const require = createRequire(import.meta.url);
 type RawDb = { exec(sql: string): void; close(): void };
@@ -189,5 +190,42 @@ describe('worker lanes', () => {
     await store.close();
     expect((await Promise.all(pending)).length).toBe(50);
     await expect(store.append('runs/c', {})).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('an idle lane lets its worker exit; the next write starts a new one and nothing is lost', async () => {
+    const { store } = await open({ laneIdleMs: 150 });
+    const lanes = () => store.stats?.().lanes;
+    // Counts, not `running`: on a loaded machine the lanes may already have idled out here.
+    expect(lanes()?.bulk.starts).toBe(1);
+    expect(lanes()?.lease.starts).toBe(1);
+    await store.kvSet('g', 'before', 1);
+    await until('both idle lanes to exit', 10_000, async () =>
+      lanes()?.bulk.running === false && lanes()?.lease.running === false ? true : null,
+    );
+    // A write after the exit starts the bulk lane again (only it); the earlier write is there.
+    expect((await store.kvSet('g', 'after', 2)).value).toBe(2);
+    expect(lanes()?.bulk).toEqual({ running: true, starts: 2 });
+    expect(lanes()?.lease).toEqual({ running: false, starts: 1 });
+    expect((await store.kvList('g')).map((e) => [e.key, e.value])).toEqual([
+      ['after', 2],
+      ['before', 1],
+    ]);
+    const lease = await store.leaseAcquire('L', 'me', 30);
+    expect(lease?.fence).toBe(1);
+    expect(lanes()?.lease).toEqual({ running: true, starts: 2 });
+  });
+
+  it('writes arriving around the idle deadline are all kept, in order', async () => {
+    const { store } = await open({ laneIdleMs: 40 });
+    const written: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      // Pauses on both sides of the idle deadline: some writes meet a retiring worker.
+      await new Promise((r) => setTimeout(r, 30 + (i % 3) * 10));
+      await store.append('runs/idle', { i });
+      written.push(i);
+    }
+    const rows = await store.list('runs/idle');
+    expect(rows.map((r) => (r.data as { i: number }).i)).toEqual(written);
+    expect(store.stats?.().lanes?.bulk.starts).toBeGreaterThan(1);
   });
 });

@@ -2,6 +2,7 @@
 // surface, the board. Only the top surface takes keys.
 import { boardKey, filterKey } from '../views/board/board.ts';
 import { skipBoot } from '../views/boot/boot.ts';
+import { clearMarks } from '../views/bulk/bulk.ts';
 import { viewOf } from '../views/registry.ts';
 import type { RenderCtx } from '../views/types.ts';
 import { ackAlarm, wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
@@ -49,6 +50,7 @@ export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, ren
       else ctl.close(top.kind);
     } else if (s.filterFocused) ctl.store.set({ filterFocused: false });
     else if (s.wallboard) ctl.store.set({ wallboard: false });
+    else if (s.marked.size > 0) clearMarks(ctl);
     return;
   }
   if (top === null && s.filterFocused && !s.wallboard) {

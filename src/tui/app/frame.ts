@@ -1,5 +1,6 @@
 // One frame as rows of text (spec 08 §4.1): the wallboard, or the board with every open surface painted over
 // it in stack order (a drawer spliced on the right, a panel centred), then toasts. Pure: state in, rows out.
+import { asciiRow } from '../text/asciify.ts';
 import { Line, leftPart } from '../text/line.ts';
 import { paintBoard } from '../views/board/board.ts';
 import { overlayToasts } from '../views/board/chrome.ts';
@@ -13,8 +14,13 @@ import { paintWallboard } from '../views/wallboard/wallboard.ts';
 export const MIN_COLS = 40;
 export const MIN_ROWS = 10;
 
-/** The frame's rows, one per terminal row. */
+/** The frame's rows, one per terminal row; in ASCII mode every cell is ASCII. */
 export function composeFrame(ctx: RenderCtx): string[] {
+  const rows = composeRows(ctx);
+  return ctx.s.ascii ? rows.map(asciiRow) : rows;
+}
+
+function composeRows(ctx: RenderCtx): string[] {
   const { s, theme } = ctx;
   const height = Math.max(1, s.rows);
   if (s.cols < MIN_COLS || s.rows < MIN_ROWS) {

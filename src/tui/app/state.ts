@@ -83,6 +83,8 @@ export interface TuiState {
   sortDesc: boolean;
   /** selected job name on the board */
   selected: string | null;
+  /** jobs marked with `Space` for a bulk run / cancel (this run only) */
+  marked: ReadonlySet<string>;
   /** first board row shown */
   scroll: number;
   /** open surfaces, bottom first; keys go to the last */
@@ -124,6 +126,7 @@ export function createState(
     sortKey: 'name',
     sortDesc: false,
     selected: null,
+    marked: new Set(),
     scroll: 0,
     stack: [],
     wallboard: false,

@@ -18,6 +18,8 @@ export interface Glyphs {
   titleL: string;
   titleR: string;
   marker: string;
+  /** a job marked for a bulk run / cancel */
+  mark: string;
   logBar: string;
   dot: string;
   ellipsis: string;
@@ -44,6 +46,7 @@ export const UNICODE: Glyphs = {
   titleL: '╴',
   titleR: '╶',
   marker: '▎',
+  mark: '◆',
   logBar: '▏',
   dot: '·',
   ellipsis: '…',
@@ -70,6 +73,7 @@ export const ASCII: Glyphs = {
   titleL: ' ',
   titleR: ' ',
   marker: '>',
+  mark: '*',
   logBar: '|',
   dot: '.',
   ellipsis: '~',

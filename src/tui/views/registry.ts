@@ -1,6 +1,7 @@
 // Every surface the dashboard can stack over the board, by kind. A new view = a folder under views/ plus one
 // line here (and, if it has a palette entry, an addPaletteSource call in its folder).
 import type { Surface } from '../app/state.ts';
+import { bulkView } from './bulk/bulk.ts';
 import { clusterView } from './cluster/cluster.ts';
 import { dagDrawerView } from './dags/drawer.ts';
 import { dagsView } from './dags/list.ts';
@@ -28,6 +29,7 @@ const VIEWS: readonly View<never>[] = [
   settingsView,
   helpView,
   drawerView,
+  bulkView,
   // tui-ops
   dagsView,
   dagDrawerView,
@@ -45,6 +47,9 @@ const VIEWS: readonly View<never>[] = [
   weekView,
   sandboxView,
 ] as View<never>[];
+
+/** Every surface kind there is (tests check each is drawn, e.g. in ASCII mode). */
+export const VIEW_KINDS: readonly string[] = VIEWS.map((v) => v.kind);
 
 const BY_KIND = new Map<string, View<Surface>>(VIEWS.map((v) => [v.kind, v as unknown as View<Surface>]));
 

@@ -18,6 +18,20 @@ export function patchSurface<S extends Surface>(
   if (cur && when(cur)) ctl.update(cur, typeof patch === 'function' ? patch(cur) : patch);
 }
 
+/** The largest scroll each surface kind allowed at its last paint, so scroll keys stop at the end at once
+ * (instead of counting on past it and needing as many presses back). */
+const scrollMax = new Map<string, number>();
+
+/** Paint: the rows this surface has beyond what fits. */
+export function noteScrollMax(kind: string, max: number): void {
+  scrollMax.set(kind, Math.max(0, max));
+}
+
+/** Key: a scroll of `kind` kept within [0, its last painted maximum]. */
+export function clampScroll(kind: string, scroll: number): number {
+  return Math.max(0, Math.min(scrollMax.get(kind) ?? Number.MAX_SAFE_INTEGER, scroll));
+}
+
 /** Moves a selection by `delta`, clamped to [0, n). */
 export const clampSel = (sel: number, delta: number, n: number): number =>
   Math.max(0, Math.min(Math.max(0, n - 1), sel + delta));

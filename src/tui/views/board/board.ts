@@ -6,10 +6,11 @@ import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
 import { boardKeyFor } from '../boardkeys.ts';
+import { askBulk, toggleMark } from '../bulk/bulk.ts';
 import { toggleTimeline } from '../incident/timeline.ts';
 import { openMultiTail } from '../multitail/multitail.ts';
 import type { KeyCtx, RenderCtx } from '../types.ts';
-import { footer, header, toolbar, verdict, verdictBar } from './chrome.ts';
+import { footer, header, MARK_HINTS, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
 import { hasOwnerColumn, hasResColumn, layoutColumns, paintRow, paintTitles } from './rows.ts';
 
@@ -46,11 +47,12 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   }
   for (let i = top; i < rows.length && out.length < height - 1; i++) {
     const r = rows[i]!;
-    out.push(paintRow(r, columns, i === sel, s.data.justFailed.has(r.job.name), rowCtx));
+    const name = r.job.name;
+    out.push(paintRow(r, columns, i === sel, s.data.justFailed.has(name), rowCtx, s.marked.has(name)));
   }
   const blank = new Line(theme, s.cols).done();
   while (out.length < height - 1) out.push(blank);
-  out.push(footer(ctx));
+  out.push(s.marked.size > 0 ? footer(ctx, MARK_HINTS) : footer(ctx));
   return out;
 }
 
@@ -94,11 +96,19 @@ export function boardKey(key: Key, ctx: KeyCtx): boolean {
     case '?':
       ctl.push({ kind: 'help', scroll: 0 } as never);
       return true;
+    case ' ':
+      if (job) {
+        toggleMark(ctl, job.name);
+        select(Math.min(rows.length - 1, sel + 1));
+      }
+      return true;
     case 'r':
-      if (job?.enabled && !job.running) void ctl.runJob(job.name);
+      if (s.marked.size > 0) askBulk(ctl, 'start');
+      else if (job?.enabled && !job.running) void ctl.runJob(job.name);
       return true;
     case 'x':
-      if (job?.running) void ctl.cancelJob(job.name);
+      if (s.marked.size > 0) askBulk(ctl, 'cancel');
+      else if (job?.running) void ctl.cancelJob(job.name);
       return true;
     case 'c':
       if (job) ctl.copy(job.command, '❏ copied command');

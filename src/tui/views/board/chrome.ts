@@ -97,6 +97,9 @@ export function toolbar(ctx: RenderCtx, rowsShown: number): string {
   line.add(`poll:${s.pollMs === 0 ? 'off' : `${s.pollMs / 1000}s`}`, { fg: 'fg' });
   line.add('   ');
   line.add(`${rowsShown} ${rowsShown === 1 ? 'job' : 'jobs'}`, { fg: 'fg' });
+  // marks of jobs gone from /jobs since are not counted (nor acted on)
+  const marks = s.marked.size > 0 ? s.data.jobs.filter((j) => s.marked.has(j.name)).length : 0;
+  if (marks > 0) line.add(` ${g.mark} ${marks} marked`, { fg: 'warn', bold: true });
   const { run, fail, ok } = countStates(s.data.jobs);
   if (run) line.add(` ${g.status.running} ${run}`, { fg: 'run' });
   if (fail) line.add(` ${g.status.failed} ${fail}`, { fg: 'fail' });
@@ -152,6 +155,9 @@ export function verdictBar(ctx: RenderCtx, v: Verdict): string {
 
 export const FOOTER_HINTS =
   'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
+
+/** The footer while jobs are marked: what the marks are for. */
+export const MARK_HINTS = 'space mark · r run marked · x cancel marked · esc clear marks · j/k move · ? help';
 
 export function footer(ctx: RenderCtx, text = FOOTER_HINTS): string {
   const line = new Line(ctx.theme, ctx.s.cols);

@@ -154,15 +154,17 @@ export function paintRow(
   selected: boolean,
   justFailed: boolean,
   ctx: RowCtx,
+  marked = false,
 ): string {
   const texts = columns.map((c) => cellTexts(row, c, ctx));
   const spark = columns.some((c) => c.id === 'spark') ? sparkGlyphs(row.job, 10, ctx.g) : [];
-  const key = `${ctx.theme.name}|${ctx.theme.depth}|${ctx.cols}|${row.status}|${selected ? 1 : 0}|${justFailed ? 1 : 0}|${columns.map((c) => c.width).join(',')}|${texts.join('\u0000')}|${spark.map((s) => s[0] + s[1]).join('')}`;
+  const key = `${ctx.theme.name}|${ctx.theme.depth}|${ctx.cols}|${row.status}|${selected ? 1 : 0}|${marked ? 1 : 0}|${justFailed ? 1 : 0}|${columns.map((c) => c.width).join(',')}|${texts.join('\u0000')}|${spark.map((s) => s[0] + s[1]).join('')}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const bg: Role = selected ? 'sel' : 'bg';
   const line = new Line(ctx.theme, ctx.cols, { bg });
-  line.add(selected ? ctx.g.marker : ' ', { fg: 'accent', bg });
+  if (marked) line.add(ctx.g.mark, { fg: 'warn', bg, bold: true });
+  else line.add(selected ? ctx.g.marker : ' ', { fg: 'accent', bg });
   const statusRole = STATUS_TONE[row.status];
   columns.forEach((c, i) => {
     if (i > 0) line.add(' ');

@@ -21,7 +21,7 @@ import { flatten } from '../../text/sanitize.ts';
 import { reink, type Style } from '../../text/theme.ts';
 import { cellWidth, fit } from '../../text/width.ts';
 import { drawerWidth, tabStrip } from '../drawer/drawer.ts';
-import { clampSel, cycleTab, findSurface, patchSurface } from '../surface.ts';
+import { clampScroll, clampSel, cycleTab, findSurface, noteScrollMax, patchSurface } from '../surface.ts';
 import type { DrawerPaint, RenderCtx, View } from '../types.ts';
 import { backfillDag, decideTask, triggerDag } from './actions.ts';
 import { dagStateRole } from './roles.ts';
@@ -284,8 +284,8 @@ function paint(d: DagSurface, ctx: RenderCtx): DrawerPaint {
   const body = bodyRows(d, ctx, width);
   // Lists keep their selection in view; the read-only tabs scroll by rows.
   const selRow = d.tab === 'runs' ? d.runSel : d.tab === 'tasks' ? d.taskSel + 1 : -1;
-  const top =
-    selRow >= 0 ? Math.max(0, selRow - room + 1) : Math.min(d.scroll, Math.max(0, body.length - room));
+  if (selRow < 0) noteScrollMax(KIND, body.length - room);
+  const top = selRow >= 0 ? Math.max(0, selRow - room + 1) : clampScroll(KIND, d.scroll);
   rows.push(...body.slice(top, top + room));
   const blank = new Line(theme, width).done();
   while (rows.length < height) rows.push(blank);
@@ -372,7 +372,7 @@ export const dagDrawerView: View<DagSurface> = {
       }
       return true;
     }
-    if (move || page) ctl.update(d, { scroll: Math.max(0, d.scroll + move + page) });
+    if (move || page) ctl.update(d, { scroll: clampScroll(KIND, clampScroll(KIND, d.scroll) + move + page) });
     else if (key.name === 'home') ctl.update(d, { scroll: 0 });
     return true;
   },

@@ -11,6 +11,7 @@ import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
+import { clampScroll, noteScrollMax } from '../surface.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
 import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
@@ -61,8 +62,9 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
     let body: Row[];
     if (d.tab === 'history') body = historyRows(d.runs ?? null, ctx);
     else if (d.tab === 'resources') body = resourceRows(d.resources ?? null);
-    else body = job ? scheduleRows(job, ctx) : [[[' no such job', 'dim']]];
-    const painted = paintRows(body.slice(d.tabScroll ?? 0), ctx, width);
+    else body = job ? scheduleRows(job, ctx, width) : [[[' no such job', 'dim']]];
+    noteScrollMax('drawer', body.length - room);
+    const painted = paintRows(body.slice(clampScroll('drawer', d.tabScroll ?? 0)), ctx, width);
     rows.push(...painted.slice(0, room));
   }
   const blank = new Line(theme, width).done();
@@ -232,7 +234,7 @@ export const drawerView: View<DrawerSurface> = {
     const step = key.name === 'j' || key.name === 'down' ? 1 : key.name === 'k' || key.name === 'up' ? -1 : 0;
     const page = key.name === 'pagedown' ? 10 : key.name === 'pageup' ? -10 : 0;
     if (step || page) {
-      ctl.update(d, { tabScroll: Math.max(0, scroll + step + page) });
+      ctl.update(d, { tabScroll: clampScroll('drawer', clampScroll('drawer', scroll) + step + page) });
       return true;
     }
     return false;

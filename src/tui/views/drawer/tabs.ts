@@ -1,6 +1,6 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
-import { civilInFrame, compileJob, nextFiresOf } from '../../../dashboard/engine.ts';
+import { civilInFrame, compileJob, lintJob, nextFiresOf } from '../../../dashboard/engine.ts';
 import { formatCivil, formatDuration, formatLoad, parseIso } from '../../../dashboard/format.ts';
 import { OUTCOME_STATUS, STATUS_TONE } from '../../../dashboard/health.ts';
 import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
@@ -9,6 +9,7 @@ import type { ApiJob, ApiRuns } from '../../../dashboard/types.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { utcStamp } from '../../text/stamp.ts';
 import type { Role } from '../../text/theme.ts';
+import { wrapText } from '../panelkit.ts';
 import type { RenderCtx } from '../types.ts';
 
 /** A text row of a tab: spans of (text, role, bold). */
@@ -34,6 +35,12 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
       ],
     ]);
   }
+  const cpuAvg = st.avg_cpu_seconds ?? null;
+  const peak = st.max_rss_bytes ?? null;
+  if (cpuAvg !== null || peak !== null)
+    out.push([
+      [` cpu avg ${cpuAvg === null ? '—' : `${cpuAvg.toFixed(1)}s`} · peak rss ${formatBytes(peak)}`, 'dim'],
+    ]);
   out.push([
     [` ${ctx.g.h.repeat(40)}`, 'border'],
     [' times UTC', 'dim'],
@@ -53,6 +60,8 @@ export function historyRows(runs: ApiRuns | null | string, ctx: RenderCtx): Row[
     const detail: string[] = [];
     if (r.exit_code !== null) detail.push(`exit ${r.exit_code}`);
     if (r.fail_reason) detail.push(flatten(r.fail_reason));
+    const cpu = r.resources?.cpu_total_seconds;
+    if (cpu != null) detail.push(`${cpu.toFixed(1)}s cpu`);
     out.push([
       [` ${ctx.g.status[status]} `, STATUS_TONE[status]],
       [started === null ? '—' : utcStamp(started), 'fg'],
@@ -91,7 +100,7 @@ export function resourceRows(res: ApiJobResources | null | string): Row[] {
   return out;
 }
 
-export function scheduleRows(job: ApiJob, ctx: RenderCtx): Row[] {
+export function scheduleRows(job: ApiJob, ctx: RenderCtx, width = 80): Row[] {
   const c = compileJob(job);
   const out: Row[] = [[[` ${flatten(job.schedule)}`, 'accent', true]]];
   out.push([[` ${flatten(c.description)}`, c.error ? 'fail' : 'fg']]);
@@ -105,11 +114,20 @@ export function scheduleRows(job: ApiJob, ctx: RenderCtx): Row[] {
     for (const at of nextFiresOf(c, ctx.s.now, 8))
       out.push([[`   ${formatCivil(civilInFrame(c.frame, at), true)}`, 'fg']]);
   }
-  const findings = job.schedule_findings ?? [];
+  // The daemon's findings (an empty list = clean); a daemon that sends none gets the same linter run here.
+  const findings: { level: string; message: string }[] = job.schedule_findings
+    ? job.schedule_findings
+    : [
+        ...(c.error ? [{ level: 'error', message: `rejected: ${c.error}` }] : []),
+        ...(job.never_fires ? [{ level: 'error', message: 'never fires' }] : []),
+        ...lintJob(c, ctx.s.now),
+      ];
   if (findings.length > 0) out.push([[' ', 'fg']]);
   for (const f of findings.slice(0, 3)) {
-    const level = f.level === 'error' ? ['✕', 'fail'] : f.level === 'warning' ? ['⚠', 'warn'] : ['·', 'dim'];
-    out.push([[` ${level[0]} ${flatten(f.message)}`, level[1] as Role]]);
+    const [glyph, role]: [string, Role] =
+      f.level === 'error' ? ['✕', 'fail'] : f.level === 'warning' ? ['⚠', 'warn'] : ['·', 'dim'];
+    for (const text of wrapText(`${glyph} ${flatten(f.message)}`, Math.max(10, width - 2), '  '))
+      out.push([[` ${text}`, role]]);
   }
   if (job.scheduled_in !== null)
     out.push([[` daemon says: next fire in ${formatDuration(job.scheduled_in)}`, 'ok']]);

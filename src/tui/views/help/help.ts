@@ -17,6 +17,7 @@ export const TERMINAL_EXTRAS: ReadonlyArray<readonly [string, string]> = [
   ['s / S', 'Cycle sort key / direction'],
   ['f', 'Cycle status filter'],
   ['m', 'Multi-tail console'],
+  ['space', 'Mark a job; r / x then run / cancel the marked'],
   ['←/→ or Tab', 'Switch drawer tab'],
   ['PgUp / PgDn', 'Scroll'],
   ['in logs: f/t/w', 'Follow · timestamps · wrap'],
@@ -64,9 +65,12 @@ export const helpView: View<HelpSurface> = {
   },
   key(h, key, ctx) {
     const { ctl } = ctx;
+    // rows() is static text: its length bounds the scroll (so `k` answers at once after a long `j`)
+    const total = SHORTCUTS.reduce((n, sec) => n + 1 + sec.keys.length, 0) + 3 + TERMINAL_EXTRAS.length;
+    const max = Math.max(0, total - Math.max(4, ctl.state.rows - 6));
     if (key.name === '?') ctl.close('help');
     else if (key.name === 'j' || key.name === 'down' || key.name === 'pagedown')
-      ctl.update(h, { scroll: h.scroll + (key.name === 'pagedown' ? 10 : 1) });
+      ctl.update(h, { scroll: Math.min(max, h.scroll + (key.name === 'pagedown' ? 10 : 1)) });
     else if (key.name === 'k' || key.name === 'up' || key.name === 'pageup')
       ctl.update(h, { scroll: Math.max(0, h.scroll - (key.name === 'pageup' ? 10 : 1)) });
     return true;

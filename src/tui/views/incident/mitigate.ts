@@ -3,6 +3,7 @@
 // up as Markdown (file + clipboard). The set is fixed when the console opens.
 import { failingJobs } from '../../../dashboard/incident.ts';
 import { type MitigateVerb, runStaggered } from '../../../dashboard/mitigate.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
@@ -29,13 +30,27 @@ export const MITIGATE_GAP_MS = 300;
 export function openMitigate(ctl: Controller, which: 'incident' | 'failing'): void {
   const jobs = ctl.state.data.jobs;
   const names = which === 'incident' ? incidentSet(jobs) : failingJobs(jobs).map((f) => f.name);
-  ctl.push({
-    kind: 'mitigate',
-    label: which === 'incident' ? 'incident set' : 'failing jobs',
-    names,
-    log: [],
-    sweep: null,
-  } as MitigateSurface);
+  openMitigateOn(ctl, names, which === 'incident' ? 'incident set' : 'failing jobs');
+}
+
+/** Opens the console on any set of jobs (the board's marked jobs too); returns the open surface. */
+export function openMitigateOn(ctl: Controller, names: readonly string[], label: string): MitigateSurface {
+  const m = { kind: 'mitigate', label, names, log: [], sweep: null } as MitigateSurface;
+  ctl.push(m);
+  return m;
+}
+
+/** The members a sweep acts on: `start` the enabled idle ones, `cancel` the running ones. */
+export function eligibleNames(
+  jobs: readonly ApiJob[],
+  names: readonly string[],
+  verb: MitigateVerb,
+): string[] {
+  const byName = new Map(jobs.map((j) => [j.name, j]));
+  return names.filter((n) => {
+    const j = byName.get(n);
+    return j !== undefined && (verb === 'start' ? j.enabled && !j.running : j.running);
+  });
 }
 
 const append = (ctl: Controller, line: string) =>
@@ -43,11 +58,7 @@ const append = (ctl: Controller, line: string) =>
 
 /** Runs one sweep: `start` the enabled idle members or `cancel` the running ones. */
 export async function sweep(ctl: Controller, m: MitigateSurface, verb: MitigateVerb): Promise<void> {
-  const jobs = new Map(ctl.state.data.jobs.map((j) => [j.name, j]));
-  const names = m.names.filter((n) => {
-    const j = jobs.get(n);
-    return j !== undefined && (verb === 'start' ? j.enabled && !j.running : j.running);
-  });
+  const names = eligibleNames(ctl.state.data.jobs, m.names, verb);
   const what = verb === 'start' ? 'start' : 'cancel';
   if (names.length === 0) {
     append(ctl, `nothing to ${what} (no eligible jobs)`);

@@ -15,7 +15,7 @@ import { type Role, reink } from '../../text/theme.ts';
 import { cellWidth, fit, wrapCells } from '../../text/width.ts';
 import { addPaletteSource } from '../palette/palette.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import { clampSel, findSurface } from '../surface.ts';
+import { clampScroll, clampSel, findSurface, noteScrollMax } from '../surface.ts';
 import type { PanelPaint, RenderCtx, View } from '../types.ts';
 
 export interface Pane {
@@ -161,7 +161,8 @@ export const multiTailView: View<MultiTailSurface> = {
       );
     const room = Math.max(3, s.rows - 1 - 6 - body.length);
     const all = lineRows(m, ctx, inner);
-    const scroll = Math.min(m.scroll, Math.max(0, all.length - room));
+    noteScrollMax(KIND, all.length - room);
+    const scroll = clampScroll(KIND, m.scroll);
     const end = all.length - scroll;
     body.push(...all.slice(Math.max(0, end - room), end));
     const extras = `${m.timestamps ? ' · times UTC' : ''}${m.wrap ? ' · wrap' : ''}${scroll ? ` · ${g.up}${scroll}` : ''}`;
@@ -204,10 +205,10 @@ export const multiTailView: View<MultiTailSurface> = {
         ctl.update(m, { wrap: !m.wrap });
         break;
       case 'pageup':
-        ctl.update(m, { scroll: m.scroll + 10 });
+        ctl.update(m, { scroll: clampScroll(KIND, clampScroll(KIND, m.scroll) + 10) });
         break;
       case 'pagedown':
-        ctl.update(m, { scroll: Math.max(0, m.scroll - 10) });
+        ctl.update(m, { scroll: clampScroll(KIND, clampScroll(KIND, m.scroll) - 10) });
         break;
       case 'end':
         ctl.update(m, { scroll: 0 });

@@ -119,6 +119,66 @@ async function runAllFailing(ctl: Controller): Promise<void> {
   for (const j of failing) await ctl.runJob(j.name);
 }
 
+/** Global entries in the order spec 08 §4.5 lists them (by id); entries of no listed id follow, DAGs last. */
+const GLOBAL_ORDER = [
+  'refresh',
+  'run-failing',
+  'theme',
+  'light',
+  'cvd',
+  'compact',
+  'sound',
+  'panel:radar',
+  'panel:heatmap',
+  'panel:pressure',
+  'panel:week',
+  'panel:fleet',
+  'panel:cluster',
+  'panel:node',
+  'multitail',
+  'multitail-failing',
+  'multitail-running',
+  'tv',
+  'timeline',
+  'mitigate',
+  'panel:sandbox',
+  'boot',
+  'copy-version',
+  'copy-jobset',
+  'settings',
+  'help',
+  'token',
+  'dags',
+  'state',
+  'filter',
+];
+/** Per-job entries in the spec's order, job by job. */
+const JOB_ORDER = ['logs', 'run', 'cancel', 'copy', 'schedule', 'tail'];
+
+const stableSort = <T>(list: readonly T[], rank: (x: T) => number): T[] =>
+  list
+    .map((x, i) => ({ x, i, r: rank(x) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((e) => e.x);
+
+function globalRank(c: Command): number {
+  const i = GLOBAL_ORDER.indexOf(c.id);
+  if (i >= 0) return i;
+  return c.id.startsWith('dag:') || c.id.startsWith('trigger:')
+    ? GLOBAL_ORDER.length + 1
+    : GLOBAL_ORDER.length;
+}
+
+function jobRanker(jobs: readonly { name: string }[]): (c: Command) => number {
+  const at = new Map(jobs.map((j, i) => [j.name, i]));
+  return (c) => {
+    const colon = c.id.indexOf(':');
+    const kind = JOB_ORDER.indexOf(c.id.slice(0, colon));
+    const job = at.get(c.id.slice(colon + 1)) ?? jobs.length;
+    return job * JOB_ORDER.length + (kind < 0 ? JOB_ORDER.length - 1 : kind);
+  };
+}
+
 let memo: { key: unknown[]; list: Command[] } | null = null;
 
 /** The ranked entries for a query (memoised on the query and the job list). */
@@ -127,14 +187,15 @@ export function paletteEntries(ctl: Controller, query: string): Command[] {
   if (memo?.key.every((v, i) => v === key[i])) return memo.list;
   // A view's per-job entries (group 'jobs', e.g. `Tail: n`) rank with the job entries, after the actions.
   const all = globalCommands(ctl);
-  const list = [
-    ...rankCommands(
-      all.filter((c) => c.group !== 'jobs'),
-      query,
-      LIMIT,
-    ),
-    ...rankCommands([...jobCommands(ctl), ...all.filter((c) => c.group === 'jobs')], query, LIMIT),
-  ];
+  const actions = stableSort(
+    all.filter((c) => c.group !== 'jobs'),
+    globalRank,
+  );
+  const perJob = stableSort(
+    [...jobCommands(ctl), ...all.filter((c) => c.group === 'jobs')],
+    jobRanker(ctl.state.data.jobs),
+  );
+  const list = [...rankCommands(actions, query, LIMIT), ...rankCommands(perJob, query, LIMIT)];
   memo = { key, list: list.slice(0, LIMIT) };
   return memo.list;
 }

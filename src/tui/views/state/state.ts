@@ -7,7 +7,7 @@ import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { addPaletteSource } from '../palette/palette.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import { clampSel, cycleTab, findSurface, patchSurface } from '../surface.ts';
+import { clampScroll, clampSel, cycleTab, findSurface, noteScrollMax, patchSurface } from '../surface.ts';
 import type { PanelPaint, View } from '../types.ts';
 
 export const STATE_TABS = ['view', 'documents', 'records'] as const;
@@ -123,7 +123,8 @@ export const stateView: View<StateSurface> = {
       }
     }
     const room = Math.max(4, s.rows - 1 - 8);
-    const top = Math.min(st.scroll, Math.max(0, lines.length - room));
+    noteScrollMax(KIND, lines.length - room);
+    const top = clampScroll(KIND, st.scroll);
     for (const [text, fg, bold] of lines.slice(top, top + room))
       body.push(bodyRow(ctx, inner, [[text, { fg, bold }]]));
     return {
@@ -146,18 +147,18 @@ export const stateView: View<StateSurface> = {
       case 'j':
       case 'down':
         if (names.length) ctl.update(st, { sel: clampSel(st.sel, 1, names.length) });
-        else ctl.update(st, { scroll: st.scroll + 1 });
+        else ctl.update(st, { scroll: clampScroll(KIND, clampScroll(KIND, st.scroll) + 1) });
         break;
       case 'k':
       case 'up':
         if (names.length) ctl.update(st, { sel: clampSel(st.sel, -1, names.length) });
-        else ctl.update(st, { scroll: Math.max(0, st.scroll - 1) });
+        else ctl.update(st, { scroll: clampScroll(KIND, clampScroll(KIND, st.scroll) - 1) });
         break;
       case 'pagedown':
-        ctl.update(st, { scroll: st.scroll + 10 });
+        ctl.update(st, { scroll: clampScroll(KIND, clampScroll(KIND, st.scroll) + 10) });
         break;
       case 'pageup':
-        ctl.update(st, { scroll: Math.max(0, st.scroll - 10) });
+        ctl.update(st, { scroll: clampScroll(KIND, clampScroll(KIND, st.scroll) - 10) });
         break;
       case 'home':
         ctl.update(st, { scroll: 0 });
