@@ -4,9 +4,8 @@ import { formatUtcInstant } from '../schedule/civil.ts';
 import {
   type CronSchedule,
   DEFAULT_DST_POLICY,
-  DST_REPEATED_VALUES,
-  DST_SKIPPED_VALUES,
   type DstPolicy,
+  dstPolicyOf,
   type Frame,
   isKnownTimezone,
   isReboot,
@@ -88,18 +87,11 @@ export async function runNext(
       );
     after = t;
   }
-  const repeated = values['dst-repeated'];
-  if (repeated !== undefined && !(DST_REPEATED_VALUES as readonly string[]).includes(repeated))
-    return fail(
-      `invalid --dst-repeated value '${repeated}': expected one of ${DST_REPEATED_VALUES.join(', ')}`,
-    );
-  const skipped = values['dst-skipped'];
-  if (skipped !== undefined && !(DST_SKIPPED_VALUES as readonly string[]).includes(skipped))
-    return fail(`invalid --dst-skipped value '${skipped}': expected one of ${DST_SKIPPED_VALUES.join(', ')}`);
-  const override = (base: DstPolicy): DstPolicy => ({
-    repeated: (repeated as DstPolicy['repeated'] | undefined) ?? base.repeated,
-    skipped: (skipped as DstPolicy['skipped'] | undefined) ?? base.skipped,
-  });
+  // Validated before the job is looked up; a job's own policy is the base of the override below.
+  const dstFlags = { repeated: values['dst-repeated'], skipped: values['dst-skipped'] };
+  const override = (base: DstPolicy) => dstPolicyOf(dstFlags, base, (f) => `--dst-${f} value`);
+  const checked = override(DEFAULT_DST_POLICY);
+  if ('error' in checked) return fail(checked.error);
 
   let schedule: CronSchedule;
   let frame: Frame;
@@ -110,7 +102,9 @@ export async function runNext(
     const job = await findJob(values.config!, values.job, io.nowMs());
     if (typeof job === 'string') return fail(job);
     ({ schedule, frame } = job);
-    dst = override(job.dst);
+    const own = override(job.dst);
+    if ('error' in own) return fail(own.error);
+    dst = own;
   } else {
     const expr = positionals[0]!;
     if (isReboot(expr)) return fail("'@reboot' fires once at daemon start and has no next fire time");
@@ -122,7 +116,7 @@ export async function runNext(
       throw e;
     }
     frame = resolveFrame({ timezone: values.tz ?? null });
-    dst = override(DEFAULT_DST_POLICY);
+    dst = checked;
   }
   for (const ms of occurrences(schedule, frame, after, { limit: count, dst })) io.out(formatUtcInstant(ms));
   return 0;

@@ -2,14 +2,12 @@
 // job and its fate, read from the run ledger of the config's `state:` store (shared by the fleet, so
 // any node or an operator's shell answers for all of them). Same rows as GET /jobs/{name}/slots.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/errors.ts';
-import { loadConfig } from '../config/load.ts';
 import type { SlotView } from '../scheduler/slots.ts';
 import { jobSlots, ledgerRows, slotsBody, slotWindow } from '../scheduler/slots-ledger.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
-import { verbArgs } from './verb-args.ts';
+import { loadVerbConfig, verbArgs } from './verb-args.ts';
 
 export const SLOTS_USAGE = `usage: cronstable [-c CONF] slots JOB [--since ISO] [--until ISO] [--json]
 
@@ -78,13 +76,8 @@ export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = 
     io.err(`cronstable slots: ${m}\n`);
     return 1;
   };
-  let cfg: ReturnType<typeof loadConfig>;
-  try {
-    cfg = loadConfig(configPath);
-  } catch (e) {
-    if (e instanceof ConfigError) return fail(e.message);
-    throw e;
-  }
+  const cfg = loadVerbConfig(configPath);
+  if ('error' in cfg) return fail(cfg.error);
   const job = cfg.jobs.find((j) => j.name === name);
   if (!job) return fail(`job '${name}' not found in ${configPath}`);
   if (!cfg.state)

@@ -1,12 +1,10 @@
 // `cronstable -c CONF state check|gc|backup|restore|migrate` (spec 03 §11): offline store
 // administration from a config's `state:` section. `-c` may stand before `state` or after the action.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/errors.ts';
-import { loadConfig } from '../config/load.ts';
 import type { AdminResult } from '../store/admin.ts';
 import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
-import { verbArgs } from './verb-args.ts';
+import { loadVerbConfig, verbArgs } from './verb-args.ts';
 
 export const STATE_ADMIN_USAGE = `usage: cronstable [-c CONF] state ACTION [options]
 
@@ -81,13 +79,8 @@ export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> 
     io.out(`cronstable state error: ${m}\n`);
     return 1;
   };
-  let cfg: ReturnType<typeof loadConfig>;
-  try {
-    cfg = loadConfig(configPath);
-  } catch (e) {
-    if (e instanceof ConfigError) return fail(e.message);
-    throw e;
-  }
+  const cfg = loadVerbConfig(configPath);
+  if ('error' in cfg) return fail(cfg.error);
   if (!cfg.state) return fail(`the configuration at ${configPath} has no 'state' section`);
   const state = cfg.state;
   const opts = {

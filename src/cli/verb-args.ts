@@ -1,5 +1,8 @@
 // The daemon binary's admin verbs (`state`, `slots`) take the daemon's `-c CONF` before the verb:
-// one splitter for all of them, so `-c` means the same wherever it stands.
+// one splitter for all of them, so `-c` means the same wherever it stands; and one config load.
+import { ConfigError } from '../config/errors.ts';
+import { loadConfig } from '../config/load.ts';
+import type { LoadedConfig } from '../config/types.ts';
 
 /** Splits `[-c CONF] VERB ...`; null when argv is not a call of `verb` (anything else before it). */
 export function verbArgs(
@@ -17,4 +20,14 @@ export function verbArgs(
     else return null;
   }
   return { config, rest: argv.slice(at + 1) };
+}
+
+/** The config at `path`, or the text of its error (file, line, column and key) for the verb to print. */
+export function loadVerbConfig(path: string): LoadedConfig | { error: string } {
+  try {
+    return loadConfig(path);
+  } catch (e) {
+    if (e instanceof ConfigError) return { error: e.message };
+    throw e;
+  }
 }

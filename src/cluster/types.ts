@@ -3,35 +3,16 @@
 // the background; the scheduler's gate asks it synchronously, per fire, whether this node may run
 // a leader-gated job. Nothing here does I/O.
 import type { ClusterSection } from '../config/file-schema.ts';
+import type { PeerStatus } from '../dashboard/types.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
+
+export { PEER_STATUSES, type PeerStatus } from '../dashboard/types.ts';
 
 export type BackendKind = 'gossip' | 'filesystem' | 'etcd' | 'kubernetes';
 export type Distribution = 'single-leader' | 'spread';
 /** The two gated policies; `EveryNode` never reaches a backend (spec 05 §3.1 row 2). */
 export type GatedPolicy = 'Leader' | 'PreferLeader';
-
-/** A peer's state in the gossip status machine (spec 05 §5.4). */
-export type PeerStatus =
-  | 'unknown'
-  | 'agreed'
-  | 'syncing'
-  | 'drifted'
-  | 'unreachable'
-  | 'untrusted'
-  | 'conflict'
-  | 'self';
-
-export const PEER_STATUSES: readonly PeerStatus[] = [
-  'unknown',
-  'agreed',
-  'syncing',
-  'drifted',
-  'unreachable',
-  'untrusted',
-  'conflict',
-  'self',
-];
 
 /** The live load a node shares with its peers (`X-Cronstable-Node-Stats`, spec 05 §5.3). */
 export interface NodeStats {

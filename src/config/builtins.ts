@@ -1,4 +1,5 @@
 // Built-in job defaults (spec 01 §3, spec 02 §1 and §9, spec 03 §1.3): step 1 of the merge.
+import { DEFAULT_DST_POLICY } from '../schedule/dst.ts';
 import type { ReportBlock } from './file-schema.ts';
 import type { JobOptions } from './types.ts';
 
@@ -69,7 +70,7 @@ export function builtinJobOptions(): JobOptions {
     enabled: true,
     utc: true,
     timezone: null,
-    dst: { repeated: 'first', skipped: 'shift' },
+    dst: { ...DEFAULT_DST_POLICY },
     onFailure: {
       retry: { maximumRetries: 0, initialDelay: 1, maximumDelay: 300, backoffMultiplier: 2 },
       report: defaultReportBlock(),

@@ -1,4 +1,5 @@
 // DAG validation (spec 04 §2): keys, task graph, expand rules, launch names.
+import { DEFAULT_DST_POLICY, type DstPolicy } from '../schedule/dst.ts';
 import { builtinJobOptions } from './builtins.ts';
 import { quote, type SourcePos } from './errors.ts';
 import type { RawDag } from './file-schema.ts';
@@ -97,6 +98,10 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
   let schedule: ReturnType<typeof parseScheduleFor> = null;
   const timezone = raw.timezone ?? null;
   const utc = raw.utc ?? true;
+  const dst: DstPolicy = {
+    repeated: raw.dst?.repeated ?? DEFAULT_DST_POLICY.repeated,
+    skipped: raw.dst?.skipped ?? DEFAULT_DST_POLICY.skipped,
+  };
   if (raw.schedule != null) {
     if (typeof raw.schedule === 'string' && raw.schedule.trim() === '@reboot') {
       problem(
@@ -112,7 +117,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
           hashKey: `dag:${raw.name}`,
           allowReboot: false,
           label: 'job',
-          dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
+          dst,
         },
         dagLoc,
         ctx,
@@ -192,7 +197,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
     onMissed: raw.onMissed ?? 'skip',
     startingDeadlineSeconds: raw.startingDeadlineSeconds ?? null,
     catchupJitterSeconds: raw.catchupJitterSeconds ?? 0,
-    dst: { repeated: raw.dst?.repeated ?? 'first', skipped: raw.dst?.skipped ?? 'shift' },
+    dst,
     clusterPolicy: raw.clusterPolicy ?? 'Leader',
     enabled: raw.enabled ?? true,
     retainRuns,

@@ -1,6 +1,6 @@
 // The config schema: every top-level section and every job, DAG and task key of specs 01-06.
 // Types only; semantic rules (ranges, cross-references) live in the builders.
-import { DST_REPEATED_VALUES, DST_SKIPPED_VALUES } from '../schedule/dst.ts';
+import { DST_VALUES } from '../schedule/dst.ts';
 import {
   anyValue,
   bool,
@@ -134,7 +134,7 @@ const commandKeys = {
 };
 
 /** Issue 15: which occurrence of a repeated wall time fires, and whether a skipped one fires shifted. */
-const dstPolicy = map({ repeated: enumOf(...DST_REPEATED_VALUES), skipped: enumOf(...DST_SKIPPED_VALUES) });
+const dstPolicy = map({ repeated: enumOf(...DST_VALUES.repeated), skipped: enumOf(...DST_VALUES.skipped) });
 
 /** Every job key except name, command and schedule: what `defaults:` accepts. */
 export const jobOptionKeys = {

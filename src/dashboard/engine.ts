@@ -2,6 +2,7 @@
 // what the scheduler fires and what the dashboard draws.
 import {
   type CronSchedule,
+  civilInFrame,
   DEFAULT_DST_POLICY,
   type DstPolicy,
   describeSchedule,
@@ -20,7 +21,7 @@ import { capitalize } from './format.ts';
 import type { ApiJob } from './types.ts';
 
 export type { CronSchedule, Frame };
-export { describeSchedule, nextFire, occurrences };
+export { civilInFrame, describeSchedule, nextFire, occurrences };
 
 /** A job's schedule as the engine sees it. `sched` is null for `@reboot` and for text the engine rejects. */
 export interface CompiledJob {
@@ -169,9 +170,4 @@ export function toCivil(zone: string, atMs: number): number {
 /** Instant of a civil time in a zone (a skipped time lands after the jump, a repeated one on its first pass). */
 export function fromCivil(zone: string, civilMs: number): number {
   return zoneInfo(zone).resolve(civilMs);
-}
-
-/** Civil time of an instant in a job's frame (daemon-local frames use the viewer's zone). */
-export function civilInFrame(frame: Frame, atMs: number): number {
-  return frame.kind === 'utc' ? atMs : toCivil(frame.zone, atMs);
 }

@@ -1,5 +1,5 @@
-// ▥ pressure (spec 06 §5.11, §9.2): shapes of `/schedule/pressure`, `/duplicates` and `/suggest`, and the pure
-// helpers the grid, the minute histogram and the slot suggestions draw from.
+// ▥ pressure (spec 06 §5.11, §9.2): shapes of `/schedule/pressure`, `/duplicates` and `/suggest` (the server's
+// answers are typed by these, src/web/analysis.ts and pressure.ts), and the pure helpers the grid, the minute histogram and the slot suggestions draw from.
 
 export interface ApiPressure {
   start: string;
@@ -23,21 +23,22 @@ export interface ApiDuplicates {
   groups: { expression: string; description: string; timezone: string; count: number; jobs: string[] }[];
 }
 
-export interface ApiSlot {
+// Type aliases, not interfaces: the MCP tools hand these bodies on as plain records.
+export type ApiSlot = {
   minute: number;
   hour?: number;
   expression: string;
   fires_in_window: number;
-}
+};
 
-export interface ApiSuggest extends ApiSlot {
+export type ApiSuggest = ApiSlot & {
   period: 'hourly' | 'daily';
   timezone: string;
   based_on: { jobs: number; start: string; hours: number };
   busiest: unknown;
   alternatives: ApiSlot[];
   hash_hint: string;
-}
+};
 
 export type PressureFrame = 'utc' | 'local';
 

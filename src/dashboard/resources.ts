@@ -9,6 +9,9 @@ export interface ApiNodeHistory {
   points: [number, number, number][];
 }
 
+/** [epoch seconds, cpu %, rss bytes], oldest first. */
+export type ResourceSeries = [number, number, number][];
+
 export interface ApiResourceSample {
   cpu_seconds: number;
   cpu_percent: number;
@@ -19,20 +22,32 @@ export interface ApiLiveResources {
   started_at: string | number;
   pid: number | null;
   current: ApiResourceSample | null;
-  /** [epoch seconds, cpu %, rss bytes] */
-  series: [number, number, number][];
+  series: ResourceSeries;
+}
+
+/** One sampled run's totals, as the daemon writes them (`/jobs/{name}/runs`, `/resources`). */
+export interface ApiResourceSummary {
+  cpu_total_seconds: number | null;
+  max_rss_bytes: number | null;
+  samples: number;
+}
+
+/** avg / max / last CPU seconds and peak RSS over a job's monitored runs (`/jobs/{name}/runs` stats). */
+export interface ApiResourceStats {
+  avg_cpu_seconds: number | null;
+  max_cpu_seconds: number | null;
+  last_cpu_seconds: number | null;
+  avg_rss_bytes: number | null;
+  max_rss_bytes: number | null;
+  last_rss_bytes: number | null;
 }
 
 export interface ApiRunResources {
   started_at?: string | null;
   finished_at?: string | null;
   outcome?: string;
-  resources?: {
-    cpu_total_seconds?: number | null;
-    max_rss_bytes?: number | null;
-    samples?: number;
-    series?: [number, number, number][];
-  } | null;
+  /** every field may be absent from an older daemon */
+  resources?: Partial<ApiResourceSummary & { series: ResourceSeries }> | null;
 }
 
 export interface ApiJobResources {
@@ -46,12 +61,12 @@ export interface ApiJobResources {
 export const RESOURCE_INTERVALS = ['1', '2', '5', '10'] as const;
 export type ResourceInterval = (typeof RESOURCE_INTERVALS)[number];
 
-/** 1536 -> "1.5 KiB", 5.3 MiB, … */
 /** A percentage already in percent (`12.3%`), one decimal; `—` when unknown. */
 export function formatPercentValue(v: number | null | undefined): string {
   return v === null || v === undefined ? '—' : `${v.toFixed(1)}%`;
 }
 
+/** 1536 -> "1.5 KiB", 5.3 MiB, … */
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '—';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -2,10 +2,8 @@
 // fires in any zone with the bundled engine — the same parser and walker the daemon schedules with.
 import {
   describeSchedule,
-  isReboot,
-  lintSchedule,
-  occurrences,
-  parseCron,
+  previewExpression,
+  REBOOT_DESCRIPTION,
   resolveFrame,
   UTC_FRAME,
 } from '../schedule/index.ts';
@@ -46,20 +44,26 @@ export function sandboxPreview(
   now: number,
   opts: { count?: number; seed?: string } = {},
 ): SandboxResult {
-  const text = expr.trim();
-  if (text === '') return { kind: 'empty' };
-  if (isReboot(text)) return { kind: 'reboot', description: 'Once, when the daemon starts' };
   let frame = UTC_FRAME;
+  let knownZone = true;
   if (zone !== 'UTC') {
     try {
       frame = resolveFrame({ timezone: zone });
     } catch {
-      return { kind: 'error', error: `unknown timezone: ${zone}` };
+      knownZone = false;
     }
   }
   try {
-    const sched = parseCron(text, { hashKey: opts.seed ?? '' });
-    const fires = occurrences(sched, frame, now, { limit: opts.count ?? SANDBOX_COUNT }).map((at) => {
+    const p = previewExpression(expr, frame, now, {
+      count: opts.count ?? SANDBOX_COUNT,
+      ...(opts.seed === undefined ? {} : { seed: opts.seed }),
+    });
+    if (p.kind === 'empty') return p;
+    if (p.kind === 'reboot') return { kind: 'reboot', description: capitalize(REBOOT_DESCRIPTION) };
+    if (!knownZone) return { kind: 'error', error: `unknown timezone: ${zone}` };
+    if (p.kind === 'error') return p;
+    const sched = p.cron;
+    const fires = p.fires.map((at) => {
       const civil = zone === 'UTC' ? at : toCivil(zone, at);
       return { at, civil: formatCivil(civil, true), weekday: WEEKDAYS[new Date(civil).getUTCDay()]! };
     });
@@ -70,7 +74,7 @@ export function sandboxPreview(
       description: capitalize(describeSchedule(sched)),
       hasSeconds: sched.hasSeconds,
       fires,
-      findings: lintSchedule(sched, frame, now),
+      findings: p.findings,
     };
   } catch (err) {
     return { kind: 'error', error: err instanceof Error ? err.message : String(err) };

@@ -1,5 +1,6 @@
 // JSON shapes of the web API the dashboard reads (spec 06 §5). Only the fields the dashboard uses are typed;
 // optional ones may be absent on older or newer daemons.
+import type { ApiResourceStats } from './resources.ts';
 
 export type Outcome = 'success' | 'failure' | 'cancelled' | 'unknown';
 
@@ -58,21 +59,24 @@ export interface ApiJob {
 export interface ApiRuns {
   name: string;
   runs: ApiRun[];
-  stats: {
-    total: number;
-    success: number;
-    failure: number;
-    cancelled: number;
-    unknown: number;
-    success_rate: number | null;
-    avg_duration: number | null;
-    min_duration: number | null;
-    max_duration: number | null;
-    last_duration: number | null;
-    /** over the monitored runs; absent on daemons without resource sampling */
-    avg_cpu_seconds?: number | null;
-    max_rss_bytes?: number | null;
-  };
+  stats: ApiRunStats & Partial<Pick<ApiResourceStats, 'avg_cpu_seconds' | 'max_rss_bytes'>>;
+}
+
+/**
+ * The outcome and duration figures of `/jobs/{name}/runs` `stats`; the server adds `ApiResourceStats` (over the
+ * monitored runs; absent on daemons without resource sampling, hence optional above).
+ */
+export interface ApiRunStats {
+  total: number;
+  success: number;
+  failure: number;
+  cancelled: number;
+  unknown: number;
+  success_rate: number | null;
+  avg_duration: number | null;
+  min_duration: number | null;
+  max_duration: number | null;
+  last_duration: number | null;
 }
 
 /** `GET /node`: this node's name and live CPU / memory (null when unavailable). */
@@ -100,15 +104,21 @@ export interface ApiNodeStats {
   proc_cpu_percent?: number | null;
 }
 
-export type PeerStatus =
-  | 'unknown'
-  | 'agreed'
-  | 'syncing'
-  | 'drifted'
-  | 'unreachable'
-  | 'untrusted'
-  | 'conflict'
-  | 'self';
+/**
+ * A peer's state in the gossip status machine (spec 05 §5.4). The one list: the cluster backends, the metrics and
+ * both dashboards read it from here (this module is pure, so src/cluster may import it).
+ */
+export const PEER_STATUSES = [
+  'unknown',
+  'agreed',
+  'syncing',
+  'drifted',
+  'unreachable',
+  'untrusted',
+  'conflict',
+  'self',
+] as const;
+export type PeerStatus = (typeof PEER_STATUSES)[number];
 
 /** One configured gossip peer on `/cluster` (spec 05 §5.4). */
 export interface ApiPeer {

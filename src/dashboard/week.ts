@@ -5,8 +5,10 @@ import { type CompiledJob, fromCivil, occurrences, toCivil } from './engine.ts';
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
-/** More fires than this in the 7-day window (≈ 8 a day) and a job is background hum, not chips. */
-export const HUM_THRESHOLD = 56;
+/** A job firing more than this many times a day is background hum, not chips (the calendar feed uses it too). */
+export const HUM_FIRES_PER_DAY = 8;
+/** More fires than this in the 7-day window and a job is background hum. */
+export const HUM_THRESHOLD = HUM_FIRES_PER_DAY * 7;
 /** At most this many chips per day column; the rest are counted as "+N more". */
 export const MAX_CHIPS_PER_DAY = 80;
 /** Chips in the same 15-minute bucket share its width. */

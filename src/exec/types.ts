@@ -1,21 +1,23 @@
 // The contract between the scheduler and process execution (spec 02 §3-§6).
-import type { EnvVar, FailsWhen, RunAs } from '../config/types.ts';
+import type { CommandSettings, EnvVar, RunAs } from '../config/types.ts';
 
 /** Everything needed to launch one run of a job or DAG task. */
-export interface LaunchSpec {
+export interface LaunchSpec
+  extends Pick<
+    CommandSettings,
+    | 'shell'
+    | 'captureStdout'
+    | 'captureStderr'
+    | 'saveLimit'
+    | 'maxLineLength'
+    | 'streamPrefix'
+    | 'failsWhen'
+    | 'executionTimeout'
+    | 'killTimeout'
+  > {
   /** Job name, or `<dag>.<task>` for DAG tasks. */
   name: string;
   command: string | string[];
-  shell: string;
-  captureStdout: boolean;
-  captureStderr: boolean;
-  saveLimit: number;
-  maxLineLength: number;
-  streamPrefix: string;
-  failsWhen: FailsWhen;
-  /** Seconds; null = no limit. */
-  executionTimeout: number | null;
-  killTimeout: number;
   /** `env_file` then `environment`, merged (config `effectiveEnvironment`). */
   environment: EnvVar[];
   /** True when `env_file` was set (a custom environment is built even if it added nothing). */

@@ -1,6 +1,7 @@
 // Report-time secret resolution (reporting spec §9.6): value -> fromFile -> fromEnvVar.
 import { readFile } from 'node:fs/promises';
 import type { SecretSource } from '../config/types.ts';
+import type { ReportOptions } from './types.ts';
 
 export type ResolvedSecret =
   /** No source set (or the chosen source yielded nothing). */
@@ -37,4 +38,21 @@ export async function resolveSecret(
     return nonEmpty(v) ? { kind: 'value', value: v } : { kind: 'missingEnv', name: src.fromEnvVar };
   }
   return { kind: 'absent' };
+}
+
+/**
+ * The secret a reporter needs before it can send (sentry's dsn, the webhook url), or null when it must not send:
+ * an unset `fromEnvVar` variable is logged as an error naming `what`, an absent secret is silent.
+ */
+export async function requiredSecret(
+  src: SecretSource | null | undefined,
+  opts: ReportOptions,
+  what: string,
+): Promise<string | null> {
+  const secret = await resolveSecret(src, opts.env ?? process.env);
+  if (secret.kind === 'missingEnv') {
+    opts.logger.error(`${what} env var '${secret.name}' is not set; not reporting`);
+    return null;
+  }
+  return secret.kind === 'value' ? secret.value : null;
 }

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_SENTRY_BODY, DEFAULT_SENTRY_FINGERPRINT } from './defaults.ts';
 import { describeFetchError } from './fetcherr.ts';
-import { hasSecretSource, resolveSecret } from './secrets.ts';
+import { hasSecretSource, requiredSecret } from './secrets.ts';
 import { renderTemplate, templateVars } from './template.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
@@ -164,13 +164,9 @@ export async function sendSentryReport(
 ): Promise<void> {
   if (!isSentryConfigured(cfg)) return;
   const { logger } = opts;
-  const secret = await resolveSecret(cfg.dsn, opts.env ?? process.env);
-  if (secret.kind === 'missingEnv') {
-    logger.error(`sentry: dsn env var '${secret.name}' is not set; not reporting`);
-    return;
-  }
-  if (secret.kind === 'absent') return;
-  const dsn = parseDsn(secret.value);
+  const dsnText = await requiredSecret(cfg.dsn, opts, 'sentry: dsn');
+  if (dsnText === null) return;
+  const dsn = parseDsn(dsnText);
   const nowMs = (opts.now ?? Date.now)();
   const event = buildSentryEvent(cfg, ctx, nowMs);
   logger.debug(
@@ -178,7 +174,7 @@ export async function sendSentryReport(
   );
   logger.debug(`sentry: body=${JSON.stringify(event.message)}`);
 
-  const secrets = [secret.value.trim(), dsn.publicKey, dsn.secretKey];
+  const secrets = [dsnText.trim(), dsn.publicKey, dsn.secretKey];
   const auth = [
     'Sentry sentry_version=7',
     `sentry_client=cronstable/${clientVersion()}`,

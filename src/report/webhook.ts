@@ -8,7 +8,7 @@
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_WEBHOOK_BODY } from './defaults.ts';
 import { describeFetchError } from './fetcherr.ts';
-import { hasSecretSource, resolveSecret } from './secrets.ts';
+import { hasSecretSource, requiredSecret } from './secrets.ts';
 import { renderTemplate, templateVars } from './template.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
@@ -81,20 +81,16 @@ export async function sendWebhookReport(
 ): Promise<void> {
   if (!isWebhookConfigured(cfg)) return;
   const { logger } = opts;
-  const secret = await resolveSecret(cfg.url, opts.env ?? process.env);
-  if (secret.kind === 'missingEnv') {
-    logger.error(`webhook: url env var '${secret.name}' is not set; not reporting`);
-    return;
-  }
-  if (secret.kind === 'absent') return;
-  const raw = secret.value.trim();
+  const urlText = await requiredSecret(cfg.url, opts, 'webhook: url');
+  if (urlText === null) return;
+  const raw = urlText.trim();
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new WebhookError(`webhook reporter of job ${ctx.name}: the url is not a valid URL`);
   }
-  const fragments = urlFragments(secret.value, url);
+  const fragments = urlFragments(urlText, url);
 
   const body = renderTemplate(cfg.body ?? DEFAULT_WEBHOOK_BODY, templateVars(ctx));
   const method = (cfg.method || 'POST').toUpperCase();

@@ -14,6 +14,30 @@ export const DEFAULT_DST_POLICY: DstPolicy = Object.freeze({ repeated: 'first', 
 
 export const DST_REPEATED_VALUES = ['first', 'last', 'both'] as const;
 export const DST_SKIPPED_VALUES = ['shift', 'skip'] as const;
+/** The accepted words of each policy field: the config schema, the CLI and the web API all check against it. */
+export const DST_VALUES = { repeated: DST_REPEATED_VALUES, skipped: DST_SKIPPED_VALUES } as const;
+
+/**
+ * A policy from the texts of its two fields (an absent or empty one keeps `base`'s), or the error for the first
+ * bad one. `label` names a field as the caller's user spells it (`--dst-repeated value`, `dst_repeated`):
+ * `invalid <label> '<text>': expected one of …`. The one check behind `next --dst-*` and `?dst_*=`.
+ */
+export function dstPolicyOf(
+  texts: { repeated?: string | undefined; skipped?: string | undefined },
+  base: DstPolicy,
+  label: (field: keyof DstPolicy) => string,
+): DstPolicy | { error: string } {
+  const out: DstPolicy = { ...base };
+  for (const field of ['repeated', 'skipped'] as const) {
+    const text = texts[field];
+    if (text === undefined || text === '') continue;
+    const allowed: readonly string[] = DST_VALUES[field];
+    if (!allowed.includes(text))
+      return { error: `invalid ${label(field)} '${text}': expected one of ${allowed.join(', ')}` };
+    (out as Record<keyof DstPolicy, string>)[field] = text;
+  }
+  return out;
+}
 
 /** True when the policy is spec 01's behaviour (or absent): the search takes its original path. */
 export function isDefaultDstPolicy(p: DstPolicy | undefined): boolean {

@@ -4,7 +4,9 @@ export {
   DEFAULT_DST_POLICY,
   DST_REPEATED_VALUES,
   DST_SKIPPED_VALUES,
+  DST_VALUES,
   type DstPolicy,
+  dstPolicyOf,
   isDefaultDstPolicy,
   resolveCivil,
 } from './dst.ts';
@@ -20,6 +22,7 @@ export {
   renderScheduleObject,
   semanticKey,
 } from './parse.ts';
+export { type ExpressionPreview, previewExpression, REBOOT_DESCRIPTION } from './preview.ts';
 export {
   isSupportedInstant,
   MAX_INSTANT_MS,
@@ -29,7 +32,15 @@ export {
   occurrences,
   prevFire,
 } from './search.ts';
-export { type Frame, frameName, frameZone, isKnownTimezone, resolveFrame, UTC_FRAME } from './zone.ts';
+export {
+  civilInFrame,
+  type Frame,
+  frameName,
+  frameZone,
+  isKnownTimezone,
+  resolveFrame,
+  UTC_FRAME,
+} from './zone.ts';
 
 import { clearParseCache } from './parse.ts';
 import { clearZoneCache } from './zone.ts';

@@ -264,6 +264,11 @@ export function frameZone(frame: Frame): ZoneInfo {
   return frame.kind === 'utc' ? UTC_INFO : zoneInfo(frame.zone);
 }
 
+/** Civil time ("local ms read as if UTC") of an instant in a frame: what its wall clock reads there. */
+export function civilInFrame(frame: Frame, ms: number): number {
+  return frameZone(frame).render(ms);
+}
+
 let formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** The Intl formatter that reads an instant's wall clock in a zone (throws RangeError for an unknown zone). */

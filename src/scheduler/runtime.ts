@@ -79,6 +79,41 @@ export function scheduleIdentity(job: JobConfig): string {
   return `${semanticKey(job.cron)}|${frameName(job.frame)}|${job.dst.repeated}/${job.dst.skipped}`;
 }
 
+/**
+ * A reload's diff (spec 02 §10): a job kept by name keeps its runtime (history, ladder, running
+ * instances) with the new config; new jobs get a fresh runtime; removed ones are marked so their
+ * pending timers and retries stand down. `changed` = the runtimes whose fire times must be re-seeded.
+ */
+export function reloadRuntimes(
+  prev: ReadonlyMap<string, JobRuntime>,
+  configs: readonly JobConfig[],
+): { next: Map<string, JobRuntime>; changed: JobRuntime[] } {
+  const next = new Map<string, JobRuntime>();
+  const changed: JobRuntime[] = [];
+  configs.forEach((config, index) => {
+    const old = prev.get(config.name);
+    if (old && !next.has(config.name)) {
+      const same =
+        scheduleIdentity(old.config) === scheduleIdentity(config) && old.config.enabled === config.enabled;
+      old.config = config;
+      old.index = index;
+      next.set(config.name, old);
+      if (!same) changed.push(old);
+    } else {
+      const rt = new JobRuntime(config, index);
+      next.set(config.name, rt);
+      changed.push(rt);
+    }
+  });
+  for (const [name, rt] of prev) {
+    if (next.get(name) !== rt) {
+      rt.removed = true;
+      rt.gen++;
+    }
+  }
+  return { next, changed };
+}
+
 export function launchSpecOf(job: JobConfig): LaunchSpec {
   return {
     name: job.name,

@@ -1,6 +1,7 @@
 // The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs; each
 // fire goes through admission (admission.ts), then launch -> outcome -> retry/report/record,
-// and everything that happens is published on one event stream (events.ts).
+// and everything that happens is published on one event stream (events.ts). The fire path reads
+// top to bottom here; what each step writes to the history is firebook.ts, a reload's diff runtime.ts.
 import type { JobConfig } from '../config/types.ts';
 import { SHUTDOWN_KILL_MS } from '../exec/kill.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
@@ -9,10 +10,10 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
 import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './control.ts';
-import type { DstNote } from './dst-notes.ts';
 import { type EventListener, EventStream } from './events.ts';
+import { FireBook } from './firebook.ts';
 import type { ClusterGate } from './gate.ts';
-import type { JobHistory, RunRecord, RunTrigger, SlotOutcome, SlotRecord } from './history.ts';
+import type { JobHistory, RunTrigger } from './history.ts';
 import { RetryLadder } from './ladder.ts';
 import { OverloadTracker } from './overload.ts';
 import { DEFAULT_PACING, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
@@ -21,13 +22,13 @@ import { reportContext, sendReport } from './reports.ts';
 import {
   cancelRuns,
   drainWithin,
-  JobRuntime,
+  type JobRuntime,
   launchSpecOf,
   newRunId,
   type PendingFire,
   type RunInstance,
+  reloadRuntimes,
   runningRuns,
-  scheduleIdentity,
   schedulerAdmission,
   statusOf,
   untilIdle,
@@ -71,16 +72,18 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly admission: AdmissionEnv;
   private readonly pacer: LaunchPacer<WaitingLaunch>;
   private readonly overloads: OverloadTracker;
+  private readonly book: FireBook;
   startFailures = 0;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.overloads = new OverloadTracker(deps.clock, deps.log);
+    this.book = new FireBook(deps.clock, deps.log, this.events, this.overloads);
     this.queue = new FireQueue(
       deps.clock,
       deps.log,
       (rt, at) => void this.fire(rt, at, 'schedule'),
-      (rt, instants, atLeast, why) => this.recordMissed(rt, instants, atLeast, why),
-      (rt, note) => this.recordDstNote(rt, note),
+      (rt, instants, atLeast, why) => this.book.recordMissed(rt, instants, atLeast, why),
+      (rt, note) => this.book.recordDstNote(rt, note),
     );
     this.pacer = new LaunchPacer<WaitingLaunch>(
       deps.clock,
@@ -109,31 +112,12 @@ export class Scheduler implements SchedulerView, SchedulerControl {
 
   /** Installs a job list: the first call before start(), later calls are reloads. */
   load(configs: readonly JobConfig[]): void {
-    const next = new Map<string, JobRuntime>();
-    configs.forEach((config, index) => {
-      const old = this.jobs.get(config.name);
-      if (old && !next.has(config.name)) {
-        const same =
-          scheduleIdentity(old.config) === scheduleIdentity(config) && old.config.enabled === config.enabled;
-        old.config = config;
-        old.index = index;
-        next.set(config.name, old);
-        if (!same && this.started) this.queue.seed(old);
-      } else {
-        const rt = new JobRuntime(config, index);
-        next.set(config.name, rt);
-        if (this.started) this.queue.seed(rt);
-      }
-    });
-    for (const [name, rt] of this.jobs) {
-      if (next.get(name) !== rt) {
-        rt.removed = true;
-        rt.gen++;
-      }
-    }
+    const { next, changed } = reloadRuntimes(this.jobs, configs);
     this.jobs.clear();
     for (const [name, rt] of next) this.jobs.set(name, rt);
-    if (this.started) this.queue.arm();
+    if (!this.started) return;
+    for (const rt of changed) this.queue.seed(rt);
+    this.queue.arm();
   }
 
   /** Seeds every job strictly after now, runs the @reboot jobs, and starts the timer. */
@@ -145,26 +129,6 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       if (rt.config.reboot && rt.config.enabled) void this.fire(rt, null, 'reboot');
     }
     this.queue.arm();
-  }
-
-  /** Records (or updates) the outcome of a fire's slot; fires without a slot have none. */
-  private slotOutcome(rt: JobRuntime, fire: PendingFire, outcome: SlotOutcome, detail: string | null): void {
-    if (!isSlotFire(fire)) return;
-    if (fire.slot) {
-      fire.slot.outcome = outcome;
-      fire.slot.detail = detail;
-    } else {
-      fire.slot = { job: rt.config.name, scheduledAt: fire.scheduledAt!, outcome, runId: null, detail };
-      rt.history.addSlot(fire.slot);
-    }
-    this.events.emit({ type: 'slot', slot: { ...fire.slot } });
-  }
-
-  private settleSlot(slot: SlotRecord | null, outcome: SlotOutcome, detail: string | null = null): void {
-    if (!slot) return;
-    slot.outcome = outcome;
-    slot.detail = detail;
-    this.events.emit({ type: 'slot', slot: { ...slot } });
   }
 
   private newFire(
@@ -197,61 +161,17 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       case 'run':
         return this.launch(rt, fire);
       case 'skip':
-        this.slotOutcome(rt, fire, decision.outcome, decision.reason);
+        this.book.slotOutcome(rt, fire, decision.outcome, decision.reason);
         if (fire.trigger === 'retry' && decision.outcome === 'skipped:disabled')
           fire.ladder?.cancel('cancelled');
-        if (fire.trigger === 'retry' && fire.ladder?.settled === 'owner-moved') this.retryAbandoned(rt, fire);
+        if (fire.trigger === 'retry' && fire.ladder?.settled === 'owner-moved')
+          this.book.retryAbandoned(rt, fire);
         return null;
       case 'defer':
-        this.slotOutcome(rt, fire, 'deferred', decision.reason);
+        this.book.slotOutcome(rt, fire, 'deferred', decision.reason);
         this.deferTo(rt, fire, decision.until, decision.reason);
         return null;
     }
-  }
-
-  /**
-   * A retry whose job's cluster ownership moved (spec 02 §8.4 step 4): recorded as a cancelled
-   * run that never started, so the ledger shows why the ladder ended; no permanent-failure report.
-   */
-  private retryAbandoned(rt: JobRuntime, fire: PendingFire): void {
-    const now = this.deps.clock.now();
-    const reason = 'retry abandoned: cluster ownership moved to another node';
-    this.deps.log.info(`Cron job ${rt.config.name}: ${reason}`);
-    const run: RunRecord = {
-      id: newRunId(),
-      job: rt.config.name,
-      trigger: 'retry',
-      attempt: fire.ladder?.count ?? 0,
-      scheduledAt: fire.scheduledAt,
-      outcome: 'cancelled',
-      exitCode: null,
-      startedAt: null,
-      finishedAt: now,
-      durationSeconds: null,
-      failReason: reason,
-      startFailed: false,
-      stdout: null,
-      stderr: null,
-      lines: [],
-    };
-    rt.history.addRun(run);
-    const result: RunResult = {
-      exitCode: 0,
-      startFailed: false,
-      stdout: null,
-      stderr: null,
-      stdoutDiscarded: 0,
-      stderrDiscarded: 0,
-      failReason: reason,
-      cancelReason: null,
-      startedAt: now,
-      finishedAt: now,
-      durationSeconds: 0,
-      environment: null,
-      ring: [],
-      publishedLines: 0,
-    };
-    this.events.emit({ type: 'run-finished', job: rt.config, run, result });
   }
 
   /** A deferred fire is admitted again at `until` (a retry through its own ladder timer). */
@@ -357,7 +277,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       w.resolve(null);
       if (!isSlotFire(w.fire)) continue;
       if (this.stopping) {
-        this.slotOutcome(w.rt, w.fire, 'skipped:gate', 'daemon is shutting down');
+        this.book.slotOutcome(w.rt, w.fire, 'skipped:gate', 'daemon is shutting down');
         continue;
       }
       const list = byJob.get(w.rt) ?? [];
@@ -365,39 +285,12 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       byJob.set(w.rt, list);
     }
     for (const [rt, instants] of byJob)
-      this.recordMissed(
+      this.book.recordMissed(
         rt,
         instants.sort((a, b) => a - b),
         false,
         `not started within ${LATE_FIRE_WINDOW_MS / 1000} s: the node is launching more than it can`,
       );
-  }
-
-  /** Slots that will not run because the node is overloaded (or was stalled): recorded compactly. */
-  private recordMissed(rt: JobRuntime, instants: number[], atLeast: boolean, why: string): void {
-    for (const slot of this.overloads.missed(rt.config.name, instants, atLeast, why)) {
-      rt.history.addSlot(slot);
-      this.events.emit({ type: 'slot', slot: { ...slot } });
-    }
-  }
-
-  /**
-   * A DST policy note (issue 15): a dropped slot is a slot of its own; a shifted or repeated fire's note
-   * goes to the ledger beside the fire's own slot record.
-   */
-  private recordDstNote(rt: JobRuntime, note: DstNote): void {
-    const slot: SlotRecord = {
-      job: rt.config.name,
-      scheduledAt: note.at,
-      outcome: note.outcome,
-      runId: null,
-      detail: note.detail,
-    };
-    if (note.outcome === 'dst-skipped') rt.history.addSlot(slot);
-    this.deps.log.info(
-      `Cron job ${rt.config.name}: ${note.outcome} at ${new Date(note.at).toISOString()}: ${note.detail}`,
-    );
-    this.events.emit({ type: 'slot', slot: { ...slot } });
   }
 
   /** Whether the node keeps up with its schedule (spec: issue 14 item 9). */
@@ -416,7 +309,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   ): RunInstance {
     const job = rt.config;
     const log = this.deps.log;
-    this.slotOutcome(rt, fire, 'running', fire.trigger === 'catchup' ? 'catch-up' : null);
+    this.book.slotOutcome(rt, fire, 'running', fire.trigger === 'catchup' ? 'catch-up' : null);
     log.info(`Starting job ${job.name}`);
     const handle: RunHandle = this.deps.launch(launchSpecOf(job), {
       ...this.deps.launchOptions,
@@ -471,37 +364,6 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     return inst;
   }
 
-  private record(
-    rt: JobRuntime,
-    inst: RunInstance,
-    result: RunResult,
-    outcome: RunRecord['outcome'],
-    failReason: string | null,
-  ): RunRecord {
-    const run: RunRecord = {
-      id: inst.id,
-      job: rt.config.name,
-      trigger: inst.trigger,
-      attempt: inst.attempt,
-      scheduledAt: inst.scheduledAt,
-      outcome,
-      exitCode: result.exitCode,
-      startedAt: result.startedAt,
-      finishedAt: this.deps.clock.now(),
-      durationSeconds: result.durationSeconds,
-      failReason,
-      startFailed: result.startFailed,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      lines: result.ring,
-      publishedLines: result.publishedLines,
-      secrets: inst.secrets,
-    };
-    rt.history.addRun(run);
-    this.events.emit({ type: 'run-finished', job: rt.config, run, result });
-    return run;
-  }
-
   /** Completion handling of one run (spec 02 §7), in order per job. */
   private async reap(rt: JobRuntime, inst: RunInstance, result: RunResult): Promise<void> {
     const job = rt.config;
@@ -515,15 +377,15 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     const reason = inst.cancelReason;
     if (reason === 'replaced') {
       log.info(`Job ${job.name} was replaced by a newer instance`);
-      this.record(rt, inst, result, 'cancelled', 'replaced by a newer instance');
-      this.settleSlot(inst.slot, 'cancelled:replaced');
+      this.book.recordRun(rt, inst, result, 'cancelled', 'replaced by a newer instance');
+      this.book.settleSlot(inst.slot, 'cancelled:replaced');
       return;
     }
     if (reason === 'cancelled') {
-      this.record(rt, inst, result, 'cancelled', 'cancelled via web UI');
+      this.book.recordRun(rt, inst, result, 'cancelled', 'cancelled via web UI');
       rt.ladder?.cancel('cancelled');
       inst.ladder?.cancel('cancelled');
-      this.settleSlot(inst.slot, 'cancelled');
+      this.book.settleSlot(inst.slot, 'cancelled');
       return;
     }
     if (result.startFailed) this.startFailures++;
@@ -531,9 +393,9 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     log.info(
       `Job ${job.name} exit code ${result.exitCode}; has stdout: ${Boolean(result.stdout)}, has stderr: ${Boolean(result.stderr)}; fail_reason: ${failReason ?? 'None'}`,
     );
-    this.record(rt, inst, result, failReason === null ? 'success' : 'failure', failReason);
+    this.book.recordRun(rt, inst, result, failReason === null ? 'success' : 'failure', failReason);
     rt.lastOutcome = failReason === null ? 'success' : 'failure';
-    this.settleSlot(inst.slot, failReason === null ? 'succeeded' : 'failed', failReason);
+    this.book.settleSlot(inst.slot, failReason === null ? 'succeeded' : 'failed', failReason);
     const ctx = reportContext(job, result, failReason);
     if (failReason === null) {
       rt.ladder?.cancel('succeeded');

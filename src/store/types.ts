@@ -1,6 +1,7 @@
 // The durable store's contract (spec 03 §2-§6, §13): what the scheduler, the job API and the
 // admin CLI call. Every method is async: SQLite runs off the main thread, and a call that
 // times out rejects with StoreUnavailableError (its outcome is UNKNOWN, never "absent").
+import type { ApiDagRunRow } from '../dashboard/dag.ts';
 import { CronstableError } from '../util/errors.ts';
 
 /** The store could not answer in time, or failed: callers apply `onStoreUnavailable`. */
@@ -270,17 +271,8 @@ export interface VersionedDagRun {
   version: number;
 }
 
-/** A run's header plus `{state: count}` over its entries (the §9 run summary). */
-export interface DagRunSummary {
-  runKey: string;
-  runId: string;
-  state: string;
-  kind: string;
-  logicalDate: string | null;
-  createdAt: number;
-  updatedAt: number;
-  taskStates: Record<string, number>;
-}
+/** A run's header plus `{state: count}` over its entries (the §9 run summary; the API row as is). */
+export type DagRunSummary = ApiDagRunRow;
 
 export interface DagRunWrite {
   dag: string;

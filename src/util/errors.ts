@@ -8,3 +8,6 @@ export class CronstableError extends Error {
     this.name = 'CronstableError';
   }
 }
+
+/** The message of a thrown value (an Error's message, else its string form), for log lines and API bodies. */
+export const errorText = (e: unknown): string => (e as Error)?.message ?? String(e);

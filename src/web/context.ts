@@ -3,6 +3,7 @@
 import type { ClusterReport, Distribution, GatedPolicy } from '../cluster/types.ts';
 import type { WebSection } from '../config/file-schema.ts';
 import type { LoadedConfig } from '../config/types.ts';
+import type { LiveTaskOutput } from '../dag/engine/tasks.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
@@ -75,22 +76,10 @@ export interface DagWebApi {
    * `published` counts the lines the instance ever wrote (the ring keeps the newest), `startedAt`
    * (epoch ms) tells one instance from the next.
    */
-  taskOutput?(
-    dag: string,
-    runKey: string,
-    task: string,
-  ):
-    | {
-        lines: { stream: 'stdout' | 'stderr'; line: string }[];
-        published: number;
-        startedAt: number;
-        follow(fn: LiveLineSink): () => void;
-      }
-    | 'idle'
-    | null;
+  taskOutput?(dag: string, runKey: string, task: string): LiveTaskOutput | 'idle' | null;
 }
 
-export type LiveLineSink = (event: { stream: 'stdout' | 'stderr'; line: string } | 'end') => void;
+export type { LiveSink as LiveLineSink } from '../dag/engine/tasks.ts';
 
 /**
  * What the server needs of the Prometheus registry (implemented by `Metrics` in metrics.ts);

@@ -4,6 +4,12 @@
 // and the route answers with no samples, as before.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { JobConfig } from '../config/types.ts';
+import type {
+  ApiLiveResources,
+  ApiResourceStats,
+  ApiResourceSummary,
+  ResourceSeries,
+} from '../dashboard/resources.ts';
 import { CLK_TCK, monitorSettings, PAGE_SIZE, type ProcStat, parseProcStat } from '../exec/procstat.ts';
 import type { SchedulerEvent } from '../scheduler/events.ts';
 import type { RunningRun } from '../scheduler/view.ts';
@@ -110,12 +116,9 @@ export function readTreeUsage(root: number): { ticks: number; rssPages: number }
   return procs.size === 0 ? null : treeUsage(root, procs);
 }
 
-export interface LiveResources {
+/** A running instance's samples so far (the dashboard's `ApiLiveResources`, with the start as ISO text). */
+export interface LiveResources extends ApiLiveResources {
   started_at: string;
-  pid: number | null;
-  current: { cpu_seconds: number; cpu_percent: number; rss_bytes: number } | null;
-  /** [epoch seconds, cpu %, rss bytes] */
-  series: [number, number, number][];
 }
 
 export interface SampledRun {
@@ -124,29 +127,13 @@ export interface SampledRun {
   started_at: string;
   finished_at: string;
   pid: number | null;
-  resources: {
-    cpu_total_seconds: number | null;
-    max_rss_bytes: number | null;
-    samples: number;
-    series: [number, number, number][];
-  };
+  resources: RunResourceSummary & { series: ResourceSeries };
 }
 
-export interface RunResourceSummary {
-  cpu_total_seconds: number | null;
-  max_rss_bytes: number | null;
-  samples: number;
-}
+export type RunResourceSummary = ApiResourceSummary;
 
 /** avg / max / last CPU seconds and RSS over the monitored runs of a list (oldest first); null when none. */
-export function resourceStats(runs: readonly (RunResourceSummary | null | undefined)[]): {
-  avg_cpu_seconds: number | null;
-  max_cpu_seconds: number | null;
-  last_cpu_seconds: number | null;
-  avg_rss_bytes: number | null;
-  max_rss_bytes: number | null;
-  last_rss_bytes: number | null;
-} {
+export function resourceStats(runs: readonly (RunResourceSummary | null | undefined)[]): ApiResourceStats {
   const cpu = runs.flatMap((r) => (r && r.cpu_total_seconds !== null ? [r.cpu_total_seconds] : []));
   const rss = runs.flatMap((r) => (r && r.max_rss_bytes !== null ? [r.max_rss_bytes] : []));
   const avg = (v: number[]) => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
@@ -169,7 +156,7 @@ interface Instance {
   lastAt: number;
   lastCpu: number | null;
   maxRss: number;
-  series: [number, number, number][];
+  series: ResourceSeries;
   current: LiveResources['current'];
 }
 

@@ -1,7 +1,6 @@
 // Timestamp renderings of the web API: ISO-8601 with an explicit offset (Python isoformat style,
 // microseconds only when non-zero) and the iCalendar UTC basic form.
-import type { Frame } from '../schedule/index.ts';
-import { frameZone } from '../schedule/zone.ts';
+import { civilInFrame, type Frame, frameZone } from '../schedule/zone.ts';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -37,7 +36,7 @@ export function isoInFrame(ms: number, frame: Frame): string {
 
 /** Wall-clock fields of an instant in a frame: [hour, minute]. */
 export function hourMinuteInFrame(ms: number, frame: Frame): [number, number] {
-  const local = frame.kind === 'utc' ? ms : ms + frameZone(frame).offset(ms);
+  const local = civilInFrame(frame, ms);
   const sod = Math.floor((((local % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
   return [Math.floor(sod / 3600), Math.floor((sod % 3600) / 60)];
 }

@@ -238,7 +238,7 @@ describe('schedule summaries (spec 07 §4.4)', () => {
 
 describe('why under a DST policy', () => {
   it('names the neighbouring fires the policy keeps', async () => {
-    const { why } = await import('../../src/web/analysis.ts');
+    const { why } = await import('../../src/web/why.ts');
     const frame = resolveFrame({ timezone: 'America/New_York' });
     const cron = parseCron('30 1 * * *');
     const entry = {

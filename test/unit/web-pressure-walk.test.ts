@@ -2,7 +2,7 @@
 // engine's own fires in the window, also for per-second schedules whose first and last minutes are cut.
 import { describe, expect, it } from 'vitest';
 import { occurrences, parseCron, UTC_FRAME } from '../../src/schedule/index.ts';
-import { walkMinutes } from '../../src/web/analysis.ts';
+import { walkMinutes } from '../../src/web/pressure.ts';
 
 const FROM = Date.UTC(2026, 6, 6, 10, 52, 23, 400);
 

@@ -2,8 +2,9 @@
 // matches the web layer's `DagWebApi` structurally, so this module does not depend on `web`.
 import type { DagConfig } from '../../config/types.ts';
 import type { Store } from '../../store/types.ts';
+import { errorText } from '../../util/errors.ts';
 import { planBackfill, previewBackfill } from '../backfill.ts';
-import type { DagEngine, LiveSink } from './engine.ts';
+import type { DagEngine, LiveTaskOutput } from './engine.ts';
 
 export type EngineAnswer =
   | { ok: true; body: unknown }
@@ -18,7 +19,6 @@ const unknownDag = (name: string): EngineAnswer => ({
   status: 404,
   error: `unknown dag '${name}'`,
 });
-const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
 
 export function dagSummary(d: DagConfig) {
   return {
@@ -200,19 +200,7 @@ export class DagApi {
     }
   }
 
-  taskOutput(
-    dag: string,
-    runKey: string,
-    task: string,
-  ):
-    | {
-        lines: { stream: 'stdout' | 'stderr'; line: string }[];
-        published: number;
-        startedAt: number;
-        follow(fn: LiveSink): () => void;
-      }
-    | 'idle'
-    | null {
+  taskOutput(dag: string, runKey: string, task: string): LiveTaskOutput | 'idle' | null {
     if (!this.engine.configured(dag)) return null;
     return this.engine.liveTask(dag, runKey, task) ?? 'idle';
   }

@@ -2,34 +2,26 @@
 // runs, owns runs through their fenced advance lease, advances each owned run with the pure planner
 // (reconcile, expand, claim, spawn, record), adopts runs whose owner died, and drains on shutdown.
 // The run document in the store is the truth; this process only keeps timers and child handles.
+// A task instance's own lifecycle (launch to recorded completion) is tasks.ts; retention is retention.ts.
 import { randomBytes } from 'node:crypto';
-import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
-import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../../exec/types.ts';
-import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
-import type { RunCredentials, RunRegistration } from '../../jobapi/server.ts';
-import { statsdStart, statsdStop } from '../../report/index.ts';
-import type { Json, Lease, Store } from '../../store/types.ts';
+import type { DagConfig } from '../../config/types.ts';
+import type { LaunchOptions, LaunchSpec, RunHandle } from '../../exec/types.ts';
+import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
+import { errorText } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
 import { catchupRuns, dueFires, type RunToCreate, seedNextFire, watermarkOf } from '../backfill.ts';
 import { decodeItems } from '../expand.ts';
-import {
-  type DagManifest,
-  effectiveRetain,
-  MANIFEST_PREFIX,
-  nextManifest,
-  parseManifest,
-  planRemovedGc,
-} from '../gc.ts';
-import { newRun, type RunKind, type RunState } from '../model.ts';
+import type { DagManifest } from '../gc.ts';
+import { newRun, type RunKind } from '../model.ts';
 import { plan } from '../planner.ts';
 import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
-import { applyCompletions } from './completions.ts';
-import { launchSpecOfTask } from './launch-spec.ts';
-import { liveRedactor } from './redact-stream.ts';
-import { GroupSampler, type TaskResources, taskMonitor } from './resources.ts';
-import { RunStore } from './run-store.ts';
+import { DagRetention, type RetentionPass } from './retention.ts';
+import { RunStore, runMapKey } from './run-store.ts';
+import { DagTasks, type LiveTaskOutput, type TaskRegistry } from './tasks.ts';
+
+export type { LiveSink, LiveTaskOutput, TaskRegistry } from './tasks.ts';
 
 /** §7.6 timing constants. */
 export const LEASE_TTL_SECONDS = 30;
@@ -39,11 +31,6 @@ export const ADOPT_EVERY_MS = 30_000;
 export const RETRY_ADVANCE_MS = 5_000;
 export const FIRE_CHECK_MS = 1_000;
 export const RETENTION_EVERY_MS = 3_600_000;
-
-export interface TaskRegistry {
-  register(run: RunRegistration): RunCredentials;
-  unregister(token: string): Promise<void>;
-}
 
 export interface DagEngineDeps {
   store: Store;
@@ -66,44 +53,6 @@ export interface DagEngineDeps {
   gcGraceSeconds?: number;
 }
 
-/** One task process this node launched, until its completion is recorded. */
-interface Launched {
-  dag: string;
-  runKey: string;
-  taskKey: string;
-  handle: RunHandle;
-  /** Live-output followers (the logs route): each line as it arrives, then 'end'. */
-  listeners: Set<LiveSink>;
-  /** The task's staged secret values, redacted from what the logs route serves. */
-  secrets: string[];
-  /** Resolves once the completion is recorded (or fenced out). */
-  recorded: Promise<void>;
-}
-
-export type LiveSink = (event: OutputLine | 'end') => void;
-
-/** One attempt's or poke's verdict, as the completion reports it. */
-interface Verdict {
-  ok: boolean;
-  exitCode: number | null;
-  failReason: string | null;
-  jitter?: number;
-  resources?: TaskResources | null;
-}
-
-/** What one launch reports back, fenced on its attempt and poke count. */
-interface Completion extends Verdict {
-  attempt: number;
-  pokeCount: number | null;
-}
-
-interface CompletionQueue {
-  dag: string;
-  runKey: string;
-  items: { taskKey: string; ev: Completion; resolve: () => void }[];
-  flushing: boolean;
-}
-
 /** A run whose advance lease this node holds. */
 interface Owned {
   dag: string;
@@ -121,8 +70,7 @@ interface Index {
 }
 
 const leaseName = (dag: string, runKey: string) => `dagadvance/${dag}/${runKey}`;
-const ownedKey = (dag: string, runKey: string) => `${dag}\u0000${runKey}`;
-const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
+const ownedKey = runMapKey;
 
 function defaultAlive(pid: number): boolean {
   try {
@@ -140,8 +88,8 @@ export class DagEngine {
   private dags = new Map<string, DagConfig>();
   private readonly index = new Map<string, Index>();
   private readonly owned = new Map<string, Owned>();
-  private readonly launched = new Set<Launched>();
-  private readonly completions = new Map<string, CompletionQueue>();
+  private readonly tasks: DagTasks;
+  private readonly gc: DagRetention;
   /** The current timer of each periodic loop (seeding, firing, adoption, renewal, retention). */
   private readonly timers = new Map<string, TimerHandle>();
   private started = false;
@@ -151,6 +99,25 @@ export class DagEngine {
     this.proc = deps.procToken ?? randomBytes(8).toString('hex');
     this.holder = `${deps.host}#${this.proc}`;
     this.runs = new RunStore(deps.store);
+    this.tasks = new DagTasks({
+      runs: this.runs,
+      clock: deps.clock,
+      log: deps.log,
+      launch: deps.launch,
+      registry: deps.registry,
+      proc: this.proc,
+      dag: (name) => this.dags.get(name),
+      wake: (dag, runKey) => this.wake(dag, runKey),
+      owns: (dag, runKey) => this.owns(dag, runKey),
+    });
+    this.gc = new DagRetention({
+      store: deps.store,
+      clock: deps.clock,
+      log: deps.log,
+      host: deps.host,
+      graceSeconds: deps.gcGraceSeconds ?? 604_800,
+      dags: () => this.list(),
+    });
   }
 
   private nowS(): number {
@@ -509,7 +476,7 @@ export class DagEngine {
       return 'released';
     }
     // 5. spawn what was claimed
-    for (const l of pass.launches) this.spawn(dag, pass.run, l.taskKey, l.attempt, l.pokeCount);
+    for (const l of pass.launches) this.tasks.spawn(dag, pass.run, l.taskKey, l.attempt, l.pokeCount);
     // 6. the next wake
     if (pass.run.state !== 'running') {
       this.deps.log.info(`dag run ${o.dag}/${o.runKey} reached a terminal state (${pass.run.state})`);
@@ -522,246 +489,9 @@ export class DagEngine {
     return unknownRead ? Math.min(delay, RETRY_ADVANCE_MS) : delay;
   }
 
-  // ---- launches and completions (§6.3, §7.5) ----
-
-  private spawn(
-    dag: DagConfig,
-    run: RunState,
-    taskKey: string,
-    attempt: number,
-    pokeCount: number | null,
-  ): void {
-    const entry = run.tasks[taskKey];
-    const task = dag.tasks.find((t) => t.id === entry?.id);
-    if (!entry || !task) return;
-    if (task.secrets.length === 0) {
-      this.spawnNow(dag, run, task, taskKey, attempt, pokeCount, {});
-      return;
-    }
-    // Run-scoped secrets (§6.3): one that fails to resolve is simply absent (`secret get` exits 4).
-    const warnings: SecretWarning[] = [];
-    void resolveRunSecrets(task.secrets, process.env, warnings)
-      .catch(() => ({}))
-      .then((secrets) => {
-        for (const w of warnings)
-          this.deps.log.warning(`dag task ${task.launchName}: secret '${w.name}' is not staged: ${w.reason}`);
-        this.spawnNow(dag, run, task, taskKey, attempt, pokeCount, secrets);
-      });
-  }
-
-  private spawnNow(
-    dag: DagConfig,
-    run: RunState,
-    task: DagTaskConfig,
-    taskKey: string,
-    attempt: number,
-    pokeCount: number | null,
-    secrets: Record<string, string>,
-  ): void {
-    const entry = run.tasks[taskKey]!;
-    const log = this.deps.log;
-    const xcomScope = `dagxcom/${dag.name}/${run.runId}`;
-    let creds: RunCredentials | null = null;
-    const record = (ev: Verdict) => this.complete(dag, run.runKey, taskKey, { ...ev, attempt, pokeCount });
-    let handle: RunHandle;
-    const listeners = new Set<LiveSink>();
-    try {
-      creds =
-        this.deps.registry?.register({
-          jobName: task.launchName,
-          attempt,
-          scheduledAt: null,
-          defaultScope: xcomScope,
-          allowedScopes: task.stateAllowedScopes,
-          secrets,
-          dag: {
-            name: dag.name,
-            runId: run.runId,
-            runKey: run.runKey,
-            task: task.id,
-            taskKey,
-            mapIndex: entry.mapIndex,
-            mapItem: entry.mapItem,
-            xcomScope,
-          },
-        }) ?? null;
-      handle = this.deps.launch(launchSpecOfTask(task), {
-        injectedEnv: creds?.env ?? {},
-        onLine: (line) => {
-          for (const fn of listeners) fn(line);
-        },
-        onWarning: (m) => log.warning(m),
-        onInfo: (m) => log.info(m),
-        now: () => this.deps.clock.now(),
-      });
-    } catch (e) {
-      log.error(`dag task ${task.launchName} (${run.runKey}/${taskKey}): launch error: ${errorText(e)}`);
-      if (creds) void this.deps.registry?.unregister(creds.token);
-      void record({ ok: false, exitCode: 127, failReason: 'launch error' });
-      return;
-    }
-    log.info(`dag task ${task.launchName} started (${run.runKey}/${taskKey}, attempt ${attempt})`);
-    const item: Launched = {
-      dag: dag.name,
-      runKey: run.runKey,
-      taskKey,
-      handle,
-      listeners,
-      secrets: Object.values(secrets),
-      recorded: Promise.resolve(),
-    };
-    // statsd and resource sampling start with the process (spec 04 §11, spec 02 §12): no start
-    // metric and no sample for a launch that never got a pid.
-    const statsd = task.statsd ? { ...task.statsd, job: task.launchName } : null;
-    const monitor = taskMonitor(task.monitorResources);
-    let sampler: GroupSampler | null = null;
-    let statsdStarted = false;
-    const pidReport = (pid: number | null) => {
-      if (pid === null) return;
-      if (statsd) {
-        statsdStarted = true;
-        void statsdStart(statsd, log);
-      }
-      if (monitor) sampler = new GroupSampler(pid, monitor.interval, this.deps.clock);
-      void this.runs
-        .mutate(dag.name, run.runKey, (r) =>
-          apply(r, dag, { type: 'pid', taskKey, proc: this.proc, attempt, pid, now: this.nowS() }),
-        )
-        .catch((e) => log.warning(`dag task ${task.launchName}: pid write failed: ${errorText(e)}`));
-    };
-    if (handle.pid !== null) pidReport(handle.pid);
-    else void handle.started?.then(pidReport, () => undefined);
-    const stopSampling = (): TaskResources | null => (sampler as GroupSampler | null)?.stop() ?? null;
-    item.recorded = handle.done.then(
-      async (res: RunResult) => {
-        for (const fn of listeners) fn('end');
-        const resources = stopSampling();
-        if (creds) await this.deps.registry?.unregister(creds.token);
-        const ok = !res.startFailed && res.failReason === null;
-        const failReason = res.startFailed ? 'launch failed' : res.failReason;
-        if (statsd && statsdStarted)
-          void statsdStop(
-            statsd,
-            {
-              success: ok,
-              durationMs: Math.round(res.durationSeconds * 1000),
-              ...(resources
-                ? { cpuMs: Math.round(resources.cpuSeconds * 1000), maxRssBytes: resources.maxRssBytes }
-                : {}),
-            },
-            log,
-          );
-        log.info(
-          `dag task ${task.launchName} (${run.runKey}/${taskKey}) finished: ${ok ? 'success' : `failed (${failReason})`}`,
-        );
-        await record({
-          ok,
-          exitCode: res.exitCode,
-          failReason,
-          jitter: Math.random(),
-          ...(monitor ? { resources } : {}),
-        });
-      },
-      async (e: unknown) => {
-        stopSampling();
-        if (creds) await this.deps.registry?.unregister(creds.token);
-        log.error(`dag task ${task.launchName}: run failed unexpectedly: ${errorText(e)}`);
-        await record({ ok: false, exitCode: 127, failReason: 'launch error' });
-      },
-    );
-    this.launched.add(item);
-    void item.recorded.finally(() => this.launched.delete(item));
-  }
-
-  /**
-   * A fenced completion (§7.5). Completions of one run queue up and land together in one CAS (a
-   * fan-in of a thousand instances is a handful of writes, not a thousand); a failed write is retried
-   * 5 s later, doubling to 60 s, until it lands (fencing makes a repeat harmless).
-   */
-  private complete(dag: DagConfig, runKey: string, taskKey: string, ev: Completion): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const key = ownedKey(dag.name, runKey);
-      let q = this.completions.get(key);
-      if (!q) {
-        q = { dag: dag.name, runKey, items: [], flushing: false };
-        this.completions.set(key, q);
-      }
-      q.items.push({ taskKey, ev, resolve });
-      void this.flush(q, key);
-    });
-  }
-
-  private async flush(q: CompletionQueue, key: string): Promise<void> {
-    if (q.flushing) return;
-    q.flushing = true;
-    let backoff = 5_000;
-    while (q.items.length > 0) {
-      const batch = q.items.splice(0);
-      try {
-        await this.runs.mutate(q.dag, q.runKey, (run) => {
-          const dag = this.dags.get(q.dag);
-          if (!dag) return { run, changed: false, touched: [] };
-          const now = this.nowS();
-          return applyCompletions(
-            run,
-            dag,
-            batch.map(({ taskKey, ev }) => ({
-              type: 'complete' as const,
-              taskKey,
-              proc: this.proc,
-              attempt: ev.attempt,
-              pokeCount: ev.pokeCount,
-              ok: ev.ok,
-              exitCode: ev.exitCode,
-              failReason: ev.failReason,
-              ...(ev.jitter === undefined ? {} : { jitter: ev.jitter }),
-              ...(ev.resources === undefined ? {} : { resources: ev.resources }),
-              now,
-            })),
-          );
-        });
-        for (const b of batch) b.resolve();
-        backoff = 5_000;
-        this.wake(q.dag, q.runKey);
-      } catch (e) {
-        this.deps.log.warning(
-          `dag run ${q.dag}/${q.runKey}: recording ${batch.map((b) => b.taskKey).join(', ')} failed (retrying in ${backoff / 1000} s): ${errorText(e)}`,
-        );
-        q.items.unshift(...batch);
-        await new Promise<void>((r) => this.deps.clock.setTimer(r, backoff));
-        backoff = Math.min(60_000, backoff * 2);
-      }
-    }
-    q.flushing = false;
-    if (this.completions.get(key) === q && q.items.length === 0) this.completions.delete(key);
-    if (!this.owns(q.dag, q.runKey)) this.runs.forget(q.dag, q.runKey);
-  }
-
-  /**
-   * Live output of a task instance running here (the logs route): its ring so far and a follow,
-   * secrets redacted (see redact-stream.ts); the daemon's own console keeps the raw lines.
-   */
-  liveTask(
-    dag: string,
-    runKey: string,
-    taskKey: string,
-  ): { lines: OutputLine[]; published: number; startedAt: number; follow(fn: LiveSink): () => void } | null {
-    for (const l of this.launched)
-      if (l.dag === dag && l.runKey === runKey && l.taskKey === taskKey) {
-        const redact = liveRedactor(l.secrets);
-        const live = l.handle.liveOutput();
-        return {
-          lines: redact.replay(live.lines),
-          published: live.published,
-          startedAt: l.handle.startedAt,
-          follow: (fn) => {
-            const sink: LiveSink = (e) => fn(e === 'end' ? e : redact.next(e));
-            l.listeners.add(sink);
-            return () => l.listeners.delete(sink);
-          },
-        };
-      }
-    return null;
+  /** Live output of a task instance running here (the logs route), secrets redacted. */
+  liveTask(dag: string, runKey: string, taskKey: string): LiveTaskOutput | null {
+    return this.tasks.liveTask(dag, runKey, taskKey);
   }
 
   /** A decision (§3.4) from any node: a CAS; the owner, if here, advances at once. */
@@ -791,91 +521,16 @@ export class DagEngine {
     return { ok: true, state: out.taskState };
   }
 
-  // ---- retention and GC (§10) ----
-
-  private get graceSeconds(): number {
-    return this.deps.gcGraceSeconds ?? 604_800;
-  }
+  // ---- retention and GC (§10, retention.ts) ----
 
   /** Writes this node's manifest (its DAG names, when it last had each, their retainRuns). */
-  async publishManifest(): Promise<DagManifest> {
-    const stream = `${MANIFEST_PREFIX}${this.deps.host}`;
-    const prevRec = await this.deps.store.newest(stream);
-    const prev = prevRec ? parseManifest(this.deps.host, prevRec.data) : null;
-    const m = nextManifest(this.deps.host, prev, this.list(), this.nowS(), this.graceSeconds);
-    const dags: Record<string, Json> = {};
-    for (const [name, d] of Object.entries(m.dags))
-      dags[name] = { seenAt: d.seenAt, retainRuns: d.retainRuns };
-    await this.deps.store.append(stream, { since: m.since, dags }, { keep: 2 });
-    return m;
+  publishManifest(): Promise<DagManifest> {
+    return this.gc.publishManifest();
   }
 
-  /** Every node's newest manifest; names of those that could not be read. */
-  private async readManifests(): Promise<{ manifests: DagManifest[]; unreadable: string[] }> {
-    const manifests: DagManifest[] = [];
-    const unreadable: string[] = [];
-    for (const s of await this.deps.store.streams(MANIFEST_PREFIX)) {
-      const host = s.stream.slice(MANIFEST_PREFIX.length);
-      let m: DagManifest | null = null;
-      try {
-        const rec = await this.deps.store.newest(s.stream);
-        m = rec ? parseManifest(host, rec.data) : null;
-      } catch {
-        m = null;
-      }
-      if (m) manifests.push(m);
-      else unreadable.push(host);
-    }
-    return { manifests, unreadable };
-  }
-
-  /**
-   * The hourly pass: publish this node's manifest, prune each configured DAG to the largest
-   * `retainRuns` any node advertises, then collect terminal runs of DAGs no node has had for the
-   * grace window. Any store failure skips the rest of the pass (nothing is deleted on a guess).
-   */
-  async retention(): Promise<{ pruned: number; collected: number; deferred: string | null }> {
-    const out = { pruned: 0, collected: 0, deferred: null as string | null };
-    let known: { manifests: DagManifest[]; unreadable: string[] };
-    try {
-      await this.publishManifest();
-      known = await this.readManifests();
-    } catch (e) {
-      this.deps.log.warning(`dag: retention skipped, the dag manifests could not be read: ${errorText(e)}`);
-      out.deferred = 'manifests unreadable';
-      return out;
-    }
-    const now = this.nowS();
-    for (const dag of this.dags.values()) {
-      try {
-        const keep = effectiveRetain(dag.name, dag.retainRuns, known.manifests, now, this.graceSeconds);
-        const n = await this.deps.store.dagRunPrune(dag.name, keep);
-        out.pruned += n;
-        if (n > 0) this.deps.log.info(`dag ${dag.name}: retention removed ${n} terminal run(s)`);
-      } catch (e) {
-        this.deps.log.warning(`dag ${dag.name}: retention failed: ${errorText(e)}`);
-      }
-    }
-    const plan = planRemovedGc({
-      configured: [...this.dags.keys()],
-      manifests: known.manifests,
-      unreadable: known.unreadable,
-      now,
-      graceSeconds: this.graceSeconds,
-    });
-    if (!plan.collect) {
-      out.deferred = plan.reason;
-      this.deps.log.debug(`dag: removed-dag gc deferred: ${plan.reason}`);
-      return out;
-    }
-    try {
-      out.collected = await this.deps.store.dagRunPruneRemoved(plan.keep, plan.cutoff);
-      if (out.collected > 0)
-        this.deps.log.info(`dag: gc removed ${out.collected} terminal run(s) of dags no longer configured`);
-    } catch (e) {
-      this.deps.log.warning(`dag: gc of removed dags failed: ${errorText(e)}`);
-    }
-    return out;
+  /** The hourly pass: manifests, per-DAG pruning, removed-DAG collection. */
+  retention(): Promise<RetentionPass> {
+    return this.gc.retention();
   }
 
   // ---- shutdown (§7.7) ----
@@ -886,7 +541,7 @@ export class DagEngine {
     this.stopping = true;
     for (const t of this.timers.values()) this.deps.clock.clearTimer(t);
     for (const o of this.owned.values()) if (o.timer) this.deps.clock.clearTimer(o.timer);
-    const pending = [...this.launched].map((l) => l.recorded);
+    const pending = this.tasks.recordedAll();
     if (pending.length > 0) {
       this.deps.log.info(`dag: waiting up to ${graceMs / 1000} s for ${pending.length} running task(s)`);
       let timer: TimerHandle | null = null;
@@ -896,9 +551,9 @@ export class DagEngine {
       const res = await Promise.race([Promise.allSettled(pending), timedOut]);
       if (timer) this.deps.clock.clearTimer(timer);
       if (res === 'timeout') {
-        await Promise.allSettled([...this.launched].map((l) => l.handle.cancel('shutdown')));
+        await this.tasks.cancelAll();
         await Promise.race([
-          Promise.allSettled([...this.launched].map((l) => l.recorded)),
+          Promise.allSettled(this.tasks.recordedAll()),
           new Promise((r) => this.deps.clock.setTimer(() => r(null), 5_000)),
         ]);
       }
@@ -908,12 +563,12 @@ export class DagEngine {
 
   /** Kill every running task now (a second signal). */
   async kill(): Promise<void> {
-    await Promise.allSettled([...this.launched].map((l) => l.handle.cancel('shutdown')));
+    await this.tasks.cancelAll();
   }
 
   /** Running task processes here (for logs / status). */
   runningCount(): number {
-    return this.launched.size;
+    return this.tasks.count;
   }
 
   /** Is this node advancing the run? */

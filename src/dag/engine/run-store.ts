@@ -12,6 +12,9 @@ export interface Transformed {
   touched: readonly string[];
 }
 
+/** The map key of one run (DAG name and run key; NUL cannot occur in either). */
+export const runMapKey = (dag: string, runKey: string): string => `${dag}\u0000${runKey}`;
+
 /** How many times a CAS is retried against concurrent writers before giving up for this call. */
 const CAS_ATTEMPTS = 20;
 
@@ -28,7 +31,7 @@ export class RunStore {
 
   /** Runs `fn` after every earlier write of this process to the same run has settled. */
   private serial<T>(dag: string, runKey: string, fn: () => Promise<T>): Promise<T> {
-    const key = `${dag}\u0000${runKey}`;
+    const key = runMapKey(dag, runKey);
     const prev = this.tails.get(key) ?? Promise.resolve();
     const next = prev.then(fn, fn);
     const tail = next.catch(() => undefined);
@@ -46,7 +49,7 @@ export class RunStore {
 
   /** Forget a run's cached document (it went terminal here, or its ownership moved). */
   forget(dag: string, runKey: string): void {
-    this.cache.delete(`${dag}\u0000${runKey}`);
+    this.cache.delete(runMapKey(dag, runKey));
   }
 
   /** Create-if-absent (§4.2): false when the key already had a document. */
@@ -67,7 +70,7 @@ export class RunStore {
     runKey: string,
     fn: (run: RunState) => T,
   ): Promise<T | null> {
-    const key = `${dag}\u0000${runKey}`;
+    const key = runMapKey(dag, runKey);
     for (let i = 0; i < CAS_ATTEMPTS; i++) {
       let cur = this.cache.get(key) ?? null;
       if (cur && (await this.store.dagRunVersion(dag, runKey)) !== cur.version) cur = null;

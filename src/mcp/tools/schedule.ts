@@ -166,9 +166,7 @@ export const scheduleTools: ToolDef[] = [
     output: suggestSchema,
     async run(args: z.infer<typeof suggestInput>, ctx) {
       const r = await scheduleSuggest(ctx.deps.ctx, args.period || 'hourly', args.tz);
-      return r.ok
-        ? toolOk(suggestText(r.body as Parameters<typeof suggestText>[0]), r.body)
-        : toolError(r.error);
+      return r.ok ? toolOk(suggestText(r.body), r.body) : toolError(r.error);
     },
   },
   {

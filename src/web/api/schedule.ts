@@ -1,6 +1,8 @@
 // The schedule analysis answers (spec 06 §5.11) that `/schedule/*` and the MCP schedule tools share:
-// preview, pressure, duplicates, suggest, why. The engine work is in ../analysis.ts; this module
+// preview, pressure, duplicates, suggest, why. The engine work is in ../analysis.ts, ../pressure.ts and ../why.ts; this module
 // decides what a request means (defaults, zones, lookups); ./schedule.schema.ts, what the 200 bodies look like.
+
+import type { ApiSuggest } from '../../dashboard/pressure.ts';
 import { isSupportedInstant } from '../../schedule/index.ts';
 import {
   allEntries,
@@ -8,13 +10,12 @@ import {
   BadRequest,
   duplicates,
   frameOfParam,
-  type Pressure,
-  pressure,
   preview,
   suggest,
-  why,
 } from '../analysis.ts';
 import type { WebContext } from '../context.ts';
+import { type Pressure, pressure } from '../pressure.ts';
+import { why } from '../why.ts';
 import type { Duplicates } from './schedule.schema.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 
@@ -25,7 +26,7 @@ const caches = new WeakMap<WebContext, Map<string, { at: number; value: Promise<
 /**
  * The pressure of the next `hours` in zone `tz`. Walking every fire of every job is the heaviest read
  * the daemon serves: concurrent callers (routes and tools alike) share one walk, its result is kept
- * PRESSURE_TTL_MS, and the walk itself yields to the event loop between slices (analysis.ts).
+ * PRESSURE_TTL_MS, and the walk itself yields to the event loop between slices (../pressure.ts).
  * Throws BadRequest for an unknown zone.
  */
 export function pressureFor(ctx: WebContext, hours: number, tz: string | undefined): Promise<Pressure> {
@@ -85,7 +86,7 @@ export async function scheduleSuggest(
   ctx: WebContext,
   period: string,
   tz: string | undefined,
-): Promise<ApiResult<Record<string, unknown>>> {
+): Promise<ApiResult<ApiSuggest>> {
   if (period !== 'hourly' && period !== 'daily') return fail(400, periodError(period));
   const p = await schedulePressure(ctx, 24, tz);
   return p.ok ? ok(suggest(p.body, period)) : p;

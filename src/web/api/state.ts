@@ -4,6 +4,7 @@
 // with the reference's type names and keeps cursor and idempotency documents whole.
 import type { z } from 'zod';
 import type { Json, Store } from '../../store/types.ts';
+import { errorText } from '../../util/errors.ts';
 import type { WebContext } from '../context.ts';
 import { isoUtcOrNull } from '../timefmt.ts';
 import type {
@@ -27,8 +28,6 @@ function within<T>(p: Promise<T>, ms = STORE_WAIT_MS): Promise<T> {
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
-
-const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
 
 function valueType(v: Json): string {
   if (v === null) return 'null';

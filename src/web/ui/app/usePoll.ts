@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { parseJobSetId } from '../../../dashboard/format.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../../../dashboard/types.ts';
 import { type Api, HttpError } from '../io/api.ts';
+import { usePolling } from '../io/hooks.ts';
 
 export interface Poll {
   jobs: ApiJob[] | null;
@@ -48,13 +49,11 @@ export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauth
   }, [api]);
 
   // Refresh tick: /jobs, then /cluster and /node.
-  useEffect(() => {
-    let stopped = false;
-    let timer = 0;
-    const tick = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const data = await api.json<ApiJob[]>('/jobs');
-        if (stopped) return;
+        if (!live()) return;
         const t = Date.now();
         setJobs(data);
         setFetchedAt(t);
@@ -63,36 +62,32 @@ export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauth
         api
           .json<ApiCluster>('/cluster')
           .then((c) => {
-            if (!stopped) setCluster(c);
+            if (live()) setCluster(c);
           })
           .catch(() => {});
         if (fleetOpen.current) {
           api
             .json<ApiFleet>('/fleet')
             .then((f) => {
-              if (!stopped) setFleet(f);
+              if (live()) setFleet(f);
             })
             .catch(() => {});
         }
         api
           .json<ApiNode>('/node')
           .then((n) => {
-            if (!stopped) setNode(n);
+            if (live()) setNode(n);
           })
           .catch(() => {});
       } catch (err) {
-        if (stopped) return;
-        if (err instanceof HttpError && err.status === 401) return; // resumes when a token is set
+        if (!live()) return;
+        if (err instanceof HttpError && err.status === 401) return 'pause'; // resumes when a token is set
         setPollFailed(true);
       }
-      if (!stopped && interval !== 'paused') timer = window.setTimeout(tick, Number(interval) * 1000);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-    };
-  }, [api, interval, pollNonce]);
+    },
+    interval === 'paused' ? null : Number(interval) * 1000,
+    [api, interval, pollNonce],
+  );
 
   // Once (and again after a token is entered until it works): version and job-set id.
   useEffect(() => {

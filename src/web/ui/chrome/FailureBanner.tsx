@@ -43,32 +43,15 @@ export function FailureBanner({
       </button>
     </>
   );
-  if (banner.kind === 'single') {
-    return (
-      <section class="banner" role="alert" data-testid="failure-banner" data-failing="1">
-        <span class="banner-icon" aria-hidden="true">
-          ▲
-        </span>
-        <div class="banner-text">
-          <strong>{text.head}</strong>
-          <span class="banner-sub">{text.sub}</span>
-        </div>
-        <div class="banner-actions">
-          <button type="button" class="btn" onClick={() => onOpen(first.name)}>
-            open logs
-          </button>
-          {tools}
-        </div>
-      </section>
-    );
-  }
+  // One failing job: its logs; a fleet event: the failing segment of the table. The rest is the same bar.
+  const single = banner.kind === 'single';
   return (
     <section
       class="banner"
       role="alert"
       data-testid="failure-banner"
-      data-failing={banner.jobs.length}
-      data-verdict={banner.correlation.verdict}
+      data-failing={single ? 1 : banner.jobs.length}
+      data-verdict={single ? undefined : banner.correlation.verdict}
     >
       <span class="banner-icon" aria-hidden="true">
         ▲
@@ -78,9 +61,15 @@ export function FailureBanner({
         <span class="banner-sub">{text.sub}</span>
       </div>
       <div class="banner-actions">
-        <button type="button" class="btn" onClick={onShowFailing}>
-          show failing
-        </button>
+        {single ? (
+          <button type="button" class="btn" onClick={() => onOpen(first.name)}>
+            open logs
+          </button>
+        ) : (
+          <button type="button" class="btn" onClick={onShowFailing}>
+            show failing
+          </button>
+        )}
         {tools}
       </div>
     </section>

@@ -1,4 +1,4 @@
-// Small shared hooks: a second-aligned clock, the URL-hash route (its grammar: src/dashboard/route.ts),
+// Small shared hooks: a second-aligned clock, a polling loop, hash-change listening, the URL-hash route (its grammar: src/dashboard/route.ts),
 // localStorage-backed preferences and the clipboard.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { formatRoute, parseRoute, type Route } from '../../../dashboard/route.ts';
@@ -20,15 +20,51 @@ export function useNow(): number {
 }
 
 /**
- * The route in the URL hash; links can point at a job's drawer. Opening or closing the drawer and switching the
- * view add a history entry (Back closes the drawer); switching tabs or jobs inside an open drawer replaces it.
+ * Runs `tick` at once and again `intervalMs` after each one settles (null: once), until a dependency changes or
+ * the component unmounts. `live()` turns false at that moment: a tick checks it after each await before it sets
+ * state; answering 'pause' stops the loop until a dependency changes, a number sets the next wait (ms). A tick
+ * handles its own errors (each view keeps its last answer its own way).
  */
-export function useRoute(): [Route, (next: Route) => void] {
-  const [route, setRouteState] = useState(() => parseRoute(location.hash));
-  const current = useRef(route);
-  current.current = route;
+export function usePolling(
+  tick: (live: () => boolean) => Promise<unknown>,
+  intervalMs: number | null,
+  deps: readonly unknown[],
+): void {
   useEffect(() => {
-    const onHash = (): void => setRouteState(parseRoute(location.hash));
+    let stopped = false;
+    let timer = 0;
+    const live = (): boolean => !stopped;
+    const run = async (): Promise<void> => {
+      const next = await tick(live).catch(() => undefined);
+      const wait = typeof next === 'number' ? next : intervalMs;
+      if (!stopped && next !== 'pause' && wait !== null) timer = window.setTimeout(run, wait);
+    };
+    void run();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, deps);
+}
+
+/**
+ * The scroll handler of a log view: reaching the bottom (within 24 px) turns following on, scrolling up turns it
+ * off (a scroll to the very top by a shrinking view does not).
+ */
+export function followOnScroll(follow: boolean, setFollow: (on: boolean) => void): (e: Event) => void {
+  return (e) => {
+    const el = e.currentTarget as HTMLElement;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
+  };
+}
+
+/** Calls `fn` on every hash change and history step (Back / Forward). */
+export function useHashChange(fn: () => void): void {
+  const current = useRef(fn);
+  current.current = fn;
+  useEffect(() => {
+    const onHash = (): void => current.current();
     window.addEventListener('hashchange', onHash);
     window.addEventListener('popstate', onHash);
     return () => {
@@ -36,6 +72,17 @@ export function useRoute(): [Route, (next: Route) => void] {
       window.removeEventListener('popstate', onHash);
     };
   }, []);
+}
+
+/**
+ * The route in the URL hash; links can point at a job's drawer. Opening or closing the drawer and switching the
+ * view add a history entry (Back closes the drawer); switching tabs or jobs inside an open drawer replaces it.
+ */
+export function useRoute(): [Route, (next: Route) => void] {
+  const [route, setRouteState] = useState(() => parseRoute(location.hash));
+  const current = useRef(route);
+  current.current = route;
+  useHashChange(() => setRouteState(parseRoute(location.hash)));
   const setRoute = useCallback((next: Route) => {
     const prev = current.current;
     const hash = formatRoute(next);

@@ -1,6 +1,6 @@
 // The DAG card (spec 06 §9.2): one row per DAG with its schedule, last run, running count and a Trigger
 // button; a row opens the DAG drawer. Polls `/dags` itself and stays hidden while the list is empty.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import {
   type ApiDag,
   clockOf,
@@ -15,6 +15,7 @@ import {
 } from '../../../../dashboard/dag.ts';
 import { formatAge } from '../../../../dashboard/format.ts';
 import type { Api } from '../../io/api.ts';
+import { useHashChange, usePolling } from '../../io/hooks.ts';
 import { DagDrawer } from './DagDrawer.tsx';
 
 export function DagCard({
@@ -34,15 +35,7 @@ export function DagCard({
   const [target, setTarget] = useState(() => parseDagHash(location.hash));
   const open = target?.name ?? null;
   // The drawer lives in the URL (`#dag/<name>[/<runKey>]`) so a link can point at a run; Back closes it.
-  useEffect(() => {
-    const onHash = (): void => setTarget(parseDagHash(location.hash));
-    window.addEventListener('hashchange', onHash);
-    window.addEventListener('popstate', onHash);
-    return () => {
-      window.removeEventListener('hashchange', onHash);
-      window.removeEventListener('popstate', onHash);
-    };
-  }, []);
+  useHashChange(() => setTarget(parseDagHash(location.hash)));
   const setOpen = useCallback((name: string | null) => {
     if (name === null) history.pushState(null, '', location.pathname + location.search);
     else history.pushState(null, '', formatDagHash(name, null));
@@ -54,27 +47,21 @@ export function DagCard({
   const [note, setNote] = useState<string | null>(null);
   const [nonce, setNonce] = useState(0);
 
-  useEffect(() => {
-    let stopped = false;
-    let timer = 0;
-    const tick = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const list = await api.json<ApiDag[]>('/dags');
-        if (!stopped) {
+        if (live()) {
           setDags(list);
           onCount?.(list.length);
         }
       } catch {
         // the jobs poll reports connection trouble; the card keeps its last list
       }
-      if (!stopped) timer = window.setTimeout(tick, intervalMs);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-    };
-  }, [api, intervalMs, nonce, onCount]);
+    },
+    intervalMs,
+    [api, intervalMs, nonce, onCount],
+  );
 
   const trigger = useCallback(
     async (name: string) => {

@@ -31,6 +31,7 @@ import {
 import type { LogLine } from '../../../../dashboard/sse.ts';
 import { useFocusTrap } from '../../chrome/Dialog.tsx';
 import type { Api } from '../../io/api.ts';
+import { usePolling } from '../../io/hooks.ts';
 
 export type DagTab = 'runs' | 'graph' | 'tasks' | 'xcom' | 'logs';
 const TABS: readonly DagTab[] = ['runs', 'graph', 'tasks', 'xcom', 'logs'];
@@ -75,30 +76,24 @@ export function DagDrawer({
   const key = runKey ?? runs[0]?.runKey ?? null;
   const latest = dag.latestRun?.runKey;
 
-  useEffect(() => {
-    let stopped = false;
-    let timer = 0;
-    const tick = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const r = await api.json<{ runs: ApiDagRunRow[] }>(`/dags/${enc(dag.name)}/runs?limit=50`);
-        if (stopped) return;
+        if (!live()) return;
         setRuns(r.runs);
         const k = runKey ?? r.runs[0]?.runKey;
         if (k) {
           const one = await api.json<ApiDagRun>(`/dags/${enc(dag.name)}/runs/${enc(k)}`);
-          if (!stopped) setRun(one);
+          if (live()) setRun(one);
         }
       } catch {
         // keep the last answer; the next tick retries
       }
-      if (!stopped) timer = window.setTimeout(tick, POLL_MS);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-    };
-  }, [api, dag.name, runKey, nonce, latest]);
+    },
+    POLL_MS,
+    [api, dag.name, runKey, nonce, latest],
+  );
 
   const shown = run && run.runKey === key ? run : null;
   return (

@@ -18,6 +18,7 @@ import {
 import { compileSearch, type Matcher } from '../../../../dashboard/logsearch.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
+import { followOnScroll } from '../../io/hooks.ts';
 
 /** At least this many lines stay in view (up to one chunk more: whole chunks are dropped). */
 const MAX_LINES = 5000;
@@ -235,11 +236,7 @@ export function LogsTab({
         role="log"
         aria-label={`Output of ${job.name}`}
         data-testid="logview"
-        onScroll={(e) => {
-          const el = e.currentTarget as HTMLDivElement;
-          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-          if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
-        }}
+        onScroll={followOnScroll(follow, setFollow)}
       >
         {log.chunks.map((c) => (
           <LogChunk

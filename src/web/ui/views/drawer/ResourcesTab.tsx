@@ -13,7 +13,7 @@ import {
 } from '../../../../dashboard/resources.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
-import { usePref } from '../../io/hooks.ts';
+import { usePolling, usePref } from '../../io/hooks.ts';
 
 const W = 560;
 const H = 90;
@@ -23,27 +23,21 @@ export function ResourcesTab({ job, api }: { job: ApiJob; api: Api }) {
   const [data, setData] = useState<ApiJobResources | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fetches, setFetches] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer = 0;
-    const load = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const d = await api.json<ApiJobResources>(`/jobs/${encodeURIComponent(job.name)}/resources`);
-        if (!live) return;
+        if (!live()) return;
         setData(d);
         setError(null);
         setFetches((n) => n + 1);
       } catch (err) {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(err instanceof Error ? err.message : String(err));
       }
-      if (live) timer = window.setTimeout(load, Number(every) * 1000);
-    };
-    void load();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [job.name, every]);
+    },
+    Number(every) * 1000,
+    [job.name, every],
+  );
 
   return (
     <div class="resources" data-testid="resources" data-fetches={fetches}>
@@ -132,16 +126,14 @@ export function ResourcesTab({ job, api }: { job: ApiJob; api: Api }) {
  */
 export function LiveUsage({ job, api }: { job: ApiJob; api: Api }) {
   const [usage, setUsage] = useState<{ cpu: number; rss: number } | null>(null);
-  useEffect(() => {
-    setUsage(null);
-    if (!job.running) return;
-    let live = true;
-    let timer = 0;
-    const load = async (): Promise<void> => {
+  useEffect(() => setUsage(null), [job.name, job.running]);
+  usePolling(
+    async (live) => {
+      if (!job.running) return 'pause';
       try {
         const d = await api.json<ApiJobResources>(`/jobs/${encodeURIComponent(job.name)}/resources`);
-        if (!live) return;
-        if (!d.monitored) return; // nothing to show, and nothing to poll for
+        if (!live()) return 'pause';
+        if (!d.monitored) return 'pause'; // nothing to show, and nothing to poll for
         const cur = d.live.flatMap((l) => (l.current ? [l.current] : []));
         setUsage(
           cur.length === 0
@@ -154,14 +146,10 @@ export function LiveUsage({ job, api }: { job: ApiJob; api: Api }) {
       } catch {
         // the header simply shows no usage
       }
-      if (live) timer = window.setTimeout(load, 2000);
-    };
-    void load();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [job.name, job.running]);
+    },
+    2000,
+    [job.name, job.running],
+  );
   if (usage === null) return null;
   return (
     <span class="fact" data-testid="live-usage" title="CPU and resident memory of the running process tree">

@@ -10,6 +10,7 @@ import {
 } from '../../../../dashboard/resources.ts';
 import { Dialog } from '../../chrome/Dialog.tsx';
 import type { Api } from '../../io/api.ts';
+import { usePolling } from '../../io/hooks.ts';
 
 const OPEN_EVENT = 'cronstable:node-history';
 const W = 640;
@@ -33,28 +34,23 @@ export function NodeHistoryHost({ api }: { api: Api }) {
 function NodeHistoryCard({ api, onClose }: { api: Api; onClose(): void }) {
   const [data, setData] = useState<ApiNodeHistory | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    let timer = 0;
-    const load = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       let wait = 5000;
       try {
         const d = await api.json<ApiNodeHistory>('/node/history');
-        if (!live) return;
+        if (!live()) return;
         setData(d);
         setError(null);
         if (d.interval) wait = Math.max(1000, d.interval * 1000);
       } catch (err) {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(err instanceof Error ? err.message : String(err));
       }
-      if (live) timer = window.setTimeout(load, wait);
-    };
-    void load();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [api]);
+      return wait;
+    },
+    5000,
+    [api],
+  );
   const pts = data?.points ?? [];
   const cpu = columnStats(pts, 1);
   const mem = columnStats(pts, 2);

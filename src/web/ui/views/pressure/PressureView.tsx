@@ -1,7 +1,7 @@
 // ▥ pressure: fires per minute of the day over the next 24 h (`/schedule/pressure`), the minute-of-hour
 // histogram, groups of jobs sharing one schedule (`/schedule/duplicates`) and quiet slots to move a job to
 // (`/schedule/suggest`), in UTC or the viewer's zone. Refreshed every 60 s while open.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { viewerZone } from '../../../../dashboard/engine.ts';
 import {
   type ApiDuplicates,
@@ -16,7 +16,7 @@ import {
   shadeRange,
 } from '../../../../dashboard/pressure.ts';
 import type { Api } from '../../io/api.ts';
-import { copyText, usePref } from '../../io/hooks.ts';
+import { copyText, usePolling, usePref } from '../../io/hooks.ts';
 import { openSandbox } from '../sandbox/Sandbox.tsx';
 
 const REFRESH_MS = 60_000;
@@ -33,30 +33,24 @@ export function PressureView({ api, onOpen }: { api: Api; onOpen(name: string): 
   const [copied, setCopied] = useState<string | null>(null);
   const query = frameQuery(frame, zone);
 
-  useEffect(() => {
-    let live = true;
-    let timer = 0;
-    const load = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const [p, d] = await Promise.all([
           api.json<ApiPressure>(`/schedule/pressure${query ? `?${query}` : ''}`),
           api.json<ApiDuplicates>('/schedule/duplicates'),
         ]);
-        if (!live) return;
+        if (!live()) return;
         setData(p);
         setDups(d);
         setError(null);
       } catch (err) {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(err instanceof Error ? err.message : String(err));
       }
-      if (live) timer = window.setTimeout(load, REFRESH_MS);
-    };
-    void load();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [api, query]);
+    },
+    REFRESH_MS,
+    [api, query],
+  );
 
   const suggest = async (period: 'hourly' | 'daily'): Promise<void> => {
     try {

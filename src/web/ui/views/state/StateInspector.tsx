@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiState, STATE_TABS, type StateTab } from '../../../../dashboard/state.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
-import { usePref } from '../../io/hooks.ts';
+import { usePolling, usePref } from '../../io/hooks.ts';
 import { StatePanel } from './StatePanels.tsx';
 
 const TAB_IDS = STATE_TABS.map((t) => t.id);
@@ -50,26 +50,20 @@ export function StateInspector({
   const tabsRef = useRef<HTMLDivElement>(null);
 
   // While open, /state follows the refresh interval (at least every 10 s).
-  useEffect(() => {
-    let live = true;
-    let timer = 0;
-    const load = async (): Promise<void> => {
+  usePolling(
+    async (live) => {
       try {
         const s = await api.json<ApiState>('/state');
-        if (!live) return;
+        if (!live()) return;
         setState(s);
         setError(null);
       } catch (err) {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(err instanceof Error ? err.message : String(err));
       }
-      if (live) timer = window.setTimeout(load, Math.min(10_000, intervalMs));
-    };
-    void load();
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [api, intervalMs]);
+    },
+    Math.min(10_000, intervalMs),
+    [api, intervalMs],
+  );
 
   const onTabKey = (e: KeyboardEvent, i: number): void => {
     const keys: Record<string, number> = {

@@ -18,6 +18,7 @@ import type { LogLine } from '../../../../dashboard/sse.ts';
 import type { ApiJob } from '../../../../dashboard/types.ts';
 import { hueOf } from '../../../../dashboard/week.ts';
 import type { Api } from '../../io/api.ts';
+import { followOnScroll } from '../../io/hooks.ts';
 
 interface TailLine {
   n: number;
@@ -191,11 +192,7 @@ export function MultiTail({
         role="log"
         aria-label="Merged output of the tailed jobs"
         data-testid="mt-view"
-        onScroll={(e) => {
-          const el = e.currentTarget as HTMLDivElement;
-          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-          if (follow !== atBottom && (atBottom || el.scrollTop > 0)) setFollow(atBottom);
-        }}
+        onScroll={followOnScroll(follow, setFollow)}
       >
         {log.chunks.map((c) => (
           <TailChunk key={c.id} chunk={c} names={names.join('\n')} />
