@@ -35,11 +35,14 @@
 // | Q23 | poll backoff; `1 job`; never `in 0s`; cpu/mem stays   | here › Q23 (four tests)                                    |
 // | Q24 | zen places every dot; wallboard says `+N more`        | here › Q24 (two tests)                                     |
 //
-// Also here, beyond the reference (§4.15 [opt]): OSC 52 wrapped for tmux / screen passthrough.
+// Also here: the terminal face reads the shared model (spec 08 §3: status cells from health.ts, the header's
+// connection state from connection.ts), and beyond the reference (§4.15 [opt]) OSC 52 wrapped for tmux/screen.
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { liveForMs } from '../../src/dashboard/connection.ts';
+import { health } from '../../src/dashboard/health.ts';
 import type { ApiJobResources } from '../../src/dashboard/resources.ts';
 import type { ApiJob, ApiNode } from '../../src/dashboard/types.ts';
 import { osc52 } from '../../src/tui/data/clipboard.ts';
@@ -496,5 +499,32 @@ describe('OSC 52 through a multiplexer (§4.15 [opt])', () => {
     const sent = h.raw.filter((r) => r.includes('52;c;'));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^\u001bPtmux;\u001b\u001b\]52;c;[A-Za-z0-9+/=]+\u0007\u001b\\$/);
+  });
+});
+
+describe('one model, two faces (spec 08 §3)', () => {
+  it('each status cell is the shared health glyph and label, in Unicode and in ASCII', async () => {
+    for (const ascii of [false, true]) {
+      h?.close();
+      h = mountTui(daemon, { ascii });
+      await h.settle();
+      const screen = rows(h.text());
+      for (const j of fixtureJobs()) {
+        const hl = health(j);
+        const row = screen.find((r) => r.includes(` ${j.name} `) && !r.includes('FAILING'))!;
+        expect(row).toContain(`${ascii ? hl.ascii : hl.glyph} ${hl.label}`);
+      }
+    }
+  });
+
+  it('the header turns stale by the web header’s rule when answers stop arriving', async () => {
+    h = mountTui(daemon, { pollMs: 3000 });
+    const fetchedAt = h.store.get().data.fetchedAt;
+    h.store.set({ mono: fetchedAt + liveForMs(3000) });
+    await h.settle();
+    expect(rows(h.text())[0]).toContain('● live');
+    h.store.set({ mono: fetchedAt + liveForMs(3000) + 1000 });
+    await h.settle();
+    expect(rows(h.text())[0]).toContain('◌ stale 12s ago');
   });
 });

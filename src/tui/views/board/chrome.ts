@@ -1,6 +1,7 @@
 // The board's chrome (spec 08 §4.2): header, toolbar, verdict bar, footer and toasts. Every row is cut to
 // the terminal width; the header sheds node load, then the job-set id, then the version before it would wrap.
 import { clusterAlert } from '../../../dashboard/cluster.ts';
+import { CONNECTION_TEXT, connectionState } from '../../../dashboard/connection.ts';
 import { formatAge, formatLoad, formatUtcClock, parseIso } from '../../../dashboard/format.ts';
 import { SEGMENTS } from '../../../dashboard/health.ts';
 import { verdictText } from '../../../dashboard/incident.ts';
@@ -17,16 +18,31 @@ import type { RenderCtx } from '../types.ts';
 export function header(ctx: RenderCtx): string {
   const { s, theme, g } = ctx;
   const d = s.data;
+  // The shared connection rule (the web header's): an answer older than its refresh allows reads stale.
+  const conn = connectionState(
+    {
+      locked: d.error === 'unauthorized',
+      fetchedAt: d.fetchedAt,
+      failed: d.error !== null,
+      intervalMs: s.pollMs > 0 ? s.pollMs : Number.POSITIVE_INFINITY,
+    },
+    s.mono,
+  );
   const status =
-    d.error === null && d.everConnected
+    conn === 'live' || conn === 'paused'
       ? { text: `${g.live} live`, role: 'ok' as Role }
-      : {
-          text:
-            d.error !== null && d.retryAt > s.mono && d.error !== 'unauthorized'
-              ? `${g.offline} ${d.error} ${g.dot} retry in ${Math.ceil((d.retryAt - s.mono) / 1000)}s`
-              : `${g.offline} ${d.error ?? 'offline'}`,
-          role: 'fail' as Role,
-        };
+      : conn === 'stale'
+        ? {
+            text: `${g.offline} ${CONNECTION_TEXT.stale} ${formatAge(s.mono - d.fetchedAt)}`,
+            role: 'warn' as Role,
+          }
+        : {
+            text:
+              d.error !== null && d.retryAt > s.mono && d.error !== 'unauthorized'
+                ? `${g.offline} ${d.error} ${g.dot} retry in ${Math.ceil((d.retryAt - s.mono) / 1000)}s`
+                : `${g.offline} ${d.error ?? 'offline'}`,
+            role: 'fail' as Role,
+          };
   const clock = `${formatUtcClock(s.now)} UTC`;
   const right = `${status.text} ${clock} `;
   const chips: string[] = [];

@@ -1,9 +1,9 @@
 // The job drawer (spec 08 §4.4): a pane spliced on the right of the board with Logs, History, Resources and
 // Schedule tabs. Logs follow the controller's tail; History and Resources are fetched while their tab shows.
 
-import { STATUS_TONE } from '../../../dashboard/health.ts';
+import { healthOf } from '../../../dashboard/health.ts';
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
-import { jobStatus, STATUS_LABEL } from '../../../dashboard/status.ts';
+import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
 import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
@@ -48,11 +48,11 @@ function paint(d: DrawerSurface, ctx: RenderCtx): DrawerPaint {
   const width = drawerWidth(s.cols) - 1;
   const height = s.rows;
   const job = s.data.jobs.find((j) => j.name === d.job);
-  const status = job ? jobStatus(job) : 'unknown';
+  const hl = healthOf(job ? jobStatus(job) : 'unknown');
   const rows: string[] = [];
   const h = new Line(theme, width);
-  h.add(` ${g.status[status]} ${flatten(d.job)}`, { fg: STATUS_TONE[status], bold: true });
-  h.add(`  ${STATUS_LABEL[status]}`, { fg: STATUS_TONE[status] });
+  h.add(` ${g.status[hl.status]} ${flatten(d.job)}`, { fg: hl.tone, bold: true });
+  h.add(`  ${hl.label}`, { fg: hl.tone });
   h.add('   r run · x cancel · esc close', { fg: 'dim' });
   rows.push(h.done());
   rows.push(...tabStrip(ctx, width, TABS, d.tab));

@@ -14,12 +14,12 @@ import {
   runsSignature,
   staleRuns,
 } from '../../../dashboard/heat.ts';
-import type { ApiJob, ApiRun, ApiRuns, Outcome } from '../../../dashboard/types.ts';
+import { OUTCOME_TONE } from '../../../dashboard/sparkline.ts';
+import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
 import { type Controller, onEachPoll } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
 import { flatten } from '../../text/sanitize.ts';
-import type { Role } from '../../text/theme.ts';
 import { fit, fitRight } from '../../text/width.ts';
 import {
   commonPanelKey,
@@ -48,12 +48,6 @@ export const HEAT_JOBS = 40;
 const NAME_COL = 24;
 const CELL = 2;
 const WINDOWS = Object.keys(HEAT_WINDOWS) as HeatWindow[];
-const WORST_ROLE: Record<Outcome, Role> = {
-  failure: 'fail',
-  cancelled: 'off',
-  unknown: 'pending',
-  success: 'ok',
-};
 
 type RunsCache = Map<string, { sig: string; runs: ApiRun[] }>;
 /** Per controller (one daemon), kept across openings: a job's runs are fetched again only after a new finish. */
@@ -111,7 +105,7 @@ function jobRow(
   const row: PanelRow = [[` ${fit(flatten(job.name), NAME_COL)} `, { fg: job.enabled ? 'fg' : 'dim' }]];
   for (const c of cells) {
     const level = heatLevel(c.runs, max);
-    row.push([shades[level]!.repeat(CELL), { fg: c.worst ? WORST_ROLE[c.worst] : 'dim' }]);
+    row.push([shades[level]!.repeat(CELL), { fg: c.worst ? OUTCOME_TONE[c.worst] : 'dim' }]);
   }
   row.push([fitRight(runs === undefined ? '…' : String(sum), 6), { fg: 'dim' }]);
   return { row, sum };
