@@ -10,21 +10,26 @@ export interface HeldSummary {
   nextFireAt: number | null;
 }
 
-export interface PeerRecord {
+/** What a record keeps of the peer's last accepted body, field for field as received. */
+type HeldBodyFields = Pick<
+  ReceivedBody,
+  | 'instanceId'
+  | 'clusterSize'
+  | 'distribution'
+  | 'electLeader'
+  | 'members'
+  | 'mutualAgreeing'
+  | 'quorateVouched'
+  | 'ranRebootJobs'
+>;
+
+export interface PeerRecord extends HeldBodyFields {
   host: string;
   status: PeerStatus;
   /** Once a host answered as this very process, its failures keep it `self` (N does not flap). */
   selfLatch: boolean;
   nodeName: string | null;
-  instanceId: string | null;
   jobSetId: string | null;
-  clusterSize: number | null;
-  distribution: string | null;
-  electLeader: boolean | null;
-  members: MemberEntry[] | null;
-  mutualAgreeing: string[];
-  quorateVouched: string[];
-  ranRebootJobs: string[];
   summaries: Record<string, HeldSummary>;
   summariesTruncated: boolean;
   /** Epoch ms of the last successful poll. */
