@@ -34,3 +34,19 @@ export function tuneHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   process.on('worker', (worker) => worker.once('online', keepYoungSmall));
   return true;
 }
+
+/**
+ * The terminal dashboard's settings, before Ink is evaluated (`cronstable tui`). Ink lays out with yoga, a
+ * WebAssembly module that V8 would also compile with its optimising tier in background threads: ~25 MB of
+ * peak and ~8 MB of lasting resident memory (malloc arenas those threads keep) for layout code that runs a
+ * few hundred microseconds a frame, which the baseline tier (Liftoff) runs within the repaint budget.
+ */
+export function tuneTuiHeap(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!tuneHeap(env)) return false;
+  try {
+    setFlagsFromString('--liftoff-only');
+  } catch {
+    return false;
+  }
+  return true;
+}

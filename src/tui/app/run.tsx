@@ -1,7 +1,6 @@
 // Runs the dashboard on the process's terminal: prefs, terminal modes, the Ink render, the loops, and the one
 // way out (teardown, then the exit code). Loaded only by `cronstable tui` after the tty check, so neither the
 // daemon nor any other verb evaluates Ink or React.
-import { setFlagsFromString } from 'node:v8';
 import { render } from 'ink';
 import type { TuiOptions } from '../args.ts';
 import { ApiClient } from '../data/client.ts';
@@ -18,20 +17,7 @@ import { Painter } from './painter.ts';
 import { dispatchPaste } from './paste.ts';
 import { createState, Store } from './state.ts';
 
-/**
- * A small young generation: the dashboard allocates short-lived strings every frame, and V8's default lets the
- * semi-spaces grow to 16 MB each, which shows up as resident memory (80+ MB measured at 500 jobs, 74 with 2).
- */
-function limitYoungGeneration(): void {
-  try {
-    setFlagsFromString('--max-semi-space-size=2');
-  } catch {
-    // not V8 (Bun): its own collector
-  }
-}
-
 export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  limitYoungGeneration();
   const path = prefsPath(env);
   const start = startPrefs(loadPrefs(path), opts.theme === null ? null : parseThemeName(opts.theme));
   const prefs = start.prefs;
