@@ -17,6 +17,8 @@ import type { JobSlots, Unaccounted } from './slots.schema.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 
 const UNACCOUNTED_MEMO_MS = 10_000;
+/** How long a slot may go unrecorded before `/slots/unaccounted` counts it. */
+export const UNACCOUNTED_SETTLE_MS = 10_000;
 
 // A job's slot rows: the shared ledger (or this node's memory without a store), plus its running
 // instances here, which no ledger row names yet.
@@ -55,9 +57,12 @@ const memos = new WeakMap<WebContext, { at: number; body: Unaccounted }>();
 
 /** `GET /slots/unaccounted`: unaccounted slots of every enabled job over the last 24 h. */
 export async function unaccountedView(ctx: WebContext): Promise<ApiResult<Unaccounted>> {
-  const to = ctx.clock.now();
+  const now = ctx.clock.now();
   const memo = memos.get(ctx);
-  if (memo && to - memo.at < UNACCOUNTED_MEMO_MS && to >= memo.at) return ok(memo.body);
+  if (memo && now - memo.at < UNACCOUNTED_MEMO_MS && now >= memo.at) return ok(memo.body);
+  // The window ends a few seconds back: a slot that fired a moment ago has not had the time to be
+  // recorded (a loaded node writes its ledger rows a second or two late), and is not "nobody's".
+  const to = now - UNACCOUNTED_SETTLE_MS;
   const w = { fromMs: to - 86_400_000, toMs: to };
   const here = nodeName(ctx);
   const jobs: { name: string; unaccounted: number }[] = [];
@@ -77,6 +82,6 @@ export async function unaccountedView(ctx: WebContext): Promise<ApiResult<Unacco
     unaccounted: jobs.reduce((a, j) => a + j.unaccounted, 0),
     jobs,
   };
-  memos.set(ctx, { at: to, body });
+  memos.set(ctx, { at: now, body });
   return ok(body);
 }
