@@ -3,8 +3,8 @@
 // @reboot ran-set refresh cadence, and the gate's answers (decide / ownerOf / report), which
 // are pure functions of the LeaseState each round feeds. A backend (src/cluster/<kind>/) extends
 // LeaseBackend and writes only its talk with its store: connect, one round, release, and the
-// store-specific lease block of `/cluster`. test/integration/lease-conformance.test.ts runs the
-// same behaviour cases against every backend; a new one adds a driver line there.
+// store-specific lease block of `/cluster`. test/integration/lease-conformance-<kind>.test.ts runs
+// the same behaviour cases against every backend; a new one adds its driver and such a file.
 //
 // The durability argument every backend keeps: leadership ends on this process's monotonic
 // clock (LeaseState's deadline, taken from the instant *before* the write that extended the

@@ -2,7 +2,7 @@
 // block, takeover after a SIGKILLed holder process's lease expires, the @reboot ran-set, the
 // fencing protocol on the wire, TLS and password auth. Acquire, renew, lose, fence, release,
 // fail over, clock skew and an unreachable etcd are the conformance suite's
-// (lease-conformance.test.ts), run against this backend like every other.
+// (lease-conformance-*.test.ts), run against this backend like every other.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,7 +166,7 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
 
   it('fencing on the wire: a revoked lease id can neither create the key nor match the live one', async () => {
     // The backend-level fence (a stale holder refused, demoted, replaced) is a conformance case
-    // (lease-conformance.test.ts); this pins the etcd protocol the backend relies on.
+    // (lease-conformance-*.test.ts); this pins the etcd protocol the backend relies on.
     const transport = new JsonTransport();
     try {
       const client = new EtcdClient(transport, [etcd.url], null, 2000);

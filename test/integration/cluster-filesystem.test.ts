@@ -3,7 +3,7 @@
 // leading. Graceful stop, SIGKILL, SIGSTOP beyond the ttl, clock skew with a hung store, and a
 // store file that is unreadable (rounds fail closed): real processes and real signals. A locked
 // store and the cases every backend shares are the conformance suite's
-// (lease-conformance.test.ts). ttl 3: renew 1 s, round 1 s;
+// (lease-conformance-*.test.ts). ttl 3: renew 1 s, round 1 s;
 // topology shared (rollback journal), as on the shared mount the backend is made for.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // server can be installed here. What is Kubernetes' own: the Lease's shape, takeover by the
 // observer's monotonic clock after a real SIGSTOP, 409 races, token rotation, a deleted Lease,
 // RBAC, kubeconfig. Release, fail over and an unreachable API server are the conformance
-// suite's (lease-conformance.test.ts), run against this backend like every other.
+// suite's (lease-conformance-*.test.ts), run against this backend like every other.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
