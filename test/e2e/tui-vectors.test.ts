@@ -79,6 +79,11 @@ const selected = (screen: string): string | undefined =>
     ?.split(/\s+/)
     .find((w) => FIXTURE_NAMES.includes(w));
 
+/** The board is live and its rows are painted: `● live` can reach the screen a frame before the first row does. */
+async function boardReady(t: TuiPty): Promise<void> {
+  await t.waitFor((s) => s.includes('● live') && selected(s) !== undefined, 8000);
+}
+
 /** Moves the marker down to `name` with `j`, one key at a time, each move seen on the screen. */
 async function selectJob(t: TuiPty, name: string): Promise<void> {
   for (let i = 0; i <= FIXTURE_NAMES.length; i++) {
@@ -197,7 +202,7 @@ afterAll(async () => {
 describe('spec 08 §8 vectors on the §7 fixture', () => {
   it('T8: j six times wraps the marker back to the first job', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     expect(selected(await t.screen())).toBe(BY_NAME[0]);
     for (let i = 1; i <= 6; i++) {
       t.write('j');
@@ -208,7 +213,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it("T9: nightly-backup's drawer: both streams, the end marker, the stderr line's marker in the fail colour", async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     await selectJob(t, 'nightly-backup');
     t.write(ENTER);
     await t.waitFor('end of run output', 5000);
@@ -223,7 +228,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it("T11: WARN is bold in the theme's pending colour, never the job's raw SGR", async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     const mark = t.raw.length;
     t.write(ENTER); // colour-probe is the first row
     await t.waitFor('WARN slow disk', 5000);
@@ -239,7 +244,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T12: Esc closes the drawer, the board is full width again, and the tail is closed at the fixture', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     await selectJob(t, 'long-sleep'); // running for an hour: its tail stays open
     const before = proxy.requests.length;
     t.write(ENTER);
@@ -264,7 +269,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T14: the palette offers runs only for idle enabled jobs, failing first', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     t.write(CTRL_K);
     await t.waitFor('command palette');
     t.write('run');
@@ -285,7 +290,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T15 + T16: the daemon gets the palette run; r on a running job and x on an idle one send nothing', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     const mark = proxy.requests.length;
     await selectJob(t, 'long-sleep');
     t.write('r');
@@ -307,7 +312,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T17: / beat Enter keeps only heartbeat; j then moves instead of typing', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     t.write('/');
     await t.waitFor('/▌');
     t.write('beat');
@@ -326,7 +331,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T18: f f keeps only the failing job; three more f show all six', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     t.write('f');
     await t.waitFor((s) => !boardNames(s).includes('nightly-backup'));
     t.write('f');
@@ -339,7 +344,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 
   it('T19: s sorts by status: running first, the failure before OK, the disabled job last', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     t.write('s');
     const screen = await t.waitFor('sort: status');
     const rows = boardNames(screen);
@@ -357,7 +362,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
 describe('keys in one read, bracketed paste (Q25), times in UTC (Q11)', () => {
   it('Ctrl-U and text in one write clear the input and type: filter, palette, log search', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     t.write('/nightly');
     await t.waitFor('/nightly▌');
     t.write(`${CTRL_U}beat`);
@@ -380,7 +385,7 @@ describe('keys in one read, bracketed paste (Q25), times in UTC (Q11)', () => {
 
   it('Q25: bracketed paste is on while the dashboard runs; a paste types into inputs and fires no keys', async () => {
     const t = tui([]);
-    await t.waitFor('● live', 8000);
+    await boardReady(t);
     expect(t.raw.slice(0, t.raw.indexOf('● live'))).toContain(`${ESC}[?2004h`);
     const mark = proxy.requests.length;
     // on the bare board a paste is ignored: `r` does not run, `q` does not quit, `w` no wallboard
