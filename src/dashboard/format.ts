@@ -27,6 +27,8 @@ const pad2 = (n: number): string => (n < 10 ? '0' : '') + n;
  */
 export function formatCountdown(ms: number, seconds = false): string {
   if (ms <= 0) return 'due';
+  // spec 08 Q23: a fire under a second away is neither "0s" nor a second it is not
+  if (ms < 1000) return '<1s';
   const s = Math.ceil(ms / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);

@@ -53,13 +53,16 @@ export const OUTCOME_STATUS: Record<Outcome, JobStatus> = {
   unknown: 'unknown',
 };
 
-/** The one segment (besides `all`) each status shows under. */
-export const STATUS_SEGMENT: Record<JobStatus, Exclude<Segment, 'all'>> = {
+/**
+ * The one segment (besides `all`) each status shows under; `null`: under `all` only (spec 08 §3.1). A
+ * cancelled or interrupted run is neither a success nor a failure, and a job that never ran has no outcome.
+ */
+export const STATUS_SEGMENT: Record<JobStatus, Exclude<Segment, 'all'> | null> = {
   running: 'run',
   failed: 'fail',
-  unknown: 'fail',
-  cancelled: 'fail',
-  pending: 'ok',
+  unknown: null,
+  cancelled: null,
+  pending: null,
   ok: 'ok',
   disabled: 'off',
 };
@@ -70,7 +73,7 @@ export interface Health {
   glyph: string;
   ascii: string;
   tone: Tone;
-  segment: Exclude<Segment, 'all'>;
+  segment: Exclude<Segment, 'all'> | null;
   /** place in the table's status sort (ascending: what needs eyes first) */
   sortRank: number;
   /** place on the wallboard (worst first) */

@@ -63,10 +63,10 @@ describe('health', () => {
       ['disabled', 'disabled', 'Disabled', '◌', '-', 'off', 'off'],
       ['running', 'running', 'Running', '▶', '>', 'run', 'run'],
       ['failed', 'failed', 'Failed', '✕', 'x', 'fail', 'fail'],
-      ['cancelled', 'cancelled', 'Cancelled', '⊘', '/', 'off', 'fail'],
-      ['unknown', 'unknown', 'Unknown', '◍', '?', 'pending', 'fail'],
+      ['cancelled', 'cancelled', 'Cancelled', '⊘', '/', 'off', null],
+      ['unknown', 'unknown', 'Unknown', '◍', '?', 'pending', null],
       ['ok', 'ok', 'OK', '●', 'o', 'ok', 'ok'],
-      ['pending', 'pending', 'Pending', '◔', '.', 'pending', 'ok'],
+      ['pending', 'pending', 'Pending', '◔', '.', 'pending', null],
     ]);
   });
 
@@ -97,8 +97,9 @@ describe('health', () => {
     const rows = toRows(everyStatus(), T0);
     const names = (seg: (typeof SEGMENTS)[number]) => filterRows(rows, '', seg).map((r) => r.job.name);
     expect(names('all')).toHaveLength(7);
-    expect(names('ok')).toEqual(['ok', 'pending']);
-    expect(names('fail')).toEqual(['failed', 'cancelled', 'unknown']);
+    // cancelled, unknown and pending show under `all` only (spec 08 §3.1)
+    expect(names('ok')).toEqual(['ok']);
+    expect(names('fail')).toEqual(['failed']);
     expect(names('run')).toEqual(['running']);
     expect(names('off')).toEqual(['disabled']);
     for (const r of rows) expect(inSegment(r.status, 'all')).toBe(true);

@@ -19,11 +19,13 @@ import type { ApiHistoryEntry, ApiRun } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
 describe('countdown formatting', () => {
-  it('shows seconds in the last minute, rounded up so it never reads 0s before the fire', () => {
+  it('shows seconds in the last minute, rounded up, and "<1s" under a second (spec 08 Q23), never 0s', () => {
     expect(formatCountdown(0)).toBe('due');
     expect(formatCountdown(-5)).toBe('due');
-    expect(formatCountdown(1)).toBe('1s');
-    expect(formatCountdown(999)).toBe('1s');
+    expect(formatCountdown(1)).toBe('<1s');
+    expect(formatCountdown(999)).toBe('<1s');
+    expect(formatCountdown(1000)).toBe('1s');
+    expect(formatCountdown(1001)).toBe('2s');
     expect(formatCountdown(26_000)).toBe('26s');
     expect(formatCountdown(59_000)).toBe('59s');
   });
