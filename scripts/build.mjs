@@ -36,7 +36,7 @@ const LAZY = new Set([...BUILTINS, ...LAZY_PACKAGES]);
  * Packages reached through subpaths, lazy the same way: the MCP SDK (with the ajv and zod 3 it
  * pulls in, ~0.25 MB) runs only in a daemon with `mcp.enabled`; its CommonJS build is required.
  */
-const LAZY_PREFIXES = INLINE_ALL ? [] : ['@modelcontextprotocol/sdk/'];
+const LAZY_PREFIXES = INLINE_ALL ? [] : ['@modelcontextprotocol/sdk/', 'prom-client/'];
 const isLazy = (path) => LAZY.has(path) || LAZY_PREFIXES.some((p) => path.startsWith(p));
 
 /** Static imports of Node builtins (and LAZY_PACKAGES) become lazily evaluated requires. */

@@ -1,6 +1,7 @@
 // The durable-state and cluster metric families (spec 06 §6.2), read at scrape time from the
 // daemon context. A failing store read omits the block, never fails the scrape.
-import { Counter, Gauge, type Metric } from 'prom-client';
+import type { Metric } from 'prom-client';
+import { Counter, Gauge } from './prom.ts';
 import type { ClusterReport, PeerStatus } from '../cluster/types.ts';
 import type { StoreStats } from '../store/types.ts';
 import type { WebContext } from './context.ts';

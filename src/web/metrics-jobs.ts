@@ -4,7 +4,8 @@
 // set is kept), and a family is rebuilt, in config order, only when its set of series changes (a job
 // added or removed, a value appearing or disappearing). So a scrape shows the state at its own
 // instant while costing a comparison per value, not a rebuilt family.
-import { Gauge, type Metric } from 'prom-client';
+import type { Metric } from 'prom-client';
+import { Gauge } from './prom.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/view.ts';

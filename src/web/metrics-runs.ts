@@ -2,7 +2,8 @@
 // missed fires, settled slots, the duration histogram and the last success/failure times. They are
 // written when a run finishes or a slot settles, never at scrape time; every configured job has its
 // zero-filled series, sorted by job name once the job set changes.
-import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
+import type { Metric } from 'prom-client';
+import { Counter, Gauge, Histogram } from './prom.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import { fateOf } from '../scheduler/slots.ts';

@@ -5,7 +5,8 @@
 // (metrics-jobs.ts); the daemon, store and cluster families read their few values at scrape time.
 // Series keep their label text between scrapes (metrics-render.ts): a scrape of the tour's 63 jobs
 // formats ~2,000 numbers and reuses everything else.
-import { Counter, Gauge, type Metric, Registry } from 'prom-client';
+import type { Metric } from 'prom-client';
+import { Counter, Gauge, Registry } from './prom.ts';
 import type { WebSection } from '../config/file-schema.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
