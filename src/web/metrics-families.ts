@@ -1,11 +1,11 @@
 // The durable-state and cluster metric families (spec 06 §6.2), read at scrape time from the
 // daemon context. A failing store read omits the block, never fails the scrape.
 import type { Metric } from 'prom-client';
-import { Counter, Gauge } from './prom.ts';
 import type { ClusterReport, PeerStatus } from '../cluster/types.ts';
 import type { StoreStats } from '../store/types.ts';
 import type { WebContext } from './context.ts';
 import { clearSeries } from './exposition.ts';
+import { Counter, Gauge } from './prom.ts';
 
 // Every PeerStatus (dashboard/types.ts PEER_STATUSES), in the exposition order the scrape has
 // always used: a different order would reorder the series of every existing scrape.

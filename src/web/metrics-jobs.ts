@@ -5,11 +5,11 @@
 // added or removed, a value appearing or disappearing). So a scrape shows the state at its own
 // instant while costing a comparison per value, not a rebuilt family.
 import type { Metric } from 'prom-client';
-import { Gauge } from './prom.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/view.ts';
 import type { WebContext } from './context.ts';
+import { Gauge } from './prom.ts';
 
 /** Static facts of one job, read once per loaded JobConfig (config objects are immutable). */
 interface JobFacts {

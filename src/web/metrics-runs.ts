@@ -3,11 +3,11 @@
 // written when a run finishes or a slot settles, never at scrape time; every configured job has its
 // zero-filled series, sorted by job name once the job set changes.
 import type { Metric } from 'prom-client';
-import { Counter, Gauge, Histogram } from './prom.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
 import { fateOf } from '../scheduler/slots.ts';
 import { byJob, byJobStatus, sortSeries } from './exposition.ts';
+import { Counter, Gauge, Histogram } from './prom.ts';
 
 const STATUSES = ['success', 'failure', 'cancelled'] as const;
 const REPLACED = 'replaced by a newer instance';

@@ -6,7 +6,6 @@
 // Series keep their label text between scrapes (metrics-render.ts): a scrape of the tour's 63 jobs
 // formats ~2,000 numbers and reuses everything else.
 import type { Metric } from 'prom-client';
-import { Counter, Gauge, Registry } from './prom.ts';
 import type { WebSection } from '../config/file-schema.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
@@ -15,6 +14,7 @@ import { stateAndClusterFamilies } from './metrics-families.ts';
 import { JobFamilies, liveJobs } from './metrics-jobs.ts';
 import { FamilyText } from './metrics-render.ts';
 import { RunFamilies } from './metrics-runs.ts';
+import { Counter, Gauge, Registry } from './prom.ts';
 
 export { OPENMETRICS_CONTENT_TYPE, TEXT_CONTENT_TYPE, tidyExposition } from './exposition.ts';
 
