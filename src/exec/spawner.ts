@@ -74,9 +74,18 @@ export function adaptiveSpawner(
 }
 
 let shared: Spawner | null = null;
+const sharedLoad = new SpawnLoad();
 
 /** One set of helpers per process, each started on first need. */
 export function defaultSpawner(): Spawner {
-  shared ??= adaptiveSpawner();
+  shared ??= adaptiveSpawner(new SpawnerSet(), sharedLoad);
   return shared;
+}
+
+/**
+ * The scheduler's word that `count` launches fall due now: a herd goes to the spawner processes
+ * from its first launch instead of forking the daemon for the first few (SpawnLoad.expect).
+ */
+export function expectLaunches(count: number): void {
+  sharedLoad.expect(performance.now(), count);
 }
