@@ -9,7 +9,7 @@ import { applyLoggingSection } from '../config/logconfig.ts';
 import type { JobConfig, LoadedConfig } from '../config/types.ts';
 import { DagApi } from '../dag/engine/api.ts';
 import { DagEngine } from '../dag/engine/engine.ts';
-import { launch } from '../exec/index.ts';
+import { expectLaunches, launch } from '../exec/index.ts';
 import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
@@ -89,6 +89,7 @@ export class Daemon {
       clock: this.clock,
       log,
       launch,
+      expectLaunches,
       report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: log }),
       durable: state?.durable ?? null,
       gate: this.cluster?.gate,

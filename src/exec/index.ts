@@ -12,7 +12,7 @@ export { discardMarker, Retention } from './retain.ts';
 export { BoundedQueue } from './ring.ts';
 export { DRAIN_AFTER_KILL_MS, LIVE_RING_SIZE, launch } from './run.ts';
 export { SpawnLoad } from './spawn-policy.ts';
-export { adaptiveSpawner, defaultSpawner, SpawnerSet } from './spawner.ts';
+export { adaptiveSpawner, defaultSpawner, expectLaunches, SpawnerSet } from './spawner.ts';
 export { SPAWNER_IDLE_MS, SpawnerProcess, type SpawnerProcessOptions } from './spawner-process.ts';
 export type {
   CancelReason,

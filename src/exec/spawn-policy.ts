@@ -23,6 +23,14 @@ export class SpawnLoad {
     this.at = now;
   }
 
+  /**
+   * `count` launches are due together (one scheduler tick). A batch over the limit counts at once,
+   * so it goes off the thread from its first launch; a smaller one changes nothing.
+   */
+  expect(now: number, count: number): void {
+    if (count > this.limit) this.add(now, count);
+  }
+
   /** True when the next launch should go to the spawners: a burst is going on, or they are still busy with one. */
   prefersSpawners(now: number, spawnerBacklog: number): boolean {
     return spawnerBacklog > 0 || this.current(now) > this.limit;

@@ -8,12 +8,22 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { spawnInThread } from './child.ts';
+import { envFrame } from './env-frame.ts';
 import { SPAWNER_SCRIPT } from './spawner-script.ts';
 import type { ChildEvents, ChildPort, Spawner, SpawnRequest, StreamName } from './types.ts';
 
 /** How long the spawner is kept without a live process before it exits. */
 export const SPAWNER_IDLE_MS = 60_000;
 const NONE = 0xffffffff;
+const EMPTY = Buffer.alloc(0);
+const code = (c: string) => c.charCodeAt(0);
+const FRAME_P = code('P');
+const FRAME_F = code('F');
+const FRAME_D = code('D');
+const FRAME_E = code('E');
+const FRAME_X = code('X');
+/** Spawn requests gathered into one write during a burst. */
+const WRITE_BATCH = 16;
 
 export interface SpawnerProcessOptions {
   /** The interpreter and its arguments (default `perl -e <script>`). */
@@ -45,8 +55,11 @@ export class SpawnerProcess {
   private pending = 0;
   private broken = false;
   private idleTimer: NodeJS.Timeout | null = null;
-  private buffered: Buffer = Buffer.alloc(0);
-  private corked = false;
+  private buffered: Buffer = EMPTY;
+  /** Frames written since the input was corked (0: not corked). */
+  private corked = 0;
+  /** The environment frame the running spawner process holds (envFrame). */
+  private sentEnv: Buffer | null = null;
 
   constructor(opts: SpawnerProcessOptions = {}) {
     this.command = opts.command ?? ['perl', '-e', SPAWNER_SCRIPT];
@@ -71,8 +84,8 @@ export class SpawnerProcess {
 
   readonly spawn = (req: SpawnRequest, events: ChildEvents): ChildPort => {
     // What Node's spawn rejects synchronously is left to it, so the errors stay the same.
-    const frame = this.broken || !remotable(req) ? null : encodeSpawn(this.nextId, req);
-    if (frame === null) return this.fallback(req, events);
+    const env = this.broken || !remotable(req) ? null : envFrame(req.env);
+    if (env === null) return this.fallback(req, events);
     let input: Writable;
     try {
       input = this.ensureStarted();
@@ -94,16 +107,17 @@ export class SpawnerProcess {
     this.runs.set(run.id, run);
     this.pending += 1;
     this.busy();
-    // The launches of one turn of the event loop go out in one write (a herd: one per pacer slice).
-    if (!this.corked) {
-      this.corked = true;
+    // The launches of one turn of the event loop go out a few at a time: one write for each
+    // WRITE_BATCH of them, so the spawner starts forking while this thread still launches.
+    if (this.corked === 0) {
       input.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        input.uncork();
-      });
+      process.nextTick(() => this.uncork(input));
     }
-    input.write(frame);
+    // The spawner keeps the environment it was last sent: a herd of alike jobs sends it once.
+    if (env !== this.sentEnv && !(this.sentEnv && env.equals(this.sentEnv))) input.write(env);
+    this.sentEnv = env;
+    input.write(encodeSpawn(run.id, req));
+    if (++this.corked >= WRITE_BATCH) this.uncork(input);
     return {
       destroy: (stream) => {
         if (run.local) run.local.destroy(stream);
@@ -111,6 +125,12 @@ export class SpawnerProcess {
       },
     };
   };
+
+  private uncork(input: Writable): void {
+    if (this.corked === 0 || this.input !== input) return;
+    this.corked = 0;
+    input.uncork();
+  }
 
   /** Stops the spawner (the processes it started keep running). */
   close(): void {
@@ -132,6 +152,8 @@ export class SpawnerProcess {
     if (!input || !output) throw new Error('spawner: no pipes');
     this.child = child;
     this.input = input;
+    this.sentEnv = null;
+    this.corked = 0;
     this.output = output;
     input.on('error', () => this.lost(child));
     output.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -142,44 +164,47 @@ export class SpawnerProcess {
   }
 
   private onData(chunk: Buffer): void {
-    let buf = this.buffered.length > 0 ? Buffer.concat([this.buffered, chunk]) : chunk;
-    while (buf.length >= 4) {
-      const len = buf.readUInt32BE(0);
-      if (buf.length < 4 + len) break;
-      this.onFrame(buf.subarray(4, 4 + len));
-      buf = buf.subarray(4 + len);
+    const buf = this.buffered.length > 0 ? Buffer.concat([this.buffered, chunk]) : chunk;
+    // Frames are read in place: a herd's answers are thousands of small frames per chunk.
+    let at = 0;
+    while (buf.length - at >= 4) {
+      const len = buf.readUInt32BE(at);
+      if (buf.length - at < 4 + len) break;
+      this.onFrame(buf, at + 4, len);
+      at += 4 + len;
     }
-    this.buffered = buf.length > 0 ? Buffer.from(buf) : Buffer.alloc(0);
+    this.buffered = at === buf.length ? EMPTY : Buffer.from(buf.subarray(at));
   }
 
-  private onFrame(frame: Buffer): void {
-    const type = String.fromCharCode(frame[0]!);
-    const run = this.runs.get(frame.readUInt32BE(1));
+  /** The frame of `len` bytes at `at` in `buf`. */
+  private onFrame(buf: Buffer, at: number, len: number): void {
+    const type = buf[at]!;
+    const run = this.runs.get(buf.readUInt32BE(at + 1));
     if (!run) return;
     switch (type) {
-      case 'P':
+      case FRAME_P:
         run.answered = true;
         this.pending -= 1;
-        run.events.spawned(frame.readUInt32BE(5));
+        run.events.spawned(buf.readUInt32BE(at + 5));
         break;
-      case 'F':
+      case FRAME_F:
         run.answered = true;
         this.pending -= 1;
         this.forget(run);
-        run.events.failed(spawnError(run.req.file, frame.readUInt32BE(5)));
+        run.events.failed(spawnError(run.req.file, buf.readUInt32BE(at + 5)));
         break;
-      case 'D':
-        run.events.data(streamOf(frame[5]!), frame.subarray(6));
+      case FRAME_D:
+        run.events.data(streamOf(buf[at + 5]!), buf.subarray(at + 6, at + len));
         break;
-      case 'E': {
-        const stream = streamOf(frame[5]!);
+      case FRAME_E: {
+        const stream = streamOf(buf[at + 5]!);
         run.open.delete(stream);
         run.events.end(stream);
         if (run.exited && run.open.size === 0) this.forget(run);
         break;
       }
-      case 'X': {
-        const status = frame.readUInt32BE(5);
+      case FRAME_X: {
+        const status = buf.readUInt32BE(at + 5);
         run.exited = true;
         const signal = status & 0x7f;
         if (signal === 0) run.events.exit((status >> 8) & 0xff, null);
@@ -200,7 +225,7 @@ export class SpawnerProcess {
     this.child = null;
     this.input = null;
     this.output = null;
-    this.buffered = Buffer.alloc(0);
+    this.buffered = EMPTY;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (!expected) this.broken = true;
@@ -255,21 +280,11 @@ function hasNul(text: string): boolean {
   return text.includes('\0');
 }
 
-/** The spawn frame; null when a variable holds a NUL byte (Node's spawn rejects that itself). */
-function encodeSpawn(id: number, req: SpawnRequest): Buffer | null {
-  // One pass over the environment: enumerating process.env is the costly part of a launch here.
-  const env: string[] = [];
-  for (const key in req.env) {
-    const value = req.env[key];
-    if (value === undefined) continue;
-    const entry = `${key}=${value}`;
-    if (hasNul(entry)) return null;
-    env.push(entry);
-  }
+/** The spawn frame (the environment goes in its own frame, envFrame). */
+function encodeSpawn(id: number, req: SpawnRequest): Buffer {
   // argv[0] is the file, as Node's spawn passes it.
-  const strings = [req.file, req.file, ...req.args, ...env];
-  let size = 1 + 4 * 3 + 1 + 4 + 4;
-  for (const s of strings) size += 4 + Buffer.byteLength(s, 'utf8');
+  let size = 1 + 4 * 3 + 1 + 4 + 4 + Buffer.byteLength(req.file, 'utf8') * 2 + 4;
+  for (const s of req.args) size += 4 + Buffer.byteLength(s, 'utf8');
   const out = Buffer.allocUnsafe(4 + size);
   let o = out.writeUInt32BE(size, 0);
   o += out.write('S', o, 'latin1');
@@ -284,9 +299,8 @@ function encodeSpawn(id: number, req: SpawnRequest): Buffer | null {
   };
   put(req.file);
   o = out.writeUInt32BE(1 + req.args.length, o);
-  for (let i = 1; i < 2 + req.args.length; i++) put(strings[i]!);
-  o = out.writeUInt32BE(env.length, o);
-  for (const s of env) put(s);
+  put(req.file);
+  for (const arg of req.args) put(arg);
   return out;
 }
 

@@ -5,8 +5,9 @@
 // relay the child's pid, output and wait status. Without perl the daemon spawns in-thread.
 //
 // Frames both ways: u32 big-endian length, then a payload whose first byte is the type.
-//   to the spawner:   S id uid gid flags file argc (arg)* envc ("K=V")*   spawn (strings: u32 length + bytes)
-//                     C id stream                                          stop reading a stream
+//   to the spawner:   V envc ("K=V")*                       the environment of the spawns that follow
+//                     S id uid gid flags file argc (arg)*   spawn (strings: u32 length + bytes)
+//                     C id stream                           stop reading a stream
 //   from it:          P id pid | F id errno | D id stream bytes | E id stream | X id waitstatus
 // (ids, pids, errno and wait status: u32; stream: 1 byte, 1 = stdout, 2 = stderr;
 //  uid/gid 0xFFFFFFFF = unchanged; flags: 1 capture stdout, 2 capture stderr.)
@@ -23,6 +24,8 @@ sub nonblock { my $f = fcntl($_[0], F_GETFL, 0); fcntl($_[0], F_SETFL, $f | O_NO
 cloexec($cmd); cloexec($ev);
 pipe(my $wake_r, my $wake_w) or POSIX::_exit(71);
 cloexec($wake_r); cloexec($wake_w); nonblock($wake_r); nonblock($wake_w);
+# The dispositions the jobs inherit (exec resets only handled signals, so ignored ones would stay).
+$SIG{$_} = 'DEFAULT' for qw(PIPE INT TERM HUP QUIT);
 $SIG{CHLD} = sub { syswrite($wake_w, 'x') };
 my $NONE = 4294967295;
 my (%runs, %by_pid, %readers, %errpipes);
@@ -41,6 +44,22 @@ sub flush {
     substr($out, 0, $n) = '';
   }
 }
+# The environment is set here, in the spawner, once per V frame: a forked child inherits it as it
+# is and execs at once. Whatever Perl runs between fork and exec writes to pages shared with this
+# process, and each such page is copied for the child (the jobs' own CPU in a herd).
+sub set_env {
+  my ($p) = @_;
+  my $o = 1;
+  my $n = unpack('N', substr($p, $o, 4)); $o += 4;
+  my %env;
+  for (1 .. $n) {
+    my $len = unpack('N', substr($p, $o, 4));
+    my ($k, $v) = split(/=/, substr($p, $o + 4, $len), 2);
+    $env{$k} = $v; $o += 4 + $len;
+  }
+  %ENV = %env;
+}
+my $EMPTY = POSIX::SigSet->new();
 sub spawn_run {
   my ($p) = @_;
   my $o = 1;
@@ -50,27 +69,26 @@ sub spawn_run {
   my $flags = ord(substr($p, $o, 1)); $o += 1;
   my $file = $str->();
   my @args = map { $str->() } 1 .. $u32->();
-  my @env = map { $str->() } 1 .. $u32->();
   my ($or, $ow, $xr, $xw, $er, $ew);
   pipe($er, $ew) or return emit(pack('aNN', 'F', $id, $! + 0));
   if ($flags & 1) { pipe($or, $ow) or return emit(pack('aNN', 'F', $id, $! + 0)) }
   if ($flags & 2) { pipe($xr, $xw) or return emit(pack('aNN', 'F', $id, $! + 0)) }
-  cloexec($_) for grep { defined } ($er, $ew, $or, $xr);
+  # pipe() sets close-on-exec itself (descriptors above $^F). Only the unbuffered bottom layer is
+  # kept: fork and exec flush every open handle first, and a buffered one is written to then
+  # (in the child: a copied page per handle, with a herd's pipes open).
+  binmode($_, ':pop') for grep { defined } ($er, $ew, $or, $ow, $xr, $xw);
   my $pid = fork();
   if (!defined $pid) { emit(pack('aNN', 'F', $id, $! + 0)); return }
   if ($pid == 0) {
-    $SIG{$_} = 'DEFAULT' for qw(CHLD PIPE INT TERM HUP QUIT);
-    POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());
+    # Only SIGCHLD has a handler here, and exec resets handlers: the mask is what may be left.
+    POSIX::sigprocmask(POSIX::SIG_SETMASK(), $EMPTY);
     POSIX::setsid();
     POSIX::dup2(fileno($ow), 1) if $ow;
     POSIX::dup2(fileno($xw), 2) if $xw;
-    my $fail = sub { syswrite($ew, pack('N', $! + 0)); POSIX::_exit(127) };
-    if ($gid != $NONE) { $) = "$gid $gid"; POSIX::setgid($gid) or $fail->() }
-    if ($uid != $NONE) { POSIX::setuid($uid) or $fail->() }
-    %ENV = ();
-    for (@env) { my ($k, $v) = split(/=/, $_, 2); $ENV{$k} = $v }
+    if ($gid != $NONE) { $) = "$gid $gid"; POSIX::setgid($gid) or child_failed($ew) }
+    if ($uid != $NONE) { POSIX::setuid($uid) or child_failed($ew) }
     { no warnings; exec { $file } @args; }
-    $fail->();
+    child_failed($ew);
   }
   close($ew); close($ow) if $ow; close($xw) if $xw;
   my $run = { id => $id, pid => $pid, er => $er, out => $or, err => $xr, started => 0, failed => 0 };
@@ -125,10 +143,12 @@ sub reap {
     forget($run);
   }
 }
+sub child_failed { syswrite($_[0], pack('N', $! + 0)); POSIX::_exit(127) }
 sub command {
   my ($p) = @_;
   my $t = substr($p, 0, 1);
   if ($t eq 'S') { spawn_run($p) }
+  elsif ($t eq 'V') { set_env($p) }
   elsif ($t eq 'C') {
     my ($id, $stream) = unpack('NC', substr($p, 1));
     my $run = $runs{$id} or return;

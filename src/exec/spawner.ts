@@ -1,7 +1,8 @@
 // The spawner `launch` uses unless told otherwise. One fire now and then spawns in this thread
 // (no hop, the pid known at once). In a burst, launches go to a set of small spawner processes,
 // one per core (spawner-process.ts); where they cannot run (no perl), in this thread, paced by
-// the scheduler's launch pacer.
+// the scheduler's launch pacer. A burst the scheduler announces (expectLaunches: more fires due
+// in one tick than SpawnLoad's limit) goes to them from its first launch.
 //
 // Why spawner processes (issue 24: keep them only if they win clearly). The herd bench (500
 // jobs due in one second, `npm run bench -- --only herd`) against xargs -P4 starting the same
@@ -74,9 +75,18 @@ export function adaptiveSpawner(
 }
 
 let shared: Spawner | null = null;
+const sharedLoad = new SpawnLoad();
 
 /** One set of helpers per process, each started on first need. */
 export function defaultSpawner(): Spawner {
-  shared ??= adaptiveSpawner();
+  shared ??= adaptiveSpawner(new SpawnerSet(), sharedLoad);
   return shared;
+}
+
+/**
+ * The scheduler's word that `count` launches fall due now: a herd goes to the spawner processes
+ * from its first launch instead of forking the daemon for the first few (SpawnLoad.expect).
+ */
+export function expectLaunches(count: number): void {
+  sharedLoad.expect(performance.now(), count);
 }

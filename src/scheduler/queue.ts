@@ -37,6 +37,8 @@ export class FireQueue {
     ) => void = () => {},
     /** A fire the job's DST policy shaped (shifted, repeated) or a slot it dropped (issue 15). */
     private readonly dstNote: (rt: JobRuntime, note: DstNote) => void = () => {},
+    /** How many fires fall due in this tick, told before the first of them fires. */
+    private readonly due: (count: number) => void = () => {},
   ) {}
 
   /** No more fires (shutdown). */
@@ -97,6 +99,7 @@ export class FireQueue {
     }
     // Same instant: config order (spec 02 §2.2).
     due.sort((a, b) => a.at - b.at || a.rt.index - b.rt.index);
+    if (due.length > 0) this.due(due.length);
     for (const { rt, at } of due) this.handleDue(rt, at, now);
     this.arm();
   }

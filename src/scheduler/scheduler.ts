@@ -49,6 +49,8 @@ export interface SchedulerDeps {
   clock: Clock;
   log: Logger;
   launch: (spec: LaunchSpec, opts: LaunchOptions) => RunHandle;
+  /** Told how many fires fall due at once, before they launch (exec's expectLaunches). */
+  expectLaunches?: (count: number) => void;
   report: (hook: ReportHook, job: JobConfig, ctx: ReportContext) => Promise<void>;
   gate?: ClusterGate;
   /** Store-backed features (onlyIfLastSucceeded, @reboot marker, cluster slot, job-API identity). */
@@ -84,6 +86,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       (rt, at) => void this.fire(rt, at, 'schedule'),
       (rt, instants, atLeast, why) => this.book.recordMissed(rt, instants, atLeast, why),
       (rt, note) => this.book.recordDstNote(rt, note),
+      (count) => deps.expectLaunches?.(count),
     );
     this.pacer = new LaunchPacer<WaitingLaunch>(
       deps.clock,

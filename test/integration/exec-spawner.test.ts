@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FailsWhen } from '../../src/config/types.ts';
-import { type LaunchSpec, launch, SpawnerProcess, SpawnerSet } from '../../src/exec/index.ts';
+import { type LaunchSpec, launch, SpawnerProcess, SpawnerSet, spawnInThread } from '../../src/exec/index.ts';
 import { execSuite } from './exec-suite.ts';
 
 const spawner = new SpawnerProcess({ idleMs: 1000 });
@@ -39,6 +39,38 @@ function spec(command: string): LaunchSpec {
 }
 
 const quiet = { sinks: { stdout: () => {}, stderr: () => {} } };
+
+describe('what a job inherits from the spawner process', () => {
+  it("the same descriptors as from an in-thread spawn: none of the spawner's pipes", async () => {
+    // Other runs' pipes are open in the spawner while this one starts.
+    const others = Array.from({ length: 5 }, () =>
+      launch(spec('sleep 0.3'), { ...quiet, spawner: spawner.spawn }),
+    );
+    await Promise.all(others.map((h) => h.started));
+    const fds = async (via: typeof spawner.spawn) =>
+      (await launch(spec('ls /proc/self/fd'), { ...quiet, spawner: via }).done).stdout;
+    const remote = await fds(spawner.spawn);
+    expect(remote).toMatch(/^0\n1\n2\n/);
+    expect(remote).toBe(await fds(spawnInThread));
+    await Promise.all(others.map((h) => h.done));
+  });
+
+  it('the environment it was sent, whichever environment the spawn before it had', async () => {
+    const show = { ...spec('echo "$A-$B"'), environment: [{ key: 'A', value: 'one' }] };
+    const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', B: 'base' };
+    const via = { ...quiet, spawner: spawner.spawn, baseEnv };
+    const [first, second, third] = await Promise.all([
+      launch(show, via).done,
+      launch({ ...show, environment: [{ key: 'A', value: 'two' }] }, via).done,
+      launch({ ...show, environment: [] }, { ...via, baseEnv: { ...baseEnv, A: 'inherited' } }).done,
+    ]);
+    expect([first!.stdout, second!.stdout, third!.stdout]).toEqual([
+      'one-base\n',
+      'two-base\n',
+      'inherited-base\n',
+    ]);
+  });
+});
 
 describe('spawner process failures', () => {
   it('falls back to its fallback spawner when the interpreter is missing', async () => {

@@ -37,6 +37,19 @@ describe('SpawnLoad', () => {
     expect(load.prefersSpawners(750, 0)).toBe(false);
   });
 
+  it('sends a batch announced bigger than the limit off the thread from its first launch', () => {
+    const herd = new SpawnLoad(250, 8);
+    herd.expect(0, 500);
+    expect(herd.prefersSpawners(0, 0)).toBe(true);
+    // A handful announced together changes nothing: they stay in-thread as before.
+    const few = new SpawnLoad(250, 8);
+    few.expect(0, 8);
+    for (let i = 0; i < 8; i++) {
+      expect(few.prefersSpawners(0, 0)).toBe(false);
+      few.add(0);
+    }
+  });
+
   it('stays off the thread while launches sent there are unanswered', () => {
     const load = new SpawnLoad(250, 8);
     expect(load.prefersSpawners(0, 1)).toBe(true);

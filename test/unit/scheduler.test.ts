@@ -53,6 +53,33 @@ describe('the schedule loop (fake clock)', () => {
     ]);
   });
 
+  it('tells how many fires fall due together before the first of them launches', async () => {
+    const start = Date.parse('2026-01-07T12:00:00.500Z');
+    const clock = new FakeClock(start);
+    const launcher = new FakeLauncher(clock);
+    const told: { count: number; launchedBefore: number }[] = [];
+    const scheduler = new Scheduler({
+      clock,
+      log: new Logger('cronstable'),
+      launch: launcher.launch,
+      expectLaunches: (count) => told.push({ count, launchedBefore: launcher.times('a').length }),
+      report: async () => {},
+    });
+    scheduler.load(
+      jobs(
+        `jobs:\n${job('a', '*/2 * * * * * *')}${job('b', '*/2 * * * * * *')}${job('c', '*/3 * * * * * *')}`,
+        start,
+      ),
+    );
+    scheduler.start();
+    await clock.advance(3_000);
+    // 12:00:02 (a, b), then 12:00:03 (c): one word per tick, before that tick's launches.
+    expect(told).toEqual([
+      { count: 2, launchedBefore: 0 },
+      { count: 1, launchedBefore: 1 },
+    ]);
+  });
+
   it('runs second-level jobs every N seconds', async () => {
     const t = setup(job('pulse', '*/2 * * * * * *'), '2026-01-07T12:00:00.500Z');
     await t.clock.advance(6_000);
