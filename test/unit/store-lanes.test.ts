@@ -1,5 +1,6 @@
-// The default store mode: SQLite in two worker-thread lanes (bulk, lease) with per-call
-// timeouts, group commit, a throttle on the bulk lane only, and fallback to inline.
+// The default store mode: SQLite in worker-thread lanes (bulk, lease: one worker while they do
+// not overlap, a second for a lane that would wait behind the other) with per-call timeouts,
+// group commit, a throttle on the bulk lane only, and fallback to inline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -192,27 +193,82 @@ describe('worker lanes', () => {
     await expect(store.append('runs/c', {})).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
-  it('an idle lane lets its worker exit; the next write starts a new one and nothing is lost', async () => {
+  it('an idle lane worker exits; the next call starts one for both lanes and nothing is lost', async () => {
     const { store } = await open({ laneIdleMs: 150 });
     const lanes = () => store.stats?.().lanes;
-    // Counts, not `running`: on a loaded machine the lanes may already have idled out here.
-    expect(lanes()?.bulk.starts).toBe(1);
-    expect(lanes()?.lease.starts).toBe(1);
+    // Counts, not `running`: on a loaded machine the workers may already have idled out here.
+    expect(lanes()?.first.starts).toBe(1);
+    expect(lanes()?.second.starts).toBe(1);
     await store.kvSet('g', 'before', 1);
-    await until('both idle lanes to exit', 10_000, async () =>
-      lanes()?.bulk.running === false && lanes()?.lease.running === false ? true : null,
+    await until('both idle workers to exit', 10_000, async () =>
+      lanes()?.first.running === false && lanes()?.second.running === false ? true : null,
     );
-    // A write after the exit starts the bulk lane again (only it); the earlier write is there.
+    // A write after the exit starts the first worker again (only it); the earlier write is there.
     expect((await store.kvSet('g', 'after', 2)).value).toBe(2);
-    expect(lanes()?.bulk).toEqual({ running: true, starts: 2 });
-    expect(lanes()?.lease).toEqual({ running: false, starts: 1 });
+    expect(lanes()?.first).toEqual({ running: true, starts: 2 });
+    expect(lanes()?.second).toEqual({ running: false, starts: 1 });
     expect((await store.kvList('g')).map((e) => [e.key, e.value])).toEqual([
       ['after', 2],
       ['before', 1],
     ]);
+    // The lease lane shares that worker while the bulk lane has nothing outstanding.
     const lease = await store.leaseAcquire('L', 'me', 30);
     expect(lease?.fence).toBe(1);
-    expect(lanes()?.lease).toEqual({ running: true, starts: 2 });
+    expect(lanes()?.first).toEqual({ running: true, starts: 2 });
+    expect(lanes()?.second).toEqual({ running: false, starts: 1 });
+  });
+
+  it('a hung bulk call on the only worker: lease calls get a second worker, timers keep running', async () => {
+    const { store } = await open({ laneIdleMs: 400, opTimeoutMs: 6000 });
+    const s = store as Stallable;
+    const lanes = () => store.stats?.().lanes;
+    // Keep the first worker in use until the second (started at open) has exited.
+    await until('the second worker to exit', 15_000, async () => {
+      await store.kvGet('g', 'k');
+      return lanes()?.second.running === false ? true : null;
+    });
+    let stallDone = false;
+    const stall = s.testStall('bulk', 3000).then(() => {
+      stallDone = true;
+    });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    const lease = await store.leaseAcquire('L', 'me', 30);
+    const renewed = await store.leaseRenew(lease!, 30);
+    clearInterval(ticker);
+    // Answered while the bulk call still held the first worker's thread.
+    expect(stallDone).toBe(false);
+    expect(renewed?.fence).toBe(lease?.fence);
+    expect(lanes()?.second).toEqual({ running: true, starts: 2 });
+    expect(ticks).toBeGreaterThan(0);
+    await stall;
+    expect(stallDone).toBe(true);
+  });
+
+  it('calls of a lane keep their order when they move between workers', async () => {
+    const { store } = await open({ opTimeoutMs: 6000 });
+    const s = store as Stallable;
+    const issued: number[] = [];
+    const appends: Promise<{ id: number }>[] = [];
+    const append = (i: number) => {
+      issued.push(i);
+      appends.push(store.append('runs/move', { i }, { keep: 1000 }));
+    };
+    for (let i = 0; i < 20; i++) append(i);
+    // A lease call on the worker the bulk lane used: bulk calls from here wait for it, then
+    // move to the other worker, and come back once the lease lane is done.
+    const stall = s.testStall('lease', 400);
+    for (let i = 20; i < 60; i++) {
+      append(i);
+      if (i % 10 === 0) await new Promise((r) => setTimeout(r, 60));
+    }
+    await stall;
+    for (let i = 60; i < 80; i++) append(i);
+    const ids = (await Promise.all(appends)).map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const rows = await store.list('runs/move');
+    expect(rows.map((r) => (r.data as { i: number }).i)).toEqual(issued);
+    expect(store.stats?.().errors).toEqual({});
   });
 
   it('writes arriving around the idle deadline are all kept, in order', async () => {
@@ -226,6 +282,6 @@ describe('worker lanes', () => {
     }
     const rows = await store.list('runs/idle');
     expect(rows.map((r) => (r.data as { i: number }).i)).toEqual(written);
-    expect(store.stats?.().lanes?.bulk.starts).toBeGreaterThan(1);
+    expect(store.stats?.().lanes?.first.starts).toBeGreaterThan(1);
   });
 });
