@@ -13,7 +13,7 @@ import type { LaneName, OpName } from './ops.ts';
 import { StoreUnavailableError } from './types.ts';
 
 /** How long a call waits for the first worker to finish the other lane's calls. */
-export const SHARE_WAIT_MS = 20;
+export const SHARE_WAIT_MS = 100;
 
 interface Held {
   op: OpName;
@@ -46,7 +46,13 @@ export class LanePool {
     if (worker) return worker.call(lane, op, args, nowMs, deadlineMs);
     return new Promise((resolve, reject) => {
       this.held[lane].push({ op, args, nowMs, deadlineMs, resolve, reject });
-      this.waits[lane] ??= setTimeout(() => this.flush(lane, this.second), this.shareWaitMs);
+      this.waits[lane] ??= setTimeout(() => {
+        // Answers that arrived while this thread was busy are read first (they are delivered
+        // before setImmediate callbacks run): the first worker may be free by now.
+        setImmediate(() => {
+          if (this.held[lane].length > 0) this.flush(lane, this.pick(lane) ?? this.second);
+        });
+      }, this.shareWaitMs);
     });
   }
 
