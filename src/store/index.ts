@@ -419,26 +419,24 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       bulk: { busyTimeoutMs: BULK_BUSY_TIMEOUT_MS, busyRetry: false },
       lease: { busyTimeoutMs: LEASE_BUSY_TIMEOUT_MS, busyRetry: true },
     },
+    setUp: true,
   };
   const startTimeoutMs = Math.max(timeoutMs, 15_000);
   const idleMs = opts.laneIdleMs ?? LANE_IDLE_MS;
   const entry = laneEntry(opts.workerEntry);
-  // Both workers start now (a store that cannot open fails here); the second, started on the
-  // lease lane, serves a lane only while the first is busy with the other and exits once idle.
-  const [bulk, lease] = await Promise.allSettled([
-    LaneClient.open(entry, data, startTimeoutMs, idleMs),
-    LaneClient.open(entry, { ...data, first: 'lease' }, startTimeoutMs, idleMs),
-  ]);
-  if (bulk.status === 'fulfilled' && lease.status === 'fulfilled') {
-    const info = bulk.value.info!;
-    for (const w of info.warnings) warn(w);
-    const description = `sqlite (${info.version}; worker lanes; journal ${info.journalMode})`;
-    return make(new LaneBackend(new LanePool(bulk.value, lease.value), description));
+  // The first worker starts now (a store that cannot open fails here); the second only when a
+  // lane's calls would wait behind the other's (./lane-pool.ts), and exits once idle.
+  let first: LaneClient;
+  try {
+    first = await LaneClient.open(entry, data, startTimeoutMs, idleMs);
+  } catch (e) {
+    if (!(e instanceof WorkerStartError)) throw e;
+    warn(`${e.message}; running the store on the main thread instead`);
+    return inline();
   }
-  for (const r of [bulk, lease]) if (r.status === 'fulfilled') await r.value.close(1000);
-  const failure = [bulk, lease].find((r): r is PromiseRejectedResult => r.status === 'rejected')!
-    .reason as Error;
-  if (!(failure instanceof WorkerStartError)) throw failure;
-  warn(`${failure.message}; running the store on the main thread instead`);
-  return inline();
+  const info = first.info!;
+  for (const w of info.warnings) warn(w);
+  const description = `sqlite (${info.version}; worker lanes; journal ${info.journalMode})`;
+  const second = LaneClient.later(entry, { ...data, first: 'lease', setUp: false }, startTimeoutMs, idleMs);
+  return make(new LaneBackend(new LanePool(first, second), description));
 }

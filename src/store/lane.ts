@@ -136,9 +136,9 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
 
   // Opening (pragmas, migrations) may wait behind other processes' first opens: it uses the
   // bulk timeout; the lane's own applies afterwards.
-  const open = async (lane: LaneName) => {
+  const open = async (lane: LaneName, setUp: boolean) => {
     const spec = { dir: data.dir, topology: data.topology, busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS, ns: data.ns };
-    const conn = await openConnection(spec);
+    const conn = await openConnection({ ...spec, setUp });
     const busy = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.lanes[lane].busyTimeoutMs))}`;
     conn.db.exec(busy);
     const executor = new Executor(conn.db, {
@@ -162,7 +162,7 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
   const openLane = (lane: LaneName) => {
     if (opening.has(lane) || executors[lane]) return;
     opening.add(lane);
-    open(lane).then(
+    open(lane, false).then(
       ({ executor }) => {
         opening.delete(lane);
         executors[lane] = executor;
@@ -216,7 +216,7 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
   });
 
   opening.add(data.first);
-  open(data.first).then(
+  open(data.first, data.setUp).then(
     ({ conn, executor }) => {
       opening.delete(data.first);
       executors[data.first] = executor;

@@ -101,6 +101,16 @@ export class LaneClient {
     return lane;
   }
 
+  /** A client whose worker starts on its first call. */
+  static later(
+    entry: string | URL | undefined,
+    data: LaneWorkerData,
+    startTimeoutMs: number,
+    idleMs = 0,
+  ): LaneClient {
+    return new LaneClient(entry, data, startTimeoutMs, idleMs);
+  }
+
   /** Calls of `lane` this worker was given and has not answered yet (timed out ones included). */
   unanswered(lane: LaneName): number {
     return this.postedPerLane[lane];

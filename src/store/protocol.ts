@@ -13,8 +13,9 @@ export interface LaneSettings {
 }
 
 /**
- * A lane worker holds one connection per lane it has been given calls for (./lanes.ts decides
- * which worker a lane's calls go to); it opens `first` at start and the other on its first call.
+ * A lane worker holds one connection per lane it has been given calls for (./lane-pool.ts
+ * decides which worker a lane's calls go to); it opens `first` at start and the other on its
+ * first call (pragmas only: the store is set up by then).
  */
 export interface LaneWorkerData {
   task: typeof STORE_LANE_TASK;
@@ -24,6 +25,8 @@ export interface LaneWorkerData {
   ns: string;
   writer: string;
   lanes: Record<LaneName, LaneSettings>;
+  /** `first` applies migrations and stamps the namespace (the store's first connection). */
+  setUp: boolean;
 }
 
 export type SerializedError =
