@@ -16,10 +16,12 @@ const [js, css] = await Promise.all([
     target: 'es2020',
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    charset: 'utf8',
+    // ASCII (non-ASCII escaped): V8 then keeps the script as a one-byte string, half the
+    // memory of the two-byte string a single non-Latin-1 character makes of it (issue 23).
+    charset: 'ascii',
     define: { 'process.env.NODE_ENV': '"production"' },
   }),
-  build({ ...common, entryPoints: ['src/web/ui/styles.css'], outfile: 'ui.css', charset: 'utf8' }),
+  build({ ...common, entryPoints: ['src/web/ui/styles.css'], outfile: 'ui.css', charset: 'ascii' }),
 ]);
 
 const APP_JS = js.outputFiles[0].text;

@@ -19,6 +19,12 @@ export interface ConnectionSpec {
   topology: Topology;
   busyTimeoutMs: number;
   ns: string;
+  /**
+   * Apply migrations and stamp the namespace (default true). False for a further connection of
+   * a store this process already opened: pragmas only, so opening it never waits for another
+   * connection's write lock (a lease read on a WAL store while someone else writes).
+   */
+  setUp?: boolean;
 }
 
 export interface Connection {
@@ -58,6 +64,7 @@ export async function openConnection(spec: ConnectionSpec): Promise<Connection> 
       warnings.push(
         `store journal mode is '${journalMode}', wanted '${wanted}' for topology ${spec.topology} (another process holds the database in the other mode?)`,
       );
+    if (spec.setUp === false) return { db, journalMode, warnings };
     const result = migrate(db);
     if (result.unknown.length > 0)
       warnings.push(

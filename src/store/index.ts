@@ -9,6 +9,7 @@ import { assertNotAdminLocked } from './adminlock.ts';
 import { TokenBucket } from './bucket.ts';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor } from './executor.ts';
+import { LanePool } from './lane-pool.ts';
 import { LaneClient, WorkerStartError } from './lanes.ts';
 import { type LaneName, OPERATIONS, type OpArgs, type OpName, type OpResult } from './ops.ts';
 import { type LaneWorkerData, STORE_LANE_TASK } from './protocol.ts';
@@ -40,8 +41,8 @@ export const BULK_BUSY_TIMEOUT_MS = 5000;
 /** The lease lane waits less per attempt and retries in the app until the call's deadline. */
 export const LEASE_BUSY_TIMEOUT_MS = 100;
 /**
- * A lane idle this long lets its worker go: a node between bursts of writes does not keep two
- * isolates (~10-15 MB each) for them. Starting one again costs ~30-60 ms of a later call.
+ * A lane worker idle this long goes: a node between bursts of writes does not keep an isolate
+ * (~10 MB) for them. Starting one again costs ~30-60 ms of a later call.
  */
 export const LANE_IDLE_MS = 30_000;
 
@@ -94,23 +95,22 @@ class InlineBackend implements Backend {
 
 class LaneBackend implements Backend {
   constructor(
-    private readonly bulk: LaneClient,
-    private readonly lease: LaneClient,
+    private readonly pool: LanePool,
     readonly description: string,
   ) {}
 
   run(op: OpName, args: unknown[], nowMs: number, lane: LaneName, timeoutMs: number): Promise<unknown> {
-    return (lane === 'lease' ? this.lease : this.bulk).call(op, args, nowMs, timeoutMs);
+    return this.pool.run(lane, op, args, nowMs, timeoutMs);
   }
   timeouts(): number {
-    return this.bulk.timeouts + this.lease.timeouts;
+    return this.pool.timeouts();
   }
   lanes(): StoreStats['lanes'] {
     const of = (l: LaneClient) => ({ running: l.running, starts: l.starts });
-    return { bulk: of(this.bulk), lease: of(this.lease) };
+    return { first: of(this.pool.first), second: of(this.pool.second) };
   }
-  async close(timeoutMs: number): Promise<void> {
-    await Promise.all([this.bulk.close(timeoutMs), this.lease.close(timeoutMs)]);
+  close(timeoutMs: number): Promise<void> {
+    return this.pool.close(timeoutMs);
   }
 }
 
@@ -408,33 +408,35 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   // buy nothing there. A shared mount can hang a syscall, so it keeps the lanes (DESIGN §5).
   if (placement === 'inline' || (placement === 'auto' && place.topology === 'single-node')) return inline();
 
-  const data = (lane: LaneName): LaneWorkerData => ({
+  const data: LaneWorkerData = {
     task: STORE_LANE_TASK,
-    lane,
+    first: 'bulk',
     dir: place.dir,
     topology: place.topology,
     ns: namespace,
     writer,
-    busyTimeoutMs: lane === 'lease' ? LEASE_BUSY_TIMEOUT_MS : BULK_BUSY_TIMEOUT_MS,
-    busyRetry: lane === 'lease',
-  });
+    lanes: {
+      bulk: { busyTimeoutMs: BULK_BUSY_TIMEOUT_MS, busyRetry: false },
+      lease: { busyTimeoutMs: LEASE_BUSY_TIMEOUT_MS, busyRetry: true },
+    },
+    setUp: true,
+  };
   const startTimeoutMs = Math.max(timeoutMs, 15_000);
   const idleMs = opts.laneIdleMs ?? LANE_IDLE_MS;
   const entry = laneEntry(opts.workerEntry);
-  const [bulk, lease] = await Promise.allSettled([
-    LaneClient.open(entry, data('bulk'), startTimeoutMs, idleMs),
-    LaneClient.open(entry, data('lease'), startTimeoutMs, idleMs),
-  ]);
-  if (bulk.status === 'fulfilled' && lease.status === 'fulfilled') {
-    const info = bulk.value.info!;
-    for (const w of info.warnings) warn(w);
-    const description = `sqlite (${info.version}; worker lanes; journal ${info.journalMode})`;
-    return make(new LaneBackend(bulk.value, lease.value, description));
+  // The first worker starts now (a store that cannot open fails here); the second only when a
+  // lane's calls would wait behind the other's (./lane-pool.ts), and exits once idle.
+  let first: LaneClient;
+  try {
+    first = await LaneClient.open(entry, data, startTimeoutMs, idleMs);
+  } catch (e) {
+    if (!(e instanceof WorkerStartError)) throw e;
+    warn(`${e.message}; running the store on the main thread instead`);
+    return inline();
   }
-  for (const r of [bulk, lease]) if (r.status === 'fulfilled') await r.value.close(1000);
-  const failure = [bulk, lease].find((r): r is PromiseRejectedResult => r.status === 'rejected')!
-    .reason as Error;
-  if (!(failure instanceof WorkerStartError)) throw failure;
-  warn(`${failure.message}; running the store on the main thread instead`);
-  return inline();
+  const info = first.info!;
+  for (const w of info.warnings) warn(w);
+  const description = `sqlite (${info.version}; worker lanes; journal ${info.journalMode})`;
+  const second = LaneClient.later(entry, { ...data, first: 'lease', setUp: false }, startTimeoutMs, idleMs);
+  return make(new LaneBackend(new LanePool(first, second), description));
 }

@@ -1,6 +1,8 @@
-// The worker side of a store lane: one SQLite connection, a queue drained in group commits,
-// calls whose caller already gave up (deadline passed) skipped. Started by ./lanes.ts on the
-// bundle itself (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
+// The worker side of the store lanes: one SQLite connection per lane it serves (bulk, lease;
+// ./lanes.ts decides which worker a lane's calls go to), one queue in arrival order drained in
+// group commits (consecutive writes of one lane), calls whose caller already gave up (deadline
+// passed) skipped. Started by ./lanes.ts on the lane bundle (dist/cronstable-lane.mjs), on the
+// program bundle (main.ts routes workerData.task === 'cronstable:store-lane' here) or, from
 // sources, on ./lane-entry.ts.
 
 import { join } from 'node:path';
@@ -9,7 +11,7 @@ import { isolateMemory } from '../util/isolates.ts';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
-import { isOpName, OPERATIONS } from './ops.ts';
+import { isOpName, type LaneName, OPERATIONS } from './ops.ts';
 import {
   type FromLane,
   type LaneResult,
@@ -22,7 +24,7 @@ import { StoreUnavailableError } from './types.ts';
 /** busy_timeout while a lane opens its connection (pragmas, migrations). */
 const OPEN_BUSY_TIMEOUT_MS = 5000;
 
-type Queued = OpCall & { id: number; deadlineMs: number };
+type Queued = OpCall & { id: number; lane: LaneName; deadlineMs: number };
 
 /** Transfers (rather than copies) a result's byte payload when it owns its whole buffer. */
 function transferables(value: unknown, out: ArrayBuffer[]): void {
@@ -38,7 +40,7 @@ function transferables(value: unknown, out: ArrayBuffer[]): void {
 }
 
 /** The connection's page cache as configured and as filled at most (pages held <= both). */
-function sqliteMemory(ex: Executor | null): Record<string, unknown> {
+function sqliteMemory(ex: Executor | undefined): Record<string, unknown> {
   if (!ex) return { sqlite: 'not open' };
   const pragma = (name: string) => Number(Object.values(ex.db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
   const pageSize = pragma('page_size');
@@ -57,34 +59,54 @@ function sqliteMemory(ex: Executor | null): Record<string, unknown> {
 export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
   const post = (m: FromLane, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
   const queue: Queued[] = [];
-  let executor: Executor | null = null;
+  const executors: Partial<Record<LaneName, Executor>> = {};
+  const opening = new Set<LaneName>();
   let scheduled = false;
   let closing = false;
 
   const finish = () => {
-    try {
-      executor?.db.close();
-    } catch {
-      // Closing is best effort.
+    for (const ex of Object.values(executors)) {
+      try {
+        ex.db.close();
+      } catch {
+        // Closing is best effort.
+      }
     }
-    executor = null;
+    for (const lane of Object.keys(executors) as LaneName[]) delete executors[lane];
     post({ type: 'closed' });
     // Deno's parentPort has no close(); the main side terminates the thread on 'closed' anyway.
     (port as { close?: () => void }).close?.();
   };
 
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(drain);
+  };
+
   const drain = () => {
     scheduled = false;
-    const ex = executor;
-    if (!ex) return;
     while (queue.length > 0) {
+      const first = queue[0]!;
+      const ex = executors[first.lane];
+      // In arrival order: a call for a lane whose connection is still opening waits, and so
+      // does everything behind it.
+      if (!ex) {
+        openLane(first.lane);
+        return;
+      }
       const now = Date.now();
       const expired: LaneResult[] = [];
       let group: Queued[];
-      const first = queue[0]!;
       if (OPERATIONS[first.op].write) {
         let n = 0;
-        while (n < queue.length && n < MAX_BATCH && OPERATIONS[queue[n]!.op].write) n++;
+        while (
+          n < queue.length &&
+          n < MAX_BATCH &&
+          queue[n]!.lane === first.lane &&
+          OPERATIONS[queue[n]!.op].write
+        )
+          n++;
         group = queue.splice(0, n);
       } else group = queue.splice(0, 1);
       const live = group.filter((q) => {
@@ -109,17 +131,65 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
       });
       post({ type: 'results', items }, transfer);
     }
-    if (closing) finish();
+    if (closing && opening.size === 0) finish();
+  };
+
+  // Opening (pragmas, migrations) may wait behind other processes' first opens: it uses the
+  // bulk timeout; the lane's own applies afterwards.
+  const open = async (lane: LaneName, setUp: boolean) => {
+    const spec = { dir: data.dir, topology: data.topology, busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS, ns: data.ns };
+    const conn = await openConnection({ ...spec, setUp });
+    const busy = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.lanes[lane].busyTimeoutMs))}`;
+    conn.db.exec(busy);
+    const executor = new Executor(conn.db, {
+      ns: data.ns,
+      writer: data.writer,
+      busyRetry: data.lanes[lane].busyRetry,
+      // Faults reach the daemon as the calls' StoreUnavailableError messages.
+      file: join(data.dir, DB_FILE),
+      reopen: async () => {
+        // A `state restore` filling the path holds the admin lock: reopen once it is done.
+        assertNotAdminLocked(data.dir);
+        const again = await openConnection(spec);
+        again.db.exec(busy);
+        return again.db;
+      },
+    });
+    return { conn, executor };
+  };
+
+  /** The other lane's connection, on its first call: its queued calls fail if it cannot open. */
+  const openLane = (lane: LaneName) => {
+    if (opening.has(lane) || executors[lane]) return;
+    opening.add(lane);
+    open(lane, false).then(
+      ({ executor }) => {
+        opening.delete(lane);
+        executors[lane] = executor;
+        schedule();
+      },
+      (e: unknown) => {
+        opening.delete(lane);
+        const error = serializeError(e);
+        const failed = queue.filter((q) => q.lane === lane);
+        queue.splice(0, queue.length, ...queue.filter((q) => q.lane !== lane));
+        post({ type: 'results', items: failed.map((q) => ({ id: q.id, ok: false, error })) });
+        schedule();
+      },
+    );
   };
 
   port.on('message', (m: ToLane) => {
     if (m.type === 'memory') {
-      post({ type: 'memory', id: m.id, report: isolateMemory(sqliteMemory(executor)) });
+      const sqlite = Object.fromEntries(
+        (Object.keys(data.lanes) as LaneName[]).map((lane) => [lane, sqliteMemory(executors[lane])]),
+      );
+      post({ type: 'memory', id: m.id, report: isolateMemory(sqlite) });
       return;
     }
     if (m.type === 'close') {
       closing = true;
-      if (!scheduled) finish();
+      if (!scheduled && opening.size === 0) finish();
       return;
     }
     if (closing) {
@@ -134,43 +204,22 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
       post({ type: 'results', items: [{ id: m.id, ok: false, error }] });
       return;
     }
-    queue.push({ id: m.id, op: m.op, args: m.args, nowMs: m.nowMs, deadlineMs: m.deadlineMs });
-    if (!scheduled && executor) {
-      scheduled = true;
-      setImmediate(drain);
-    }
+    queue.push({
+      id: m.id,
+      lane: m.lane,
+      op: m.op,
+      args: m.args,
+      nowMs: m.nowMs,
+      deadlineMs: m.deadlineMs,
+    });
+    schedule();
   });
 
-  // Opening (pragmas, migrations) may wait behind other processes' first opens: it uses the
-  // bulk timeout; the lane's own applies afterwards.
-  openConnection({
-    dir: data.dir,
-    topology: data.topology,
-    busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS,
-    ns: data.ns,
-  }).then(
-    (conn) => {
-      const busy = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(data.busyTimeoutMs))}`;
-      conn.db.exec(busy);
-      executor = new Executor(conn.db, {
-        ns: data.ns,
-        writer: data.writer,
-        busyRetry: data.busyRetry,
-        // Faults reach the daemon as the calls' StoreUnavailableError messages.
-        file: join(data.dir, DB_FILE),
-        reopen: async () => {
-          // A `state restore` filling the path holds the admin lock: reopen once it is done.
-          assertNotAdminLocked(data.dir);
-          const again = await openConnection({
-            dir: data.dir,
-            topology: data.topology,
-            busyTimeoutMs: OPEN_BUSY_TIMEOUT_MS,
-            ns: data.ns,
-          });
-          again.db.exec(busy);
-          return again.db;
-        },
-      });
+  opening.add(data.first);
+  open(data.first, data.setUp).then(
+    ({ conn, executor }) => {
+      opening.delete(data.first);
+      executors[data.first] = executor;
       post({
         type: 'ready',
         journalMode: conn.journalMode,
@@ -178,10 +227,7 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
         runtime: conn.db.runtime,
         warnings: conn.warnings,
       });
-      if (queue.length > 0 && !scheduled) {
-        scheduled = true;
-        setImmediate(drain);
-      }
+      if (queue.length > 0) schedule();
       if (closing && !scheduled) finish();
     },
     (e: unknown) => {

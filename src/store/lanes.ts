@@ -1,14 +1,15 @@
-// The main-thread side of one store lane: a worker thread owning one SQLite connection, a
+// The main-thread side of one store lane worker: a worker thread owning a SQLite connection
+// per lane it serves (./lane-pool.ts decides which worker a lane's calls go to), a
 // request/response protocol with ids, a per-call timeout (StoreUnavailableError; the late
 // answer is discarded), a bounded number of outstanding calls, and a restart after a crash.
-// An idle lane lets its worker go (an isolate is ~10-15 MB a node not under write pressure
-// does not need): after `idleMs` with no call outstanding the worker closes its connection and
-// exits, and the next call starts a new one.
+// An idle worker goes (an isolate is ~10 MB a node not under write pressure does not need):
+// after `idleMs` with no call outstanding it closes its connections and exits, and the next
+// call starts a new one.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type IsolateMemory, registerIsolate } from '../util/isolates.ts';
-import type { OpName } from './ops.ts';
+import type { LaneName, OpName } from './ops.ts';
 import { deserializeError, type FromLane, type LaneWorkerData, type ToLane } from './protocol.ts';
 import { StoreUnavailableError } from './types.ts';
 
@@ -64,6 +65,14 @@ export class LaneClient {
   private closed = false;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly memoryAsks = new Map<number, (r: IsolateMemory) => void>();
+  /**
+   * Calls the worker was given and has not answered, by lane: a timed-out call stays here until
+   * the worker answers it late (it still occupies the thread), a crash or exit clears it.
+   */
+  private readonly posted = new Map<number, LaneName>();
+  private readonly postedPerLane: Record<LaneName, number> = { bulk: 0, lease: 0 };
+  /** Told whenever a lane's last unanswered call here is answered (or the worker is gone). */
+  onLaneFree: (lane: LaneName) => void = () => {};
   info: LaneInfo | null = null;
   timeouts = 0;
   /** Workers started so far (the first at open, then one per start after an idle exit or crash). */
@@ -87,9 +96,41 @@ export class LaneClient {
     idleMs = 0,
   ): Promise<LaneClient> {
     const lane = new LaneClient(entry, data, startTimeoutMs, idleMs);
-    await lane.ensure();
+    await lane.ensure(data.first);
     lane.armIdle();
     return lane;
+  }
+
+  /** A client whose worker starts on its first call. */
+  static later(
+    entry: string | URL | undefined,
+    data: LaneWorkerData,
+    startTimeoutMs: number,
+    idleMs = 0,
+  ): LaneClient {
+    return new LaneClient(entry, data, startTimeoutMs, idleMs);
+  }
+
+  /** Calls of `lane` this worker was given and has not answered yet (timed out ones included). */
+  unanswered(lane: LaneName): number {
+    return this.postedPerLane[lane];
+  }
+
+  private answered(id: number): void {
+    const lane = this.posted.get(id);
+    if (!lane) return;
+    this.posted.delete(id);
+    if (--this.postedPerLane[lane] === 0) this.onLaneFree(lane);
+  }
+
+  /** The worker is gone: nothing it was given will answer. */
+  private forgetPosted(): void {
+    this.posted.clear();
+    for (const lane of ['bulk', 'lease'] as const) {
+      if (this.postedPerLane[lane] === 0) continue;
+      this.postedPerLane[lane] = 0;
+      this.onLaneFree(lane);
+    }
   }
 
   /** Whether a worker thread is running now (false between an idle exit and the next call). */
@@ -112,7 +153,7 @@ export class LaneClient {
   private retire(): void {
     this.idleTimer = null;
     const worker = this.worker;
-    if (!worker || this.closed || this.starting || this.pending.size > 0) return;
+    if (!worker || this.closed || this.starting || this.pending.size > 0 || this.posted.size > 0) return;
     this.worker = null;
     worker.postMessage({ type: 'close' } satisfies ToLane);
   }
@@ -126,23 +167,21 @@ export class LaneClient {
     });
   }
 
-  private ensure(): Promise<Worker> {
+  private ensure(first: LaneName): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
-    this.starting ??= this.spawn().finally(() => {
+    this.starting ??= this.spawn(first).finally(() => {
       this.starting = null;
     });
     return this.starting;
   }
 
-  private spawn(): Promise<Worker> {
+  private spawn(first: LaneName): Promise<Worker> {
     return new Promise<Worker>((resolve, reject) => {
       let worker: Worker;
       try {
-        worker = createWorker(this.entry, this.data);
+        worker = createWorker(this.entry, { ...this.data, first });
       } catch (e) {
-        reject(
-          new WorkerStartError(`cannot start the store ${this.data.lane} lane: ${(e as Error).message}`),
-        );
+        reject(new WorkerStartError(`cannot start the store ${first} lane: ${(e as Error).message}`));
         return;
       }
       let ready = false;
@@ -151,13 +190,14 @@ export class LaneClient {
         void worker.terminate();
         reject(
           new StoreUnavailableError(
-            `the store ${this.data.lane} lane did not open ${this.data.dir} within ${this.startTimeoutMs} ms`,
+            `the store ${first} lane did not open ${this.data.dir} within ${this.startTimeoutMs} ms`,
           ),
         );
       }, this.startTimeoutMs);
       worker.on('message', (m: FromLane) => {
         if (m.type === 'results') {
           for (const item of m.items) {
+            this.answered(item.id);
             const p = this.pending.get(item.id);
             if (!p) continue; // Timed out already: the late answer is discarded.
             this.pending.delete(item.id);
@@ -181,9 +221,7 @@ export class LaneClient {
           this.worker = worker;
           this.starts++;
           worker.unref();
-          unregister = registerIsolate(`store-lane:${this.data.lane}#${worker.threadId}`, () =>
-            this.askMemory(worker),
-          );
+          unregister = registerIsolate(`store-lane#${worker.threadId}`, () => this.askMemory(worker));
           resolve(worker);
         } else if (m.type === 'failed') {
           clearTimeout(timer);
@@ -194,22 +232,19 @@ export class LaneClient {
       worker.on('error', (e) => {
         if (!ready) {
           clearTimeout(timer);
-          reject(new WorkerStartError(`the store ${this.data.lane} lane failed to start: ${e.message}`));
-        } else if (this.worker === worker)
-          this.failAll(`the store ${this.data.lane} lane crashed: ${e.message}`);
+          reject(new WorkerStartError(`the store ${first} lane failed to start: ${e.message}`));
+        } else if (this.worker === worker) this.failAll(`the store ${first} lane crashed: ${e.message}`);
       });
       worker.on('exit', (code) => {
         unregister();
         // A retired (idle) worker is no longer this.worker: its exit fails nothing.
         const current = this.worker === worker;
         if (current) this.worker = null;
+        if (current || ready) this.forgetPosted();
         if (!ready) {
           clearTimeout(timer);
-          reject(
-            new WorkerStartError(`the store ${this.data.lane} lane exited with code ${code} before opening`),
-          );
-        } else if (current && !this.closed)
-          this.failAll(`the store ${this.data.lane} lane exited with code ${code}`);
+          reject(new WorkerStartError(`the store ${first} lane exited with code ${code} before opening`));
+        } else if (current && !this.closed) this.failAll(`the store ${first} lane exited with code ${code}`);
       });
     });
   }
@@ -226,13 +261,15 @@ export class LaneClient {
     return this.pending.size;
   }
 
-  call(op: OpName, args: unknown[], nowMs: number, timeoutMs: number): Promise<unknown> {
+  /** One call on `lane`'s connection; it times out at `deadlineMs` (epoch ms). */
+  call(lane: LaneName, op: OpName, args: unknown[], nowMs: number, deadlineMs: number): Promise<unknown> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the store is closed'));
     if (this.pending.size >= MAX_PENDING)
       return Promise.reject(
-        new StoreUnavailableError(`the store ${this.data.lane} lane has ${MAX_PENDING} calls queued`),
+        new StoreUnavailableError(`the store ${lane} lane has ${MAX_PENDING} calls queued`),
       );
     const id = this.nextId++;
+    const timeoutMs = Math.max(0, deadlineMs - Date.now());
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (!this.pending.delete(id)) return;
@@ -240,16 +277,23 @@ export class LaneClient {
         reject(new StoreUnavailableError(`${op} did not answer within ${timeoutMs} ms (outcome unknown)`));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      const message: ToLane = { type: 'call', id, op, args, nowMs, deadlineMs: Date.now() + timeoutMs };
+      this.posted.set(id, lane);
+      this.postedPerLane[lane]++;
+      const message: ToLane = { type: 'call', id, lane, op, args, nowMs, deadlineMs };
       const send = (w: Worker) => {
         try {
           w.postMessage(message);
         } catch (e) {
+          this.answered(id);
           this.rejectOne(id, `${op}: ${(e as Error).message}`);
         }
       };
       if (this.worker) send(this.worker);
-      else this.ensure().then(send, (e: Error) => this.rejectOne(id, e.message));
+      else
+        this.ensure(lane).then(send, (e: Error) => {
+          this.answered(id);
+          this.rejectOne(id, e.message);
+        });
     });
   }
 

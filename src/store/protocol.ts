@@ -5,15 +5,28 @@ import { StoreLockedError, StoreRequestError, StoreUnavailableError, type Topolo
 
 export const STORE_LANE_TASK = 'cronstable:store-lane';
 
+/** How one lane's connection waits on a lock held by another connection. */
+export interface LaneSettings {
+  busyTimeoutMs: number;
+  /** Retry SQLITE_BUSY in the app until the call's deadline (see ./executor.ts). */
+  busyRetry: boolean;
+}
+
+/**
+ * A lane worker holds one connection per lane it has been given calls for (./lane-pool.ts
+ * decides which worker a lane's calls go to); it opens `first` at start and the other on its
+ * first call (pragmas only: the store is set up by then).
+ */
 export interface LaneWorkerData {
   task: typeof STORE_LANE_TASK;
-  lane: LaneName;
+  first: LaneName;
   dir: string;
   topology: Topology;
   ns: string;
   writer: string;
-  busyTimeoutMs: number;
-  busyRetry: boolean;
+  lanes: Record<LaneName, LaneSettings>;
+  /** `first` applies migrations and stamps the namespace (the store's first connection). */
+  setUp: boolean;
 }
 
 export type SerializedError =
@@ -22,7 +35,15 @@ export type SerializedError =
   | { kind: 'locked'; message: string };
 
 export type ToLane =
-  | { type: 'call'; id: number; op: OpName; args: unknown[]; nowMs: number; deadlineMs: number }
+  | {
+      type: 'call';
+      id: number;
+      lane: LaneName;
+      op: OpName;
+      args: unknown[];
+      nowMs: number;
+      deadlineMs: number;
+    }
   | { type: 'close' }
   /** The debug memory report asks what the lane's isolate holds (src/util/isolates.ts). */
   | { type: 'memory'; id: number };

@@ -77,15 +77,16 @@ export interface StoreOptions {
   /** Token bucket over non-lease ops; 0 = unlimited. */
   maxOpsPerSecond?: number;
   /**
-   * Where SQLite runs: `inline` on the calling thread (admin CLI, tests), `lanes` in two
-   * worker threads (bulk and lease) so a hung filesystem never stalls the caller, or `auto`:
+   * Where SQLite runs: `inline` on the calling thread (admin CLI, tests), `lanes` in worker
+   * threads (a bulk and a lease lane, sharing one worker while they do not overlap: see
+   * ./lane-pool.ts) so a hung filesystem never stalls the caller, or `auto`:
    * inline when the store resolves to a local disk (`single-node`), lanes on a shared mount.
    * Default `lanes`. `inline: true` is the older spelling of `placement: 'inline'`.
    */
   placement?: 'inline' | 'lanes' | 'auto';
   inline?: boolean;
   /**
-   * A lane's worker thread exits after this long with no call outstanding and the next call
+   * A lane worker thread exits after this long with no call outstanding and the next call
    * starts it again (0: never). Default LANE_IDLE_MS.
    */
   laneIdleMs?: number;
@@ -217,8 +218,11 @@ export interface StoreStats {
   throttledOps: number;
   throttleWaitSeconds: number;
   timeouts: number;
-  /** Worker lanes only: whether each lane's thread runs now and how many times it was started. */
-  lanes?: Record<'bulk' | 'lease', { running: boolean; starts: number }>;
+  /**
+   * Worker lanes only: whether each of the two lane workers runs now and how many times it was
+   * started (`first` takes every call; `second` a lane's calls while `first` runs the other's).
+   */
+  lanes?: Record<'first' | 'second', { running: boolean; starts: number }>;
 }
 
 /** One task instance as stored (the shape of the document's entry, §4.3). */
