@@ -34,7 +34,9 @@ describe('LightHeaders', () => {
     expect([...light.keys()]).toEqual(each(platform, 'keys'));
     expect([...light.values()]).toEqual(each(platform, 'values'));
     const seen: string[] = [];
-    light.forEach((v, k) => seen.push(`${k}=${v}`));
+    light.forEach((v, k) => {
+      seen.push(`${k}=${v}`);
+    });
     expect(seen).toEqual(pairs(platform).map(([k, v]) => `${k}=${v}`));
   });
 
