@@ -38,8 +38,6 @@ export interface BoundListener {
   socketPath: string | null;
 }
 
-type Fetch = FetchHandler;
-
 function removeStaleSocket(path: string): void {
   try {
     if (lstatSync(path).isSocket()) unlinkSync(path);
@@ -67,7 +65,7 @@ function listen(server: Server, addr: ListenAddress): Promise<void> {
 
 /** Binds one address; null (after logging why) when it cannot. */
 export async function bindListener(
-  fetch: Fetch,
+  fetch: FetchHandler,
   addr: ListenAddress,
   web: WebSection,
   log: Logger,
