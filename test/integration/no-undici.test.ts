@@ -2,8 +2,8 @@
 // classes cost ~12 MB of resident memory for the life of the process). The built daemon runs
 // with a preload that writes down, from the main thread, the internal modules it has loaded
 // (`process.moduleLoadList`); after /jobs, /status, /metrics, /calendar.ics, a log stream and
-// a job's job-API call, undici is not among them. With `mcp.enabled` and a webhook report (both
-// may load it), everything still answers.
+// a job's job-API call, undici is not among them. With `mcp.enabled` (the SDK gets the light
+// classes too) and a webhook report (fetch() loads undici), everything still answers.
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -146,10 +146,15 @@ describe('serving without undici (issue 23)', () => {
     const reply = await d.post({ jsonrpc: '2.0', id: 1.5, method: 'tools/list' });
     expect(reply.status).toBe(200);
     expect(reply.json.id).toBe(1.5);
+    // The SDK runs on the light classes too: MCP alone does not load undici.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(f.modules()).not.toContain(UNDICI);
     const events = await streamChatty(d.base);
     expect(events.at(-1)?.event).toBe('end');
     await until('the webhook', 15_000, async () => (hooks.length > 0 ? true : null));
     expect(hooks[0]).toMatch(/^POST \/hook /);
+    // The webhook's fetch() is the platform's, and loads it.
+    await until('undici in the module list', 5000, async () => (f.modules().includes(UNDICI) ? true : null));
     expect(await ok(d.base, '/metrics')).toContain('# TYPE');
     await ok(d.base, '/jobs/talk/start', { method: 'POST' });
     await until('the job API answer', 15_000, async () => (f.kv() === '' ? null : true));
