@@ -1,6 +1,6 @@
 // A Headers class with the Fetch standard's observable behaviour (lower-cased names, values
 // trimmed, iteration sorted by name with repeated values joined by ", " except set-cookie), small
-// enough that serving a request does not load Node's bundled undici (issue 23: ~12 MB of RSS).
+// enough that serving a request does not load Node's bundled undici (issue 23).
 const VALID_NAME = /^[!#$%&'*+\-.^_`|~\dA-Za-z]+$/;
 const FORBIDDEN_VALUE = /[\0\r\n]/;
 const isHttpWhitespace = (code: number) => code === 9 || code === 10 || code === 13 || code === 32;
