@@ -1,11 +1,12 @@
 // Listen addresses (spec 06 §1.2): `http://HOST:PORT`, `unix:///abs/path.sock` (+ socketMode) and,
 // our extension, `https://HOST:PORT` with `web.tls`. Each binds on its own; a bad one is skipped.
 import { chmodSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { WebSection } from '../config/file-schema.ts';
 import type { Logger } from '../util/log.ts';
+import { createFetchServer, type FetchHandler } from './light/serve.ts';
 
 export type ListenAddress =
   | { kind: 'tcp'; tls: boolean; host: string; port: number; text: string }
@@ -33,11 +34,9 @@ export function parseListen(text: string): ListenAddress | { error: string } {
 
 export interface BoundListener {
   url: string;
-  server: ServerType;
+  server: Server;
   socketPath: string | null;
 }
-
-type Fetch = (request: Request, env: unknown) => Response | Promise<Response>;
 
 function removeStaleSocket(path: string): void {
   try {
@@ -47,7 +46,7 @@ function removeStaleSocket(path: string): void {
   }
 }
 
-function listen(server: ServerType, addr: ListenAddress): Promise<void> {
+function listen(server: Server, addr: ListenAddress): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error) => {
       server.off('listening', onListening);
@@ -66,18 +65,17 @@ function listen(server: ServerType, addr: ListenAddress): Promise<void> {
 
 /** Binds one address; null (after logging why) when it cannot. */
 export async function bindListener(
-  fetch: Fetch,
+  fetch: FetchHandler,
   addr: ListenAddress,
   web: WebSection,
   log: Logger,
 ): Promise<BoundListener | null> {
-  let server: ServerType;
+  let server: Server;
   try {
     if (addr.kind === 'tcp' && addr.tls) {
       const tls = web.tls;
       if (!tls) throw new Error('https:// needs web.tls (cert and key)');
-      server = createAdaptorServer({
-        fetch,
+      server = createFetchServer(fetch, {
         createServer: createHttpsServer,
         serverOptions: {
           cert: readFileSync(tls.cert),
@@ -85,7 +83,7 @@ export async function bindListener(
           ...(tls.ca ? { ca: readFileSync(tls.ca) } : {}),
         },
       });
-    } else server = createAdaptorServer({ fetch });
+    } else server = createFetchServer(fetch);
     if (addr.kind === 'unix') removeStaleSocket(addr.path);
     await listen(server, addr);
   } catch (e) {
@@ -119,7 +117,7 @@ export async function bindListener(
 /** Closes a listener and every open connection (log streams included). */
 export function closeListener(l: BoundListener): Promise<void> {
   return new Promise((resolve) => {
-    const s = l.server as ServerType & { closeAllConnections?: () => void };
+    const s = l.server;
     s.close(() => {
       if (l.socketPath) removeStaleSocket(l.socketPath);
       resolve();
