@@ -2,6 +2,7 @@
 // TypeScript daemon can honour — %-style formatters, stream and file handlers, root and
 // per-logger levels, and disable_existing_loggers.
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { hostZoneAbbreviation } from '../schedule/zone.ts';
 import { type LogRecord, parseLevel, setRouter } from '../util/log.ts';
 import type { LoggingSection } from './file-schema.ts';
 import type { Plain } from './validators.ts';
@@ -18,6 +19,17 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/** The local zone's abbreviation ('CET', 'EST'): from the host's zone file when it has one (no ICU). */
+function zoneAbbreviation(d: Date): string {
+  return (
+    hostZoneAbbreviation(d.getTime()) ??
+    Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
+      .formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')?.value ??
+    ''
+  );
+}
+
 /** strftime subset (%Y %m %d %H %M %S %z %Z %b %a %j %%) in local time. */
 export function strftime(format: string, ms: number): string {
   const d = new Date(ms);
@@ -33,10 +45,7 @@ export function strftime(format: string, ms: number): string {
     M: pad2(d.getMinutes()),
     S: pad2(d.getSeconds()),
     z: zone,
-    Z:
-      Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
-        .formatToParts(d)
-        .find((p) => p.type === 'timeZoneName')?.value ?? '',
+    Z: format.includes('%Z') ? zoneAbbreviation(d) : '',
     b: MONTHS[d.getMonth()]!,
     a: DAYS[d.getDay()]!,
     j: String(yday).padStart(3, '0'),

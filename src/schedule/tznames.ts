@@ -1,5 +1,5 @@
 // IANA time zone names (zones and links) of tzdata 2025b, generated from tzdata.zi. Used only to check the
-// exact spelling/case of a configured zone; offsets always come from the runtime's Intl.
+// exact spelling/case of a configured zone (and to keep file lookups inside the zoneinfo tree).
 const NAMES =
   'Africa/Abidjan Africa/Accra Africa/Addis_Ababa Africa/Algiers Africa/Asmara Africa/Asmera ' +
   'Africa/Bamako Africa/Bangui Africa/Banjul Africa/Bissau Africa/Blantyre Africa/Brazzaville ' +
@@ -119,4 +119,10 @@ export function isListedZoneName(name: string): boolean {
 export function isListedZoneNameIgnoringCase(name: string): boolean {
   if (folded === null) load();
   return folded!.has(name.toLowerCase());
+}
+
+/** Every listed zone and link name (tests walk them all). */
+export function listedZoneNames(): readonly string[] {
+  if (exact === null) load();
+  return [...exact!];
 }

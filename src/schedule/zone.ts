@@ -1,14 +1,77 @@
 // Frames (UTC, IANA zone, host-local) and civil <-> instant conversion with Python fold=0 semantics
-// (spec 01 §5.6, §5.8). Zone offsets come from Intl and are cached as constant-offset segments per zone.
+// (spec 01 §5.6, §5.8). Zone offsets come from the host's tz database files (tzdb.ts) or, for a zone
+// without a readable file, from Intl; either way they are cached as constant-offset segments per zone.
 import { DAY_MS, daysFromCivil } from './civil.ts';
 import { ScheduleError } from './errors.ts';
+import { clearZoneFiles, hostZoneFromSystem, zoneFile } from './tzdb.ts';
+import { type TzifZone, tzifTypeAt } from './tzif.ts';
 import { isListedZoneName, isListedZoneNameIgnoringCase } from './tznames.ts';
 
 export type Frame = { kind: 'utc' } | { kind: 'zone'; zone: string } | { kind: 'local'; zone: string };
 
 export const UTC_FRAME: Frame = Object.freeze({ kind: 'utc' });
 
-// Offsets are sampled at fixed points SAMPLE_MS apart (each sample fetched from Intl once and shared by the two
+/** Where a zone's raw offsets come from: local minus UTC (ms, whole seconds) at an instant. */
+export interface OffsetSource {
+  readonly kind: 'tzif' | 'intl';
+  offset(ms: number): number;
+}
+
+/** Offsets read from a zone's TZif file. */
+export function tzifSource(z: TzifZone): OffsetSource {
+  return { kind: 'tzif', offset: (ms) => tzifTypeAt(z, Math.floor(ms / 1000)).utoff * 1000 };
+}
+
+/** Offsets read off Intl's wall clock for the zone (ICU's own tz data). */
+export function intlSource(zone: string): OffsetSource {
+  let fmt: Intl.DateTimeFormat | null = null;
+  return {
+    kind: 'intl',
+    offset(ms) {
+      fmt ??= civilFormatter(zone);
+      let y = 0;
+      let mo = 0;
+      let d = 0;
+      let h = 0;
+      let mi = 0;
+      let s = 0;
+      for (const p of fmt.formatToParts(ms)) {
+        switch (p.type) {
+          case 'year':
+            y = Number(p.value);
+            break;
+          case 'month':
+            mo = Number(p.value);
+            break;
+          case 'day':
+            d = Number(p.value);
+            break;
+          case 'hour':
+            h = Number(p.value);
+            break;
+          case 'minute':
+            mi = Number(p.value);
+            break;
+          case 'second':
+            s = Number(p.value);
+            break;
+          case 'era':
+            break;
+        }
+      }
+      const local = daysFromCivil(y, mo, d) * DAY_MS + h * 3_600_000 + mi * 60_000 + s * 1000;
+      return local - (ms - (((ms % 1000) + 1000) % 1000));
+    },
+  };
+}
+
+/** The zone's file when the host has one we can read, else Intl exactly as before there were files. */
+export function zoneSource(zone: string): OffsetSource {
+  const file = zoneFile(zone);
+  return file !== null ? tzifSource(file) : intlSource(zone);
+}
+
+// Offsets are sampled at fixed points SAMPLE_MS apart (each sample fetched from the source once and shared by the two
 // chunks it bounds); a chunk whose two samples differ has its transitions located by bisection, first on a
 // half-hour grid (transitions fall on one in practice), then to the second. No IANA zone has two transitions
 // less than 6.75 days apart between 1970 and 2100 (tzdata 2025b), so 6-day chunks cannot hide a pair that
@@ -35,7 +98,7 @@ export interface CivilResolution {
 
 /** Per-zone offset cache. `fixed` is set for zones that are UTC under another name (no Intl at all). */
 export class ZoneInfo {
-  private fmt: Intl.DateTimeFormat | null = null;
+  private src: OffsetSource | null;
   private readonly chunks = new Map<number, Chunk>();
   private readonly samples = new Map<number, number>();
   /** the most recently used segment [segStart, segEnd) with offset segOff */
@@ -46,7 +109,9 @@ export class ZoneInfo {
   constructor(
     readonly name: string,
     readonly fixed: number | null,
+    source?: OffsetSource,
   ) {
+    this.src = source ?? null;
     if (fixed !== null) {
       this.segStart = Number.NEGATIVE_INFINITY;
       this.segEnd = Number.POSITIVE_INFINITY;
@@ -67,47 +132,16 @@ export class ZoneInfo {
     return this.segOff;
   }
 
-  /** Offset straight from Intl (second precision). */
-  private intlOffset(ms: number): number {
-    this.fmt ??= civilFormatter(this.name);
-    let y = 0;
-    let mo = 0;
-    let d = 0;
-    let h = 0;
-    let mi = 0;
-    let s = 0;
-    for (const p of this.fmt.formatToParts(ms)) {
-      switch (p.type) {
-        case 'year':
-          y = Number(p.value);
-          break;
-        case 'month':
-          mo = Number(p.value);
-          break;
-        case 'day':
-          d = Number(p.value);
-          break;
-        case 'hour':
-          h = Number(p.value);
-          break;
-        case 'minute':
-          mi = Number(p.value);
-          break;
-        case 'second':
-          s = Number(p.value);
-          break;
-        case 'era':
-          break;
-      }
-    }
-    const local = daysFromCivil(y, mo, d) * DAY_MS + h * 3_600_000 + mi * 60_000 + s * 1000;
-    return local - (ms - (((ms % 1000) + 1000) % 1000));
+  /** Offset straight from the zone's source (second precision), chosen on first use. */
+  private rawOffset(ms: number): number {
+    this.src ??= zoneSource(this.name);
+    return this.src.offset(ms);
   }
 
   private sample(idx: number): number {
     let o = this.samples.get(idx);
     if (o === undefined) {
-      o = this.intlOffset(idx * SAMPLE_MS);
+      o = this.rawOffset(idx * SAMPLE_MS);
       this.samples.set(idx, o);
     }
     return o;
@@ -117,13 +151,13 @@ export class ZoneInfo {
   private firstChange(lo: number, hi: number, before: number): number {
     while (hi - lo > HALF_HOUR_MS) {
       const mid = lo + Math.max(1, Math.floor((hi - lo) / (2 * HALF_HOUR_MS))) * HALF_HOUR_MS;
-      if (this.intlOffset(mid) === before) lo = mid;
+      if (this.rawOffset(mid) === before) lo = mid;
       else hi = mid;
     }
-    if (this.intlOffset(hi - 1000) === before) return hi;
+    if (this.rawOffset(hi - 1000) === before) return hi;
     while (hi - lo > 1000) {
       const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-      if (this.intlOffset(mid) === before) lo = mid;
+      if (this.rawOffset(mid) === before) lo = mid;
       else hi = mid;
     }
     return hi;
@@ -140,7 +174,7 @@ export class ZoneInfo {
     while (prev !== last) {
       const at = this.firstChange(from, end, prev);
       if (at >= end) break; // the change is exactly at the next chunk's start
-      prev = this.intlOffset(at);
+      prev = this.rawOffset(at);
       starts.push(at);
       offs.push(prev);
       from = at;
@@ -270,11 +304,21 @@ export function civilInFrame(frame: Frame, ms: number): number {
 }
 
 let formatters = new Map<string, Intl.DateTimeFormat>();
+let zonedFormatters = 0;
+
+/**
+ * How many Intl.DateTimeFormat objects for a named zone this module has built since the process started:
+ * each one loads that zone from ICU's data. Tests use it to pin that zoned jobs run on the tz files alone.
+ */
+export function zonedFormatterCount(): number {
+  return zonedFormatters;
+}
 
 /** The Intl formatter that reads an instant's wall clock in a zone (throws RangeError for an unknown zone). */
 function civilFormatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (f === undefined) {
+    zonedFormatters++;
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
@@ -299,6 +343,8 @@ export function clearZoneCache(): void {
   formatters = new Map();
   knownZones = new Map();
   zoneFrames = new Map();
+  hostZone = null;
+  clearZoneFiles();
 }
 
 /**
@@ -309,6 +355,11 @@ export function isKnownTimezone(name: string): boolean {
   let known = knownZones.get(name);
   if (known !== undefined) return known;
   if (UTC_ALIASES.has(name) && isListedZoneName(name)) return true; // no Intl needed for UTC itself
+  // A listed name with a readable zone file needs no Intl: its offsets will come from that file.
+  if (isListedZoneName(name) && zoneFile(name) !== null) {
+    knownZones.set(name, true);
+    return true;
+  }
   known = false;
   try {
     const canonical = civilFormatter(name).resolvedOptions().timeZone;
@@ -324,9 +375,21 @@ export function isKnownTimezone(name: string): boolean {
 
 let hostZone: string | null = null;
 
-function hostTimezone(): string {
-  hostZone ??= new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The host's zone: TZ or /etc/localtime when they name a zone file, else what Intl reports. */
+export function hostTimezone(): string {
+  if (hostZone === null) {
+    const sys = hostZoneFromSystem();
+    // Intl reports the UTC family as 'UTC'; keep that spelling whichever way the name was found.
+    if (sys !== null) hostZone = UTC_ALIASES.has(sys) ? 'UTC' : sys;
+    else hostZone = new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  }
   return hostZone;
+}
+
+/** The host zone's abbreviation at an instant ('CET', 'EDT') from its zone file; null without one. */
+export function hostZoneAbbreviation(ms: number): string | null {
+  const file = zoneFile(hostTimezone());
+  return file === null ? null : tzifTypeAt(file, Math.floor(ms / 1000)).abbr;
 }
 
 /** Frame of a job: `timezone` wins; otherwise `utc` (default true) picks UTC or the host's local zone. */

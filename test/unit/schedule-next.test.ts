@@ -15,6 +15,7 @@ import {
   resolveFrame,
   ScheduleError,
 } from '../../src/schedule/index.ts';
+import { zoneFile } from '../../src/schedule/tzdb.ts';
 import { frameZone } from '../../src/schedule/zone.ts';
 
 const UTC: Frame = resolveFrame({});
@@ -433,11 +434,35 @@ describe('Intl use', () => {
       expect(occurrences(s, frame, from, { limit: 500 })).toEqual(first);
       for (const u of first) expect(nextFire(s, frame, u - 1)).toBe(u);
       expect(parts).not.toHaveBeenCalled();
-      // control: a zone not seen yet does go to Intl
+      // control: on a host without zone files, a zone not seen yet does go to Intl
+      process.env.TZDIR = '/nonexistent-zoneinfo';
       nextFire(s, resolveFrame({ timezone: 'Asia/Tokyo' }), from);
       expect(parts).toHaveBeenCalled();
     } finally {
       parts.mockRestore();
+      delete process.env.TZDIR;
+      clearScheduleCaches();
     }
   });
+
+  // A host without /usr/share/zoneinfo (or $TZDIR) falls back to Intl, which the test above covers.
+  it.skipIf(zoneFile('America/New_York') === null)(
+    'with the host tz database, zoned searches never touch Intl',
+    () => {
+      clearScheduleCaches();
+      const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+      const ctor = vi.spyOn(Intl, 'DateTimeFormat');
+      try {
+        const s = parseCron('30 2 * * *');
+        const frame = resolveFrame({ timezone: 'America/New_York' });
+        expect(nextFire(s, frame, t('2026-03-08T00:00:00Z'))).toBe(t('2026-03-08T07:30:00Z'));
+        expect(nextFire(s, frame, t('2026-11-01T00:00:00Z'))).toBe(t('2026-11-01T07:30:00Z'));
+        expect(ctor).not.toHaveBeenCalled();
+        expect(parts).not.toHaveBeenCalled();
+      } finally {
+        ctor.mockRestore();
+        parts.mockRestore();
+      }
+    },
+  );
 });
