@@ -140,9 +140,11 @@ describe('cronstable tui in a pseudo-terminal', () => {
     const mark = t.raw.length;
     t.write('\u001a');
     await until('the dashboard to stop', 3000, async () => (state() === 'T' ? true : null));
-    const suspended = t.raw.slice(mark);
-    expect(suspended).toContain('\u001b[?1049l');
-    expect(suspended).toContain('\u001b[?25h');
+    // The restore is written before the stop, but the pty can hand it to us a moment after /proc says T.
+    await until('the restore to arrive', 3000, async () =>
+      t.raw.slice(mark).includes('\u001b[?1049l') && t.raw.slice(mark).includes('\u001b[?25h') ? true : null,
+    );
+    expect(state()).toBe('T');
     const resumedAt = t.raw.length;
     process.kill(t.pid, 'SIGCONT');
     await until('the dashboard to repaint', 3000, async () =>
