@@ -2,9 +2,23 @@
 // strings into src/web/ui/generated/assets.ts, which src/web/ui/page.ts inlines into the page at GET /.
 // Runs before the daemon bundle (npm run build); the output is generated, not committed.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const common = { bundle: true, minify: true, write: false, legalComments: 'none', logLevel: 'warning' };
+
+// The schedule engine reads zone files through src/schedule/tzdb.ts; a page has none, so the page's
+// bundle takes the Intl-only stand-in beside it and leaves the reader and the TZif parser out.
+const browserTzdb = {
+  name: 'browser-tzdb',
+  setup(b) {
+    b.onResolve({ filter: /\/tzdb\.ts$/ }, (args) =>
+      args.importer.includes('/src/schedule/')
+        ? { path: join(dirname(args.importer), 'tzdb-browser.ts') }
+        : undefined,
+    );
+  },
+};
 
 const [js, css] = await Promise.all([
   build({
@@ -20,6 +34,7 @@ const [js, css] = await Promise.all([
     // memory of the two-byte string a single non-Latin-1 character makes of it (issue 23).
     charset: 'ascii',
     define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [browserTzdb],
   }),
   build({ ...common, entryPoints: ['src/web/ui/styles.css'], outfile: 'ui.css', charset: 'ascii' }),
 ]);

@@ -1,6 +1,6 @@
 // One configured peer's record and the status machine of spec 05 §5.4: every poll outcome maps
 // the old record to a new one. Pure: time comes in as arguments.
-import type { ElectionPeer, MemberEntry } from '../election.ts';
+import type { ElectionPeer } from '../election.ts';
 import type { JobSummary, NodeStats, PeerReport, PeerStatus } from '../types.ts';
 import { type ReceivedBody, SCHEME_VERSION } from './body.ts';
 
