@@ -266,22 +266,24 @@ describe('worker lanes', () => {
   });
 
   it('a held call never waits behind the other lane, whichever worker each lane moved to', async () => {
-    // Stalls long enough for the second worker to start from sources on a loaded machine.
-    const { store } = await open({ opTimeoutMs: 10_000 });
+    const { store } = await open({ opTimeoutMs: 20_000 });
     const s = store as Stallable;
     const lanes = () => store.stats?.().lanes;
+    // Both workers running first (a worker's start is seconds on a loaded machine, which would
+    // blur the timings below): a bulk call behind a lease stall starts the second one.
     await store.kvGet('g', 'k');
+    await Promise.all([s.testStall('lease', 1000), store.kvSet('g', 'warm', 1)]);
+    expect(lanes()?.second).toEqual({ running: true, starts: 1 });
     const done = { lease: false, bulk: false };
     // The lease lane stalls the first worker: a bulk call waits there, then takes the second.
-    const leaseStall = s.testStall('lease', 5000).finally(() => {
+    const leaseStall = s.testStall('lease', 3000).finally(() => {
       done.lease = true;
     });
     await store.kvSet('g', 'moved', 1);
     expect(done.lease).toBe(false);
-    expect(lanes()?.second).toEqual({ running: true, starts: 1 });
     // The first worker still runs the lease lane: the next bulk call (a stall) is held again,
     // and after the wait goes to the second worker, which holds none of the lease lane's calls.
-    const bulkStall = s.testStall('bulk', 5000).finally(() => {
+    const bulkStall = s.testStall('bulk', 6000).finally(() => {
       done.bulk = true;
     });
     await leaseStall;
@@ -290,6 +292,7 @@ describe('worker lanes', () => {
     expect(done.bulk).toBe(false);
     await bulkStall;
     expect((await store.kvGet('g', 'moved'))?.value).toBe(1);
+    expect(lanes()?.second.starts).toBe(1);
     expect(store.stats?.().errors).toEqual({});
   });
 
