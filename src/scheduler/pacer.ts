@@ -88,11 +88,24 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
 
   private run(launch: T): void {
     const t0 = this.clock.monotonic();
+    const cpu0 = this.clock.cpu?.();
     try {
       launch.start();
     } finally {
-      this.credit -= this.clock.monotonic() - t0;
+      this.credit -= this.cost(this.clock.monotonic() - t0, cpu0);
     }
+  }
+
+  /**
+   * What a launch that held the loop for `wallMs` is charged. Up to a burst, its wall time. Beyond,
+   * at most the CPU time the process used meanwhile (but a burst): a process stopped mid-launch
+   * (SIGSTOP, a frozen cgroup, a paused VM) did not spend the stop launching, and charging it would
+   * hold every launch after the wake-up for twice the stop, past the owner's slots and their
+   * late-fire window.
+   */
+  private cost(wallMs: number, cpu0: number | undefined): number {
+    if (wallMs <= this.opts.burstMs || cpu0 === undefined) return wallMs;
+    return Math.min(wallMs, Math.max(this.opts.burstMs, this.clock.cpu!() - cpu0));
   }
 
   private arm(): void {

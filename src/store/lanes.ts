@@ -237,10 +237,11 @@ export class LaneClient {
       });
       worker.on('exit', (code) => {
         unregister();
-        // A retired (idle) worker is no longer this.worker: its exit fails nothing.
+        // A retired (idle) worker is no longer this.worker and held no call when it retired:
+        // its exit fails and forgets nothing (calls posted since are its successor's).
         const current = this.worker === worker;
         if (current) this.worker = null;
-        if (current || ready) this.forgetPosted();
+        if (current) this.forgetPosted();
         if (!ready) {
           clearTimeout(timer);
           reject(new WorkerStartError(`the store ${first} lane exited with code ${code} before opening`));

@@ -7,6 +7,12 @@ export interface Clock {
   now(): number;
   /** Monotonic milliseconds (deadlines, durations); immune to wall-clock steps. */
   monotonic(): number;
+  /**
+   * CPU milliseconds this process has used: unlike `monotonic()` it stands still while the
+   * process does not run (SIGSTOP, a frozen cgroup, a paused VM). Absent on a fake clock, whose
+   * process is taken to run all the time.
+   */
+  cpu?(): number;
   setTimer(fn: () => void, delayMs: number): TimerHandle;
   clearTimer(handle: TimerHandle): void;
 }
@@ -22,6 +28,10 @@ export class RealClock implements Clock {
   }
   monotonic(): number {
     return performance.now();
+  }
+  cpu(): number {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
   }
   setTimer(fn: () => void, delayMs: number): TimerHandle {
     const id = this.next++;

@@ -16,14 +16,23 @@ import { Metrics } from '../../src/web/metrics.ts';
 import { FakeLauncher } from '../helpers/fake-launcher.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
-/** The fake clock plus time a launch burns on the main thread (what a real spawn costs). */
+/**
+ * The fake clock plus time a launch burns on the main thread (what a real spawn costs), and time
+ * the process was stopped in the middle of a launch (SIGSTOP): it passes, but uses no CPU.
+ */
 class BusyClock implements Clock {
   burnt = 0;
+  stopped = 0;
+  /** How long the next launch is stopped for. */
+  stopNext = 0;
   constructor(readonly inner: FakeClock) {}
   now(): number {
-    return this.inner.now() + this.burnt;
+    return this.inner.now() + this.burnt + this.stopped;
   }
   monotonic(): number {
+    return this.inner.monotonic() + this.burnt + this.stopped;
+  }
+  cpu(): number {
     return this.inner.monotonic() + this.burnt;
   }
   setTimer(fn: () => void, delayMs: number): TimerHandle {
@@ -52,6 +61,8 @@ function setup(count: number, launchCostMs: number, startIso = '2026-01-07T12:00
     log: new Logger('cronstable'),
     launch: (spec: LaunchSpec, opts: LaunchOptions) => {
       clock.burnt += launchCostMs;
+      clock.stopped += clock.stopNext;
+      clock.stopNext = 0;
       return launcher.launch(spec, opts);
     },
     report: async () => {},
@@ -142,6 +153,26 @@ describe('overload (fake clock)', () => {
     for (const name of t.names) expect(t.launcher.of(name)).toHaveLength(5);
     expect(t.scheduler.overload()).toMatchObject({ overloaded: false, missedFires: 0, waitingLaunches: 0 });
     expect([...(await counters(t.metrics)).values()]).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('a process stopped mid-launch (SIGSTOP) launches again as soon as it runs: the stop is not launch time', async () => {
+    // Two jobs, 1 ms per launch; the process is stopped for 6 s during the launch of 12:00:02.
+    const t = setup(2, 1);
+    await t.fake.advance(1000);
+    t.clock.stopNext = 6000;
+    await t.fake.advance(1000);
+    // Awake at 12:00:08: the slots of the stop fire late (within the late-fire window), the
+    // ones after on time; nothing waits for twice the stop and nothing is dropped.
+    for (let i = 0; i < 3; i++) await t.fake.advance(1000);
+    const want = Array.from({ length: 11 }, (_, i) => `12:00:${String(i + 1).padStart(2, '0')} succeeded`);
+    for (const name of t.names) {
+      const slots = slotsOf(t.scheduler, name);
+      expect(slots.map((x) => `${new Date(x.scheduledAt).toISOString().slice(11, 19)} ${x.outcome}`)).toEqual(
+        want,
+      );
+      expect(t.launcher.of(name)).toHaveLength(11);
+    }
+    expect(t.scheduler.overload()).toMatchObject({ missedFires: 0, waitingLaunches: 0 });
   });
 
   it('a half-hour stall records its dropped slots compactly: a few single slots and one counted range', async () => {

@@ -265,6 +265,61 @@ describe('worker lanes', () => {
     expect(store.stats?.().errors).toEqual({});
   });
 
+  it('a held call never waits behind the other lane, whichever worker each lane moved to', async () => {
+    const { store } = await open({ opTimeoutMs: 20_000 });
+    const s = store as Stallable;
+    const lanes = () => store.stats?.().lanes;
+    // Both workers running first (a worker's start is seconds on a loaded machine, which would
+    // blur the timings below): a bulk call behind a lease stall starts the second one.
+    await store.kvGet('g', 'k');
+    await Promise.all([s.testStall('lease', 1000), store.kvSet('g', 'warm', 1)]);
+    expect(lanes()?.second).toEqual({ running: true, starts: 1 });
+    const done = { lease: false, bulk: false };
+    // The lease lane stalls the first worker: a bulk call waits there, then takes the second.
+    const leaseStall = s.testStall('lease', 3000).finally(() => {
+      done.lease = true;
+    });
+    await store.kvSet('g', 'moved', 1);
+    expect(done.lease).toBe(false);
+    // The first worker still runs the lease lane: the next bulk call (a stall) is held again,
+    // and after the wait goes to the second worker, which holds none of the lease lane's calls.
+    const bulkStall = s.testStall('bulk', 6000).finally(() => {
+      done.bulk = true;
+    });
+    await leaseStall;
+    // Lease calls now go to the first worker, free again, not behind the bulk stall on the second.
+    expect((await store.leaseAcquire('L', 'me', 30))?.fence).toBe(1);
+    expect(done.bulk).toBe(false);
+    await bulkStall;
+    expect((await store.kvGet('g', 'moved'))?.value).toBe(1);
+    expect(lanes()?.second.starts).toBe(1);
+    expect(store.stats?.().errors).toEqual({});
+  });
+
+  it('calls posted while a retired worker exits still count: the other lane does not queue behind them', async () => {
+    const { store } = await open({ opTimeoutMs: 10_000, laneIdleMs: 100 });
+    const s = store as Stallable;
+    const lanes = () => store.stats?.().lanes;
+    await store.kvGet('g', 'k');
+    // Right as the idle first worker retires (its thread exits a little later), a bulk call
+    // starts its successor and stalls there.
+    await new Promise<void>((resolve) => {
+      const poll = () => (lanes()?.first.running === false ? resolve() : setImmediate(poll));
+      poll();
+    });
+    let bulkDone = false;
+    const bulkStall = s.testStall('bulk', 5000).finally(() => {
+      bulkDone = true;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // The old thread's exit must not have wiped that call from the count: the lease call waits,
+    // then takes the second worker instead of queueing behind the stall.
+    expect((await store.leaseAcquire('L', 'me', 30))?.fence).toBe(1);
+    expect(bulkDone).toBe(false);
+    expect(lanes()?.second.starts).toBe(1);
+    await bulkStall;
+  });
+
   it('writes arriving around the idle deadline are all kept, in order', async () => {
     const { store } = await open({ laneIdleMs: 40 });
     const written: number[] = [];
