@@ -8,13 +8,14 @@
 //   every builtin the whole program uses (http2, zlib, worker_threads, ...) on each start; the
 //   plugin below turns them into require() calls made when the importing module is first
 //   evaluated.
-// What every command still pays is V8 compiling the whole file (lazy functions are pre-parsed,
+// - each of those dynamic imports is also a file of its own beside the entry (esbuild's code
+//   splitting, see SPLIT below), so a command reads, parses and keeps only the code it runs.
+// What a command still pays is V8 compiling the files it loads (lazy functions are pre-parsed,
 // not skipped): about 1 ms per 45 KB here. `CRONSTABLE_BUILD_ANALYZE=1` prints what the bytes are.
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { analyzeMetafile, build } from 'esbuild';
-import { buildWithMcpSplit } from './build-mcp-split.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const OUT = process.env.CRONSTABLE_BUILD_OUT ?? 'dist/cronstable.mjs';
@@ -37,7 +38,16 @@ const LAZY = new Set([...BUILTINS, ...LAZY_PACKAGES]);
  * pulls in, ~0.25 MB) runs only in a daemon with `mcp.enabled`; its CommonJS build is required.
  */
 const LAZY_PREFIXES = INLINE_ALL ? [] : ['@modelcontextprotocol/sdk/', 'prom-client/'];
-const isLazy = (path) => LAZY.has(path) || LAZY_PREFIXES.some((p) => path.startsWith(p));
+/**
+ * CommonJS packages the code reaches through import() that are required all the same: Node's ES
+ * module loader runs the CommonJS export scanner (cjs-module-lexer, WebAssembly) on an imported
+ * CommonJS file, and V8's optimising compile of that module frees a 2 MB block, after which glibc
+ * keeps up to 4 MB free in every thread's malloc arena (see SPLIT below). nodemailer is loaded
+ * when the first mail is sent (src/report/mail.ts).
+ */
+const REQUIRED_ON_IMPORT = new Set(INLINE_ALL ? [] : ['nodemailer']);
+const isLazy = (path) =>
+  LAZY.has(path) || REQUIRED_ON_IMPORT.has(path) || LAZY_PREFIXES.some((p) => path.startsWith(p));
 
 /** Static imports of Node builtins (and LAZY_PACKAGES) become lazily evaluated requires. */
 const lazyBuiltins = {
@@ -45,8 +55,10 @@ const lazyBuiltins = {
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-zA-Z0-9_/@.-]+$/ }, (args) => {
       if (!isLazy(args.path)) return undefined;
-      if (args.namespace === 'lazy-builtin' || args.kind !== 'import-statement')
-        return { path: args.path, external: true };
+      const required =
+        args.kind === 'import-statement' ||
+        (args.kind === 'dynamic-import' && REQUIRED_ON_IMPORT.has(args.path));
+      if (args.namespace === 'lazy-builtin' || !required) return { path: args.path, external: true };
       return { path: args.path, namespace: 'lazy-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
@@ -102,20 +114,50 @@ const common = {
   // NODE_ENV: React and Ink (the `tui` verb only) pick their production builds; nothing else reads it.
   define: { __CRONSTABLE_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   // Native drivers stay outside the bundle; the runtime picks one (src/store/driver.ts).
-  // nodemailer is reached only through import() (src/report/mail.ts): kept out for the same
-  // reason as LAZY_PACKAGES.
-  external: ['better-sqlite3', 'bun:sqlite', 'node:sqlite', ...(INLINE_ALL ? [] : ['nodemailer'])],
+  // nodemailer (REQUIRED_ON_IMPORT) stays in node_modules for the same reason as LAZY_PACKAGES.
+  external: ['better-sqlite3', 'bun:sqlite', 'node:sqlite'],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cronstableCreateRequire } from 'node:module';\nconst require = __cronstableCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 };
 
-const main = { ...common, entryPoints: ['src/main.ts'], outfile: OUT };
-// The Bun binary inlines the MCP server too (bytecode: no parse cost at start).
-const result = INLINE_ALL
-  ? await build({ ...main, plugins: [lazyBuiltins, noDevtools] })
-  : await buildWithMcpSplit(main, [lazyBuiltins, noDevtools, tuiSplit], [lazyBuiltins]);
+/**
+ * SPLIT: the npm bundle is dist/cronstable.mjs (the entry: argv dispatch, ~2 KB) and, beside it,
+ * one file per dynamic import (`cronstable-<module>-<hash>.mjs`: the daemon, each verb, the MCP
+ * server, the dashboard's assets) plus the modules they share (`cronstable-chunk-<hash>.mjs`),
+ * each module once: one state, and `instanceof` works across files. Two reasons (issue 23):
+ * - a daemon never reads, parses or keeps the source of code it does not run (the verbs, the MCP
+ *   server, the dashboard's 290 KB of assets until someone asks for the page);
+ * - no file it loads at start is large. Node reads a module into one malloc'd buffer; glibc serves
+ *   one over 128 KB with mmap and, when it is freed, raises its mmap threshold to that size and
+ *   its trim threshold to twice that, for good. After the 1 MB single-file bundle, every thread's
+ *   malloc arena (V8's platform threads, libuv's, the store worker) kept up to 2 MB of freed
+ *   memory: ~7 MB of the tour node's steady RSS (bench/RESULTS.md, "serve (issue 23)").
+ * The files keep flat names beside the entry: the lane, TUI and package.json paths stay relative
+ * to whichever file holds the code. The Bun binary inlines everything (bytecode: no parse cost).
+ */
+const OUT_DIR = dirname(OUT);
+const CHUNK = /^cronstable-.+-[A-Z0-9]{8}\.mjs$/;
+const main = INLINE_ALL
+  ? { ...common, entryPoints: ['src/main.ts'], outfile: OUT }
+  : {
+      ...common,
+      entryPoints: { [basename(OUT, '.mjs')]: 'src/main.ts' },
+      outdir: OUT_DIR,
+      splitting: true,
+      chunkNames: 'cronstable-[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+    };
+if (!INLINE_ALL && existsSync(OUT_DIR)) {
+  // A previous build's files (hashes change with the code; cronstable-mcp.mjs is the old MCP file).
+  for (const f of readdirSync(OUT_DIR, { withFileTypes: true }))
+    if (f.isFile() && (CHUNK.test(f.name) || f.name === 'cronstable-mcp.mjs')) rmSync(join(OUT_DIR, f.name));
+}
+const result = await build({
+  ...main,
+  plugins: INLINE_ALL ? [lazyBuiltins, noDevtools] : [lazyBuiltins, noDevtools, tuiSplit],
+});
 if (!INLINE_ALL) {
   await build({
     ...common,

@@ -7,10 +7,13 @@ import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
 
 export type MailConfig = NonNullable<ReportBlock['mail']>;
 
-// nodemailer costs ~50 ms to load: only pay for it when a mail is actually sent.
-let mailer: Promise<typeof import('nodemailer')> | undefined;
-function loadMailer(): Promise<typeof import('nodemailer')> {
-  mailer ??= import('nodemailer');
+type Nodemailer = typeof import('nodemailer');
+// nodemailer costs ~50 ms to load: only pay for it when a mail is actually sent. The npm bundle
+// requires it from a file of its own (scripts/build.mjs, REQUIRED_ON_IMPORT), whose namespace has
+// only `default`; elsewhere `default` is module.exports too, or absent in a namespace of its own.
+let mailer: Promise<Nodemailer> | undefined;
+function loadMailer(): Promise<Nodemailer> {
+  mailer ??= import('nodemailer').then((m) => (m as { default?: Nodemailer }).default ?? m);
   return mailer;
 }
 

@@ -1,7 +1,7 @@
 // `cronstable tui`: flags first (usage errors exit 2 before anything else), then the tty check, then the
 // dashboard itself, loaded by a dynamic import so Ink and React are evaluated only here.
 import type { CliIo } from '../cli/io.ts';
-import { tuneTuiHeap } from '../util/heap.ts';
+import { tuneHeap } from '../util/heap.ts';
 import { parseTuiArgs, TUI_USAGE, TuiArgError } from './args.ts';
 
 export interface TtyProbe {
@@ -32,7 +32,7 @@ export async function runTuiCommand(
     return 2;
   }
   // Before the import: V8 reads these when it compiles Ink's WebAssembly and as the young generation grows.
-  tuneTuiHeap();
+  tuneHeap();
   const { runTui } = await import('./app/run.tsx');
   return runTui(opts);
 }

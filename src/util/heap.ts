@@ -21,32 +21,26 @@ export const V8_TRY_ENV = 'CRONSTABLE_DEBUG_V8_FLAGS';
 
 const keepYoungSmall = () => setFlagsFromString('--semi-space-growth-factor=1');
 
-/** Call once, early; Bun (not V8) and the debug variable leave V8's defaults. */
+/**
+ * Call once, early; Bun (not V8) and the debug variable leave V8's defaults.
+ *
+ * WebAssembly compiles with the baseline tier (Liftoff) only. What a daemon or the TUI runs as wasm
+ * is library code (undici's HTTP parser, behind fetch(): the webhook and Sentry reporters; Ink's yoga
+ * layout in the TUI) that the baseline tier runs fast enough, and V8's optimising tier compiles it in a
+ * background thread in zones of 1-2 MB (~25 MB of peak for yoga). Worse, freeing such a block raises
+ * glibc's trim threshold to twice its size for the rest of the process, so every thread's malloc
+ * arena keeps up to 4 MB it no longer uses (measured on the tour node: bench/RESULTS.md, issue 23).
+ */
 export function tuneHeap(env: NodeJS.ProcessEnv = process.env): boolean {
   if ('bun' in process.versions || env[V8_DEFAULTS_ENV] === '1') return false;
   try {
     keepYoungSmall();
     setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+    setFlagsFromString('--liftoff-only');
     for (const flag of (env[V8_TRY_ENV] ?? '').split(/\s+/).filter(Boolean)) setFlagsFromString(flag);
   } catch {
     return false;
   }
   process.on('worker', (worker) => worker.once('online', keepYoungSmall));
-  return true;
-}
-
-/**
- * The terminal dashboard's settings, before Ink is evaluated (`cronstable tui`). Ink lays out with yoga, a
- * WebAssembly module that V8 would also compile with its optimising tier in background threads: ~25 MB of
- * peak and ~8 MB of lasting resident memory (malloc arenas those threads keep) for layout code that runs a
- * few hundred microseconds a frame, which the baseline tier (Liftoff) runs within the repaint budget.
- */
-export function tuneTuiHeap(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (!tuneHeap(env)) return false;
-  try {
-    setFlagsFromString('--liftoff-only');
-  } catch {
-    return false;
-  }
   return true;
 }

@@ -1,9 +1,7 @@
-// Where the web server gets the MCP server from, only when `mcp.enabled` (issue 21). From
-// sources and in the Bun binary this is a plain dynamic import. In the npm bundle,
-// scripts/build.mjs swaps this module for one that hands the bundle's own instances of the
-// modules the MCP code shares with the daemon (store, web API, logging: one copy, one state,
-// classes `instanceof` recognises) to dist/cronstable-mcp.mjs, and imports that file: the MCP
-// code and its SDK are then never parsed by a daemon that does not enable them.
+// Where the web server gets the MCP server from, only when `mcp.enabled` (issue 21). A dynamic
+// import: in the npm bundle it is a file of its own beside dist/cronstable.mjs that shares every
+// other module with the daemon (scripts/build.mjs), so a daemon that does not enable MCP never
+// reads or parses its code, and one that does holds one copy of the store, the web API and logging.
 import type { createMcp } from '../mcp/index.ts';
 
 export async function loadMcp(): Promise<{ createMcp: typeof createMcp }> {

@@ -1,19 +1,22 @@
 // The served dashboard page: one self-contained, CSP-friendly document built from src/web/ui
 // (npm test runs `npm run build` first, which writes src/web/ui/generated/assets.ts).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardHtml } from '../../src/web/ui/page.ts';
 
 describe('dashboard page', () => {
-  const html = dashboardHtml();
+  let html = '';
+  beforeAll(async () => {
+    html = await dashboardHtml();
+  });
 
-  it('is a complete HTML document with the bundle and stylesheet inlined', () => {
+  it('is a complete HTML document with the bundle and stylesheet inlined', async () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<div id="app">');
     expect(html).toMatch(/<style>[^<]*--accent/);
     expect(html).toMatch(/<script>[\s\S]{20000,}<\/script>/);
     expect(html.match(/<script>/g)?.length).toBe(1);
     expect(html.match(/<\/script>/gi)?.length).toBe(1);
-    expect(dashboardHtml()).toBe(html);
+    expect(await dashboardHtml()).toBe(html);
   });
 
   it('makes no external requests and has no inline event handlers', () => {

@@ -8,7 +8,7 @@ import { DASHBOARD_SECURITY_HEADERS, dashboardRoute } from '../../src/web/routes
 
 afterEach(() => setSink(null));
 
-function appWith(render: () => string): { app: Hono<WebEnv>; logs: string[] } {
+function appWith(render: () => string | Promise<string>): { app: Hono<WebEnv>; logs: string[] } {
   const logs: string[] = [];
   setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
   const app = new Hono<WebEnv>();
@@ -26,6 +26,15 @@ describe('dashboard route', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ error: 'dashboard assets are missing: run npm run build' });
     }
+    expect(logs).toEqual(['ERROR web: dashboard assets are missing: run npm run build']);
+  });
+
+  it('answers 503 the same when the page is built on first request and that fails', async () => {
+    const { app, logs } = appWith(async () => {
+      throw new Error('dashboard assets are missing: run npm run build');
+    });
+    const res = await app.request('/');
+    expect(res.status).toBe(503);
     expect(logs).toEqual(['ERROR web: dashboard assets are missing: run npm run build']);
   });
 

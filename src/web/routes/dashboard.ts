@@ -18,13 +18,13 @@ export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
 export function dashboardRoute(
   app: Hono<WebEnv>,
   d: Pick<WebDeps, 'log'>,
-  render: () => string = dashboardHtml,
+  render: () => string | Promise<string> = dashboardHtml,
 ): void {
   let reported = false;
-  app.get('/', () => {
+  app.get('/', async () => {
     let html: string;
     try {
-      html = render();
+      html = await render();
     } catch (e) {
       // A source tree whose UI was never built (npm run build and npm run dev build it).
       const message = (e as Error).message;

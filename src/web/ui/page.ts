@@ -2,17 +2,17 @@
 // inlined (no other requests, no inline event handlers). scripts/build-ui.mjs bundles src/web/ui into
 // ./generated/assets.ts (APP_JS, APP_CSS); `npm run build` runs it before the daemon bundle.
 //
-// The import is dynamic and its path a template literal on purpose: esbuild still inlines the generated module
-// into dist/cronstable.mjs (and fails loudly if it was never built), while a tree without the build still
-// type-checks and starts under tsx/vitest, where dashboardHtml() then says what is missing.
+// The import is dynamic and its path a template literal on purpose: esbuild still bundles the generated module
+// (and fails loudly if it was never built), while a tree without the build still type-checks and starts under
+// tsx/vitest, where dashboardHtml() then says what is missing. It is made on the first request for the page,
+// not at start: in the npm bundle the assets (~290 KB) are a file of their own beside dist/cronstable.mjs, which
+// a daemon nobody opens the dashboard of never reads or keeps (issue 23).
 
 const GENERATED = 'assets';
-let assets: { APP_JS?: unknown; APP_CSS?: unknown } = {};
-try {
-  assets = (await import(`./generated/${GENERATED}.ts`)) as typeof assets;
-} catch {
-  assets = {};
-}
+type Assets = { APP_JS?: unknown; APP_CSS?: unknown };
+let assets: Promise<Assets> | null = null;
+const loadAssets = (): Promise<Assets> =>
+  (assets ??= (import(`./generated/${GENERATED}.ts`) as Promise<Assets>).catch(() => ({})));
 
 const MISSING =
   'dashboard assets are missing (src/web/ui/generated/assets.ts was not built): run npm run build';
@@ -29,17 +29,16 @@ function inlineSafe(code: string, tag: 'script' | 'style'): string {
   return code.replace(close, '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 
-function assetsOrThrow(): { js: string; css: string } {
-  const js = assets.APP_JS;
-  const css = assets.APP_CSS;
+async function assetsOrThrow(): Promise<{ js: string; css: string }> {
+  const { APP_JS: js, APP_CSS: css } = await loadAssets();
   if (typeof js !== 'string' || typeof css !== 'string' || js.length === 0) throw new Error(MISSING);
   return { js, css };
 }
 
-/** The complete dashboard HTML (built once per process). Throws "run npm run build" when the assets are absent. */
-export function dashboardHtml(): string {
+/** The complete dashboard HTML (built once per process). Rejects with "run npm run build" when the assets are absent. */
+export async function dashboardHtml(): Promise<string> {
   if (cached !== null) return cached;
-  const { js, css } = assetsOrThrow();
+  const { js, css } = await assetsOrThrow();
   cached =
     '<!doctype html>\n' +
     '<html lang="en" data-theme="dark">\n<head>\n' +
