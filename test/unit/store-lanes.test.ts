@@ -150,8 +150,10 @@ describe('worker lanes', () => {
   for (const topology of ['single-node', 'shared'] as const)
     it(`times out a write blocked by another connection's EXCLUSIVE lock (${topology}; outcome unknown)`, async () => {
       const path = tempDir();
-      // Room for the lease lane's worker to start while the bulk one waits on the lock.
-      const { store } = await open({ path, topology, opTimeoutMs: 2000 });
+      // Room for the lease lane's worker to start while the bulk one waits on the lock: the read
+      // below goes to a second worker, started then, and its start counts against the call's
+      // timeout (a start that hangs must fail the call); on a loaded CI machine it has taken >2 s.
+      const { store } = await open({ path, topology, opTimeoutMs: 4000 });
       await store.append('runs/j', { n: 0 });
       await store.leaseAcquire('L', 'me', 30);
       const other = new Better(join(path, 'cronstable.db'), { timeout: 0 });
