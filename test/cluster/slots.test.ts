@@ -69,13 +69,16 @@ describe('slot fates across a fleet', () => {
       // nothing in the window: each other node then shows that slot as missed, its own catch-up
       // being a later slot. The claimed-elsewhere fate itself is pinned by web-slots, slots-cli
       // and scheduler-slots; here a contest is required only when no boot came a slot later.
+      // A node that reached its catch-up before the fleet had quorum records no-quorum for it.
       const lateBoot = caught.some((c: Parsed) =>
-        c.others.some((o: Parsed) => o.outcome === 'missed' && o.node !== c.node),
+        c.others.some(
+          (o: Parsed) => (o.outcome === 'missed' || o.outcome === 'no-quorum') && o.node !== c.node,
+        ),
       );
       if (!lateBoot) expect(contested.length, JSON.stringify(caught)).toBeGreaterThanOrEqual(1);
       for (const c of caught)
         for (const o of c.others)
-          expect(['missed', 'claimed-elsewhere'], JSON.stringify(c)).toContain(o.outcome);
+          expect(['missed', 'claimed-elsewhere', 'no-quorum'], JSON.stringify(c)).toContain(o.outcome);
       // Slots due while the fleet was down, before the last caught-up one, are missed.
       const last = Date.parse(caught[caught.length - 1].scheduled_at);
       const missed = b.slots.filter((s: Parsed) => s.outcome === 'missed');

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
@@ -390,12 +390,17 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
   }, 30_000);
 
   it('works from the keyboard alone, with a visible focus ring', async () => {
-    await js(`localStorage.removeItem('cronstable.theme')`);
+    // A hang here once ran into the test's timeout with no word of where: name the last step.
+    let step = 'start';
+    onTestFailed(() => console.error(`keyboard test failed at step: ${step}`));
     await page.goto(`${base}/`);
+    await js(`localStorage.removeItem('cronstable.theme')`);
+    await page.reload();
     await page.waitForSelector('tr.job');
     const focused = (): Promise<string> =>
       js(`(document.activeElement?.getAttribute('data-testid') || document.activeElement?.id ||
         document.activeElement?.textContent || '').trim()`);
+    step = 'filter and drawer';
     // `/` filters, Enter leaves the box, j selects, Enter opens the drawer
     await page.keyboard.press('/');
     expect(await focused()).toBe('job-filter');
@@ -405,6 +410,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=drawer]');
     expect(await page.locator('#drawer-title').textContent()).toBe('backup-db');
+    step = 'tab strip';
     // the tab strip: arrows move between tabs, digits jump
     await page.locator('[data-testid=tab-logs]').focus();
     await page.keyboard.press('ArrowRight');
@@ -414,6 +420,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     expect(ring).not.toBe('none');
     await page.keyboard.press('3');
     expect(await page.locator('[data-testid=tab-schedule]').getAttribute('aria-selected')).toBe('true');
+    step = 'focus trap';
     // Tab stays inside the open drawer
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
@@ -421,6 +428,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid=drawer]').count()).toBe(0);
+    step = 'column chooser';
     // the column chooser and the sort headers by keyboard
     await page.locator('#job-filter').focus();
     await page.keyboard.press('Escape');
@@ -438,6 +446,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     await expect
       .poll(() => statusTh.getAttribute('aria-sort'))
       .toBe(before === 'ascending' ? 'descending' : 'ascending');
+    step = 'week view';
     // the week view and its chips
     await page.keyboard.press('v');
     await page.waitForSelector('[data-testid=week]');
@@ -449,7 +458,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     await page.keyboard.press('Escape');
     await page.keyboard.press('v');
     await page.waitForSelector('tr.job');
-  }, 30_000);
+  }, 60_000);
 
   it('has no WCAG 2 A/AA violations (axe-core) in any view, dialog or theme', async () => {
     // `within` limits a scan to an open dialog or drawer (the page under it was scanned on its own)

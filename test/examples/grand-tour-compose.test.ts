@@ -255,9 +255,7 @@ describe('the Dockerfile', () => {
       for (const src of parts.slice(0, -1))
         if (src !== '.') expect(existsSync(join(ROOT, src)), src).toBe(true);
     }
-    const runtimes = build.lines.findIndex(
-      (l) => l === 'RUN npm ci --prefix tools/runtimes --no-audit --no-fund',
-    );
+    const runtimes = build.lines.indexOf('RUN npm ci --prefix tools/runtimes --no-audit --no-fund');
     expect(runtimes).toBeGreaterThan(-1);
     expect(runtimes).toBeLessThan(build.lines.indexOf('RUN npm run build:binary'));
     const pinned = JSON.parse(readFileSync(join(ROOT, 'tools', 'runtimes', 'package-lock.json'), 'utf8'));

@@ -78,6 +78,16 @@ function isGone(pid: number): boolean {
   }
 }
 
+/** The process group of a live process, or null once it is gone. */
+function pgidOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return null;
+  }
+}
+
 async function until(cond: () => boolean, ms = 2000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -526,6 +536,9 @@ export function execSuite(label: string, spawner?: Spawner): void {
         const escaped = Number(rec.out[0]?.replace('[escaper stdout] ', '').trim());
         leftovers.push(escaped);
         expect(escaped).toBeGreaterThan(0);
+        // `echo $!` can run before the background child has called setsid; a kill in that
+        // gap takes the child with the group and there is nothing left to hold the pipe.
+        expect(await until(() => pgidOf(escaped) === escaped, 5000)).toBe(true);
         const t0 = performance.now();
         await handle.cancel('cancelled');
         const result = await handle.done;
