@@ -9,6 +9,8 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 export interface PacedLaunch {
   /** Wall-clock instant after which the launch is no longer worth starting (Infinity: never dropped). */
   deadline: number;
+  /** The instant it was due (wall clock), when it has a deadline. */
+  dueAt?: number;
   /** When it was submitted (wall clock; set by the pacer). */
   queuedAt?: number;
   /** Starts the launch (synchronous: its cost is measured). */
@@ -24,6 +26,14 @@ export interface PacerOptions {
 
 export const DEFAULT_PACING: PacerOptions = { share: 0.5, burstMs: 20 };
 
+/** A pause this long (the process stopped, or its loop blocked) is named when it costs launches. */
+const STALL_MS = 1000;
+
+/** Why launches were dropped: `stallMs` when a stop or stall of the loop ate their wait. */
+export interface DropCause {
+  stallMs: number | null;
+}
+
 export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
   private readonly backlog: T[] = [];
   private head = 0;
@@ -31,11 +41,15 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
   private credit: number;
   private creditAt: number;
   private timer: TimerHandle | null = null;
+  /** When the armed timer is due (monotonic), to see it fire late. */
+  private dueAt = 0;
+  /** The latest pause of the process seen while launches waited: when it ended (wall) and its length. */
+  private stall: { endedAt: number; ms: number } | null = null;
   private closed = false;
 
   constructor(
     private readonly clock: Clock,
-    private readonly dropped: (launches: T[]) => void,
+    private readonly dropped: (launches: T[], cause: DropCause) => void,
     private readonly opts: PacerOptions = DEFAULT_PACING,
   ) {
     this.credit = opts.burstMs;
@@ -56,7 +70,7 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
   /** Runs the launch now when the node has launch time to spare, else queues it. */
   submit(launch: T): void {
     if (this.closed) {
-      this.dropped([launch]);
+      this.dropped([launch], { stallMs: null });
       return;
     }
     if (this.waiting === 0 && this.refill() > 0) {
@@ -76,7 +90,7 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
     const rest = this.backlog.splice(this.head);
     this.head = 0;
     this.backlog.length = 0;
-    if (rest.length > 0) this.dropped(rest);
+    if (rest.length > 0) this.dropped(rest, { stallMs: null });
   }
 
   private refill(): number {
@@ -92,8 +106,15 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
     try {
       launch.start();
     } finally {
-      this.credit -= this.cost(this.clock.monotonic() - t0, cpu0);
+      const wallMs = this.clock.monotonic() - t0;
+      const charged = this.cost(wallMs, cpu0);
+      this.credit -= charged;
+      if (wallMs - charged >= STALL_MS) this.sawStall(wallMs - charged);
     }
+  }
+
+  private sawStall(ms: number): void {
+    this.stall = { endedAt: this.clock.now(), ms: Math.max(ms, this.stall?.ms ?? 0) };
   }
 
   /**
@@ -112,11 +133,14 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
     if (this.timer || this.closed) return;
     // At least 1 ms: a zero credit earns nothing in a zero-delay turn.
     const wait = this.credit > 0 ? 0 : Math.max(1, Math.ceil(-this.credit / this.opts.share));
+    this.dueAt = this.clock.monotonic() + wait;
     this.timer = this.clock.setTimer(() => this.drain(), wait);
   }
 
   private drain(): void {
     this.timer = null;
+    const late = this.clock.monotonic() - this.dueAt;
+    if (late >= STALL_MS) this.sawStall(late);
     const expired: T[] = [];
     while (this.waiting > 0 && this.refill() > 0) {
       const launch = this.backlog[this.head++]!;
@@ -134,7 +158,24 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
     this.backlog.length = 0;
     this.head = 0;
     this.backlog.push(...keep);
-    if (expired.length > 0) this.dropped(expired);
+    if (expired.length > 0) this.dropped(expired, { stallMs: this.stallDuring(expired) });
     if (this.waiting > 0) this.arm();
+  }
+
+  /**
+   * The pause that ate at least half of these launches' time since they fell due, if any: it,
+   * not launching, cost them their turn (their fires may even have been submitted after it).
+   */
+  private stallDuring(launches: T[]): number | null {
+    const stall = this.stall;
+    if (!stall) return null;
+    const now = this.clock.now();
+    const from = stall.endedAt - stall.ms;
+    const ate = launches.some((l) => {
+      if (l.dueAt === undefined) return false;
+      const overlap = Math.min(stall.endedAt, now) - Math.max(from, l.dueAt);
+      return overlap > 0 && overlap * 2 >= now - l.dueAt;
+    });
+    return ate ? stall.ms : null;
   }
 }

@@ -16,7 +16,7 @@ import type { ClusterGate } from './gate.ts';
 import type { JobHistory, RunTrigger } from './history.ts';
 import { RetryLadder } from './ladder.ts';
 import { OverloadTracker } from './overload.ts';
-import { DEFAULT_PACING, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
+import { DEFAULT_PACING, type DropCause, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
 import { FireQueue, LATE_FIRE_WINDOW_MS } from './queue.ts';
 import { reportContext, sendReport } from './reports.ts';
 import {
@@ -90,7 +90,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     );
     this.pacer = new LaunchPacer<WaitingLaunch>(
       deps.clock,
-      (dropped) => this.launchesDropped(dropped),
+      (dropped, cause) => this.launchesDropped(dropped, cause),
       deps.pacing ?? DEFAULT_PACING,
     );
     this.admission = schedulerAdmission({
@@ -247,6 +247,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       rt.waitingLaunches++;
       this.pacer.submit({
         deadline,
+        ...(Number.isFinite(deadline) ? { dueAt: fire.scheduledAt! } : {}),
         rt,
         fire,
         release,
@@ -268,7 +269,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   }
 
   /** Launches the pacer could not start in time (or that were waiting at shutdown). */
-  private launchesDropped(dropped: WaitingLaunch[]): void {
+  private launchesDropped(dropped: WaitingLaunch[], cause: DropCause): void {
     const byJob = new Map<JobRuntime, number[]>();
     for (const w of dropped) {
       w.rt.waitingLaunches--;
@@ -292,7 +293,9 @@ export class Scheduler implements SchedulerView, SchedulerControl {
         rt,
         instants.sort((a, b) => a - b),
         false,
-        `not started within ${LATE_FIRE_WINDOW_MS / 1000} s: the node is launching more than it can`,
+        cause.stallMs !== null
+          ? `not started within ${LATE_FIRE_WINDOW_MS / 1000} s: the node was stopped or stalled for ${(cause.stallMs / 1000).toFixed(1)} s (stall, suspend or clock jump)`
+          : `not started within ${LATE_FIRE_WINDOW_MS / 1000} s: the node is launching more than it can`,
       );
   }
 

@@ -29,7 +29,7 @@ let err = '';
 let exit: Promise<number | null>;
 let base = '';
 let dir = '';
-const probes: { at: number; done: number; status: number }[] = [];
+const probes: { at: number; done: number; status: number; why: string }[] = [];
 let frozen = { from: 0, to: 0 };
 let probing = true;
 let probeLoop: Promise<void> = Promise.resolve();
@@ -66,9 +66,13 @@ describe('a node under overload keeps answering and records what it drops', () =
     probeLoop = (async () => {
       while (probing) {
         const at = Date.now();
-        const r = await get('/status', 'application/json').catch(() => null);
+        let why = '';
+        const r = await get('/status', 'application/json').catch((e: Error) => {
+          why = `${e.name}: ${e.message} ${String((e.cause as Error | undefined)?.message ?? '')}`;
+          return null;
+        });
         await r?.arrayBuffer().catch(() => undefined);
-        probes.push({ at, done: Date.now(), status: r?.status ?? 0 });
+        probes.push({ at, done: Date.now(), status: r?.status ?? 0, why });
         await sleep(250);
       }
     })();
@@ -98,9 +102,17 @@ describe('a node under overload keeps answering and records what it drops', () =
     // no such freeze, so those are left out: the probes answered before it, or sent after it.
     const live = probes.filter((p) => p.done < frozen.from || p.at > frozen.to);
     // Enough probes to mean something, however slow the machine (the 250 ms pace is a target).
-    expect(live.length).toBeGreaterThanOrEqual(8);
-    expect(live.filter((p) => p.at > frozen.to).length).toBeGreaterThanOrEqual(4);
-    expect(live.filter((p) => p.status !== 200)).toEqual([]);
+    const t0 = probes[0]?.at ?? 0;
+    const seen = JSON.stringify({
+      frozen: [frozen.from - t0, frozen.to - t0],
+      probes: probes.map((p) => [p.at - t0, p.done - p.at, p.status, p.why]),
+    });
+    expect(live.length, seen).toBeGreaterThanOrEqual(8);
+    expect(live.filter((p) => p.at > frozen.to).length, seen).toBeGreaterThanOrEqual(4);
+    expect(
+      live.filter((p) => p.status !== 200),
+      seen,
+    ).toEqual([]);
   });
 
   it('reports the node overloaded with the missed fires, on /node, /status and /metrics', async () => {

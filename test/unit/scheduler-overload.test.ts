@@ -175,6 +175,37 @@ describe('overload (fake clock)', () => {
     expect(t.scheduler.overload()).toMatchObject({ missedFires: 0, waitingLaunches: 0 });
   });
 
+  it('launches a stop longer than the late-fire window cost are missed for the stop, not for overload', async () => {
+    // 30 jobs at 2 ms a launch: each second ten launch inline and twenty wait for the pacer. The
+    // process is stopped for 12 s in the first launch of 12:00:02, so its twenty waiters pass
+    // their deadline while stopped: missed, and the record says the node was stopped.
+    const t = setup(30, 2);
+    await t.fake.advance(1000);
+    t.clock.stopNext = 12_000;
+    await t.fake.advance(1000);
+    for (let i = 0; i < 3; i++) await t.fake.advance(1000);
+    const dropped = t.names.flatMap((n) =>
+      slotsOf(t.scheduler, n).filter(
+        (x) => x.outcome === 'missed-overload' && new Date(x.scheduledAt).toISOString().endsWith(':02.000Z'),
+      ),
+    );
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const d of dropped) expect(d.detail).toMatch(/the node was stopped or stalled for 12\.0 s/);
+    expect(t.logs.some((l) => l.includes('is launching more than it can'))).toBe(false);
+  });
+
+  it('launches that wait out their window with no stop are missed for overload', async () => {
+    // 400 jobs at 30 ms a launch: 12 s of launching every second, so most never get their turn.
+    const t = setup(400, 30);
+    for (let i = 0; i < 14; i++) await t.fake.advance(1000);
+    const dropped = t.names.flatMap((n) =>
+      slotsOf(t.scheduler, n).filter((x) => x.outcome === 'missed-overload'),
+    );
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.some((d) => /the node is launching more than it can/.test(d.detail ?? ''))).toBe(true);
+    expect(dropped.some((d) => /stopped or stalled/.test(d.detail ?? ''))).toBe(false);
+  });
+
   it('a half-hour stall records its dropped slots compactly: a few single slots and one counted range', async () => {
     const t = setup(2, 0);
     await t.fake.advance(1000);
