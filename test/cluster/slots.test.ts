@@ -3,7 +3,7 @@
 // for a few slots (missed) and comes back with onMissed: run-once (the latest is caught up; the
 // nodes that lost its fire claim record claimed-elsewhere). GET /jobs/fate/slots on every node
 // lists each of those fates with its node, and no slot of the window is unaccounted.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { jobsYaml, sleep, useFleet, waitUntil, waitViews } from './harness.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
@@ -22,6 +22,16 @@ const t = useFleet({
 describe('slot fates across a fleet', () => {
   it('lists ran, skipped-overlap, missed and caught-up (claimed elsewhere) on every node, none unaccounted', async () => {
     const { fleet } = t;
+    // A run that fails prints what each node logged about the job (its catch-up, gate and claims).
+    onTestFailed(() => {
+      for (const node of fleet.nodes) {
+        const lines = node
+          .log()
+          .split('\n')
+          .filter((l) => /fate|quorum|catch/i.test(l));
+        console.error(`${node.id}:\n${lines.slice(-40).join('\n')}`);
+      }
+    });
     await waitViews(
       fleet,
       'one leader',
