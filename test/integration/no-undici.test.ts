@@ -21,7 +21,12 @@ const HOOK = `
 const { isMainThread } = require('node:worker_threads');
 if (isMainThread) {
   const fs = require('node:fs');
-  const write = () => fs.writeFileSync(process.env.MODULE_LIST_OUT, process.moduleLoadList.join('\\n'));
+  // Written aside and renamed: a reader must never see the file truncated mid-write.
+  const out = process.env.MODULE_LIST_OUT;
+  const write = () => {
+    fs.writeFileSync(out + '.' + process.pid, process.moduleLoadList.join('\\n'));
+    fs.renameSync(out + '.' + process.pid, out);
+  };
   setInterval(write, 100).unref();
 }
 `;
