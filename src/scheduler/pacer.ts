@@ -114,7 +114,7 @@ export class LaunchPacer<T extends PacedLaunch = PacedLaunch> {
   }
 
   private sawStall(ms: number): void {
-    this.stall = { endedAt: this.clock.now(), ms: Math.max(ms, this.stall?.ms ?? 0) };
+    this.stall = { endedAt: this.clock.now(), ms };
   }
 
   /**
