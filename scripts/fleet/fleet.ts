@@ -255,6 +255,11 @@ export class FleetNode {
     await this.exited();
   }
 
+  /** The daemon's process id while it runs (or is paused). */
+  get pid(): number | undefined {
+    return this.state === 'stopped' ? undefined : this.child?.pid;
+  }
+
   pause(): void {
     if (this.state !== 'running') throw new Error(`${this.id} is ${this.state}`);
     this.child!.kill('SIGSTOP');

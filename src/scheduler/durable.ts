@@ -45,7 +45,11 @@ export interface DurableOptions {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const MAX_CATCHUP = 100;
-const RETRY_DEFER_MS = 30_000;
+/**
+ * Waits before a failed catch-up tries again: a store that timed out while a fleet booted is
+ * usually back within seconds, and a restarted fleet's missed slots should not wait 30 s for it.
+ */
+export const CATCHUP_RETRY_MS = [2000, 5000, 15_000, 30_000] as const;
 
 export function linuxBootId(): string | null {
   try {
@@ -468,7 +472,12 @@ export class DurableFeatures implements DurableControl {
     scheduler.rearmRetry(job.name, d.attempt, notBefore);
   }
 
-  private async catchUp(scheduler: SchedulerControl, job: JobConfig, anchor: number): Promise<void> {
+  private async catchUp(
+    scheduler: SchedulerControl,
+    job: JobConfig,
+    anchor: number,
+    attempt = 0,
+  ): Promise<void> {
     const store = this.o.store;
     try {
       let watermark = await store.maxField(`runs/${job.name}`, 'finished_at');
@@ -517,8 +526,13 @@ export class DurableFeatures implements DurableControl {
         { keep: 8 },
       );
     } catch (e) {
-      this.storeFailed(`the catch-up of ${job.name}`, e);
-      this.o.clock.setTimer(() => void this.catchUp(scheduler, job, anchor), RETRY_DEFER_MS);
+      const wait = CATCHUP_RETRY_MS[Math.min(attempt, CATCHUP_RETRY_MS.length - 1)]!;
+      this.o.log.warning(
+        `state: the catch-up of ${job.name} failed: ${(e as Error)?.message ?? e}; retrying in ${wait / 1000} s`,
+      );
+      this.o.clock.setTimer(() => {
+        if (!scheduler.shuttingDown) void this.catchUp(scheduler, job, anchor, attempt + 1);
+      }, wait);
     }
   }
 }

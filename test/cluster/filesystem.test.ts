@@ -3,6 +3,7 @@
 // kill -9 of the holder hand the lease over with fence +1 and never two leaders at once; a
 // SIGSTOPped holder runs no Leader slot once it wakes without its lease.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE, type ClusterView, type Fleet } from '../../scripts/fleet/fleet.ts';
 import {
@@ -35,6 +36,33 @@ async function agreedHolder(fleet: Fleet): Promise<Holder | null> {
   const leader = leaders[0]!;
   if (views.find(([id]) => id === leader)![1].leader !== leader) return null;
   return { leader, fence: [...fences][0] as number };
+}
+
+/** The POSIX locks `pid` holds or waits for, from /proc/locks (Linux), as text. */
+function stoppedLocks(pid: number): string {
+  let locks: string[] = [];
+  try {
+    locks = readFileSync('/proc/locks', 'utf8')
+      .split('\n')
+      .filter((l) => l.split(/\s+/).includes(String(pid)));
+  } catch {
+    return "the stopped holder's locks: /proc/locks unreadable";
+  }
+  return `the stopped holder (pid ${pid}) holds ${locks.length} lock(s):\n${locks.join('\n')}`;
+}
+
+/** The last lease and store lines of every node but `except`, from their logs. */
+function leaseLines(fleet: Fleet, except: string): string {
+  return fleet.nodes
+    .filter((n) => n.id !== except)
+    .map((n) => {
+      const lines = readFileSync(n.logFile, 'utf8')
+        .split('\n')
+        .filter((l) => /lease|store|locked|busy|leader/i.test(l))
+        .slice(-12);
+      return `${n.id}:\n${lines.join('\n')}`;
+    })
+    .join('\n');
 }
 
 /** Samples every running node's is_leader until `until` resolves; returns the most at once. */
@@ -121,6 +149,7 @@ describe.sequential('filesystem backend, 3 nodes', () => {
   it('SIGSTOP of the holder: after SIGCONT it runs no Leader slot without its lease', async () => {
     const old = (await waitUntil(() => agreedHolder(t.fleet), { timeoutMs: 8000, label: 'a holder' }))!;
     const pausedAt = Date.now();
+    const pid = t.node(old.leader).pid!;
     t.node(old.leader).pause();
     try {
       await waitUntil(
@@ -130,7 +159,11 @@ describe.sequential('filesystem backend, 3 nodes', () => {
         },
         // Takeover is due within ttl + 1 + renew; the rest is room for a loaded 2-core machine.
         { timeoutMs: (TTL + 2) * 1000 + 8000, label: 'a new holder while the old one sleeps' },
-      );
+      ).catch((e: Error) => {
+        // Say whether the stopped process holds a lock on the shared store (no other node can
+        // then write the lease until it wakes), and what the others' lease rounds said.
+        throw new Error(`${e.message}\n${stoppedLocks(pid)}\n${leaseLines(t.fleet, old.leader)}`);
+      });
       await sleep(1000);
     } finally {
       // Never leave it stopped: a retry (or the next test) needs all three nodes.

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { crc32, downtimeMissed, missedSlots } from '../../src/scheduler/durable.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -118,5 +118,75 @@ describe('onStoreUnavailable (spec 03 §8.9) with a store that cannot answer', (
     expect(await f.rebootAllowed(job('@reboot'))).toBe(false);
     const grant = await f.claimSlot(cluster());
     expect(grant).toEqual({ skip: expect.stringContaining('cannot be claimed (state store unavailable') });
+  });
+});
+
+describe('catch-up after a store failure', () => {
+  it('retries after 2 s, then 5 s, and runs the missed slot once the store answers', async () => {
+    const real = await openStore({
+      path: writeTree({}),
+      namespace: 'x',
+      topology: 'single-node',
+      inline: true,
+    });
+    const now = Date.parse('2026-01-07T12:00:30Z');
+    await real.append('runs/j', { outcome: 'success', finished_at: '2026-01-07T11:57:10.000Z' });
+    // The real store, but its first two catch-up reads fail as a store timing out at boot would.
+    let failures = 2;
+    const store = new Proxy(real, {
+      get(target, key, receiver) {
+        if (key === 'maxField')
+          return (stream: string, field: string) => {
+            if (failures > 0) {
+              failures--;
+              return Promise.reject(new Error('store call timed out'));
+            }
+            return target.maxField(stream, field);
+          };
+        const v = Reflect.get(target, key, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const lines: string[] = [];
+    setSink((r) => lines.push(r.message));
+    const clock = new FakeClock(now);
+    const f = new DurableFeatures({
+      store,
+      registry: null,
+      clock,
+      log: new Logger('cronstable'),
+      host: 'node-a',
+      onStoreUnavailable: 'degrade',
+      maxRunsPerJob: 10,
+      slotTtlSeconds: 30,
+      bootId: 'boot-1',
+    });
+    const backfilled: string[] = [];
+    const j = job('0 * * * * *', '    onMissed: run-once\n');
+    const control = {
+      shuttingDown: false,
+      job: (name: string) => (name === j.name ? j : undefined),
+      rearmRetry: () => true,
+      runBackfill: async (_name: string, at: number) => {
+        backfilled.push(new Date(at).toISOString());
+        return 'success' as const;
+      },
+      cancelJob: async () => 'not-running' as const,
+    };
+    try {
+      await f.start(control, [j]);
+      await clock.advance(0);
+      expect(lines.join('\n')).toMatch(/the catch-up of j failed: store call timed out; retrying in 2 s/);
+      await clock.advance(1900);
+      expect(backfilled).toEqual([]);
+      await clock.advance(100);
+      expect(lines.join('\n')).toMatch(/the catch-up of j failed: store call timed out; retrying in 5 s/);
+      await clock.advance(5000);
+      // The watermark (11:57:10) was read once the store answered: the latest missed slot runs.
+      await vi.waitFor(() => expect(backfilled).toEqual(['2026-01-07T12:00:00.000Z']));
+    } finally {
+      setSink(() => {});
+      await real.close();
+    }
   });
 });
