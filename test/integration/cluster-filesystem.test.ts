@@ -167,18 +167,22 @@ function overlaps(nodes: Contender[]): { tick: number; who: string[] }[] {
   return [...byTick].filter(([, who]) => who.size > 1).map(([tick, who]) => ({ tick, who: [...who].sort() }));
 }
 
-/** Ticks in [fromWall, toWall) sampled by every node in `nodes`, with their leader count. */
+/**
+ * Ticks in [fromWall, toWall) sampled by every node in `nodes`, with how many nodes led in each.
+ * Nodes are counted once per tick: a late timer can put two samples of one node in one tick, and
+ * counting samples then read one leader as two, or a tick the leader missed as leaderless.
+ */
 function leaderCounts(nodes: Contender[], fromWall: number, toWall: number): number[] {
-  const ticks = new Map<number, { seen: number; leaders: number }>();
+  const ticks = new Map<number, { seen: Set<string>; leaders: Set<string> }>();
   for (const n of nodes)
     for (const s of n.samples) {
       if (s.wall < fromWall || s.wall >= toWall) continue;
-      const t = ticks.get(s.tick) ?? { seen: 0, leaders: 0 };
-      t.seen++;
-      if (s.leader) t.leaders++;
+      const t = ticks.get(s.tick) ?? { seen: new Set<string>(), leaders: new Set<string>() };
+      t.seen.add(n.name);
+      if (s.leader) t.leaders.add(n.name);
       ticks.set(s.tick, t);
     }
-  return [...ticks.values()].filter((t) => t.seen === nodes.length).map((t) => t.leaders);
+  return [...ticks.values()].filter((t) => t.seen.size === nodes.length).map((t) => t.leaders.size);
 }
 
 /** The first sample of `n` at or after `wall` reporting leadership, or undefined. */
