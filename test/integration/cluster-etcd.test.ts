@@ -14,6 +14,7 @@ import { EtcdBackend } from '../../src/cluster/etcd/index.ts';
 import { JsonTransport } from '../../src/cluster/json-transport.ts';
 import type { ClusterSection } from '../../src/config/file-schema.ts';
 import { cnLessClientCert, type EtcdServer, etcdBinary, startEtcd } from '../helpers/etcd.ts';
+import { fixtureArgs } from '../helpers/fixture-bundle.ts';
 import { leaseTestHost, type TestHost, waitFor } from '../helpers/lease-host.ts';
 
 const HAVE_ETCD = etcdBinary() !== null;
@@ -100,7 +101,7 @@ describe.skipIf(!HAVE_ETCD)('etcd backend against a real etcd', () => {
     const cluster = section(ttl);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', CONTENDER, 'etcd', 'etcd-child', JSON.stringify(cluster)],
+      [...fixtureArgs(CONTENDER), 'etcd', 'etcd-child', JSON.stringify(cluster)],
       {
         stdio: ['ignore', 'pipe', 'ignore'],
       },

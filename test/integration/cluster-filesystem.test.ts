@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureArgs } from '../helpers/fixture-bundle.ts';
 
 const require = createRequire(import.meta.url);
 const Better = require('better-sqlite3') as new (
@@ -125,7 +126,7 @@ function stateDir(): string {
 }
 
 function start(dir: string, name: string, skewMs = 0, ttl = TTL): Contender {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CONTENDER, dir, name, String(ttl), 'shared'], {
+  const proc = spawn(process.execPath, [...fixtureArgs(CONTENDER), dir, name, String(ttl), 'shared'], {
     env: { ...process.env, CRONSTABLE_TEST_CLOCK_SKEW_MS: String(skewMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KubernetesBackend } from '../../src/cluster/kubernetes/index.ts';
 import type { ClusterSection } from '../../src/config/file-schema.ts';
+import { fixtureArgs } from '../helpers/fixture-bundle.ts';
 import { type LeaseServer, startLeaseServer } from '../helpers/k8s-lease-server.ts';
 import { leaseTestHost, type TestHost, waitFor } from '../helpers/lease-host.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -83,7 +84,7 @@ describe('kubernetes backend against an in-test Lease API', () => {
   function spawnContender(cluster: ClusterSection, name: string) {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', CONTENDER, 'kubernetes', name, JSON.stringify(cluster)],
+      [...fixtureArgs(CONTENDER), 'kubernetes', name, JSON.stringify(cluster)],
       { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env() } },
     );
     children.push(child);

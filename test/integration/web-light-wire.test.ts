@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/child.ts';
+import { fixtureArgs } from '../helpers/fixture-bundle.ts';
 
 const APP = join(import.meta.dirname, '..', 'helpers', 'light-wire-app.ts');
 
@@ -16,7 +17,7 @@ interface Served {
 }
 
 function serve(kind: 'light' | 'node-server'): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', APP, kind], {
+  const child = spawn(process.execPath, [...fixtureArgs(APP), kind], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
