@@ -33,6 +33,10 @@ const JOBS = [
   '    command: "echo nightly"',
   '    schedule: "0 3 * * *"',
   '    enabled: false',
+  // Fires every 2 s, so the slot tools have a ledger to read within seconds of the start.
+  '  - name: ticker',
+  '    command: "true"',
+  '    schedule: "*/2 * * * * * *"',
   '  - name: weekdays',
   '    command: "true"',
   '    schedule: "0 9 * * 1,5"',
@@ -232,7 +236,8 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
       const { text, body } = await okCall('cron_schedule_pressure', { hours: 48 });
       expect(body).toEqual(await route('GET', '/schedule/pressure?hours=48'));
       expect(body.hours).toBe(48);
-      expect(body.jobs).toBe(4); // hello, hello-too, weekdays and dag:etl (seed is @reboot, nightly disabled)
+      // hello, hello-too, ticker, weekdays and dag:etl (seed is @reboot, nightly disabled)
+      expect(body.jobs).toBe(5);
       expect(text).toContain('busiest minute');
       expect((await okCall('cron_schedule_pressure', { hours: 1000 })).body.hours).toBe(168);
       expect(await refused('cron_schedule_pressure', { tz: 'Nope/Zone' })).toBe(
@@ -286,25 +291,25 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
     });
 
     it('job_slots: the slot fates of /jobs/{name}/slots', async () => {
-      // The ledger knows the job from its first run on: wait for one (hello fires every minute).
-      await until('a hello run in the ledger', 70_000, async () => {
-        const r = await okCall('cron_inspect_state', { stream: 'runs/hello' });
+      // The ledger knows the job from its first run on: wait for one (ticker fires every 2 s).
+      await until('a ticker run in the ledger', 30_000, async () => {
+        const r = await okCall('cron_inspect_state', { stream: 'runs/ticker' });
         return r.body.records.length > 0 ? r : null;
       });
       const to = new Date(Date.now() + 1000).toISOString();
       const from = new Date(Date.now() - 3_600_000).toISOString();
-      const { text, body } = await okCall('cron_job_slots', { name: 'hello', from, to });
+      const { text, body } = await okCall('cron_job_slots', { name: 'ticker', from, to });
       const rest = await route(
         'GET',
-        `/jobs/hello/slots?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+        `/jobs/ticker/slots?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
         '/jobs/{name}/slots',
       );
       expect(body).toEqual(rest);
       expect(body.slots.length).toBeGreaterThan(0);
       expect(typeof body.unaccounted).toBe('number');
-      expect(text).toContain(`job 'hello': ${body.slots.length} slot(s)`);
+      expect(text).toContain(`job 'ticker': ${body.slots.length} slot(s)`);
       expect(await refused('cron_job_slots', { name: 'ghost' })).toContain("job not found: 'ghost'");
-      expect(await refused('cron_job_slots', { name: 'hello', from: 'soon' })).toContain("invalid 'from'");
+      expect(await refused('cron_job_slots', { name: 'ticker', from: 'soon' })).toContain("invalid 'from'");
       await route('GET', '/slots/unaccounted');
     }, 90_000);
   });
@@ -527,16 +532,16 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
     });
 
     it('a stream: newest records first with total and returned, as /state/records', async () => {
-      await until('a hello run in the ledger', 70_000, async () => {
-        const r = await okCall('cron_inspect_state', { stream: 'runs/hello' });
+      await until('a ticker run in the ledger', 30_000, async () => {
+        const r = await okCall('cron_inspect_state', { stream: 'runs/ticker' });
         return r.body.records.length > 0 ? r : null;
       });
-      const { text, body } = await okCall('cron_inspect_state', { stream: 'runs/hello', limit: 2 });
-      const rest = await route('GET', '/state/records?stream=runs/hello&limit=2');
+      const { text, body } = await okCall('cron_inspect_state', { stream: 'runs/ticker', limit: 2 });
+      const rest = await route('GET', '/state/records?stream=runs/ticker&limit=2');
       expect({ stream: body.stream, records: body.records }).toEqual(rest);
       expect(body.returned).toBe(body.records.length);
       expect(body.total).toBeGreaterThanOrEqual(body.returned);
-      expect(text).toBe("state records in 'runs/hello'");
+      expect(text).toBe("state records in 'runs/ticker'");
     }, 90_000);
 
     it('refuses what the inspector never shows', async () => {
