@@ -4,21 +4,12 @@
 // and some tests start nine at once. One bundle per fixture, rebuilt when a file under src/ or
 // the test helpers is newer; it lives in .tmp/ (git-ignored) so `../package.json` still resolves.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { buildSync } from 'esbuild';
-import { ROOT } from './built.ts';
+import { newestUnder, ROOT } from './built.ts';
 
 const OUT_DIR = join(ROOT, '.tmp');
-
-function newestUnder(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestUnder(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 let sourcesMtime: number | null = null;
 
