@@ -20,7 +20,13 @@ export default class FlakyReporter implements Reporter {
     this.flakes.push({
       where: `${test.module.moduleId.replace(`${process.cwd()}/`, '')} > ${test.fullName}`,
       retries: diag.retryCount,
-      errors: (result.errors ?? []).map((e) => (e.message ?? String(e)).split('\n')[0] ?? ''),
+      // Twelve lines, not one: a property test's first line is only "Property failed after N
+      // tests"; its seed, counterexample and the error it hit follow on the next lines.
+      errors: (result.errors ?? []).map((e) => {
+        const cause = (e as { cause?: { message?: string } }).cause?.message;
+        const text = cause ? `${e.message ?? String(e)}\ncaused by: ${cause}` : (e.message ?? String(e));
+        return text.split('\n').slice(0, 14).join('\n      ').slice(0, 2000);
+      }),
     });
   }
 
@@ -29,7 +35,7 @@ export default class FlakyReporter implements Reporter {
     const lines = [`\nFLAKY: ${this.flakes.length} test(s) passed only on a retry:`];
     for (const f of this.flakes) {
       lines.push(`  ${f.where} (retried ${f.retries}x)`);
-      for (const e of f.errors) lines.push(`    first attempt: ${e.slice(0, 400)}`);
+      for (const e of f.errors) lines.push(`    first attempt: ${e}`);
     }
     process.stderr.write(`${lines.join('\n')}\n`);
   }
