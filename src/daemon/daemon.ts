@@ -36,6 +36,8 @@ export interface DaemonOptions {
   /** How long running jobs may take to finish on SIGTERM before they are killed, ms. */
   shutdownGraceMs?: number;
   clock?: Clock;
+  /** The DAG advance lease's TTL, s (default 30, spec 04 §7.6); see `DAG_LEASE_ENV`. */
+  dagLeaseSeconds?: number;
 }
 
 function reportBlockFor(job: JobConfig, hook: ReportHook) {
@@ -215,6 +217,7 @@ export class Daemon {
       gate: (dag) =>
         cluster ? decideFire(cluster.manager, dagGateName(dag.name), dag.clusterPolicy).run : true,
       gcGraceSeconds: this.config.state?.gcGraceSeconds ?? 604_800,
+      leaseSeconds: this.opts.dagLeaseSeconds,
     });
     this.dags.load(this.config.dags);
     this.dags.start();
@@ -359,6 +362,12 @@ function daemonVersion(): string {
 /** Test hook: an ISO instant the daemon's wall clock starts at (see ShiftedClock). */
 export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
 
+/**
+ * Test hook: the DAG advance lease's TTL in whole seconds, 3 to 30 (renewal and adoption scale
+ * with it). End-to-end crash-resume tests set it so a dead holder's run is adopted in seconds.
+ */
+export const DAG_LEASE_ENV = 'CRONSTABLE_TEST_DAG_LEASE_SECONDS';
+
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   tuneHeap();
@@ -382,7 +391,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     log.warning(`test hook ${TEST_EPOCH_ENV}=${epoch}: the daemon's wall clock starts there, not now`);
     clock = new ShiftedClock(startMs);
   }
-  const daemon = new Daemon(config, { ...opts, clock });
+  let dagLeaseSeconds = opts.dagLeaseSeconds;
+  const lease = process.env[DAG_LEASE_ENV];
+  if (lease) {
+    dagLeaseSeconds = Number(lease);
+    if (!/^\d+$/.test(lease) || dagLeaseSeconds < 3 || dagLeaseSeconds > 30) {
+      log.error(`${DAG_LEASE_ENV}: '${lease}' is not a whole number of seconds from 3 to 30`);
+      return 2;
+    }
+    log.warning(`test hook ${DAG_LEASE_ENV}=${lease}: DAG advance leases last ${lease} s, not 30`);
+  }
+  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;

@@ -1,12 +1,14 @@
 // Crash-resume and graceful stop (spec 04 §7.3, §7.7) on real daemon processes sharing one store:
 // kill -9 mid fan-out, restart, and every instance ran once per attempt (counted from the store and
 // from the tasks' own start markers); SIGTERM mid-run lets the tasks finish and hands the run over.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import {
+  BUNDLE,
   type Daemon,
   query,
   type RunDoc,
@@ -42,6 +44,10 @@ const starts = (dir: string) =>
     .split('\n')
     .map((l) => l.replace(/^start /, ''));
 
+// Six-second advance leases (the daemon's test hook; renewal and adoption scale with it): the
+// restarted daemon adopts a dead holder's run in seconds rather than the spec's 30-60 s.
+const FAST_LEASES = { CRONSTABLE_TEST_DAG_LEASE_SECONDS: '6' };
+
 const loadsRunning = (r: RunDoc) =>
   [0, 1, 2].every((i) => r.tasks[`load#${i}`]?.state === 'running' && r.tasks[`load#${i}`]?.pid !== null);
 
@@ -49,14 +55,15 @@ describe('DAG runs survive their daemon', () => {
   it('kill -9 mid fan-out: a restarted daemon adopts the run, retries the interrupted instances once', async () => {
     const dir = writeTree({});
     writeConfig(dir, DAGS(dir));
-    let d: Daemon = await startDaemon(dir);
+    let d: Daemon = await startDaemon(dir, FAST_LEASES);
     const key = await trigger(d, 'crashy');
     await waitRun(d, 'crashy', key, loadsRunning);
     d.child.kill('SIGKILL');
     await d.exit;
-    d = await startDaemon(dir);
+    d = await startDaemon(dir, FAST_LEASES);
     try {
-      // The dead holder's lease lapses within 30 s; the next adoption scan (every 30 s) takes it.
+      // The dead holder's lease lapses within its TTL; the next adoption scan (as often) takes it.
+      expect(d.err).toMatch(/test hook CRONSTABLE_TEST_DAG_LEASE_SECONDS=6/);
       const run = await waitRun(d, 'crashy', key, (r) => r.state !== 'running', 110_000);
       expect(run.state).toBe('success');
       for (const i of [0, 1, 2]) {
@@ -114,4 +121,20 @@ describe('DAG runs survive their daemon', () => {
       expect(await stopDaemon(d)).toBe(0);
     }
   }, 60_000);
+
+  it('the lease test hook takes only 3 to 30 whole seconds, and says why it refuses', () => {
+    const dir = writeTree({});
+    writeConfig(dir, DAGS(dir));
+    for (const bad of ['2', '31', '1.5', 'soon']) {
+      const r = spawnSync(process.execPath, [BUNDLE, '-c', join(dir, 'cronstable.yaml')], {
+        env: { ...process.env, CRONSTABLE_TEST_DAG_LEASE_SECONDS: bad },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        `CRONSTABLE_TEST_DAG_LEASE_SECONDS: '${bad}' is not a whole number of seconds from 3 to 30`,
+      );
+    }
+  });
 });

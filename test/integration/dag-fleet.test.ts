@@ -79,7 +79,12 @@ describe.sequential('DAGs on a three-node fleet (filesystem election)', () => {
   const nodes = new Map<string, Daemon>();
 
   const start = async (name: string) => {
-    const d = await startDaemon(join(root, name), { HOSTNAME: name });
+    // Ten-second advance leases (the daemon's test hook, renewal and adoption scale with it): S6's
+    // survivor adopts the killed leader's run in 10-20 s rather than the spec's 30-60 s.
+    const d = await startDaemon(join(root, name), {
+      HOSTNAME: name,
+      CRONSTABLE_TEST_DAG_LEASE_SECONDS: '10',
+    });
     nodes.set(name, d);
     return d;
   };

@@ -51,6 +51,12 @@ export interface DagEngineDeps {
   retentionFirstMs?: number;
   /** `state.gcGraceSeconds` (default a week; <= 0 disables collecting removed DAGs), §10. */
   gcGraceSeconds?: number;
+  /**
+   * The advance lease's TTL (default 30 s, §7.6); renewal runs at a third of it and the adoption
+   * scan as often as the TTL, so the three keep the spec's proportions. Only the daemon's
+   * `CRONSTABLE_TEST_DAG_LEASE_SECONDS` hook sets it, so crash-resume tests need not wait a minute.
+   */
+  leaseSeconds?: number;
 }
 
 /** A run whose advance lease this node holds. */
@@ -94,8 +100,10 @@ export class DagEngine {
   private readonly timers = new Map<string, TimerHandle>();
   private started = false;
   private stopping = false;
+  private readonly leaseTtl: number;
 
   constructor(private readonly deps: DagEngineDeps) {
+    this.leaseTtl = deps.leaseSeconds ?? LEASE_TTL_SECONDS;
     this.proc = deps.procToken ?? randomBytes(8).toString('hex');
     this.holder = `${deps.host}#${this.proc}`;
     this.runs = new RunStore(deps.store);
@@ -180,8 +188,9 @@ export class DagEngine {
     );
     every('fire', FIRE_CHECK_MS, () => this.fireDue());
     every('seed', SEED_EVERY_MS, () => this.seedAll());
-    every('adopt', ADOPT_EVERY_MS, () => this.adoptScan());
-    every('renew', LEASE_RENEW_MS, () => this.renewAll());
+    const scale = this.leaseTtl / LEASE_TTL_SECONDS;
+    every('adopt', ADOPT_EVERY_MS * scale, () => this.adoptScan());
+    every('renew', LEASE_RENEW_MS * scale, () => this.renewAll());
     const first = this.deps.retentionFirstMs ?? 60_000;
     this.timers.set(
       'retention',
@@ -290,7 +299,7 @@ export class DagEngine {
     if (this.owned.has(key)) return true;
     let lease: Lease | null;
     try {
-      lease = await this.deps.store.leaseAcquire(leaseName(dag, runKey), this.holder, LEASE_TTL_SECONDS);
+      lease = await this.deps.store.leaseAcquire(leaseName(dag, runKey), this.holder, this.leaseTtl);
     } catch (e) {
       this.deps.log.warning(`dag run ${dag}/${runKey}: lease acquire failed: ${errorText(e)}`);
       return false;
@@ -320,7 +329,7 @@ export class DagEngine {
   private async renewAll(): Promise<void> {
     for (const o of [...this.owned.values()]) {
       try {
-        const renewed = await this.deps.store.leaseRenew(o.lease, LEASE_TTL_SECONDS);
+        const renewed = await this.deps.store.leaseRenew(o.lease, this.leaseTtl);
         if (renewed) o.lease = renewed;
         else {
           this.deps.log.warning(`dag run ${o.dag}/${o.runKey}: advance lease taken over; stopping here`);
@@ -354,7 +363,7 @@ export class DagEngine {
     try {
       const cur = await this.deps.store.leaseRead(o.lease.name);
       if (cur && (cur.holder !== o.lease.holder || cur.fence !== o.lease.fence)) return 'no';
-      const renewed = await this.deps.store.leaseRenew(o.lease, LEASE_TTL_SECONDS);
+      const renewed = await this.deps.store.leaseRenew(o.lease, this.leaseTtl);
       if (!renewed) return 'no';
       o.lease = renewed;
       return 'yes';
