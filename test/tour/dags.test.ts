@@ -5,8 +5,9 @@
 // `?token=` against our schedule engine (12), and the offline state admin CLI (10).
 //
 // The crash (8) is set up first and checked last: the killed node's advance lease lapses after
-// 30 s and the survivors' adoption scans run every 30 s, so the file does the other scenarios
-// while that time passes instead of waiting for it.
+// its TTL and the survivors' adoption scans run as often (30 s in the tour; 10 s here through the
+// daemon's CRONSTABLE_TEST_DAG_LEASE_SECONDS hook), so the file does the other scenarios while
+// that time passes instead of waiting for it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
@@ -23,7 +24,13 @@ const TOKEN = 's3cret';
 const DAY = 86_400_000;
 
 describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () => {
-  const tour = useTour({ nodes: 3, backend: 'gossip', distribution: 'spread', webToken: TOKEN });
+  const tour = useTour({
+    nodes: 3,
+    backend: 'gossip',
+    distribution: 'spread',
+    webToken: TOKEN,
+    env: { CRONSTABLE_TEST_DAG_LEASE_SECONDS: '10' },
+  });
 
   // ---- 8, part one: an orders-etl run mid fan-out loses its node to kill -9 ----
   let crashKey = '';

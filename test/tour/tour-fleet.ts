@@ -45,6 +45,8 @@ export function retimed(text: string, fast: Record<string, string>): string {
 export interface TourTestOptions extends Pick<TourOptions, 'nodes' | 'backend' | 'distribution'> {
   webToken?: string;
   fast?: Record<string, string>;
+  /** Extra environment of every node (the daemon's test hooks). */
+  env?: Record<string, string>;
 }
 
 /** What the tests read beside the tour: the store namespace and the example's platform.yaml. */
@@ -98,6 +100,7 @@ export function useTour(opts: TourTestOptions): TourHandle {
       sinks: false,
       shutdownTimeout: 2,
       ...(source ? { source } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
     });
   }, 90_000);
   afterAll(async () => {
