@@ -1,5 +1,6 @@
-// Bundles the dashboard (src/web/ui/main.tsx + styles.css) for the browser and writes both, minified, as
-// strings into src/web/ui/generated/assets.ts, which src/web/ui/page.ts inlines into the page at GET /.
+// Bundles the dashboard (src/web/ui/main.tsx, and styles.css with the sheets under styles/ it imports)
+// for the browser and writes both, minified, as strings into src/web/ui/generated/assets.ts, which
+// src/web/ui/page.ts inlines into the page at GET /.
 // Runs before the daemon bundle (npm run build); the output is generated, not committed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

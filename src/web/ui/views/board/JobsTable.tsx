@@ -32,7 +32,7 @@ const optional = (id: OptionalColumn): Column => ({
 
 /**
  * With optional columns on, the table keeps the Job column readable by growing past the window (the page
- * scrolls sideways) instead of squeezing it: the fixed columns' widths (styles.css `col.c-*`) plus room for it.
+ * scrolls sideways) instead of squeezing it: the fixed columns' widths (styles/chrome.css `col.c-*`) plus room for it.
  */
 const FIXED_WIDTH = 980;
 const OWNER_WIDTH = 124;
