@@ -1,6 +1,8 @@
 // state.append_1k: 1,000 run-ledger appends (pruned to 1,000) on local disk through the default
 // store (worker lanes), issued fire-and-forget as the scheduler does; budget 0.1 s.
 // state.append_1k_serial: the same, each append awaited before the next (latency-bound; info).
+// state.append_1k_node[_serial]: the same through the store a single-node daemon opens on a local
+// disk (placement 'auto': on the main thread, group-committed per turn of the event loop).
 // state.lock_cycle_9proc[_shared]: acquire+release cycles per second of 9 processes contending
 // on one lease (real processes, default store), single-node (WAL) and shared (rollback journal).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +23,13 @@ const RUN: Json = {
   resources: null,
 };
 
-async function appendBench(dir: string): Promise<Metric[]> {
-  const store = await openStore({ path: join(dir, 'append'), namespace: 'default', topology: 'auto' });
+async function appendBench(dir: string, placement: 'lanes' | 'auto', prefix: string): Promise<Metric[]> {
+  const store = await openStore({
+    path: join(dir, `append-${placement}`),
+    namespace: 'default',
+    topology: 'auto',
+    placement,
+  });
   try {
     // Steady state: the ledger already holds 1,000 runs, so every append also prunes one.
     await Promise.all(Array.from({ length: 1000 }, () => store.append('runs/bench', RUN, { keep: 1000 })));
@@ -35,8 +42,8 @@ async function appendBench(dir: string): Promise<Metric[]> {
     const kept = (await store.list('runs/bench')).length;
     if (kept !== 1000) throw new Error(`expected 1000 retained runs, found ${kept}`);
     return [
-      { metric: 'state.append_1k', value: Number(burst.toFixed(4)), unit: 's', budget: 0.1 },
-      { metric: 'state.append_1k_serial', value: Number(serial.toFixed(4)), unit: 's' },
+      { metric: prefix, value: Number(burst.toFixed(4)), unit: 's', budget: 0.1 },
+      { metric: `${prefix}_serial`, value: Number(serial.toFixed(4)), unit: 's' },
     ];
   } finally {
     await store.close();
@@ -62,7 +69,8 @@ export async function run(): Promise<Metric[]> {
   const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-state-'));
   try {
     return [
-      ...(await appendBench(dir)),
+      ...(await appendBench(dir, 'lanes', 'state.append_1k')),
+      ...(await appendBench(dir, 'auto', 'state.append_1k_node')),
       await lockCycleBench(dir, 'single-node', 'state.lock_cycle_9proc'),
       await lockCycleBench(dir, 'shared', 'state.lock_cycle_9proc_shared'),
     ];

@@ -9,6 +9,7 @@ import { assertNotAdminLocked } from './adminlock.ts';
 import { TokenBucket } from './bucket.ts';
 import { DB_FILE, openConnection } from './connection.ts';
 import { Executor } from './executor.ts';
+import { InlineBackend } from './inline-backend.ts';
 import { LanePool } from './lane-pool.ts';
 import { LaneClient, WorkerStartError } from './lanes.ts';
 import { type LaneName, OPERATIONS, type OpArgs, type OpName, type OpResult } from './ops.ts';
@@ -65,32 +66,6 @@ export function laneEntry(entry: string | URL | undefined): string | URL | undef
   if (typeof entry !== 'string' || !entry.endsWith('.mjs')) return entry;
   const lane = join(dirname(entry), LANE_BUNDLE);
   return existsSync(lane) ? lane : entry;
-}
-
-class InlineBackend implements Backend {
-  constructor(
-    private readonly executor: Executor,
-    readonly description: string,
-  ) {}
-
-  run(op: OpName, args: unknown[], nowMs: number): Promise<unknown> {
-    try {
-      return Promise.resolve(this.executor.run({ op, args, nowMs }));
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-  timeouts(): number {
-    return 0;
-  }
-  close(): Promise<void> {
-    try {
-      this.executor.db.close();
-    } catch {
-      // Already closed when its file was deleted or replaced.
-    }
-    return Promise.resolve();
-  }
 }
 
 class LaneBackend implements Backend {

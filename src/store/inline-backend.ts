@@ -1,0 +1,76 @@
+// The store on the calling thread (a single-node store on a local disk, the admin CLI, tests),
+// with the lanes' group commit. Every commit of a synchronous=FULL store waits for an fsync
+// (~1-5 ms on a local disk, with the event loop blocked meanwhile); one per write capped a node
+// at a few hundred ledger rows a second, so a burst of job ends outran it. Writes queued in one
+// turn of the event loop now share one transaction, each in its own savepoint (Executor.runBatch),
+// as the lane workers' do. Calls still run in arrival order: a read behind queued writes waits
+// for them, so it sees what was written before it was asked.
+import { type Executor, MAX_BATCH, type OpCall, type Outcome } from './executor.ts';
+import { OPERATIONS, type OpName } from './ops.ts';
+
+interface Pending {
+  call: OpCall;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class InlineBackend {
+  private readonly queue: Pending[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly executor: Executor,
+    readonly description: string,
+  ) {}
+
+  run(op: OpName, args: unknown[], nowMs: number): Promise<unknown> {
+    const call: OpCall = { op, args, nowMs };
+    // Nothing queued and nothing to share a commit with: a read runs now, as it always did.
+    if (this.queue.length === 0 && !OPERATIONS[op].write) {
+      try {
+        return Promise.resolve(this.executor.run(call));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ call, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.drain());
+      }
+    });
+  }
+
+  /** Runs everything queued, in order: runs of consecutive writes as one commit, reads alone. */
+  private drain(): void {
+    this.scheduled = false;
+    while (this.queue.length > 0) {
+      let n = 1;
+      if (OPERATIONS[this.queue[0]!.call.op].write)
+        while (n < this.queue.length && n < MAX_BATCH && OPERATIONS[this.queue[n]!.call.op].write) n++;
+      const group = this.queue.splice(0, n);
+      const outcomes: Outcome[] = this.executor.runBatch(group.map((p) => p.call));
+      group.forEach((p, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) p.resolve(o.value);
+        else p.reject(o.error);
+      });
+    }
+  }
+
+  timeouts(): number {
+    return 0;
+  }
+
+  close(): Promise<void> {
+    // A write asked for before the close is written, not dropped.
+    this.drain();
+    try {
+      this.executor.db.close();
+    } catch {
+      // Already closed when its file was deleted or replaced.
+    }
+    return Promise.resolve();
+  }
+}
