@@ -1,10 +1,12 @@
 // The store on the calling thread (a single-node store on a local disk, the admin CLI, tests),
 // with the lanes' group commit. Every commit of a synchronous=FULL store waits for an fsync
 // (~1-5 ms on a local disk, with the event loop blocked meanwhile); one per write capped a node
-// at a few hundred ledger rows a second, so a burst of job ends outran it. Writes queued in one
-// turn of the event loop now share one transaction, each in its own savepoint (Executor.runBatch),
-// as the lane workers' do. Calls still run in arrival order: a read behind queued writes waits
-// for them, so it sees what was written before it was asked.
+// at a few hundred ledger rows a second, so a burst of job ends outran it. Writes asked for in
+// the same tick (before the promise callbacks queued so far have run) now share one transaction,
+// each in its own savepoint (Executor.runBatch), as the lane workers' do. The batch is drained
+// in a microtask, not a later macrotask: callers (and fake-clock tests) that settle promises
+// between steps see their writes done. Calls still run in arrival order: a read behind queued
+// writes waits for them, so it sees what was written before it was asked.
 import { type Executor, MAX_BATCH, type OpCall, type Outcome } from './executor.ts';
 import { OPERATIONS, type OpName } from './ops.ts';
 
@@ -37,7 +39,7 @@ export class InlineBackend {
       this.queue.push({ call, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.drain());
+        queueMicrotask(() => this.drain());
       }
     });
   }

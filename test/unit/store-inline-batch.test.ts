@@ -1,5 +1,5 @@
 // The main-thread store (a single-node daemon's, the admin CLI's) group-commits: writes asked for
-// in one turn of the event loop share one transaction, as the lane workers' do. Measured on the
+// in the same tick share one transaction, as the lane workers' do. Measured on the
 // real WAL file: a commit appends every page it changed, so 200 separate commits write hundreds
 // of frames, and a batched burst a few dozen. Order is kept: a read asked after writes sees them,
 // and a close flushes what was asked before it.
