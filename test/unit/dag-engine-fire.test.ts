@@ -118,4 +118,22 @@ describe('S2 nightly-close on the engine', () => {
     await settle(100);
     expect(await store.dagRunList('nightly-close', 10)).toEqual([]);
   }, 20_000);
+
+  it('a node the gate opens to seeds within a second, not on the next 20 s pass: the next instant is not lost', async () => {
+    const gate = { allow: false };
+    // Seeding passes run at start (04:59:30), 04:59:50 and 05:00:10; the gate opens between them.
+    const { clock, store } = await node('2026-07-05T04:59:30Z', gate);
+    await clock.advance(22_000);
+    await settle(50);
+    gate.allow = true;
+    for (let i = 0; i < 9; i++) {
+      await clock.advance(1000);
+      await settle(20);
+    }
+    const runs = await until(async () => {
+      const r = await store.dagRunList('nightly-close', 10);
+      return r.length > 0 ? r : null;
+    }, 'the 05:00Z run');
+    expect(runs.map((r) => r.runKey)).toEqual(['2026-07-05T05:00:00_00:00']);
+  }, 20_000);
 });

@@ -244,8 +244,13 @@ export class DagEngine {
 
   private async fireDue(): Promise<void> {
     const nowMs = this.deps.clock.now();
+    let unseeded = false;
     for (const dag of this.dags.values()) {
       const ix = this.index.get(dag.name);
+      // The gate opened here (this node now owns `dag:<name>`): seed at once rather than on the
+      // next 20 s pass, so the new owner's first runs are not a pass late (with onMissed: skip
+      // the instants in between would be lost to the fleet).
+      if (ix && !ix.seeded && dag.enabled && dag.cron !== null && this.gateAllows(dag)) unseeded = true;
       if (!ix?.seeded || ix.next === null || ix.next > nowMs) continue;
       if (!dag.enabled || !this.gateAllows(dag)) {
         ix.seeded = false;
@@ -261,6 +266,7 @@ export class DagEngine {
         }
       }
     }
+    if (unseeded) await this.seedAll();
   }
 
   /** Create-if-absent; the winning creator takes the lease and advances at once (§7.1). */
