@@ -123,8 +123,8 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     expect(new Set(Object.values(owners)).size).toBeGreaterThanOrEqual(3);
 
     // A DAG is owned like a job named `dag:<name>`: nightly-close's runs are advanced by its owner.
-    // Its first runs come from the owner's seeding pass after the mesh agreed (up to 20 s): the
-    // dashboards are checked meanwhile.
+    // Its first runs come once the owner seeds it (within a second of its gate opening, after the
+    // mesh agreed): the dashboards are checked meanwhile.
     const dagOwner = expectedOwner('dag:nightly-close', ids());
     const t0 = Date.now();
     await Promise.all([
@@ -160,7 +160,7 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     const dagAfter = expectedOwner('dag:nightly-close', members);
     expect(dagAfter === dagOwner).toBe(dagOwner !== stopped.id);
     await waitUntil(() => (dagRanOn(tour, at + 4000)[dagAfter] ?? 0) >= 2, {
-      // The new owner creates runs from its next seeding pass (every 20 s, spec 04 §7.6).
+      // The new owner seeds the DAG within a second of its gate opening, then creates its runs.
       timeoutMs: 35_000,
       label: `nightly-close runs on ${dagAfter}`,
     });
