@@ -221,8 +221,8 @@ describe.sequential('DAGs on a three-node fleet (filesystem election)', () => {
     expect(new Set(seen).size).toBe(seen.length);
     for (const r of rows)
       for (let a = 0; a <= r.attempt; a++) expect(seen).toContain(`${r.run_key} ${r.task_key} ${a}`);
-    // The new leader creates the later runs, from its first seeding pass as leader (every 20 s,
-    // spec 04 §7.6; the adoption above may finish before it); one document per instant throughout.
+    // The new leader creates the later runs once it has seeded the DAG and the next instant comes
+    // (the adoption above may finish before that); one document per instant throughout.
     await waitFor(() => runs().some((r) => r.run_key > victim!), 40_000, 'a run created after the kill');
     const keys = runs().map((r) => r.run_key);
     expect(new Set(keys).size).toBe(keys.length);
