@@ -237,8 +237,8 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     );
     expect(Object.keys(ranOn(tour, 'platform-pulse-counter', led))).toEqual([leader]);
     expect(Object.keys(ranOn(tour, 'orders-ingest', led))).toEqual([leader]);
-    // (The DAG follows too, but only after its new owner's next seeding pass, up to 20 s: test 1
-    // already shows a DAG moving with its owner.)
+    // (The DAG follows too, seeded by its new owner within a second: test 1 already shows a DAG
+    // moving with its owner.)
 
     // 9: the counter lives in the shared store: after the restart it counts on from where it
     // stood, one per fired slot (not from zero). Slots, not runs: while the mesh re-formed, one
