@@ -75,6 +75,13 @@ async function until<T>(read: () => Promise<T | null>, what: string): Promise<T>
   throw new Error(`timed out: ${what}`);
 }
 
+/** nightly-close's runs, once there is one. */
+const firstRuns = (store: Store, what: string) =>
+  until(async () => {
+    const r = await store.dagRunList('nightly-close', 10);
+    return r.length > 0 ? r : null;
+  }, what);
+
 describe('S2 nightly-close on the engine', () => {
   it('fires at 01:00 New York (05:00Z in July) under the UTC key, and runs the chain in order', async () => {
     const { clock, store } = await node('2026-07-05T04:59:30Z', { allow: true });
@@ -100,10 +107,7 @@ describe('S2 nightly-close on the engine', () => {
   it('fires at 06:00Z in January (EST)', async () => {
     const { clock, store } = await node('2026-01-05T05:59:50Z', { allow: true });
     await clock.advance(15_000);
-    const runs = await until(async () => {
-      const r = await store.dagRunList('nightly-close', 10);
-      return r.length > 0 ? r : null;
-    }, 'the 06:00Z run');
+    const runs = await firstRuns(store, 'the 06:00Z run');
     expect(runs.map((r) => r.runKey)).toEqual(['2026-01-05T06:00:00_00:00']);
   }, 20_000);
 
@@ -130,10 +134,7 @@ describe('S2 nightly-close on the engine', () => {
       await clock.advance(1000);
       await settle(20);
     }
-    const runs = await until(async () => {
-      const r = await store.dagRunList('nightly-close', 10);
-      return r.length > 0 ? r : null;
-    }, 'the 05:00Z run');
+    const runs = await firstRuns(store, 'the 05:00Z run');
     expect(runs.map((r) => r.runKey)).toEqual(['2026-07-05T05:00:00_00:00']);
   }, 20_000);
 });
