@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtimeBin } from '../../scripts/runtimes.mjs';
+import { VERBS } from '../../src/cli/verbs.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -93,6 +94,13 @@ describe('cronstable CLI (bundle on Node)', () => {
     const next = cli('next', '--help');
     expect(next.code).toBe(0);
     expect(next.out + next.err).toContain('--hash-key');
+    // Every verb the top-level help lists (src/cli/verbs.ts, kept in step with the dispatcher by
+    // test/unit/cli-verbs.test.ts) answers --help with its usage and exit 0, outside a job too.
+    for (const { name } of VERBS) {
+      const r = cli(name, '--help');
+      expect(r.code, `${name} --help`).toBe(0);
+      expect(r.out + r.err, `${name} --help`).toMatch(new RegExp(`usage: cronstable .*\\b${name}\\b`));
+    }
   });
 
   it('computes next fires, DST edges included', () => {
