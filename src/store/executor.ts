@@ -23,6 +23,21 @@ export type Outcome =
 /** Largest group commit: transactions must stay tiny (a rollback-journal commit blocks readers). */
 export const MAX_BATCH = 64;
 
+/**
+ * How many calls at the head of `queue` run next as one group: a run of consecutive writes (at
+ * most MAX_BATCH, each accepted by `joins` beside the first) shares a commit; a read runs alone.
+ */
+export function nextGroupSize<T extends OpCall>(
+  queue: readonly T[],
+  joins: (first: T, next: T) => boolean = () => true,
+): number {
+  const first = queue[0];
+  if (!first || !OPERATIONS[first.op].write) return 1;
+  let n = 1;
+  while (n < queue.length && n < MAX_BATCH && OPERATIONS[queue[n]!.op].write && joins(first, queue[n]!)) n++;
+  return n;
+}
+
 export function mapError(e: unknown, op: string): StoreRequestError | StoreUnavailableError {
   if (e instanceof StoreRequestError || e instanceof StoreUnavailableError) return e;
   const message = (e as Error)?.message ?? String(e);

@@ -7,14 +7,13 @@
 // in a microtask, not a later macrotask: callers (and fake-clock tests) that settle promises
 // between steps see their writes done. Calls still run in arrival order: a read behind queued
 // writes waits for them, so it sees what was written before it was asked.
-import { type Executor, MAX_BATCH, type OpCall, type Outcome } from './executor.ts';
+import { type Executor, nextGroupSize, type OpCall, type Outcome } from './executor.ts';
 import { OPERATIONS, type OpName } from './ops.ts';
 
-interface Pending {
-  call: OpCall;
+type Pending = OpCall & {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-}
+};
 
 export class InlineBackend {
   private readonly queue: Pending[] = [];
@@ -36,7 +35,7 @@ export class InlineBackend {
       }
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ call, resolve, reject });
+      this.queue.push({ ...call, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         queueMicrotask(() => this.drain());
@@ -48,11 +47,8 @@ export class InlineBackend {
   private drain(): void {
     this.scheduled = false;
     while (this.queue.length > 0) {
-      let n = 1;
-      if (OPERATIONS[this.queue[0]!.call.op].write)
-        while (n < this.queue.length && n < MAX_BATCH && OPERATIONS[this.queue[n]!.call.op].write) n++;
-      const group = this.queue.splice(0, n);
-      const outcomes: Outcome[] = this.executor.runBatch(group.map((p) => p.call));
+      const group = this.queue.splice(0, nextGroupSize(this.queue));
+      const outcomes: Outcome[] = this.executor.runBatch(group);
       group.forEach((p, i) => {
         const o = outcomes[i]!;
         if (o.ok) p.resolve(o.value);

@@ -10,8 +10,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { isolateMemory } from '../util/isolates.ts';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { DB_FILE, openConnection } from './connection.ts';
-import { Executor, MAX_BATCH, type OpCall } from './executor.ts';
-import { isOpName, type LaneName, OPERATIONS } from './ops.ts';
+import { Executor, nextGroupSize, type OpCall } from './executor.ts';
+import { isOpName, type LaneName } from './ops.ts';
 import {
   type FromLane,
   type LaneResult,
@@ -97,18 +97,10 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
       }
       const now = Date.now();
       const expired: LaneResult[] = [];
-      let group: Queued[];
-      if (OPERATIONS[first.op].write) {
-        let n = 0;
-        while (
-          n < queue.length &&
-          n < MAX_BATCH &&
-          queue[n]!.lane === first.lane &&
-          OPERATIONS[queue[n]!.op].write
-        )
-          n++;
-        group = queue.splice(0, n);
-      } else group = queue.splice(0, 1);
+      const group = queue.splice(
+        0,
+        nextGroupSize(queue, (a, b) => a.lane === b.lane),
+      );
       const live = group.filter((q) => {
         if (q.deadlineMs >= now) return true;
         expired.push({
