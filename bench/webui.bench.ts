@@ -1,4 +1,4 @@
-// webui: the dashboard in headless Chromium (spec 06 §9; issue 13 item 8), the real bundle (src/web/ui built by
+// webui: the dashboard in headless Chromium (spec 06 §9; issue 13 item 8), the real bundle (src/webui built by
 // `npm run bench`) served by a local HTTP server that answers the API shape for 500 jobs.
 //
 // webui.table_render_500_{p50,p95}_ms: one refresh of the jobs view with a changed /jobs answer (every answer
@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../scripts/chromium.ts';
-import { dashboardHtml } from '../src/web/ui/page.ts';
+import { dashboardHtml } from '../src/web/page.ts';
 import type { Metric } from './metric.ts';
 
 const JOBS = 500;

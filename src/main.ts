@@ -1,8 +1,9 @@
 // Entry point: dispatches argv to one command. Each command is a dynamic import, which the
 // bundle evaluates on first use, so a command pays only for the modules it needs: start-up of
 // `--version` and of the job verbs is a budget (DESIGN.md §12).
-import type { CliIo } from './cli/io.ts';
+
 import { JOB_VERBS } from './cli/verbs.ts';
+import type { CliIo } from './util/cli-io.ts';
 
 declare const __CRONSTABLE_VERSION__: string | undefined;
 

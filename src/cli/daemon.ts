@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/types.ts';
+import type { CliIo } from '../util/cli-io.ts';
 import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
-import type { CliIo } from './io.ts';
 import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
 import { verbArgs } from './verb-args.ts';
 

@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util';
 import type { SlotView } from '../scheduler/slots.ts';
 import { jobSlots, ledgerRows, slotsBody, slotWindow } from '../scheduler/slots-ledger.ts';
+import type { CliIo } from '../util/cli-io.ts';
 import { parseIsoInstant } from '../util/instant.ts';
-import type { CliIo } from './io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
 import { loadVerbConfig, verbArgs } from './verb-args.ts';
 

@@ -2,7 +2,7 @@
 // administration from a config's `state:` section. `-c` may stand before `state` or after the action.
 import { parseArgs } from 'node:util';
 import type { AdminResult } from '../store/admin.ts';
-import type { CliIo } from './io.ts';
+import type { CliIo } from '../util/cli-io.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
 import { loadVerbConfig, verbArgs } from './verb-args.ts';
 

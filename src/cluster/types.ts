@@ -3,11 +3,11 @@
 // the background; the scheduler's gate asks it synchronously, per fire, whether this node may run
 // a leader-gated job. Nothing here does I/O.
 import type { ClusterSection } from '../config/file-schema.ts';
-import type { PeerStatus } from '../dashboard/types.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
+import type { PeerStatus } from './peer-status.ts';
 
-export { PEER_STATUSES, type PeerStatus } from '../dashboard/types.ts';
+export { PEER_STATUSES, type PeerStatus } from './peer-status.ts';
 
 export type BackendKind = 'gossip' | 'filesystem' | 'etcd' | 'kubernetes';
 export type Distribution = 'single-leader' | 'spread';

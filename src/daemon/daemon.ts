@@ -1,6 +1,7 @@
 // The daemon: load the config, run the scheduler, reload on SIGHUP or when a config file
 // changes, and stop gracefully on SIGTERM/SIGINT (immediately on a second signal).
 import { hostname } from 'node:os';
+import type { ClusterView, WebContext } from '../api/context.ts';
 import { dagGateName, decideFire } from '../cluster/gate.ts';
 import { jobSetId } from '../cluster/jobset.ts';
 import { ConfigError } from '../config/errors.ts';
@@ -16,7 +17,6 @@ import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock, ShiftedClock } from '../util/clock.ts';
 import { tuneHeap } from '../util/heap.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
-import type { ClusterView, WebContext } from '../web/context.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installMemoryReport } from './memory-report.ts';
@@ -65,7 +65,7 @@ export class Daemon {
   private gc: GcSchedule | null = null;
   private web: { stop(): Promise<void> } | null = null;
   private webKey: string | null = null;
-  private metrics: import('../web/metrics.ts').Metrics | null = null;
+  private metrics: import('../metrics/index.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
   /** The DAG engine (spec 04), when the store is open. */
   dags: DagEngine | null = null;
@@ -203,7 +203,7 @@ export class Daemon {
   private startDags(): void {
     const state = this.state;
     if (!state) return;
-    const jobApi = state.jobApi;
+
     const cluster = this.cluster;
     this.dags = new DagEngine({
       store: state.store,
@@ -211,9 +211,7 @@ export class Daemon {
       log: getLogger('cronstable.dag'),
       host: process.env.HOSTNAME ?? hostname(),
       launch,
-      registry: jobApi
-        ? { register: (r) => jobApi.register(r), unregister: (t) => jobApi.unregister(t) }
-        : null,
+      registry: state.jobApi,
       gate: (dag) =>
         cluster ? decideFire(cluster.manager, dagGateName(dag.name), dag.clusterPolicy).run : true,
       gcGraceSeconds: this.config.state?.gcGraceSeconds ?? 604_800,
@@ -335,13 +333,14 @@ export class Daemon {
     if (!web || web.listen.length === 0) return;
     const { startWebServer, WebConfigError } = await import('../web/server.ts');
     if (!this.metrics) {
-      const { Metrics } = await import('../web/metrics.ts');
+      const { Metrics } = await import('../metrics/index.ts');
       this.metrics = new Metrics({ version: daemonVersion(), startTimeMs: this.clock.now() });
       this.metrics.attach(this.webContext());
     }
     this.metrics.configure(web);
     try {
-      this.web = await startWebServer(this.webContext(), web, this.log);
+      const { mountMcp } = await import('./mcp-load.ts');
+      this.web = await startWebServer(this.webContext(), web, this.log, { mcp: mountMcp });
     } catch (e) {
       if (!(e instanceof WebConfigError)) throw e;
       this.webKey = null;

@@ -4,9 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { StateSection } from '../config/file-schema.ts';
-import { resolveRunSecrets } from '../jobapi/secrets.ts';
 import { JobApiServer } from '../jobapi/server.ts';
-import { DurableFeatures, type RunRegistry } from '../scheduler/durable.ts';
+import { DurableFeatures } from '../scheduler/durable.ts';
 import { DB_FILE } from '../store/connection.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
@@ -57,31 +56,9 @@ export async function startStateServices(
     });
     opts.log.info(`state: job API listening on ${jobApi.url}`);
   }
-  const server = jobApi;
-  const registry: RunRegistry | null = server
-    ? {
-        async register(run) {
-          const warnings: { name: string; reason: string }[] = [];
-          const secrets = await resolveRunSecrets(run.secrets, process.env, warnings);
-          for (const w of warnings)
-            opts.log.warning(`Job ${run.jobName}: secret '${w.name}' is not staged: ${w.reason}`);
-          const handle = server.register({
-            runId: run.runId,
-            jobName: run.jobName,
-            attempt: run.attempt,
-            scheduledAt: run.scheduledAt,
-            defaultScope: run.defaultScope,
-            allowedScopes: run.allowedScopes,
-            secrets,
-          });
-          return { token: handle.token, env: handle.env, secretValues: Object.values(secrets) };
-        },
-        unregister: (token) => server.unregister(token),
-      }
-    : null;
   const durable = new DurableFeatures({
     store,
-    registry,
+    registry: jobApi,
     clock: opts.clock,
     log: opts.log,
     host: opts.host,

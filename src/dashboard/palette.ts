@@ -1,7 +1,7 @@
 // The command palette's built-in actions (spec 06 §9.2): every view, toolbar button, header button and setting,
 // and each job's own actions, built from a context of callbacks so the list stays pure. The web shell registers
-// `viewCommands`, `coreCommands` and `jobCommands` with its registry (src/web/ui/app/usePaletteCommands.ts); a
-// view of its own adds a source with `useRegisterCommands` (src/web/ui/chrome/pageCommands.ts).
+// `viewCommands`, `coreCommands` and `jobCommands` with its registry (src/webui/app/usePaletteCommands.ts); a
+// view of its own adds a source with `useRegisterCommands` (src/webui/chrome/pageCommands.ts).
 import { OPTIONAL_COLUMNS, type OptionalColumn } from './columns.ts';
 import type { Command } from './commands.ts';
 import type { Segment } from './health.ts';

@@ -1,44 +1,8 @@
-// ▥ pressure (spec 06 §5.11, §9.2): shapes of `/schedule/pressure`, `/duplicates` and `/suggest` (the server's
-// answers are typed by these, src/web/analysis.ts and pressure.ts), and the pure helpers the grid, the minute histogram and the slot suggestions draw from.
+// ▥ pressure (spec 06 §5.11, §9.2): the shapes of `/schedule/pressure`, `/duplicates` and `/suggest` (inferred
+// from the wire schemas in src/api/wire), and the pure helpers the grid, the minute histogram and the slot suggestions draw from.
+import type { ApiDuplicates, ApiPressure, ApiSlot, ApiSuggest } from '../api/wire/schedule.schema.ts';
 
-export interface ApiPressure {
-  start: string;
-  hours: number;
-  timezone: string;
-  jobs: number;
-  total_fires: number;
-  /** 24 rows (hour) × 60 columns (minute) of fire counts */
-  grid: number[][];
-  by_minute_fires: number[];
-  by_minute_jobs: number[];
-  by_hour: number[];
-  busiest_minute: { minute: number; jobs: number; fires: number };
-  empty_minutes: number[];
-  top_cells: { hour: number; minute: number; fires: number; jobs: string[] }[];
-  excluded: { disabled: number; reboot: number };
-}
-
-export interface ApiDuplicates {
-  jobs: number;
-  groups: { expression: string; description: string; timezone: string; count: number; jobs: string[] }[];
-}
-
-// Type aliases, not interfaces: the MCP tools hand these bodies on as plain records.
-export type ApiSlot = {
-  minute: number;
-  hour?: number;
-  expression: string;
-  fires_in_window: number;
-};
-
-export type ApiSuggest = ApiSlot & {
-  period: 'hourly' | 'daily';
-  timezone: string;
-  based_on: { jobs: number; start: string; hours: number };
-  busiest: unknown;
-  alternatives: ApiSlot[];
-  hash_hint: string;
-};
+export type { ApiDuplicates, ApiPressure, ApiSlot, ApiSuggest };
 
 export type PressureFrame = 'utc' | 'local';
 

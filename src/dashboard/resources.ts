@@ -1,5 +1,11 @@
 // Node resources card and the drawer's Resources tab (spec 06 §5.6): shapes of `/node/history` and
 // `/jobs/{name}/resources`, byte formatting and the SVG paths of their charts (pure).
+import type {
+  ApiLiveResources,
+  ApiResourceStats,
+  ApiResourceSummary,
+  ResourceSeries,
+} from '../api/wire/jobs.schema.ts';
 
 export interface ApiNodeHistory {
   node_name: string;
@@ -9,37 +15,12 @@ export interface ApiNodeHistory {
   points: [number, number, number][];
 }
 
-/** [epoch seconds, cpu %, rss bytes], oldest first. */
-export type ResourceSeries = [number, number, number][];
+export type { ApiLiveResources, ApiResourceStats, ApiResourceSummary, ResourceSeries };
 
 export interface ApiResourceSample {
   cpu_seconds: number;
   cpu_percent: number;
   rss_bytes: number;
-}
-
-export interface ApiLiveResources {
-  started_at: string | number;
-  pid: number | null;
-  current: ApiResourceSample | null;
-  series: ResourceSeries;
-}
-
-/** One sampled run's totals, as the daemon writes them (`/jobs/{name}/runs`, `/resources`). */
-export interface ApiResourceSummary {
-  cpu_total_seconds: number | null;
-  max_rss_bytes: number | null;
-  samples: number;
-}
-
-/** avg / max / last CPU seconds and peak RSS over a job's monitored runs (`/jobs/{name}/runs` stats). */
-export interface ApiResourceStats {
-  avg_cpu_seconds: number | null;
-  max_cpu_seconds: number | null;
-  last_cpu_seconds: number | null;
-  avg_rss_bytes: number | null;
-  max_rss_bytes: number | null;
-  last_rss_bytes: number | null;
 }
 
 export interface ApiRunResources {

@@ -1,5 +1,5 @@
 // Dashboard preferences (spec 06 §9.2 "Settings + themes"): the allowed values of each, the theme cycle and the
-// new-failure detector behind desktop notifications. Pure; persistence lives in src/web/ui/io/hooks.ts (usePref).
+// new-failure detector behind desktop notifications. Pure; persistence lives in src/webui/io/hooks.ts (usePref).
 import type { ApiJob } from './types.ts';
 
 export const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;

@@ -1,5 +1,7 @@
 // JSON shapes of the web API the dashboard reads (spec 06 §5). Only the fields the dashboard uses are typed;
 // optional ones may be absent on older or newer daemons.
+
+import type { PeerStatus } from '../api/wire/core.schema.ts';
 import type { ApiResourceStats } from './resources.ts';
 
 export type Outcome = 'success' | 'failure' | 'cancelled' | 'unknown';
@@ -62,22 +64,9 @@ export interface ApiRuns {
   stats: ApiRunStats & Partial<Pick<ApiResourceStats, 'avg_cpu_seconds' | 'max_rss_bytes'>>;
 }
 
-/**
- * The outcome and duration figures of `/jobs/{name}/runs` `stats`; the server adds `ApiResourceStats` (over the
- * monitored runs; absent on daemons without resource sampling, hence optional above).
- */
-export interface ApiRunStats {
-  total: number;
-  success: number;
-  failure: number;
-  cancelled: number;
-  unknown: number;
-  success_rate: number | null;
-  avg_duration: number | null;
-  min_duration: number | null;
-  max_duration: number | null;
-  last_duration: number | null;
-}
+import type { ApiRunStats } from '../api/wire/jobs.schema.ts';
+
+export type { ApiRunStats };
 
 /** `GET /node`: this node's name and live CPU / memory (null when unavailable). */
 export interface ApiNode {
@@ -104,21 +93,7 @@ export interface ApiNodeStats {
   proc_cpu_percent?: number | null;
 }
 
-/**
- * A peer's state in the gossip status machine (spec 05 §5.4). The one list: the cluster backends, the metrics and
- * both dashboards read it from here (this module is pure, so src/cluster may import it).
- */
-export const PEER_STATUSES = [
-  'unknown',
-  'agreed',
-  'syncing',
-  'drifted',
-  'unreachable',
-  'untrusted',
-  'conflict',
-  'self',
-] as const;
-export type PeerStatus = (typeof PEER_STATUSES)[number];
+export type { PeerStatus };
 
 /** One configured gossip peer on `/cluster` (spec 05 §5.4). */
 export interface ApiPeer {

@@ -1,14 +1,14 @@
 // The job-facing loopback HTTP API (spec 03 §6): per-run bearer tokens, scoped KV / cursors /
 // idempotency / artifacts / locks over the store, and run-scoped secrets held in memory. This
-// module owns the run table and the listener (src/web/light); the routes are routes.ts.
+// module owns the run table and the listener (src/http); the routes are routes.ts.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJobApiListen } from '../config/sections.ts';
+import { createFetchServer } from '../http/serve.ts';
 import { type Store, StoreUnavailableError } from '../store/types.ts';
 import { getLogger } from '../util/log.ts';
 import { pyJsonDumps } from '../util/pyjson.ts';
-import { createFetchServer } from '../web/light/serve.ts';
 import { type JobApiLogger, LockManager } from './locks.ts';
 import { type JobApiHost, jobApiApp, type RunContext } from './routes.ts';
 

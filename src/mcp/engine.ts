@@ -6,8 +6,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ApiDeps } from '../api/deps.ts';
 import type { Logger } from '../util/log.ts';
-import type { WebDeps } from '../web/deps.ts';
 import { BUILT_IN_INSTRUCTIONS } from './instructions.ts';
 import { PromptCatalogue } from './prompts.ts';
 import { type RegistryHooks, ToolRegistry } from './registry.ts';
@@ -47,7 +47,7 @@ export class McpEngine {
   private readonly pool: Server[] = [];
   private readonly log: Logger;
 
-  constructor(tools: readonly ToolDef[], settings: McpSettings, deps: WebDeps, hooks: RegistryHooks) {
+  constructor(tools: readonly ToolDef[], settings: McpSettings, deps: ApiDeps, hooks: RegistryHooks) {
     this.registry = new ToolRegistry(tools, settings, deps, hooks);
     const resources = settings.resources ? new ResourceCatalogue(this.registry) : null;
     this.resources = resources && !resources.empty ? resources : null;

@@ -3,11 +3,11 @@
 // clamp, result shaping, the audit line of mutating calls and the per-tool call counter.
 // Built once per web server start (settings change = restart), so listing and schemas are cached.
 import type { z } from 'zod';
+import type { ApiDeps } from '../api/deps.ts';
+import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from '../api/json-schema.ts';
 import type { Logger } from '../util/log.ts';
-import type { WebDeps } from '../web/deps.ts';
 import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
 import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
-import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from './schema.ts';
 import {
   confirmRefusal,
   type McpCaller,
@@ -103,7 +103,7 @@ export class ToolRegistry {
   constructor(
     all: readonly ToolDef[],
     readonly settings: McpSettings,
-    private readonly deps: WebDeps,
+    private readonly deps: ApiDeps,
     private readonly hooks: RegistryHooks,
   ) {
     for (const tool of all) {

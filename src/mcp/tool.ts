@@ -3,10 +3,10 @@
 // filters by toolset/readOnly, writes the audit line for mutating calls, and turns a ToolResult into
 // the JSON-RPC `tools/call` result (`content` + `structuredContent`, or `isError`).
 import type { z } from 'zod';
+import type { ApiDeps } from '../api/deps.ts';
 // The toolset names and the resolved `mcp:` block live with the config loader (config is a bottom
 // layer and resolves the block); re-exported here as part of the tool contract.
 import type { McpSettings, Toolset } from '../config/mcp.ts';
-import type { WebDeps } from '../web/deps.ts';
 
 export type { McpSettings, Toolset };
 
@@ -17,7 +17,7 @@ export interface McpCaller {
 }
 
 export interface ToolContext {
-  deps: WebDeps;
+  deps: ApiDeps;
   settings: McpSettings;
   caller: McpCaller;
   /** A row-count argument (`limit`, `tail`, `runs`): absent -> maxRows, clamped to [1, maxRows]. */

@@ -37,7 +37,7 @@
 //    MCP-Protocol-Version, CORS); a 200 whose id was swapped is rebuilt with the original id.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
-import { JSON_TYPE } from '../web/respond.ts';
+import { JSON_TYPE } from '../http/json.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
 import {
   INVALID_PARAMS,

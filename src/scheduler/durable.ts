@@ -7,6 +7,8 @@ import { jobDigest } from '../cluster/jobset.ts';
 import type { JobConfig } from '../config/types.ts';
 import { redactLines } from '../exec/redact.ts';
 import type { RunResult } from '../exec/types.ts';
+import type { RunRegistry } from '../jobapi/registry.ts';
+import { resolveRunSecrets, type SecretWarning } from '../jobapi/secrets.ts';
 import { nextFire } from '../schedule/index.ts';
 import type { Json, Lease, Store } from '../store/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -15,20 +17,6 @@ import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotCla
 import type { SchedulerEvent } from './events.ts';
 import type { RunRecord, SlotOutcome, SlotRecord } from './history.ts';
 import { compactMissed } from './missed.ts';
-
-/** The job-API side the scheduler needs: a per-run identity and its environment. */
-export interface RunRegistry {
-  register(run: {
-    runId: string;
-    jobName: string;
-    attempt: number;
-    scheduledAt: string | null;
-    defaultScope: string;
-    allowedScopes: string[];
-    secrets: readonly JobConfig['secrets'][number][];
-  }): Promise<{ token: string; env: Record<string, string>; secretValues: string[] }>;
-  unregister(token: string): Promise<void>;
-}
 
 export interface DurableOptions {
   store: Store;
@@ -161,17 +149,22 @@ export class DurableFeatures implements DurableControl {
     const registry = this.o.registry;
     if (!registry) return {};
     try {
-      const reg = await registry.register({
+      const warnings: SecretWarning[] = [];
+      const secrets = await resolveRunSecrets(job.secrets, process.env, warnings);
+      for (const w of warnings)
+        this.o.log.warning(`Job ${job.name}: secret '${w.name}' is not staged: ${w.reason}`);
+      const reg = registry.register({
         runId: run.id,
         jobName: job.name,
         attempt: run.attempt,
         scheduledAt: iso(run.scheduledAt),
         defaultScope: job.name,
         allowedScopes: job.stateAllowedScopes,
-        secrets: job.secrets,
+        secrets,
       });
-      this.secretValues.set(run.id, reg.secretValues);
-      return { env: reg.env, secretValues: reg.secretValues, release: () => registry.unregister(reg.token) };
+      const secretValues = Object.values(secrets);
+      this.secretValues.set(run.id, secretValues);
+      return { env: reg.env, secretValues, release: () => registry.unregister(reg.token) };
     } catch (e) {
       this.storeFailed(`registering job ${job.name} with the job API`, e);
       return {};

@@ -1,7 +1,6 @@
 // The durable store's contract (spec 03 §2-§6, §13): what the scheduler, the job API and the
 // admin CLI call. Every method is async: SQLite runs off the main thread, and a call that
 // times out rejects with StoreUnavailableError (its outcome is UNKNOWN, never "absent").
-import type { ApiDagRunRow } from '../dashboard/dag.ts';
 import { CronstableError } from '../util/errors.ts';
 
 /** The store could not answer in time, or failed: callers apply `onStoreUnavailable`. */
@@ -276,7 +275,18 @@ export interface VersionedDagRun {
 }
 
 /** A run's header plus `{state: count}` over its entries (the §9 run summary; the API row as is). */
-export type DagRunSummary = ApiDagRunRow;
+export interface DagRunSummary {
+  runKey: string;
+  runId: string;
+  state: string;
+  kind: string;
+  logicalDate: string | null;
+  /** Epoch seconds. */
+  createdAt: number;
+  updatedAt: number;
+  /** Task count by state. */
+  taskStates: Record<string, number>;
+}
 
 export interface DagRunWrite {
   dag: string;

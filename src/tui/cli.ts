@@ -1,6 +1,6 @@
 // `cronstable tui`: flags first (usage errors exit 2 before anything else), then the tty check, then the
 // dashboard itself, loaded by a dynamic import so Ink and React are evaluated only here.
-import type { CliIo } from '../cli/io.ts';
+import type { CliIo } from '../util/cli-io.ts';
 import { tuneHeap } from '../util/heap.ts';
 import { parseTuiArgs, TUI_USAGE, TuiArgError } from './args.ts';
 

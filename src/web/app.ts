@@ -3,12 +3,12 @@
 // (Hono's method-not-allowed middleware, with the project's JSON error body).
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import type { McpHttp } from '../mcp/transport.ts';
+import type { ApiDeps } from '../api/deps.ts';
+import { metricsSettings } from '../metrics/index.ts';
 import { authMiddleware } from './auth.ts';
-import type { WebDeps } from './deps.ts';
 import { customHeaders } from './headers.ts';
 import { allowedHostNames, hostGate } from './hostgate.ts';
-import { metricsSettings } from './metrics.ts';
+import type { McpMount } from './mcp-port.ts';
 import { type OriginPolicy, originGate } from './origin.ts';
 import { type Ctx, jsonError, type WebEnv } from './respond.ts';
 import { calendarRoutes } from './routes/calendar.ts';
@@ -26,11 +26,11 @@ export interface AppOptions {
   /** The resolved token, or null when auth is off. */
   token: string | null;
   origin: OriginPolicy;
-  /** The MCP endpoint when `mcp.enabled` (loaded lazily by the server), else null. */
-  mcp?: McpHttp | null;
+  /** The MCP endpoint when `mcp.enabled` (mounted by the daemon through the port), else null. */
+  mcp?: McpMount | null;
 }
 
-export function buildApp(deps: WebDeps, opts: AppOptions): Hono<WebEnv> {
+export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
   const app = new Hono<WebEnv>();
   const ui = deps.web.ui !== false;
   const metrics = metricsSettings(deps.web);

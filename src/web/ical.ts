@@ -15,12 +15,12 @@ import {
   ICalEventTransparency,
   escape as icalEscape,
 } from 'ical-generator';
+import { icsUtc } from '../api/timefmt.ts';
 // The week view's background-hum rule (spec 06 §9.2): one threshold for the feed and the dashboard.
 import { HUM_FIRES_PER_DAY } from '../dashboard/week.ts';
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { describeSchedule, occurrences } from '../schedule/index.ts';
 import type { RunRecord } from '../scheduler/history.ts';
-import { icsUtc } from './timefmt.ts';
 
 export const DEFAULT_DAYS = 14;
 export const MAX_DAYS = 60;

@@ -5,8 +5,8 @@ import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { WebSection } from '../config/file-schema.ts';
+import { createFetchServer, type FetchHandler } from '../http/serve.ts';
 import type { Logger } from '../util/log.ts';
-import { createFetchServer, type FetchHandler } from './light/serve.ts';
 
 export type ListenAddress =
   | { kind: 'tcp'; tls: boolean; host: string; port: number; text: string }

@@ -1,19 +1,19 @@
 // GET /openapi.json: an OpenAPI 3.1 document built from the RouteDocs beside the payload schemas
-// (src/web/api/*.schema.ts). The success schemas are the zod schemas the routes and MCP tools share,
+// (src/api/wire/*.schema.ts). The success schemas are the zod schemas the routes and MCP tools share,
 // converted with z.toJSONSchema (JSON Schema 2020-12 is OpenAPI 3.1's dialect), so the document
 // cannot drift from the payloads without test/integration/openapi.test.ts noticing.
 
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { tidy } from '../mcp/schema.ts';
-import { docs as coreDocs } from './api/core.schema.ts';
-import { docs as dagDocs } from './api/dags.schema.ts';
-import { docs as miscDocs } from './api/docs-misc.ts';
-import { docs as jobDocs } from './api/jobs.schema.ts';
-import { docs as scheduleDocs } from './api/schedule.schema.ts';
-import { docs as slotDocs } from './api/slots.schema.ts';
-import { docs as stateDocs } from './api/state.schema.ts';
-import type { RouteDoc } from './api/types.ts';
+import { tidy } from '../api/json-schema.ts';
+import { docs as coreDocs } from '../api/wire/core.schema.ts';
+import { docs as dagDocs } from '../api/wire/dags.schema.ts';
+import { docs as jobDocs } from '../api/wire/jobs.schema.ts';
+import type { RouteDoc } from '../api/wire/route-doc.ts';
+import { docs as scheduleDocs } from '../api/wire/schedule.schema.ts';
+import { docs as slotDocs } from '../api/wire/slots.schema.ts';
+import { docs as stateDocs } from '../api/wire/state.schema.ts';
+import { docs as miscDocs } from './docs-misc.ts';
 import type { WebEnv } from './respond.ts';
 
 /** Every documented route, whether or not a given server registers it. */

@@ -1,12 +1,14 @@
 // Response helpers: JSON with charset, text, and the project's JSON error bodies
 // (`{"error": "<message>"}` for every 4xx/5xx).
 import type { Context } from 'hono';
-import type { ApiResult } from './api/types.ts';
+import type { ApiResult } from '../api/types.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
 type ResponseBody = ConstructorParameters<typeof Response>[0];
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE } from '../http/json.ts';
+
+export { JSON_TYPE };
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 export type WebEnv = {
@@ -52,7 +54,7 @@ export function param(c: Ctx, key: string): string {
   return c.req.param(key) ?? '';
 }
 
-/** An API-layer answer (src/web/api) as a response: the body, or `{"error": message}` with its status. */
+/** An API-layer answer (src/api) as a response: the body, or `{"error": message}` with its status. */
 export function answer<T>(r: ApiResult<T>): Response {
   return r.ok ? json(r.body) : jsonError(r.status, r.error);
 }

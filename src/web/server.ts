@@ -9,19 +9,20 @@
 //     log.error(`Error in the web configuration, so not starting the web API: ${e.message}`) }
 //   reload: web section changed (or mcp) -> await web.stop(), start again; WebConfigError -> retry next reload.
 //   shutdown: stop the web server after running jobs have finished.
+
+import type { MetricsRegistry, WebContext } from '../api/context.ts';
+import type { ApiDeps } from '../api/deps.ts';
+import { JobResourceSampler } from '../api/jobresources.ts';
+import { NodeSampler } from '../api/node.ts';
+import { StatusView } from '../api/status.ts';
 import type { WebSection } from '../config/file-schema.ts';
-import { resolveMcpSettings } from '../config/mcp.ts';
+import { Metrics, metricsSettings } from '../metrics/index.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
 import { resolveAuthToken } from './auth.ts';
-import type { MetricsRegistry, WebContext } from './context.ts';
-import type { WebDeps } from './deps.ts';
-import { JobResourceSampler } from './jobresources.ts';
 import { type BoundListener, bindListener, closeListener, parseListen } from './listen.ts';
-import { Metrics, metricsSettings } from './metrics.ts';
-import { NodeSampler } from './node.ts';
+import type { McpMountFactory } from './mcp-port.ts';
 import { originPolicy } from './origin.ts';
-import { StatusView } from './status.ts';
 
 export { WebConfigError } from './auth.ts';
 
@@ -35,7 +36,12 @@ export interface WebServer {
  * Starts the web API. Throws WebConfigError (before binding anything) when the configuration
  * cannot be served safely, e.g. an authToken that resolves to an empty token.
  */
-export async function startWebServer(ctx: WebContext, web: WebSection, log: Logger): Promise<WebServer> {
+export async function startWebServer(
+  ctx: WebContext,
+  web: WebSection,
+  log: Logger,
+  opts: { mcp?: McpMountFactory } = {},
+): Promise<WebServer> {
   const token = resolveAuthToken(web);
   const origin = originPolicy(web.allowedOrigins, web.headers);
   if (!origin.enabled)
@@ -57,12 +63,8 @@ export async function startWebServer(ctx: WebContext, web: WebSection, log: Logg
   const status = new StatusView(ctx);
   const node = NodeSampler.fromConfig(web);
   const jobResources = new JobResourceSampler(ctx.scheduler);
-  const deps: WebDeps = { ctx, web, log, metrics, status, node, jobResources };
-  const mcpSettings = resolveMcpSettings(ctx.config().mcp);
-  // Loaded only when enabled: the MCP server and its SDK stay out of memory otherwise.
-  const mcp = mcpSettings.enabled
-    ? (await (await import('./mcp-load.ts')).loadMcp()).createMcp(deps, mcpSettings)
-    : null;
+  const deps: ApiDeps = { ctx, web, log, metrics, status, node, jobResources };
+  const mcp = opts.mcp ? await opts.mcp(deps) : null;
   const app = buildApp(deps, { token, origin, mcp });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
 

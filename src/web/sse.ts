@@ -1,7 +1,6 @@
 // Server-sent log streams (spec 06 §5.7): replay the source run's buffered lines, then follow the
 // live lines of a running instance until it is recorded; `: ping` every 15 s; unsubscribe on disconnect.
-import type { RunningRun } from '../scheduler/view.ts';
-import type { WebContext } from './context.ts';
+import type { LineEvent, StreamSource } from '../api/logsource.ts';
 
 export const SSE_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -24,20 +23,6 @@ function lineData(l: LineEvent): { stream: string; line: string } {
 
 export function sseEvent(event: string, data: unknown): Uint8Array {
   return enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-export interface LineEvent {
-  stream: 'stdout' | 'stderr';
-  line: string;
-}
-
-/** What a stream follows: replayed lines, then (optionally) live lines until `end`. */
-export interface StreamSource {
-  replay: readonly LineEvent[];
-  /** Subscribe to live lines and the end; returns the unsubscribe. Absent for a finished run. */
-  follow?: (onLine: (l: LineEvent) => void, onEnd: () => void) => () => void;
-  /** No buffer at all: a single `end` with reason `no-output`. */
-  empty?: boolean;
 }
 
 export function sseResponse(source: StreamSource, pingMs = PING_MS): Response {
@@ -102,32 +87,4 @@ export function sseResponse(source: StreamSource, pingMs = PING_MS): Response {
     },
   });
   return new Response(body, { status: 200, headers: SSE_HEADERS });
-}
-
-/** The most recently started of a job's running instances (the one its log views follow). */
-export function newestRun(running: readonly RunningRun[]): RunningRun | null {
-  let newest: RunningRun | null = null;
-  for (const r of running) if (newest === null || r.startedAt >= newest.startedAt) newest = r;
-  return newest;
-}
-
-/** The source of `/jobs/{name}/logs`: the newest running instance, else the last finished run. */
-export function jobLogSource(ctx: WebContext, name: string): StreamSource {
-  const newest = newestRun(ctx.scheduler.running(name));
-  if (newest) {
-    const runId = newest.runId;
-    return {
-      replay: newest.lines,
-      follow: (onLine, onEnd) => {
-        return ctx.scheduler.subscribe((e) => {
-          if (e.type === 'output-line') {
-            if (e.runId === runId) onLine({ stream: e.line.stream, line: e.line.line });
-          } else if (e.type === 'run-finished' && e.run.id === runId) onEnd();
-        });
-      },
-    };
-  }
-  const last = ctx.scheduler.history(name)?.lastRun();
-  if (!last) return { replay: [], empty: true };
-  return { replay: last.lines };
 }

@@ -113,7 +113,7 @@ app.onError((err, c) => c.json({ error: err.message }, 500));
 async function main(): Promise<void> {
   let server: Server;
   if (kind === 'light') {
-    const { createFetchServer } = await import('../../src/web/light/serve.ts');
+    const { createFetchServer } = await import('../../src/http/serve.ts');
     server = createFetchServer(app.fetch);
   } else {
     const { createAdaptorServer } = await import('@hono/node-server');

@@ -4,9 +4,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { JobResourceSampler } from '../../src/api/jobresources.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { SchedulerEvent } from '../../src/scheduler/events.ts';
-import { JobResourceSampler } from '../../src/web/jobresources.ts';
 import { stopChild } from '../helpers/child.ts';
 import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { freePort } from '../helpers/etcd.ts';

@@ -4,17 +4,17 @@
 // runs behind the confirm gate, and the log tail's cursor survives the 1000-line ring wrapping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import type { ApiDeps } from '../../src/api/deps.ts';
+import { JobResourceSampler } from '../../src/api/jobresources.ts';
+import { NodeSampler } from '../../src/api/node.ts';
+import { StatusView } from '../../src/api/status.ts';
+import { docs as coreDocs } from '../../src/api/wire/core.schema.ts';
+import { docs as jobDocs } from '../../src/api/wire/jobs.schema.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import type { McpSettings, ToolContext, ToolDef, ToolResult } from '../../src/mcp/tool.ts';
 import { jobTools } from '../../src/mcp/tools/jobs.ts';
 import { nodeTools } from '../../src/mcp/tools/node.ts';
 import { Logger } from '../../src/util/log.ts';
-import { docs as coreDocs } from '../../src/web/api/core.schema.ts';
-import { docs as jobDocs } from '../../src/web/api/jobs.schema.ts';
-import type { WebDeps } from '../../src/web/deps.ts';
-import { JobResourceSampler } from '../../src/web/jobresources.ts';
-import { NodeSampler } from '../../src/web/node.ts';
-import { StatusView } from '../../src/web/status.ts';
 import { type Harness, job, LOOPBACK, startHarness, waitUntil } from './web-harness.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
@@ -56,7 +56,7 @@ const TOOLS = new Map<string, ToolDef>([...jobTools, ...nodeTools].map((t) => [t
 
 describe('MCP job and node tools (in-process, real scheduler)', () => {
   let h: Harness;
-  let deps: WebDeps;
+  let deps: ApiDeps;
   const ctxOf = (maxRows: number): ToolContext => ({
     deps,
     settings: settings(maxRows),
@@ -268,7 +268,7 @@ describe('MCP job and node tools (in-process, real scheduler)', () => {
       ),
       LOOPBACK,
     );
-    const d2: WebDeps = { ...deps, ctx: h2.ctx };
+    const d2: ApiDeps = { ...deps, ctx: h2.ctx };
     try {
       await h2.ctx.scheduler.startJob('leaky');
       await waitUntil(() => h2.ctx.scheduler.history('leaky')?.lastRun() !== undefined);

@@ -6,15 +6,15 @@
 // is checked against the tool's output schema, and the routes' real bodies against their RouteDocs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { docs as dagDocs } from '../../src/api/wire/dags.schema.ts';
+import type { RouteDoc } from '../../src/api/wire/route-doc.ts';
+import { docs as scheduleDocs } from '../../src/api/wire/schedule.schema.ts';
+import { docs as slotDocs } from '../../src/api/wire/slots.schema.ts';
+import { docs as stateDocs } from '../../src/api/wire/state.schema.ts';
 import type { ToolDef } from '../../src/mcp/tool.ts';
 import { dagTools } from '../../src/mcp/tools/dags.ts';
 import { scheduleTools } from '../../src/mcp/tools/schedule.ts';
 import { stateTools } from '../../src/mcp/tools/state.ts';
-import { docs as dagDocs } from '../../src/web/api/dags.schema.ts';
-import { docs as scheduleDocs } from '../../src/web/api/schedule.schema.ts';
-import { docs as slotDocs } from '../../src/web/api/slots.schema.ts';
-import { docs as stateDocs } from '../../src/web/api/state.schema.ts';
-import type { RouteDoc } from '../../src/web/api/types.ts';
 import { type Json, type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';

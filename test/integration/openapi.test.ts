@@ -7,18 +7,18 @@ import { existsSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiDeps } from '../../src/api/deps.ts';
+import { JobResourceSampler } from '../../src/api/jobresources.ts';
+import { NodeSampler } from '../../src/api/node.ts';
+import { StatusView } from '../../src/api/status.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import { resolveMcpSettings } from '../../src/config/mcp.ts';
 import { createMcp } from '../../src/mcp/index.ts';
+import { Metrics } from '../../src/metrics/index.ts';
 import { Logger } from '../../src/util/log.ts';
 import { buildApp } from '../../src/web/app.ts';
-import type { WebDeps } from '../../src/web/deps.ts';
-import { JobResourceSampler } from '../../src/web/jobresources.ts';
-import { Metrics } from '../../src/web/metrics.ts';
-import { NodeSampler } from '../../src/web/node.ts';
 import { ROUTE_DOCS, registeredRoutes, routeKey } from '../../src/web/openapi.ts';
 import { originPolicy } from '../../src/web/origin.ts';
-import { StatusView } from '../../src/web/status.ts';
 import { ROOT } from '../helpers/e2e-daemon.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -193,7 +193,7 @@ describe('GET /openapi.json', () => {
     const built = buildContext(cfg);
     try {
       const web = cfg.web as WebSection;
-      const deps: WebDeps = {
+      const deps: ApiDeps = {
         ctx: built.ctx,
         web,
         log: new Logger('cronstable'),

@@ -1,9 +1,9 @@
 // DAG routes: the placeholder answers until the engine exists, and the `ctx.dags` plug-in contract
 // (status mapping, JSON body checks, task log streams) with a small in-test engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DagAnswer, DagWebApi, LiveLineSink } from '../../src/api/context.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import { Logger } from '../../src/util/log.ts';
-import type { DagAnswer, DagWebApi, LiveLineSink } from '../../src/web/context.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { buildContext, job, LOOPBACK, loadWebConfig, readSse } from './web-harness.ts';
 

@@ -1,16 +1,17 @@
 // A real daemon core for web tests: the real Scheduler and launcher over a temp YAML config,
 // a WebContext wired like the daemon's, and the web server on loopback.
 import { join } from 'node:path';
+import type { WebContext } from '../../src/api/context.ts';
 import { jobSetId } from '../../src/cluster/jobset.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { LoadedConfig } from '../../src/config/types.ts';
+import { mountMcp } from '../../src/daemon/mcp-load.ts';
 import { launch } from '../../src/exec/index.ts';
+import { Metrics } from '../../src/metrics/index.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { type Clock, RealClock } from '../../src/util/clock.ts';
 import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
-import type { WebContext } from '../../src/web/context.ts';
-import { Metrics } from '../../src/web/metrics.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -80,7 +81,9 @@ export async function startHarness(
   setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
   const { dir, cfg } = loadWebConfig(jobsYaml, webYaml, opts.files);
   const { ctx, scheduler, metrics } = buildContext(cfg, opts.clock);
-  const server = await startWebServer(ctx, cfg.web as WebSection, new Logger('cronstable'));
+  const server = await startWebServer(ctx, cfg.web as WebSection, new Logger('cronstable'), {
+    mcp: mountMcp,
+  });
   const base = server.urls.find((u) => u.startsWith('http://')) ?? '';
   const call =
     (method: string) =>

@@ -1,4 +1,4 @@
-// Issue 23: the daemon serves through its own node:http adapter (src/web/light) instead of
+// Issue 23: the daemon serves through its own node:http adapter (src/http) instead of
 // @hono/node-server, so that serving never loads Node's bundled undici. The wire format must not
 // change: the same Hono app runs in two real processes, one per adapter, and every raw answer
 // (headers in order and spelling, framing, body) must be byte-identical, Date aside.

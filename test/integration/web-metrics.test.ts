@@ -1,6 +1,6 @@
 // /metrics over real HTTP: families, types, labels and bucket bounds, parsed from the exposition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics } from '../../src/web/metrics.ts';
+import { Metrics } from '../../src/metrics/index.ts';
 import { type Harness, job, LOOPBACK, startHarness, waitUntil } from './web-harness.ts';
 
 interface Sample {

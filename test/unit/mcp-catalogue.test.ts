@@ -2,13 +2,13 @@
 // its toolset and kind; ours after the 29; the visibility counts of §4.1 over the real tools.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ApiDeps } from '../../src/api/deps.ts';
 import type { McpSection } from '../../src/config/file-schema.ts';
 import { resolveMcpSettings } from '../../src/config/mcp.ts';
 import { ToolRegistry } from '../../src/mcp/registry.ts';
 import type { Toolset } from '../../src/mcp/tool.ts';
 import { ALL_TOOLS, CATALOGUE } from '../../src/mcp/tools/index.ts';
 import { Logger } from '../../src/util/log.ts';
-import type { WebDeps } from '../../src/web/deps.ts';
 
 /** §4.2: set, and for mutating tools [destructive, idempotent]. */
 const SPEC: Record<string, [Toolset, false | [boolean, boolean]]> = {
@@ -27,7 +27,7 @@ const SPEC: Record<string, [Toolset, false | [boolean, boolean]]> = {
 const kindOf = (name: string) => SPEC[name] ?? ['observe', false];
 
 const registry = (section: McpSection) =>
-  new ToolRegistry(ALL_TOOLS, resolveMcpSettings({ enabled: true, ...section }), {} as WebDeps, {
+  new ToolRegistry(ALL_TOOLS, resolveMcpSettings({ enabled: true, ...section }), {} as ApiDeps, {
     log: new Logger('cronstable'),
   });
 

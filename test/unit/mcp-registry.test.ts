@@ -3,6 +3,7 @@
 // validation and its messages, the row clamp, the confirm gate, the audit line and the counter.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ApiDeps } from '../../src/api/deps.ts';
 import type { McpSection } from '../../src/config/file-schema.ts';
 import { resolveMcpSettings } from '../../src/config/mcp.ts';
 import { McpEngine } from '../../src/mcp/engine.ts';
@@ -18,7 +19,6 @@ import {
 } from '../../src/mcp/tool.ts';
 import { CATALOGUE, inCatalogueOrder } from '../../src/mcp/tools/index.ts';
 import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
-import type { WebDeps } from '../../src/web/deps.ts';
 
 const M = (destructive: boolean, idempotent: boolean, gerund: string): Mutation => ({
   destructive,
@@ -113,7 +113,7 @@ const EXTRAS = [tool('cron_job_slots'), tool('cron_get_incident')];
 // Deliberately shuffled: the catalogue order comes from inCatalogueOrder.
 const ALL = inCatalogueOrder([...EXTRAS, ...[...CATALOGUE].reverse().map((n) => special[n] ?? tool(n))]);
 
-const deps = {} as WebDeps;
+const deps = {} as ApiDeps;
 const logs: LogRecord[] = [];
 const counted: string[] = [];
 
@@ -357,7 +357,7 @@ describe('initialize capabilities', () => {
     const e = new McpEngine(
       ALL,
       resolveMcpSettings({ enabled: true, ...section }),
-      { ctx: { version: '1.2.3' } } as WebDeps,
+      { ctx: { version: '1.2.3' } } as ApiDeps,
       {
         log: new Logger('cronstable'),
       },

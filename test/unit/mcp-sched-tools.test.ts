@@ -2,6 +2,7 @@
 // walk, the model's redaction of state documents and the inspector's refusals, the schedule
 // summaries, and how cron_why_no_run reads `at`.
 import { describe, expect, it } from 'vitest';
+import { modelValueType, redactForModel, valueSize } from '../../src/api/state.ts';
 import type { DagConfig } from '../../src/config/types.ts';
 import {
   BAD_DATE_RANGE,
@@ -18,7 +19,6 @@ import {
 } from '../../src/mcp/tools/schedule-text.ts';
 import { stateRefusal } from '../../src/mcp/tools/state.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
-import { modelValueType, redactForModel, valueSize } from '../../src/web/api/state.ts';
 import { loadDags } from './dag-fixtures.ts';
 
 const task = '    tasks:\n      - id: a\n        command: echo a\n';
@@ -238,7 +238,7 @@ describe('schedule summaries (spec 07 §4.4)', () => {
 
 describe('why under a DST policy', () => {
   it('names the neighbouring fires the policy keeps', async () => {
-    const { why } = await import('../../src/web/why.ts');
+    const { why } = await import('../../src/api/why.ts');
     const frame = resolveFrame({ timezone: 'America/New_York' });
     const cron = parseCron('30 1 * * *');
     const entry = {

@@ -1,6 +1,7 @@
 // The pure parts of the MCP job and node tools: paging, Prometheus sample parsing, the incident view
 // (the dashboard's own verdict functions over `/jobs` rows), and the argument schemas' messages.
 import { describe, expect, it } from 'vitest';
+import type { JobRow } from '../../src/api/jobs.ts';
 import { failureBanner } from '../../src/dashboard/status.ts';
 import type { ApiJob } from '../../src/dashboard/types.ts';
 import { confirmArg, requiredString } from '../../src/mcp/tools/args.ts';
@@ -9,7 +10,6 @@ import { jobTools } from '../../src/mcp/tools/jobs.ts';
 import { nodeTools } from '../../src/mcp/tools/node.ts';
 import { paginate } from '../../src/mcp/tools/paging.ts';
 import { matchSamples, parseSampleLine } from '../../src/mcp/tools/prom-samples.ts';
-import type { JobRow } from '../../src/web/api/jobs.ts';
 
 describe('paginate', () => {
   const items = ['a', 'b', 'c', 'd', 'e'];

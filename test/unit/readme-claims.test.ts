@@ -200,18 +200,22 @@ describe('README claims: configuration', () => {
 });
 
 describe('README claims: metrics', () => {
-  const source = readdirSync(join(ROOT, 'src', 'web'))
-    .filter((f) => f.startsWith('metrics') && f.endsWith('.ts'))
-    .map((f) => read(`src/web/${f}`))
+  const source = readdirSync(join(ROOT, 'src', 'metrics'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => read(`src/metrics/${f}`))
     .join('\n');
 
   /** The label names the source gives family `name` ([] for a family without labels). */
   function labelsOf(name: string): string[] | undefined {
-    const at = source.indexOf(`'${name}'`);
-    if (at < 0) return undefined;
-    const next = source.slice(at, at + 400);
-    const m = /labelNames: \[([^\]]*)\]/.exec(next.slice(0, next.indexOf('\n    }') + 1 || undefined));
-    return m ? [...m[1]!.matchAll(/'(\w+)'/g)].map((l) => l[1]!) : [];
+    // The family's definition is the mention with labels, if any (others are lists of names).
+    let found: string[] | undefined;
+    for (let at = source.indexOf(`'${name}'`); at >= 0; at = source.indexOf(`'${name}'`, at + 1)) {
+      const next = source.slice(at, at + 400);
+      const m = /labelNames: \[([^\]]*)\]/.exec(next.slice(0, next.indexOf('\n    }') + 1 || undefined));
+      if (m) return [...m[1]!.matchAll(/'(\w+)'/g)].map((l) => l[1]!);
+      found = [];
+    }
+    return found;
   }
 
   it('names only metric families that exist, with their labels', () => {

@@ -3,16 +3,16 @@
 // that a stall skipped) is a `missed-overload` slot, counted in /metrics, and the node reads overloaded.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { WebContext } from '../../src/api/context.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { LaunchOptions, LaunchSpec } from '../../src/exec/types.ts';
+import { Metrics } from '../../src/metrics/index.ts';
 import type { SlotRecord } from '../../src/scheduler/history.ts';
 import { MISSED_SINGLE_RECORDS } from '../../src/scheduler/missed.ts';
 import { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { type Clock, FakeClock, type TimerHandle } from '../../src/util/clock.ts';
 import { Logger, setSink } from '../../src/util/log.ts';
-import type { WebContext } from '../../src/web/context.ts';
-import { Metrics } from '../../src/web/metrics.ts';
 import { FakeLauncher } from '../helpers/fake-launcher.ts';
 import { writeTree } from '../helpers/tmp.ts';
 

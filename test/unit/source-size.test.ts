@@ -1,6 +1,6 @@
 // The house rule of issue 24: no source file under src/ passes 600 lines, so each room can be read
 // whole. The one exception is the strict YAML parser, a single state machine kept in one file.
-// Generated files (src/web/ui/generated, not committed) are not sources.
+// Generated files (src/webui/generated, not committed) are not sources.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -162,9 +162,14 @@ describe('Q7: the Resources tab reads the live sample', () => {
       monitored: true,
       interval: 1,
       live: [
-        { started_at: 1, pid: 41, current: { cpu_seconds: 1, cpu_percent: 50, rss_bytes: 1024 }, series: [] },
         {
-          started_at: 2,
+          started_at: '2026-01-01T00:00:01.000Z',
+          pid: 41,
+          current: { cpu_seconds: 1, cpu_percent: 50, rss_bytes: 1024 },
+          series: [],
+        },
+        {
+          started_at: '2026-01-01T00:00:02.000Z',
           pid: 42,
           current: { cpu_seconds: 2, cpu_percent: 4.25, rss_bytes: 3 * 1024 * 1024 },
           series: [],

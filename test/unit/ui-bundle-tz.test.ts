@@ -23,7 +23,7 @@ describe('the browser stand-in for the zone-file reader', () => {
   });
 
   it("the page's script holds neither the zoneinfo path nor the TZif reader", () => {
-    const generated = 'src/web/ui/generated/assets.ts';
+    const generated = 'src/web/generated/assets.ts';
     expect(existsSync(generated), 'npm test builds the dashboard first').toBe(true);
     const text = readFileSync(generated, 'utf8');
     const js = text.slice(text.indexOf('APP_JS'), text.indexOf('APP_CSS'));

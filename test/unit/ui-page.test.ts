@@ -1,7 +1,7 @@
-// The served dashboard page: one self-contained, CSP-friendly document built from src/web/ui
-// (npm test runs `npm run build` first, which writes src/web/ui/generated/assets.ts).
+// The served dashboard page: one self-contained, CSP-friendly document built from src/webui
+// (npm test runs `npm run build` first, which writes src/web/generated/assets.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dashboardHtml } from '../../src/web/ui/page.ts';
+import { dashboardHtml } from '../../src/web/page.ts';
 
 describe('dashboard page', () => {
   let html = '';

@@ -3,16 +3,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { JobConfig } from '../../src/config/types.ts';
-import type { ProcStat } from '../../src/exec/procstat.ts';
-import type { RunningRun } from '../../src/scheduler/view.ts';
 import {
   JobResourceSampler,
   readProcs,
   readTreeUsage,
   resourceStats,
   treeUsage,
-} from '../../src/web/jobresources.ts';
+} from '../../src/api/jobresources.ts';
+import type { JobConfig } from '../../src/config/types.ts';
+import type { ProcStat } from '../../src/exec/procstat.ts';
+import type { RunningRun } from '../../src/scheduler/view.ts';
 
 describe('treeUsage', () => {
   const p = (pid: number, ppid: number, ticks: number, rssPages: number): [number, ProcStat] => [

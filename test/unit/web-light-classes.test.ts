@@ -1,10 +1,10 @@
-// The light Headers/Request/Response (src/web/light) behave like the platform's for what Hono,
+// The light Headers/Request/Response (src/http) behave like the platform's for what Hono,
 // our routes and the MCP SDK use; the platform classes (undici, fine to load in a test) are the
 // oracle wherever the Fetch standard fixes the answer.
 import { describe, expect, it } from 'vitest';
-import { LightHeaders } from '../../src/web/light/headers.ts';
-import { LightRequest } from '../../src/web/light/request.ts';
-import { LightResponse } from '../../src/web/light/response.ts';
+import { LightHeaders } from '../../src/http/headers.ts';
+import { LightRequest } from '../../src/http/request.ts';
+import { LightResponse } from '../../src/http/response.ts';
 
 /** Node's types declare no iterator on the platform Headers (no DOM.Iterable lib). */
 const pairs = (h: unknown) => [...(h as Iterable<[string, string]>)];

@@ -1,8 +1,8 @@
 // walkMinutes (the per-minute walk behind /schedule/pressure): the fires it reports per minute add up to the
 // engine's own fires in the window, also for per-second schedules whose first and last minutes are cut.
 import { describe, expect, it } from 'vitest';
+import { walkMinutes } from '../../src/api/pressure.ts';
 import { occurrences, parseCron, UTC_FRAME } from '../../src/schedule/index.ts';
-import { walkMinutes } from '../../src/web/pressure.ts';
 
 const FROM = Date.UTC(2026, 6, 6, 10, 52, 23, 400);
 

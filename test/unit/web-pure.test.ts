@@ -2,19 +2,19 @@
 // folding, exposition tidying, timestamps.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { relativePhrase } from '../../src/api/status.ts';
+import { icsUtc, isoInFrame, isoUtc } from '../../src/api/timefmt.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
+import { metricsSettings, tidyExposition } from '../../src/metrics/index.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
 import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';
 import { blockSeconds, foldLine, icsDuration, renderCalendar, typicalRuntime } from '../../src/web/ical.ts';
 import { parseListen } from '../../src/web/listen.ts';
-import { metricsSettings, tidyExposition } from '../../src/web/metrics.ts';
 import { originPolicy, sameOrigin } from '../../src/web/origin.ts';
 import { intParam } from '../../src/web/respond.ts';
 import { acceptsGzip } from '../../src/web/routes/core.ts';
 import { sseResponse } from '../../src/web/sse.ts';
-import { relativePhrase } from '../../src/web/status.ts';
-import { icsUtc, isoInFrame, isoUtc } from '../../src/web/timefmt.ts';
 
 describe('status phrases', () => {
   it('truncates and pluralises like the reference', () => {

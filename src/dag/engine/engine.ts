@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DagConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, RunHandle } from '../../exec/types.ts';
+import type { RunRegistry } from '../../jobapi/registry.ts';
 import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
@@ -19,9 +20,9 @@ import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
 import { DagRetention, type RetentionPass } from './retention.ts';
 import { RunStore, runMapKey } from './run-store.ts';
-import { DagTasks, type LiveTaskOutput, type TaskRegistry } from './tasks.ts';
+import { DagTasks, type LiveTaskOutput } from './tasks.ts';
 
-export type { LiveSink, LiveTaskOutput, TaskRegistry } from './tasks.ts';
+export type { LiveSink, LiveTaskOutput } from './tasks.ts';
 
 /** §7.6 timing constants. */
 export const LEASE_TTL_SECONDS = 30;
@@ -40,7 +41,7 @@ export interface DagEngineDeps {
   host: string;
   launch: (spec: LaunchSpec, opts: LaunchOptions) => RunHandle;
   /** The loopback job API: per-launch tokens and the task environment (§6.3). */
-  registry: TaskRegistry | null;
+  registry: RunRegistry | null;
   /** Whether this node creates scheduled/catch-up runs of the DAG now (the gate of `dag:<name>`). */
   gate(dag: DagConfig): boolean;
   /** Random per daemon process by default: a restarted daemon is a different holder. */

@@ -4,8 +4,8 @@
 // module owns each launched process until its completion is recorded.
 import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from '../../exec/types.ts';
+import type { RunCredentials, RunRegistry } from '../../jobapi/registry.ts';
 import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
-import type { RunCredentials, RunRegistration } from '../../jobapi/server.ts';
 import { statsdStart, statsdStop } from '../../report/index.ts';
 import type { Clock } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
@@ -18,17 +18,12 @@ import { liveRedactor } from './redact-stream.ts';
 import { GroupSampler, type TaskResources, taskMonitor } from './resources.ts';
 import { type RunStore, runMapKey } from './run-store.ts';
 
-export interface TaskRegistry {
-  register(run: RunRegistration): RunCredentials;
-  unregister(token: string): Promise<void>;
-}
-
 export interface DagTasksDeps {
   runs: RunStore;
   clock: Clock;
   log: Logger;
   launch: (spec: LaunchSpec, opts: LaunchOptions) => RunHandle;
-  registry: TaskRegistry | null;
+  registry: RunRegistry | null;
   /** This daemon process's token, stamped on pids and completions (fencing). */
   proc: string;
   /** The configured DAG of that name (a completion of a removed DAG changes nothing). */

@@ -1,17 +1,8 @@
 // The `dags` toolset (spec 07 §4.2 #19-23, #27-29): DAG reads, task log tails, trigger, backfill and
-// approval decisions. Each calls the function its REST route calls (src/web/api/dags.ts); refusals
+// approval decisions. Each calls the function its REST route calls (src/api/dags.ts); refusals
 // are worded for a model (`dag not found: '<d>'`, `state store unavailable: …`).
 import { z } from 'zod';
-import {
-  dagBackfillPreviewSchema,
-  dagBackfillSchema,
-  dagDecisionSchema,
-  dagRunSchema,
-  dagRunSummarySchema,
-  dagSummarySchema,
-  dagTriggerSchema,
-  dagXcomSchema,
-} from '../../web/api/dags.schema.ts';
+import type { WebContext } from '../../api/context.ts';
 import {
   dagBackfill,
   dagBackfillPreview,
@@ -23,9 +14,18 @@ import {
   dagTaskOutput,
   dagTrigger,
   dagXcom,
-} from '../../web/api/dags.ts';
-import type { ApiResult } from '../../web/api/types.ts';
-import type { WebContext } from '../../web/context.ts';
+} from '../../api/dags.ts';
+import type { ApiResult } from '../../api/types.ts';
+import {
+  dagBackfillPreviewSchema,
+  dagBackfillSchema,
+  dagDecisionSchema,
+  dagRunSchema,
+  dagRunSummarySchema,
+  dagSummarySchema,
+  dagTriggerSchema,
+  dagXcomSchema,
+} from '../../api/wire/dags.schema.ts';
 import { BAD_CURSOR, tailPage, tailPageShape } from '../tail.ts';
 import {
   confirmRefusal,

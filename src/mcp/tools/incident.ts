@@ -3,10 +3,10 @@
 // summarize, jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view,
 // the TUI and an MCP client reach the same verdict.
 import { z } from 'zod';
+import { type JobRow, jobRows } from '../../api/jobs.ts';
 import { type Correlation, incidentTimeline, verdictText } from '../../dashboard/incident.ts';
 import { failureBanner, jobStatus, signatureText, summarize } from '../../dashboard/status.ts';
 import type { ApiJob } from '../../dashboard/types.ts';
-import { type JobRow, jobRows } from '../../web/api/jobs.ts';
 import { toolError, toolOk } from '../tool.ts';
 import { defineTool, jobNotFound } from './args.ts';
 

@@ -2,26 +2,18 @@
 // job, its runs, trends, resources and log tail, and the two controls (run, cancel). Every payload
 // comes from the same api/ function as its REST route, so a tool and its route cannot disagree.
 import { z } from 'zod';
-import { redactLines } from '../../exec/redact.ts';
-import { StatusRowSchema } from '../../web/api/core.schema.ts';
-import { statusRows } from '../../web/api/core.ts';
+import { statusRows } from '../../api/core.ts';
+import type { ApiDeps } from '../../api/deps.ts';
+import { cancelJob, jobResources, jobRow, jobRows, jobRuns, jobTrends, startJob } from '../../api/jobs.ts';
+import { newestRun } from '../../api/logsource.ts';
+import { StatusRowSchema } from '../../api/wire/core.schema.ts';
 import {
   JobResourcesSchema,
   JobRowSchema,
   JobRunsSchema,
   JobTrendsSchema,
-} from '../../web/api/jobs.schema.ts';
-import {
-  cancelJob,
-  jobResources,
-  jobRow,
-  jobRows,
-  jobRuns,
-  jobTrends,
-  startJob,
-} from '../../web/api/jobs.ts';
-import type { WebDeps } from '../../web/deps.ts';
-import { newestRun } from '../../web/sse.ts';
+} from '../../api/wire/jobs.schema.ts';
+import { redactLines } from '../../exec/redact.ts';
 import { BAD_CURSOR, type TailSource, tailPage, tailPageShape } from '../tail.ts';
 import { confirmRefusal, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
 import { confirmArg, defineTool, jobNameArg, jobNotFound, offsetArg, rowsArg } from './args.ts';
@@ -154,7 +146,7 @@ const getResources = defineTool({
 });
 
 /** The buffer a job's tail reads: its newest running instance, else its last finished run (spec 06 §5.7). */
-export function jobTailSource(d: WebDeps, name: string): { source: TailSource; running: boolean } | null {
+export function jobTailSource(d: ApiDeps, name: string): { source: TailSource; running: boolean } | null {
   const newest = newestRun(d.ctx.scheduler.running(name));
   if (newest) {
     return { source: redacted(newest.runId, newest.lines, newest.published, newest.secrets), running: true };

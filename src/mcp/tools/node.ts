@@ -2,21 +2,15 @@
 // the cluster and fleet views, this node's resources, the Prometheus samples and the version. Every
 // payload comes from the same api/core.ts function as its REST route.
 import { z } from 'zod';
+import { clusterBody, fleetBody, nodeBody, nodeHistoryBody, versionInfo } from '../../api/core.ts';
 import {
   ClusterSchema,
   FleetSchema,
   NodeHistorySchema,
   NodeSchema,
   VersionSchema,
-} from '../../web/api/core.schema.ts';
-import {
-  clusterBody,
-  fleetBody,
-  metricsText,
-  nodeBody,
-  nodeHistoryBody,
-  versionInfo,
-} from '../../web/api/core.ts';
+} from '../../api/wire/core.schema.ts';
+import { metricsText } from '../../metrics/text.ts';
 import { type ToolDef, toolOk } from '../tool.ts';
 import { defineTool, rowsArg } from './args.ts';
 import { getIncident } from './incident.ts';

@@ -1,14 +1,7 @@
 // The schedule tools of the `observe` toolset (spec 07 §4.2 #13-18) plus cron_job_slots. Each calls
-// the function its REST route calls (src/web/api/schedule.ts, slots.ts), so a tool and its route
+// the function its REST route calls (src/api/schedule.ts, slots.ts), so a tool and its route
 // cannot disagree; what differs is the MCP wording of refusals and the one-line summary.
 import { z } from 'zod';
-import {
-  duplicatesSchema,
-  pressureSchema,
-  previewSchema,
-  suggestSchema,
-  whySchema,
-} from '../../web/api/schedule.schema.ts';
 import {
   scheduleDuplicates,
   scheduleEntry,
@@ -16,9 +9,16 @@ import {
   schedulePreview,
   scheduleSuggest,
   scheduleWhy,
-} from '../../web/api/schedule.ts';
-import { jobSlotsSchema } from '../../web/api/slots.schema.ts';
-import { jobSlotsView } from '../../web/api/slots.ts';
+} from '../../api/schedule.ts';
+import { jobSlotsView } from '../../api/slots.ts';
+import {
+  duplicatesSchema,
+  pressureSchema,
+  previewSchema,
+  suggestSchema,
+  whySchema,
+} from '../../api/wire/schedule.schema.ts';
+import { jobSlotsSchema } from '../../api/wire/slots.schema.ts';
 import { type ToolContext, type ToolDef, type ToolResult, toolError, toolOk } from '../tool.ts';
 import {
   AT_ERROR,

@@ -1,8 +1,7 @@
 // The `state` toolset (spec 07 §4.2 #24): the read-only state inspector for a model. It reads through
-// src/web/api/state.ts like `/state*` does; KV values are redacted to type and size (spec 07 §7) and
+// src/api/state.ts like `/state*` does; KV values are redacted to type and size (spec 07 §7) and
 // log streams are never served.
 import { z } from 'zod';
-import { modelDocumentsSchema, stateOverviewSchema, stateRecordsSchema } from '../../web/api/state.schema.ts';
 import {
   isLogStream,
   modelDocuments,
@@ -10,7 +9,12 @@ import {
   stateOverview,
   stateRecords,
   streamLength,
-} from '../../web/api/state.ts';
+} from '../../api/state.ts';
+import {
+  modelDocumentsSchema,
+  stateOverviewSchema,
+  stateRecordsSchema,
+} from '../../api/wire/state.schema.ts';
 import { type ToolDef, toolError, toolOk } from '../tool.ts';
 
 const input = z.strictObject({

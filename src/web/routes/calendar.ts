@@ -1,7 +1,7 @@
 // /calendar.ics and /jobs/{name}/calendar.ics (spec 06 §5.10, §8).
 import type { Hono } from 'hono';
-import { allEntries, analyzedEntries } from '../analysis.ts';
-import type { WebDeps } from '../deps.ts';
+import { allEntries, analyzedEntries } from '../../api/analysis.ts';
+import type { ApiDeps } from '../../api/deps.ts';
 import { ICS_DISPOSITION } from '../headers.ts';
 import {
   type CalendarEntry,
@@ -19,7 +19,7 @@ const ICS_HEADERS = {
   'content-disposition': ICS_DISPOSITION,
 };
 
-export function calendarRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function calendarRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
   // Streamed one job at a time: a 14-day feed of a big job set is megabytes of text.

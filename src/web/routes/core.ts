@@ -1,8 +1,8 @@
 // /version, /status, /job-set-id, /cluster, /fleet, /node, /node/history (spec 06 §5.1-§5.9); the JSON
 // payloads come from api/core.ts, shared with the MCP tools.
 import type { Hono } from 'hono';
-import { clusterBody, fleetBody, jobSetIdBody, nodeBody, nodeHistoryBody } from '../api/core.ts';
-import type { WebDeps } from '../deps.ts';
+import { clusterBody, fleetBody, jobSetIdBody, nodeBody, nodeHistoryBody } from '../../api/core.ts';
+import type { ApiDeps } from '../../api/deps.ts';
 import { JSON_TYPE, json, TEXT_TYPE, text, type WebEnv } from '../respond.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
@@ -20,7 +20,7 @@ export function acceptsGzip(header: string | undefined): boolean {
   return false;
 }
 
-export function coreRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function coreRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
   app.get('/version', () => text(ctx.version));
 

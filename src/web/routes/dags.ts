@@ -2,7 +2,6 @@
 // too). Until the DAG engine plugs in `ctx.dags`, `GET /dags` answers [] and every route naming a DAG
 // answers 404 `unknown dag '<name>'`.
 import type { Hono } from 'hono';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
 import {
   dagBackfill,
   dagDecide,
@@ -13,8 +12,9 @@ import {
   dagTrigger,
   dagXcom,
   unknownDag,
-} from '../api/dags.ts';
-import type { WebDeps } from '../deps.ts';
+} from '../../api/dags.ts';
+import type { ApiDeps } from '../../api/deps.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
 import { answer, type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
 
@@ -34,7 +34,7 @@ async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
   return value as Record<string, unknown>;
 }
 
-export function dagRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function dagRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
   app.get('/dags', async () => json(await dagList(ctx)));

@@ -1,10 +1,10 @@
 // GET / (spec 06 §5.12): the dashboard page with its security headers (web.headers go on top).
-// The page is src/web/ui/page.ts with the bundle every build writes; without it (a source tree
+// The page is src/web/page.ts with the bundle every build writes; without it (a source tree
 // that was never built) the route answers 503 saying to run the build, and the error is logged.
 import type { Hono } from 'hono';
-import type { WebDeps } from '../deps.ts';
+import type { ApiDeps } from '../../api/deps.ts';
+import { dashboardHtml } from '../page.ts';
 import { jsonError, type WebEnv } from '../respond.ts';
-import { dashboardHtml } from '../ui/page.ts';
 
 export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
@@ -17,7 +17,7 @@ export const DASHBOARD_SECURITY_HEADERS: Record<string, string> = {
 /** `render` is the page builder (the UI module's; tests pass a failing one). */
 export function dashboardRoute(
   app: Hono<WebEnv>,
-  d: Pick<WebDeps, 'log'>,
+  d: Pick<ApiDeps, 'log'>,
   render: () => string | Promise<string> = dashboardHtml,
 ): void {
   let reported = false;

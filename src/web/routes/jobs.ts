@@ -1,6 +1,7 @@
 // /jobs and the per-job routes (spec 06 §5.3-§5.7): list, runs, logs (SSE), resources, trends,
 // and the start/cancel controls. The payloads come from api/jobs.ts, shared with the MCP tools.
 import type { Hono } from 'hono';
+import type { ApiDeps } from '../../api/deps.ts';
 import {
   cancelJob,
   jobNotFoundText,
@@ -9,11 +10,11 @@ import {
   jobRuns,
   jobTrends,
   startJob,
-} from '../api/jobs.ts';
-import type { ApiResult } from '../api/types.ts';
-import type { WebDeps } from '../deps.ts';
+} from '../../api/jobs.ts';
+import { jobLogSource } from '../../api/logsource.ts';
+import type { ApiResult } from '../../api/types.ts';
 import { type Ctx, errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
-import { jobLogSource, sseResponse } from '../sse.ts';
+import { sseResponse } from '../sse.ts';
 
 export const jobNotFound = (name: string) => jsonError(404, jobNotFoundText(name));
 
@@ -23,7 +24,7 @@ function answer<T>(c: Ctx, r: ApiResult<T>, body: (value: T) => Response): Respo
   return r.status === 409 ? errorWithHeaders(c, r.status, r.error) : jsonError(r.status, r.error);
 }
 
-export function jobRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function jobRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
   app.get('/jobs', () => json(jobRows(d)));

@@ -3,12 +3,12 @@
 // The document generator (and with it zod and every payload schema) is loaded by that first request,
 // so a daemon nobody asks for the document never loads them (issue 21: no cost without MCP).
 import type { Hono } from 'hono';
-import type { WebDeps } from '../deps.ts';
+import type { ApiDeps } from '../../api/deps.ts';
 import { JSON_TYPE, text, type WebEnv } from '../respond.ts';
 
 export function openApiRoute(
   app: Hono<WebEnv>,
-  d: WebDeps,
+  d: ApiDeps,
   opts: { auth: boolean; publicPaths: ReadonlySet<string> },
 ): void {
   let body: Promise<string> | null = null;

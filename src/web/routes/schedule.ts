@@ -2,16 +2,16 @@
 // ../api/schedule.ts (which the MCP schedule tools call too). A 400 here still carries `web.headers`
 // (§2.3).
 import type { Hono } from 'hono';
-import { parseIsoInstant } from '../../util/instant.ts';
+import type { ApiDeps } from '../../api/deps.ts';
 import {
   scheduleDuplicates,
   schedulePressure,
   schedulePreview,
   scheduleSuggest,
   scheduleWhy,
-} from '../api/schedule.ts';
-import type { ApiResult } from '../api/types.ts';
-import type { WebDeps } from '../deps.ts';
+} from '../../api/schedule.ts';
+import type { ApiResult } from '../../api/types.ts';
+import { parseIsoInstant } from '../../util/instant.ts';
 import { answer, type Ctx, errorWithHeaders, intParam, json, type WebEnv } from '../respond.ts';
 
 /** A schedule answer: a 400 keeps `web.headers` (spec 06 §2.3), other errors are plain. */
@@ -19,7 +19,7 @@ function reply<T>(c: Ctx, r: ApiResult<T>): Response {
   return !r.ok && r.status === 400 ? errorWithHeaders(c, 400, r.error) : answer(r);
 }
 
-export function scheduleRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function scheduleRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
   app.get('/schedule/preview', (c) => {

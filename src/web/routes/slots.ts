@@ -1,10 +1,10 @@
 // GET /jobs/{name}/slots and /slots/unaccounted (issue 15 part 2), answered by ../api/slots.ts.
 import type { Hono } from 'hono';
-import { jobSlotsView, unaccountedView } from '../api/slots.ts';
-import type { WebDeps } from '../deps.ts';
+import type { ApiDeps } from '../../api/deps.ts';
+import { jobSlotsView, unaccountedView } from '../../api/slots.ts';
 import { answer, param, type WebEnv } from '../respond.ts';
 
-export function slotRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function slotRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
   app.get('/slots/unaccounted', async () => answer(await unaccountedView(ctx)));
   app.get('/jobs/:name/slots', async (c) =>

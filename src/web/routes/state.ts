@@ -1,11 +1,11 @@
 // The read-only state inspector (spec 06 §5.14), answered by ../api/state.ts (which the MCP
 // `cron_inspect_state` tool calls too).
 import type { Hono } from 'hono';
-import { stateArtifacts, stateDocuments, stateOverview, stateRecords } from '../api/state.ts';
-import type { WebDeps } from '../deps.ts';
+import type { ApiDeps } from '../../api/deps.ts';
+import { stateArtifacts, stateDocuments, stateOverview, stateRecords } from '../../api/state.ts';
 import { answer, intParam, json, type WebEnv } from '../respond.ts';
 
-export function stateRoutes(app: Hono<WebEnv>, d: WebDeps): void {
+export function stateRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
   app.get('/state', async () => json(await stateOverview(ctx)));
   app.get('/state/documents', async (c) => answer(await stateDocuments(ctx, c.req.query('ns'))));

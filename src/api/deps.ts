@@ -1,0 +1,25 @@
+// What every API query, route module and MCP tool gets: the daemon context, the web section and the server's samplers.
+import type { WebSection } from '../config/file-schema.ts';
+import type { Logger } from '../util/log.ts';
+import type { MetricsRegistry, WebContext } from './context.ts';
+import type { JobResourceSampler } from './jobresources.ts';
+import type { NodeSampler } from './node.ts';
+import type { StatusView } from './status.ts';
+
+export interface ApiDeps {
+  ctx: WebContext;
+  web: WebSection;
+  log: Logger;
+  /** Null when `metrics` is disabled (the route is not registered). */
+  metrics: MetricsRegistry | null;
+  status: StatusView;
+  node: NodeSampler;
+  /** CPU / RSS samples of running `monitorResources` jobs. */
+  jobResources: JobResourceSampler;
+}
+
+/** This node's display name: the cluster node name, else the host name. */
+export function nodeName(ctx: WebContext): string {
+  const c = ctx.cluster();
+  return c.nodeName || ctx.hostname;
+}

@@ -1,0 +1,107 @@
+// The job payloads of the REST API (spec 06 §5.3-§5.6), shared by the routes in routes/jobs.ts and the
+// MCP job tools (spec 07 §4.3): the `/jobs` rows, a job's runs, resources and trends, and the manual
+// start/cancel actions. Each returns an ApiResult so a route and a tool answer from the same code.
+import { monitorSettings } from '../exec/procstat.ts';
+import type { ApiDeps } from './deps.ts';
+import { resourceStats } from './jobresources.ts';
+import { jobsList, runObject, runStats, trends } from './jobview.ts';
+import { type ApiResult, fail, ok } from './types.ts';
+import type { JobResources, JobRow, JobRuns, JobTrends } from './wire/jobs.schema.ts';
+
+export type { JobRow } from './wire/jobs.schema.ts';
+
+/** `launched`, or what concurrencyPolicy made of the manual start (spec 07 §4.3 Do better). */
+export type StartOutcome = 'launched' | 'skipped-forbid' | 'replaced';
+
+export const jobNotFoundText = (name: string) => `job '${name}' not found`;
+const notFound = (name: string) => fail(404, jobNotFoundText(name));
+
+/** Every job in config order (`GET /jobs`). */
+export function jobRows(d: ApiDeps): JobRow[] {
+  return jobsList(d.ctx) as JobRow[];
+}
+
+/** One job's row, as a `GET /jobs` element. */
+export function jobRow(d: ApiDeps, name: string): ApiResult<JobRow> {
+  // Only the asked-for row is built: the other rows' cluster owners and countdowns are not needed.
+  const row = (jobsList(d.ctx, name) as JobRow[])[0];
+  return row ? ok(row) : notFound(name);
+}
+
+/** `GET /jobs/{name}/runs`: the retained history (newest 50, oldest first) and its stats. */
+export function jobRuns(d: ApiDeps, name: string): ApiResult<JobRuns> {
+  const history = d.ctx.scheduler.history(name);
+  if (!history) return notFound(name);
+  const runs = history.recentRuns().slice(-50);
+  // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
+  const sampled = d.jobResources.summariesOf(name);
+  if (sampled.size === 0) return ok({ name, runs: runs.map(runObject), stats: runStats(runs) } as JobRuns);
+  const usage = runs.map((r) => sampled.get(r.id) ?? null);
+  return ok({
+    name,
+    runs: runs.map((r, i) => ({ ...runObject(r), resources: usage[i] })),
+    stats: { ...runStats(runs), ...resourceStats(usage) },
+  } as JobRuns);
+}
+
+/** `GET /jobs/{name}/resources`: live samples and the newest `runs` sampled runs, oldest first. */
+export function jobResources(d: ApiDeps, name: string, runs: number): ApiResult<JobResources> {
+  const { ctx } = d;
+  const job = ctx.scheduler.job(name);
+  if (!job) return notFound(name);
+  const m = monitorSettings(job.monitorResources);
+  const records = ctx.scheduler.history(name)?.recentRuns() ?? [];
+  return ok({
+    name,
+    monitored: m.enabled,
+    interval: m.interval,
+    live: d.jobResources.liveOf(name),
+    // Each sampled run joins its run record (outcome, exit code, times) when the history still holds it.
+    runs: d.jobResources.runsOf(name, runs).map((r) => {
+      const rec = records.find((x) => x.id === r.run_id);
+      return rec ? { ...runObject(rec), pid: r.pid, resources: r.resources } : r;
+    }),
+  } as JobResources);
+}
+
+/** `GET /jobs/{name}/trends`: run stats over time windows. */
+export function jobTrends(d: ApiDeps, name: string): ApiResult<JobTrends> {
+  if (!d.ctx.scheduler.job(name)) return notFound(name);
+  return ok(trends(d.ctx, name) as JobTrends);
+}
+
+/**
+ * `POST /jobs/{name}/start`: launches now, ignoring leadership, under the job's concurrencyPolicy.
+ * The outcome says whether Forbid skipped it or Replace cancelled running instances first.
+ */
+export async function startJob(
+  d: ApiDeps,
+  name: string,
+): Promise<ApiResult<{ started: string; outcome: StartOutcome }>> {
+  const { scheduler } = d.ctx;
+  const busy = scheduler.running(name).length > 0;
+  const replacing = busy && scheduler.job(name)?.concurrencyPolicy === 'Replace';
+  const result = await scheduler.startJob(name);
+  d.status.invalidate();
+  if (result === 'unknown') return notFound(name);
+  if (result === 'disabled') return fail(409, `job '${name}' is disabled`);
+  const outcome: StartOutcome = result === 'skipped' ? 'skipped-forbid' : replacing ? 'replaced' : 'launched';
+  return ok({ started: name, outcome });
+}
+
+/**
+ * `POST /jobs/{name}/cancel`: answers once the cancellation is under way (terminate -> killTimeout
+ * -> kill runs on); `instances` is how many runs were running.
+ */
+export function cancelJob(d: ApiDeps, name: string): ApiResult<{ cancelled: string; instances: number }> {
+  const { scheduler } = d.ctx;
+  if (!scheduler.job(name)) return notFound(name);
+  const instances = scheduler.running(name).length;
+  if (instances === 0) return fail(409, `job '${name}' is not running`);
+  scheduler.cancelJob(name).then(
+    () => d.status.invalidate(),
+    (e: unknown) => d.log.error(`web: cancelling job ${name} failed: ${(e as Error)?.message ?? e}`),
+  );
+  d.status.invalidate();
+  return ok({ cancelled: name, instances });
+}

@@ -1,0 +1,206 @@
+// The zod schemas of the jobs payloads (the 200 bodies of ./jobs.ts) and the RouteDocs that
+// /openapi.json is built from. Kept apart from the payload code so a daemon without MCP never loads zod:
+// only the MCP tools and src/web/openapi.ts import this module.
+import { z } from 'zod';
+import type { RouteDoc } from './route-doc.ts';
+
+const num = z.number();
+const nnum = z.number().nullable();
+const int = z.number().int();
+const nstr = z.string().nullable();
+const point = z.tuple([num, num, num]);
+
+export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled', 'unknown']);
+
+/** What the resource sampler measured of one run (`/runs` entries carry no series, `/resources` ones do). */
+export const RunResourcesSchema = z.object({
+  cpu_user_seconds: nnum.optional(),
+  cpu_system_seconds: nnum.optional(),
+  cpu_total_seconds: nnum,
+  max_rss_bytes: nnum,
+  samples: int,
+  series: z.array(point).optional(),
+});
+
+/** A run object (`last_run`, `/runs` entries; spec 06 §5.4). */
+export const RunObjectSchema = z.object({
+  outcome: RunOutcomeSchema,
+  exit_code: int.nullable(),
+  started_at: nstr,
+  finished_at: z.string(),
+  duration: nnum,
+  fail_reason: nstr,
+  resources: RunResourcesSchema.nullable(),
+});
+
+/** The outcome and duration figures of `/jobs/{name}/runs` `stats`. */
+export const RunOutcomeStatsSchema = z.object({
+  total: int,
+  success: int,
+  failure: int,
+  cancelled: int,
+  unknown: int,
+  success_rate: nnum,
+  avg_duration: nnum,
+  min_duration: nnum,
+  max_duration: nnum,
+  last_duration: nnum,
+});
+export type ApiRunStats = z.infer<typeof RunOutcomeStatsSchema>;
+
+/** avg / max / last CPU seconds and peak RSS over a job's monitored runs (`/jobs/{name}/runs` stats). */
+export const ResourceStatsSchema = z.object({
+  avg_cpu_seconds: nnum,
+  max_cpu_seconds: nnum,
+  last_cpu_seconds: nnum,
+  avg_rss_bytes: nnum,
+  max_rss_bytes: nnum,
+  last_rss_bytes: nnum,
+});
+export type ApiResourceStats = z.infer<typeof ResourceStatsSchema>;
+
+export const RunStatsSchema = RunOutcomeStatsSchema.extend(ResourceStatsSchema.shape);
+
+/** One `GET /jobs` element (spec 06 §5.4). */
+export const JobRowSchema = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  schedule: z.string(),
+  command: z.string(),
+  captureStdout: z.boolean(),
+  captureStderr: z.boolean(),
+  utc: z.boolean(),
+  timezone: nstr,
+  running: z.boolean(),
+  pids: z.array(int),
+  scheduled_in: nnum,
+  never_fires: z.boolean(),
+  schedule_findings: z.array(z.object({ code: z.string(), level: z.string(), message: z.string() })),
+  last_run: RunObjectSchema.nullable(),
+  history: z.array(z.object({ outcome: RunOutcomeSchema, duration: nnum })),
+  schedule_resolved: z.string().optional(),
+  dst: z
+    .object({ repeated: z.enum(['first', 'last', 'both']), skipped: z.enum(['shift', 'skip']) })
+    .optional(),
+  running_resources: z
+    .object({ cpu_percent: num, cpu_seconds: num, rss_bytes: num, instances: int })
+    .optional(),
+  retry: z
+    .object({ attempt: int, maxAttempts: int.nullable(), nextRetryAt: nstr, delaySeconds: nnum })
+    .optional(),
+  rebootPending: z.literal(true).optional(),
+  concurrencyScope: z.literal('cluster').optional(),
+  slot: z.object({ held: z.boolean(), holder: nstr, refs: int }).optional(),
+  clusterPolicy: z.enum(['Leader', 'PreferLeader', 'EveryNode']).optional(),
+  clusterOwner: nstr.optional(),
+});
+export type JobRow = z.infer<typeof JobRowSchema>;
+
+export const JobRunsSchema = z.object({
+  name: z.string(),
+  runs: z.array(RunObjectSchema),
+  stats: RunStatsSchema,
+});
+export type JobRuns = z.infer<typeof JobRunsSchema>;
+
+const SampledRunSchema = z.object({
+  run_id: z.string(),
+  started_at: z.string(),
+  finished_at: z.string(),
+  pid: int.nullable(),
+  resources: RunResourcesSchema,
+});
+
+/** A running instance's samples so far (`/jobs/{name}/resources` `live`). */
+export const LiveResourcesSchema = z.object({
+  started_at: z.string(),
+  pid: int.nullable(),
+  current: z.object({ cpu_seconds: num, cpu_percent: num, rss_bytes: num }).nullable(),
+  series: z.array(point),
+});
+export type ApiLiveResources = z.infer<typeof LiveResourcesSchema>;
+/** [epoch seconds, cpu %, rss bytes], oldest first. */
+export type ResourceSeries = z.infer<typeof point>[];
+/** One sampled run's totals, as the daemon writes them (`/jobs/{name}/runs`, `/resources`). */
+export type ApiResourceSummary = Pick<
+  z.infer<typeof RunResourcesSchema>,
+  'cpu_total_seconds' | 'max_rss_bytes' | 'samples'
+>;
+
+export const JobResourcesSchema = z.object({
+  name: z.string(),
+  monitored: z.boolean(),
+  interval: num,
+  live: z.array(LiveResourcesSchema),
+  // A sampled run joins its run record while the history still holds it, else it is the bare sample.
+  runs: z.array(
+    z.union([
+      RunObjectSchema.extend({ pid: int.nullable(), resources: RunResourcesSchema }),
+      SampledRunSchema,
+    ]),
+  ),
+});
+export type JobResources = z.infer<typeof JobResourcesSchema>;
+
+export const JobTrendsSchema = z.object({
+  name: z.string(),
+  source: z.enum(['durable', 'memory']),
+  generated_at: z.string(),
+  windows: z.object({
+    '1h': RunStatsSchema,
+    '24h': RunStatsSchema,
+    '7d': RunStatsSchema,
+    '30d': RunStatsSchema,
+    all: RunStatsSchema,
+  }),
+});
+export type JobTrends = z.infer<typeof JobTrendsSchema>;
+const runsQuery = { runs: z.string().describe('how many sampled runs (default 20, clamped 0-50)') };
+
+export const docs: RouteDoc[] = [
+  { method: 'get', path: '/jobs', summary: 'Every job in config order', response: z.array(JobRowSchema) },
+  {
+    method: 'get',
+    path: '/jobs/{name}/runs',
+    summary: "A job's retained runs (newest 50, oldest first) and their stats",
+    response: JobRunsSchema,
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/jobs/{name}/logs',
+    summary: "A job's output as server-sent events: the buffered lines, then live lines until the run ends",
+    response: null,
+    contentType: 'text/event-stream',
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/jobs/{name}/resources',
+    summary: 'CPU and memory of a monitorResources job: running instances and the last sampled runs',
+    query: runsQuery,
+    response: JobResourcesSchema,
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/jobs/{name}/trends',
+    summary: 'Run statistics over the last 1h, 24h, 7d, 30d and all retained runs',
+    response: JobTrendsSchema,
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/jobs/{name}/start',
+    summary: 'Start the job now (ignores leadership, honours concurrencyPolicy); empty body',
+    response: null,
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/jobs/{name}/cancel',
+    summary: 'Cancel every running instance of the job; empty body',
+    response: null,
+    errors: [404, 409],
+  },
+];

@@ -1,0 +1,17 @@
+// Types for the prom-client files src/metrics/prom.ts loads one by one (the package types only its entry).
+declare module 'prom-client/lib/counter.js' {
+  const Counter: typeof import('prom-client').Counter;
+  export default Counter;
+}
+declare module 'prom-client/lib/gauge.js' {
+  const Gauge: typeof import('prom-client').Gauge;
+  export default Gauge;
+}
+declare module 'prom-client/lib/histogram.js' {
+  const Histogram: typeof import('prom-client').Histogram;
+  export default Histogram;
+}
+declare module 'prom-client/lib/registry.js' {
+  const Registry: typeof import('prom-client').Registry;
+  export default Registry;
+}
