@@ -3,48 +3,14 @@
 // value and type-only imports, re-exports, and `import()` (a lazy edge is still an edge: it
 // couples the two modules' meaning even when it defers their evaluation).
 // Usage: node scripts/check-cycles.mjs [dir]   (default: src)
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { relative, resolve } from 'node:path';
+import { importsOf, sourceFiles } from './import-graph.mjs';
 
 const root = resolve(process.argv[2] ?? 'src');
 
-function sourceFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'generated' && name !== 'node_modules') out.push(...sourceFiles(path));
-    } else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/** The file a relative specifier names, or null for packages and built-ins. */
-function resolveSpecifier(from, spec) {
-  if (!spec.startsWith('.')) return null;
-  const base = resolve(dirname(from), spec);
-  const candidates = [
-    base,
-    base.replace(/\.js$/, '.ts'),
-    `${base}.ts`,
-    `${base}.tsx`,
-    join(base, 'index.ts'),
-  ];
-  return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
-}
-
 const files = sourceFiles(root);
 const graph = new Map();
-for (const file of files) {
-  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  const deps = new Set();
-  for (const ref of info.importedFiles) {
-    const target = resolveSpecifier(file, ref.fileName);
-    if (target && target !== file) deps.add(target);
-  }
-  graph.set(file, [...deps]);
-}
+for (const file of files) graph.set(file, [...new Set(importsOf(file).map((i) => i.target))]);
 
 // Tarjan's strongly connected components: any component of more than one file is a cycle.
 let index = 0;

@@ -5,9 +5,9 @@
 // apart from `api`), and `main.ts` stands for the entry file. Every import counts: value and type-only
 // imports, re-exports and `import()`, because a type-only edge couples meaning as much as a value one.
 // Usage: node scripts/check-layers.mjs [--doc docs/architecture.md] [--root src]
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { importsOf, sourceFiles } from './import-graph.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -27,30 +27,6 @@ function readLayers(path) {
     .map((l) => l.replace(/#.*/, '').trim())
     .filter(Boolean)
     .map((l) => l.split(/\s+/));
-}
-
-function sourceFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'generated' && name !== 'node_modules') out.push(...sourceFiles(path));
-    } else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-function resolveSpecifier(from, spec) {
-  if (!spec.startsWith('.')) return null;
-  const base = resolve(dirname(from), spec);
-  const candidates = [
-    base,
-    base.replace(/\.js$/, '.ts'),
-    `${base}.ts`,
-    `${base}.tsx`,
-    join(base, 'index.ts'),
-  ];
-  return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
 }
 
 const layers = readLayers(docPath);
@@ -74,19 +50,14 @@ for (const file of files) {
     problems.push(`${rel}: its folder is in no layer of ${relative(process.cwd(), docPath)}`);
     continue;
   }
-  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  for (const ref of info.importedFiles) {
-    const target = resolveSpecifier(file, ref.fileName);
-    if (!target) continue;
+  for (const { spec, target } of importsOf(file)) {
     const to = unitOf(target);
     if (to === null || to === from) continue;
     const a = rank.get(from);
     const b = rank.get(to);
-    if (b < a) problems.push(`${rel} imports ${ref.fileName}: ${from} may not import ${to}, a higher layer`);
+    if (b < a) problems.push(`${rel} imports ${spec}: ${from} may not import ${to}, a higher layer`);
     else if (b === a)
-      problems.push(
-        `${rel} imports ${ref.fileName}: ${from} and ${to} are peers and may not import each other`,
-      );
+      problems.push(`${rel} imports ${spec}: ${from} and ${to} are peers and may not import each other`);
   }
 }
 
