@@ -1,7 +1,7 @@
 // A small long-lived spawner process (spawner.pl) that forks on the daemon's behalf.
 // Forking from the daemon costs ~3 ms of page-table copying per launch at ~100 MB RSS, and the
 // copies serialize on the address space even from worker threads; from a ~4 MB process a
-// fork is ~20x cheaper. spawner.ts keeps one per core during a herd (figures there).
+// fork is ~20x cheaper. spawner.ts keeps one per core during a herd (bench/RESULTS.md, "Spawn paths").
 // The processes it starts are the daemon's in all that matters: their pid is reported back
 // (the daemon signals their process group itself), their output and wait status are relayed.
 import { type ChildProcess, spawn } from 'node:child_process';
