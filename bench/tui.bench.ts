@@ -128,6 +128,7 @@ async function mount(list: ApiJob[]) {
   const { render } = await import('ink');
   const { createElement } = await import('react');
   const { App } = await import('../src/tui/app/App.tsx');
+  const { VIEWS } = await import('../src/tui/views/registry.ts');
   const store = new Store(state());
   const ctl = new Controller({
     client: new ApiClient('http://127.0.0.1:9', null),
@@ -137,6 +138,7 @@ async function mount(list: ApiJob[]) {
     prefsPath: null,
     writeRaw: () => {},
     quit: () => {},
+    afterPoll: (c) => VIEWS.afterPoll(c),
   });
   ctl.acceptJobs(list);
   const sink = new Sink();

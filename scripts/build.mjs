@@ -103,6 +103,9 @@ const tuiSplit = {
 
 const LANE_FILE = 'cronstable-lane.mjs';
 
+/** The spawner's Perl program, inlined as a string (src/exec/spawner-script.ts reads it from the source tree). */
+const SPAWNER_PL = readFileSync(new URL('../src/exec/spawner.pl', import.meta.url), 'utf8');
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -112,7 +115,11 @@ const common = {
   legalComments: 'none',
   metafile: Boolean(process.env.CRONSTABLE_BUILD_ANALYZE),
   // NODE_ENV: React and Ink (the `tui` verb only) pick their production builds; nothing else reads it.
-  define: { __CRONSTABLE_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
+  define: {
+    __CRONSTABLE_VERSION__: JSON.stringify(pkg.version),
+    __SPAWNER_PL__: JSON.stringify(SPAWNER_PL),
+    'process.env.NODE_ENV': '"production"',
+  },
   // Native drivers stay outside the bundle; the runtime picks one (src/store/driver.ts).
   // nodemailer (REQUIRED_ON_IMPORT) stays in node_modules for the same reason as LAZY_PACKAGES.
   external: ['better-sqlite3', 'bun:sqlite', 'node:sqlite'],

@@ -1,4 +1,4 @@
-// The environment frame of the spawner protocol (spawner-script.ts): `V envc ("K=V")*`. A spawner
+// The environment frame of the spawner protocol (spawner.pl): `V envc ("K=V")*`. A spawner
 // keeps the last environment it was sent and gives it to every process it starts after it, so a
 // herd of jobs with the same environment sends (and the spawner sets) it once, not once per job.
 // Enumerating process.env is the costly part of encoding (each variable is a call into the

@@ -1,7 +1,7 @@
-// A small long-lived spawner process (spawner-script.ts) that forks on the daemon's behalf.
+// A small long-lived spawner process (spawner.pl) that forks on the daemon's behalf.
 // Forking from the daemon costs ~3 ms of page-table copying per launch at ~100 MB RSS, and the
 // copies serialize on the address space even from worker threads; from a ~4 MB process a
-// fork is ~20x cheaper. spawner.ts keeps one per core during a herd (figures there).
+// fork is ~20x cheaper. spawner.ts keeps one per core during a herd (bench/RESULTS.md, "Spawn paths").
 // The processes it starts are the daemon's in all that matters: their pid is reported back
 // (the daemon signals their process group itself), their output and wait status are relayed.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { spawnInThread } from './child.ts';
 import { envFrame } from './env-frame.ts';
-import { SPAWNER_SCRIPT } from './spawner-script.ts';
+import { spawnerScript } from './spawner-script.ts';
 import type { ChildEvents, ChildPort, Spawner, SpawnRequest, StreamName } from './types.ts';
 
 /** How long the spawner is kept without a live process before it exits. */
@@ -26,7 +26,7 @@ const FRAME_X = code('X');
 const WRITE_BATCH = 16;
 
 export interface SpawnerProcessOptions {
-  /** The interpreter and its arguments (default `perl -e <script>`). */
+  /** The interpreter and its arguments (default `perl -e <spawner.pl>`). */
   command?: string[];
   idleMs?: number;
   /** Where launches go when the spawner cannot be used (default: in this thread). */
@@ -62,7 +62,7 @@ export class SpawnerProcess {
   private sentEnv: Buffer | null = null;
 
   constructor(opts: SpawnerProcessOptions = {}) {
-    this.command = opts.command ?? ['perl', '-e', SPAWNER_SCRIPT];
+    this.command = opts.command ?? ['perl', '-e', spawnerScript()];
     this.idleMs = opts.idleMs ?? SPAWNER_IDLE_MS;
     this.fallback = opts.fallback ?? spawnInThread;
   }

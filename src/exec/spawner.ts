@@ -4,24 +4,13 @@
 // the scheduler's launch pacer. A burst the scheduler announces (expectLaunches: more fires due
 // in one tick than SpawnLoad's limit) goes to them from its first launch.
 //
-// Why spawner processes (issue 24: keep them only if they win clearly). The herd bench (500
-// jobs due in one second, `npm run bench -- --only herd`) against xargs -P4 starting the same
-// commands in the same run, ratio of start p99 (lower is better), load average 15-25 on 2 cores:
-//   Node: plain child_process.spawn in-thread  > 10 s, fires dropped as missed (no ratio)
-//         spawn from 2 / 4 worker threads        2.97x / 2.29x
-//         1 perl spawner (the old default)        1.26x, 1.86x, 0.92x
-//         2 perl spawners, daemon's session      1.04x, 1.03x
-//         2 perl spawners, own sessions           0.57x, 1.00x, 0.81x
-//   Bun:  child_process.spawn in-thread           0.93x, 1.05x (daemon 1.15 CPU-s per herd)
-//         2 perl spawners, own sessions           0.61x, 0.70x (daemon 0.66-0.77 CPU-s)
-// The kept path, six more runs each: Node 1.03-2.0x, Bun 0.46-1.23x (better the busier the
-// machine); the 0.8x budget is not met on Node: the rest is launch CPU (RESULTS.md).
+// Why spawner processes: no other spawn path came as near xargs -P4 (bench/RESULTS.md, "Spawn paths").
 // Forking from the daemon copies its ~100 MB address space (Node) or at least holds its thread
 // for each launch; a ~4 MB perl process forks in a fraction of that, and one per core forks in
 // parallel. Each sits in a session of its own: with autogroup scheduling (on by default in most
 // distribution kernels) a session is one scheduling entity, and every job of a herd starts in a
 // session of its own, so spawners left in the daemon's session get a sliver of the CPU while
-// they still have forks to do. Figures in bench/RESULTS.md, "serve: herd".
+// they still have forks to do.
 import { availableParallelism } from 'node:os';
 import { spawnInThread } from './child.ts';
 import { SpawnLoad } from './spawn-policy.ts';

@@ -12,6 +12,7 @@ import { Painter } from '../../src/tui/app/painter.ts';
 import { createState, Store, type TuiState } from '../../src/tui/app/state.ts';
 import { ApiClient } from '../../src/tui/data/client.ts';
 import { DEFAULT_PREFS } from '../../src/tui/data/prefs.ts';
+import { VIEWS } from '../../src/tui/views/registry.ts';
 import { apiJob } from './api-job.ts';
 
 const NOW = Date.parse('2026-07-05T09:00:00Z');
@@ -206,6 +207,7 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
     prefsPath: null,
     writeRaw: (t) => raw.push(t),
     quit: () => {},
+    afterPoll: (c) => VIEWS.afterPoll(c),
     ...(home ? { home } : {}),
   });
   ctl.acceptJobs(daemon.jobs);

@@ -3,6 +3,7 @@
 // order the palette paints with an empty query is that list.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paletteEntries } from '../../src/tui/views/palette/palette.ts';
+import { VIEWS } from '../../src/tui/views/registry.ts';
 import { dagAndStateRoutes } from '../helpers/tui-extra-routes.ts';
 import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
 
@@ -52,7 +53,7 @@ describe('palette order', () => {
   it('lists the global entries in the spec order, then each DAG, then each job in the spec order', async () => {
     h = mountTui(daemon);
     await h.ctl.loadDags();
-    const titles = paletteEntries(h.ctl, '').map((c) => c.title);
+    const titles = paletteEntries({ ctl: h.ctl, views: VIEWS }, '').map((c) => c.title);
     expect(titles.slice(0, SPEC_GLOBALS.length)).toEqual(SPEC_GLOBALS);
     expect(titles.slice(SPEC_GLOBALS.length, SPEC_GLOBALS.length + 2)).toEqual([
       'DAG: etl',

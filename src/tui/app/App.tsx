@@ -4,6 +4,7 @@ import { useInput } from 'ink';
 import { useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { ASCII, UNICODE } from '../text/glyphs.ts';
 import { type Cvd, type Depth, Theme } from '../text/theme.ts';
+import { VIEWS } from '../views/registry.ts';
 import type { RenderCtx } from '../views/types.ts';
 import type { Controller } from './controller.ts';
 import { type DispatchHooks, dispatchKey } from './dispatch.ts';
@@ -22,7 +23,7 @@ export function App({ ctl, depth, hooks, painter }: AppProps) {
   const s = useSyncExternalStore(ctl.store.subscribe, ctl.store.get);
   const name = `${s.prefs.theme}${s.prefs.light ? '-light' : ''}`;
   const theme = useMemo(() => new Theme(name, depth, s.prefs.cvd as Cvd), [name, depth, s.prefs.cvd]);
-  const ctx: RenderCtx = { s, theme, g: s.ascii ? ASCII : UNICODE, ctl };
+  const ctx: RenderCtx = { s, theme, g: s.ascii ? ASCII : UNICODE, ctl, views: VIEWS };
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
   useInput((input, key) => {

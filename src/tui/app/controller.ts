@@ -33,18 +33,13 @@ export interface ControllerDeps {
   clipboard?: (text: string) => void;
   /** the environment naming a multiplexer (TMUX, STY) that OSC 52 must pass through (absent: none) */
   terminalEnv?: NodeJS.ProcessEnv;
+  /** the views' work after every good poll (refresh what they show, Q18): the registry's, in its order */
+  afterPoll: (ctl: Controller) => void;
 }
 
 /** Something a surface holds open (a log stream), stopped when that surface closes or the program ends. */
 export interface Stoppable {
   stop(): void;
-}
-
-/** Work a view does after every good poll (refresh what it shows, Q18); registered once at its module. */
-export type PollHook = (ctl: Controller) => void;
-const pollHooks: PollHook[] = [];
-export function onEachPoll(hook: PollHook): void {
-  pollHooks.push(hook);
 }
 
 const TOAST_MS = 3000;
@@ -178,7 +173,7 @@ export class Controller {
         c.json<ApiNode>('/node').catch(() => null),
       ]);
       this.store.setData({ cluster, node });
-      for (const hook of pollHooks) hook(this);
+      this.deps.afterPoll(this);
       this.schedule(this.state.pollMs);
     } catch (e) {
       this.pollFailed(e);

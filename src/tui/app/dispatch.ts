@@ -1,11 +1,10 @@
 // Key dispatch (spec 08 §5): Ctrl-C first, then the palette, Esc, a focused input, the wallboard, the top
-// surface, the board. Only the top surface takes keys.
-import { boardKey, filterKey } from '../views/board/board.ts';
+// surface, the board's key table. Only the top surface takes keys.
+import { filterKey } from '../views/board/board.ts';
 import { skipBoot } from '../views/boot/boot.ts';
 import { clearMarks } from '../views/bulk/bulk.ts';
-import { viewOf } from '../views/registry.ts';
 import type { RenderCtx } from '../views/types.ts';
-import { ackAlarm, wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
+import { wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
 import type { Controller } from './controller.ts';
 import type { Key } from './keys.ts';
 import type { Surface } from './state.ts';
@@ -32,11 +31,12 @@ export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, ren
   const wasZen = zenActive(render);
   ctl.store.set({ lastKeyAt: ctl.deps.mono() });
   if (wasZen) return;
-  const ctx = { ctl, s };
+  const views = render.views;
+  const ctx = { ctl, s, views };
   const top: Surface | null = ctl.top();
   if (top?.kind === 'palette') {
     if (key.name === 'escape') ctl.close('palette');
-    else viewOf(top).key(top, key, ctx);
+    else views.viewOf(top).key(top, key, ctx);
     return;
   }
   if (key.ctrl && (key.name === 'k' || key.name === 'p')) {
@@ -45,7 +45,7 @@ export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, ren
   }
   if (key.name === 'escape') {
     if (top) {
-      const v = viewOf(top);
+      const v = views.viewOf(top);
       if (v.focused?.(top) && v.blur && top.kind !== 'token') v.blur(top, ctx);
       else ctl.close(top.kind);
     } else if (s.filterFocused) ctl.store.set({ filterFocused: false });
@@ -57,18 +57,14 @@ export function dispatchKey(ctl: Controller, key: Key, hooks: DispatchHooks, ren
     filterKey(key, ctx);
     return;
   }
-  if (top === null && (key.name === 'w' || key.name === 'a')) {
-    if (key.name === 'w') ctl.store.set({ wallboard: !s.wallboard, filterFocused: false });
-    else ackAlarm(ctx);
-    return;
-  }
   if (s.wallboard) {
     wallboardKey(key, ctx);
     return;
   }
   if (top) {
-    viewOf(top).key(top, key, ctx);
+    views.viewOf(top).key(top, key, ctx);
     return;
   }
-  boardKey(key, ctx);
+  // The board: its own keys and the views' (`i`, `m`, `?`, `w`, the panels), one table; Ctrl chords are none.
+  if (!key.ctrl) views.boardKey(key.name)?.run(ctx);
 }

@@ -7,7 +7,6 @@ import { overlayToasts } from '../views/board/chrome.ts';
 import { paintBoot } from '../views/boot/boot.ts';
 import { drawerWidth } from '../views/drawer/drawer.ts';
 import { overlayPanel } from '../views/panel.ts';
-import { viewOf } from '../views/registry.ts';
 import type { RenderCtx } from '../views/types.ts';
 import { paintWallboard } from '../views/wallboard/wallboard.ts';
 
@@ -38,7 +37,7 @@ function composeRows(ctx: RenderCtx): string[] {
   if (s.wallboard) return paintWallboard(ctx, height);
   let rows = paintBoard(ctx, height);
   for (const surface of s.stack) {
-    const p = viewOf(surface).paint(surface, ctx);
+    const p = ctx.views.viewOf(surface).paint(surface, ctx);
     if (p.placement === 'panel') rows = overlayPanel(rows, p, ctx);
     else {
       const w = drawerWidth(s.cols);

@@ -5,7 +5,7 @@
 
 import { flatten } from '../text/sanitize.ts';
 import { filterKey } from '../views/board/board.ts';
-import { viewOf } from '../views/registry.ts';
+import { VIEWS } from '../views/registry.ts';
 import type { Controller } from './controller.ts';
 import type { Key } from './keys.ts';
 
@@ -70,10 +70,10 @@ export function dispatchPaste(ctl: Controller, text: string): void {
   const clean = flatten(text).trim();
   if (clean === '') return;
   const key: Key = { name: 'paste', ctrl: false, text: clean };
-  const ctx = { ctl, s };
+  const ctx = { ctl, s, views: VIEWS };
   const top = ctl.top();
   if (top) {
-    const view = viewOf(top);
+    const view = VIEWS.viewOf(top);
     if (view.focused?.(top)) view.key(top, key, ctx);
   } else if (s.filterFocused) filterKey(key, ctx);
 }

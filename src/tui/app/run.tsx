@@ -10,6 +10,7 @@ import { Terminal } from '../terminal.ts';
 import { asciiByDefault } from '../text/glyphs.ts';
 import { colourDepth, parseThemeName } from '../text/theme.ts';
 import { bootDue, runBoot } from '../views/boot/boot.ts';
+import { VIEWS } from '../views/registry.ts';
 import { App } from './App.tsx';
 import { Controller } from './controller.ts';
 import { KeyInput } from './keyinput.ts';
@@ -70,6 +71,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       clipboard: (text) => pipeToClipboard(text),
       terminalEnv: env,
       quit: finish,
+      afterPoll: (c) => VIEWS.afterPoll(c),
     });
     const fullRepaint = () => {
       painter.invalidate();

@@ -1,17 +1,16 @@
 // What the "other panels" (spec 08 §4.12) share: scrolling bodies with a position in the hint, patches that
 // find the open surface by kind (a fetch answering late must not write into a surface the user moved on from),
-// the toggle that opens, raises or closes a panel, a key and a palette entry per panel, and live refresh
-// driven by the store (each poll, or every N ms on the 1 s tick) that ends when the panel closes.
+// the toggle that opens, raises or closes a panel, a panel's descriptor (its key and palette entry), and live
+// refresh driven by the store (each poll, or every N ms on the 1 s tick) that ends when the panel closes.
 import type { Controller } from '../app/controller.ts';
 import type { Key } from '../app/keys.ts';
 import type { Surface, TuiState } from '../app/state.ts';
 import type { Glyphs } from '../text/glyphs.ts';
 import type { Style } from '../text/theme.ts';
 import { cellWidth, wrapCells } from '../text/width.ts';
-import { addBoardKey } from './boardkeys.ts';
-import { addPaletteSource } from './palette/palette.ts';
+import { command } from './command.ts';
 import { bodyRow, innerWidth } from './panel.ts';
-import type { KeyCtx, PanelPaint, RenderCtx } from './types.ts';
+import type { KeyCtx, PanelPaint, PanelSpec, RenderCtx, View, ViewCtx, ViewDescriptor } from './types.ts';
 
 export type Span = [string, Style?];
 export type PanelRow = Span[];
@@ -89,27 +88,10 @@ export function scrollKey(surface: ScrollSurface, key: Key, ctl: Controller): bo
   return true;
 }
 
-export interface PanelSpec {
-  kind: string;
-  /** the board key that toggles it */
-  key: string;
-  /** the palette entry's title ("Toggle fleet view") and icon */
-  title: string;
-  icon: string;
-  /** for the help overlay */
-  what: string;
-  /** a fresh surface, and what starts when it opens */
-  create(ctl: Controller): Surface;
-  opened?(ctl: Controller): void;
-}
-
-const PANELS = new Map<string, PanelSpec>();
-/** board key -> panel kind */
-const PANEL_KEYS = new Map<string, string>();
-
 /** Opens the panel (over anything else), raises it when open but covered, closes it when on top. */
-export function togglePanel(ctl: Controller, kind: string): void {
-  const spec = PANELS.get(kind);
+export function togglePanel(ctx: ViewCtx, kind: string): void {
+  const { ctl, views } = ctx;
+  const spec = views.panel(kind);
   if (!spec) return;
   const top = ctl.top();
   if (top?.kind === kind) {
@@ -118,25 +100,27 @@ export function togglePanel(ctl: Controller, kind: string): void {
   }
   const open = openSurface(ctl, kind);
   // Another of these panels on top: this one takes its place rather than stacking on it.
-  if (kind !== 'sandbox' && top && PANELS.has(top.kind) && top.kind !== 'sandbox') ctl.close(top.kind);
+  if (kind !== 'sandbox' && top && views.panel(top.kind) && top.kind !== 'sandbox') ctl.close(top.kind);
   ctl.push(open ?? spec.create(ctl));
   if (!open) spec.opened?.(ctl);
 }
 
-/** Registers a panel's board key and palette entry. */
-export function registerPanel(spec: PanelSpec): void {
-  PANELS.set(spec.kind, spec);
-  PANEL_KEYS.set(spec.key, spec.kind);
-  addBoardKey({ key: spec.key, what: spec.what, run: (ctl) => togglePanel(ctl, spec.kind) });
-  addPaletteSource((ctl) => [
-    {
-      id: `panel:${spec.kind}`,
-      title: spec.title,
-      group: 'actions',
-      hint: spec.icon,
-      run: () => togglePanel(ctl, spec.kind),
-    },
-  ]);
+/** A panel's descriptor: its surface, the board key and the palette entry that toggle it. */
+export function panelDescriptor<S extends Surface>(
+  folder: string,
+  view: View<S>,
+  spec: Omit<PanelSpec, 'kind'>,
+  more: Pick<ViewDescriptor, 'afterPoll'> = {},
+): ViewDescriptor {
+  const kind = view.kind;
+  return {
+    folder,
+    surfaces: [view as unknown as View<never>],
+    panel: { ...spec, kind },
+    keys: [{ keys: [spec.key], what: spec.what, run: (ctx) => togglePanel(ctx, kind) }],
+    palette: (ctx) => [command(`panel:${kind}`, spec.title, spec.icon, () => togglePanel(ctx, kind))],
+    ...more,
+  };
 }
 
 /**
@@ -145,9 +129,9 @@ export function registerPanel(spec: PanelSpec): void {
  */
 export function commonPanelKey(surface: ScrollSurface, key: Key, ctx: KeyCtx): boolean {
   if (key.ctrl) return false;
-  const kind = PANEL_KEYS.get(key.name);
-  if (kind !== undefined) {
-    togglePanel(ctx.ctl, kind);
+  const panel = ctx.views.panelByKey(key.name);
+  if (panel !== undefined) {
+    togglePanel(ctx, panel.kind);
     return true;
   }
   return scrollKey(surface, key, ctx.ctl);
@@ -161,7 +145,7 @@ export interface LivePlan {
 
 /**
  * Runs `plan` while the panel of `kind` is open; stops by itself once it is closed (or the program stops).
- * (Work after each poll registers with the controller's onEachPoll instead.)
+ * (Work after each poll is the descriptor's afterPoll instead.)
  */
 export function keepFresh(ctl: Controller, kind: string, plan: LivePlan): void {
   let last = ctl.state.mono;

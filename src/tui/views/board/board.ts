@@ -5,11 +5,8 @@ import type { Key } from '../../app/keys.ts';
 import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
 import { HUES } from '../../text/theme.ts';
-import { boardKeyFor } from '../boardkeys.ts';
 import { askBulk, toggleMark } from '../bulk/bulk.ts';
-import { toggleTimeline } from '../incident/timeline.ts';
-import { openMultiTail } from '../multitail/multitail.ts';
-import type { KeyCtx, RenderCtx } from '../types.ts';
+import type { BoardKey, KeyCtx, RenderCtx, ViewDescriptor } from '../types.ts';
 import { footer, header, MARK_HINTS, toolbar, verdict, verdictBar } from './chrome.ts';
 import { boardRows, selectedIndex, windowStart } from './model.ts';
 import { hasOwnerColumn, hasResColumn, layoutColumns, paintRow, paintTitles } from './rows.ts';
@@ -56,104 +53,128 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   return out;
 }
 
-/** Board keys (dispatch step 10). */
-export function boardKey(key: Key, ctx: KeyCtx): boolean {
-  const { ctl, s } = ctx;
+/** The board's rows and selection when a key arrives. */
+function selection({ ctl, s }: KeyCtx) {
   const rows = boardRows(s);
   const sel = selectedIndex(rows, s.selected);
-  const job = sel >= 0 ? rows[sel]!.job : null;
-  const select = (i: number) => {
-    if (rows.length === 0) return;
-    ctl.store.set({ selected: rows[i]!.job.name });
+  return {
+    sel,
+    n: rows.length,
+    job: sel >= 0 ? rows[sel]!.job : null,
+    select(i: number) {
+      if (rows.length > 0) ctl.store.set({ selected: rows[i]!.job.name });
+    },
   };
-  switch (key.name) {
-    case 'j':
-    case 'down':
-      select(rows.length ? (sel + 1) % rows.length : 0);
-      return true;
-    case 'k':
-    case 'up':
-      select(rows.length ? (sel - 1 + rows.length) % rows.length : 0);
-      return true;
-    case 'pagedown':
-      select(Math.min(rows.length - 1, sel + 10));
-      return true;
-    case 'pageup':
-      select(Math.max(0, sel - 10));
-      return true;
-    case 'home':
-      select(0);
-      return true;
-    case 'end':
-      select(rows.length - 1);
-      return true;
-    case 'enter':
-      if (job) ctl.openDrawer(job.name);
-      return true;
-    case '/':
-      ctl.store.set({ filterFocused: true });
-      return true;
-    case '?':
-      ctl.push({ kind: 'help', scroll: 0 } as never);
-      return true;
-    case ' ':
-      if (job) {
-        toggleMark(ctl, job.name);
-        select(Math.min(rows.length - 1, sel + 1));
-      }
-      return true;
-    case 'r':
-      if (s.marked.size > 0) askBulk(ctl, 'start');
-      else if (job?.enabled && !job.running) void ctl.runJob(job.name);
-      return true;
-    case 'x':
-      if (s.marked.size > 0) askBulk(ctl, 'cancel');
-      else if (job?.running) void ctl.cancelJob(job.name);
-      return true;
-    case 'c':
-      if (job) ctl.copy(job.command, '❏ copied command');
-      return true;
-    case 'g':
-      ctl.toast('↻ refreshing', 'info');
-      ctl.wake();
-      return true;
-    case 't': {
-      const next = HUES[(HUES.indexOf(s.prefs.theme) + 1) % HUES.length]!;
-      ctl.setPrefs({ theme: next });
-      ctl.toast(`◐ theme: ${next}`, 'info');
-      return true;
-    }
-    case 'T':
-      ctl.setPrefs({ light: !s.prefs.light });
-      ctl.toast(`◑ ${s.prefs.light ? 'phosphor' : 'paper'}`, 'info');
-      return true;
-    case 's': {
+}
+
+const move =
+  (to: (sel: number, n: number) => number) =>
+  (ctx: KeyCtx): void => {
+    const b = selection(ctx);
+    b.select(to(b.sel, b.n));
+  };
+
+/** The board's own keys (dispatch step 10); the views' keys join them in the registry's table. */
+const BOARD_KEYS: readonly BoardKey[] = [
+  { keys: ['j', 'down'], run: move((sel, n) => (n ? (sel + 1) % n : 0)) },
+  { keys: ['k', 'up'], run: move((sel, n) => (n ? (sel - 1 + n) % n : 0)) },
+  { keys: ['pagedown'], run: move((sel, n) => Math.min(n - 1, sel + 10)) },
+  { keys: ['pageup'], run: move((sel) => Math.max(0, sel - 10)) },
+  { keys: ['home'], run: move(() => 0) },
+  { keys: ['end'], run: move((_, n) => n - 1) },
+  {
+    keys: ['enter'],
+    run: (ctx) => {
+      const { job } = selection(ctx);
+      if (job) ctx.ctl.openDrawer(job.name);
+    },
+  },
+  { keys: ['/'], run: ({ ctl }) => ctl.store.set({ filterFocused: true }) },
+  { keys: ['q'], what: 'Quit', run: ({ ctl }) => ctl.quit(0) },
+  {
+    keys: ['s'],
+    what: 'Cycle sort key',
+    run: ({ ctl, s }) => {
       const next = TUI_SORTS[(TUI_SORTS.indexOf(s.sortKey) + 1) % TUI_SORTS.length]!;
       ctl.store.set({ sortKey: next });
       ctl.toast(`sort: ${SORT_TEXT[next]}`, 'info');
-      return true;
-    }
-    case 'S':
+    },
+  },
+  {
+    keys: ['S'],
+    what: 'Cycle sort direction',
+    run: ({ ctl, s }) => {
       ctl.store.set({ sortDesc: !s.sortDesc });
       ctl.toast(`sort: ${SORT_TEXT[s.sortKey]} ${s.sortDesc ? '↑' : '↓'}`, 'info');
-      return true;
-    case 'f':
-      ctl.store.set({ segment: nextSegment(s.segment) });
-      return true;
-    case 'q':
-      ctl.quit(0);
-      return true;
-    case 'i':
-      toggleTimeline(ctl);
-      return true;
-    case 'm':
-      openMultiTail(ctl);
-      return true;
-  }
-  const added = boardKeyFor(key.name);
-  if (added && !key.ctrl) added.run(ctl);
-  return added !== undefined;
-}
+    },
+  },
+  {
+    keys: ['f'],
+    what: 'Cycle status filter',
+    run: ({ ctl, s }) => ctl.store.set({ segment: nextSegment(s.segment) }),
+  },
+  {
+    keys: [' '],
+    what: 'Mark a job; r / x then run / cancel the marked',
+    run: (ctx) => {
+      const b = selection(ctx);
+      if (!b.job) return;
+      toggleMark(ctx.ctl, b.job.name);
+      b.select(Math.min(b.n - 1, b.sel + 1));
+    },
+  },
+  {
+    keys: ['r'],
+    run: (ctx) => {
+      const { job } = selection(ctx);
+      if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'start');
+      else if (job?.enabled && !job.running) void ctx.ctl.runJob(job.name);
+    },
+  },
+  {
+    keys: ['x'],
+    run: (ctx) => {
+      const { job } = selection(ctx);
+      if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'cancel');
+      else if (job?.running) void ctx.ctl.cancelJob(job.name);
+    },
+  },
+  {
+    keys: ['c'],
+    run: (ctx) => {
+      const { job } = selection(ctx);
+      if (job) ctx.ctl.copy(job.command, '❏ copied command');
+    },
+  },
+  {
+    keys: ['g'],
+    run: ({ ctl }) => {
+      ctl.toast('↻ refreshing', 'info');
+      ctl.wake();
+    },
+  },
+  {
+    keys: ['t'],
+    run: ({ ctl, s }) => {
+      const next = HUES[(HUES.indexOf(s.prefs.theme) + 1) % HUES.length]!;
+      ctl.setPrefs({ theme: next });
+      ctl.toast(`◐ theme: ${next}`, 'info');
+    },
+  },
+  {
+    keys: ['T'],
+    run: ({ ctl, s }) => {
+      ctl.setPrefs({ light: !s.prefs.light });
+      ctl.toast(`◑ ${s.prefs.light ? 'phosphor' : 'paper'}`, 'info');
+    },
+  },
+];
+
+export const boardDescriptor: ViewDescriptor = {
+  folder: 'board',
+  keys: BOARD_KEYS,
+  help: [['PgUp / PgDn', 'Scroll']],
+};
 
 /** The focused filter box takes printable keys; Enter, Tab and Esc blur it and keep the text. */
 export function filterKey(key: Key, ctx: KeyCtx): boolean {

@@ -9,7 +9,8 @@ import { HttpError } from '../../data/client.ts';
 import type { Prefs } from '../../data/prefs.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
-import type { RenderCtx } from '../types.ts';
+import { command } from '../command.ts';
+import type { RenderCtx, ViewDescriptor } from '../types.ts';
 
 const TWELVE_HOURS_S = 12 * 3600;
 const CHARS_PER_STEP = 3;
@@ -169,3 +170,14 @@ export function paintBoot(ctx: RenderCtx, height: number): string[] {
   while (out.length < height) out.push(blank);
   return out.slice(0, height);
 }
+
+/** The palette's boot self-test toggle (the test itself runs before the board, from run.tsx). */
+export const bootDescriptor: ViewDescriptor = {
+  folder: 'boot',
+  palette: ({ ctl }) => [
+    command('boot', 'Toggle boot self-test', '▮', () => {
+      ctl.setPrefs({ boot: !ctl.state.prefs.boot });
+      ctl.toast(`▮ boot self-test: ${ctl.state.prefs.boot ? 'on' : 'off'}`, 'info');
+    }),
+  ],
+};

@@ -8,7 +8,7 @@ import { flatten } from '../../text/sanitize.ts';
 import { boardRows } from '../board/model.ts';
 import { eligibleNames, openMitigateOn, sweep } from '../incident/mitigate.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
 
 export interface BulkSurface extends Surface {
   kind: 'bulk';
@@ -107,3 +107,5 @@ export const bulkView: View<BulkSurface> = {
     return true;
   },
 };
+
+export const bulkDescriptor: ViewDescriptor = { folder: 'bulk', surfaces: [bulkView] };

@@ -24,11 +24,11 @@ import {
   type PanelGlyphs,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   panelGlyphs,
-  registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface ClusterSurface extends ScrollSurface {
   kind: 'cluster';
@@ -194,8 +194,7 @@ export const clusterView: View<ClusterSurface> = {
   key: (p, key, ctx) => commonPanelKey(p, key, ctx),
 };
 
-registerPanel({
-  kind: 'cluster',
+export const clusterDescriptor: ViewDescriptor = panelDescriptor('cluster', clusterView, {
   key: 'C',
   title: 'Toggle cluster panel',
   icon: '☍',

@@ -11,7 +11,7 @@ import {
   showDecisionButtons,
 } from '../../../dashboard/dag.ts';
 import { formatAge } from '../../../dashboard/format.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
@@ -92,13 +92,13 @@ export function openDagDrawer(ctl: Controller, dag: string): void {
   loadRuns(ctl, dag);
 }
 
-// Q18: the open drawer's runs and run refresh after every poll.
-onEachPoll((ctl) => {
+/** Q18: the open drawer's runs and run refresh after every poll. */
+export function refreshDagDrawer(ctl: Controller): void {
   const d = findSurface<DagSurface>(ctl, KIND);
   if (!d) return;
   loadRuns(ctl, d.dag);
   if (d.run && typeof d.run === 'object') loadRun(ctl, d.dag, d.run.runKey, false);
-});
+}
 
 /** The open run's task instances in the DAG's task order (mapped instances after their task). */
 export function taskKeys(dag: ApiDag | undefined, run: ApiDagRun): string[] {

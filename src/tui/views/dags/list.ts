@@ -1,16 +1,16 @@
 // The DAGs panel (spec 08 §4.11): every configured DAG with its task count, latest run state and schedule.
 // Opened from the palette; `Enter` opens the DAG drawer, `t` triggers, `r` reloads (and each poll while it shows).
 import { type ApiDag, scheduleText } from '../../../dashboard/dag.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit } from '../../text/width.ts';
-import { addPaletteSource } from '../palette/palette.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampSel, findSurface } from '../surface.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewCtx, ViewDescriptor } from '../types.ts';
 import { triggerDag } from './actions.ts';
-import { openDagDrawer } from './drawer.ts';
+import { dagDrawerView, openDagDrawer, refreshDagDrawer } from './drawer.ts';
 import { dagStateRole } from './roles.ts';
 
 export interface DagsSurface extends Surface {
@@ -28,10 +28,6 @@ export function toggleDags(ctl: Controller): void {
   ctl.push({ kind: 'dags', sel: 0 } as DagsSurface);
   void ctl.loadDags();
 }
-
-onEachPoll((ctl) => {
-  if (findSurface(ctl, 'dags')) void ctl.loadDags();
-});
 
 const dagList = (ctl: Controller): readonly ApiDag[] => ctl.state.data.dags ?? [];
 
@@ -91,22 +87,26 @@ export const dagsView: View<DagsSurface> = {
   },
 };
 
-addPaletteSource((ctl) => {
-  const c = (id: string, title: string, hint: string, run: () => void) => ({
-    id,
-    title,
-    hint,
-    group: 'actions',
-    run,
-  });
+function palette({ ctl }: ViewCtx) {
   return [
-    c('dags', 'Toggle DAGs panel', '⧉', () => toggleDags(ctl)),
+    command('dags', 'Toggle DAGs panel', '⧉', () => toggleDags(ctl)),
     ...dagList(ctl).flatMap((d) => {
       const n = flatten(d.name);
       return [
-        c(`dag:${d.name}`, `DAG: ${n}`, '⧉', () => openDagDrawer(ctl, d.name)),
-        c(`trigger:${d.name}`, `Trigger DAG: ${n}`, '▶', () => void triggerDag(ctl, d.name)),
+        command(`dag:${d.name}`, `DAG: ${n}`, '⧉', () => openDagDrawer(ctl, d.name)),
+        command(`trigger:${d.name}`, `Trigger DAG: ${n}`, '▶', () => void triggerDag(ctl, d.name)),
       ];
     }),
   ];
-});
+}
+
+/** The DAGs panel and the DAG drawer it opens; each poll reloads the list while it shows (Q18). */
+export const dagsDescriptor: ViewDescriptor = {
+  folder: 'dags',
+  surfaces: [dagsView, dagDrawerView],
+  palette,
+  afterPoll(ctl) {
+    if (findSurface(ctl, 'dags')) void ctl.loadDags();
+    refreshDagDrawer(ctl);
+  },
+};

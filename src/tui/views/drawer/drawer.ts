@@ -5,14 +5,14 @@ import { healthOf } from '../../../dashboard/health.ts';
 import type { ApiJobResources } from '../../../dashboard/resources.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiRuns } from '../../../dashboard/types.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Key } from '../../app/keys.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
 import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { clampScroll, noteScrollMax } from '../surface.ts';
-import type { DrawerPaint, KeyCtx, RenderCtx, View } from '../types.ts';
+import type { DrawerPaint, KeyCtx, RenderCtx, View, ViewDescriptor } from '../types.ts';
 import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
 
@@ -106,12 +106,12 @@ export function loadTab(ctl: Controller, d: DrawerSurface, tab: Tab): void {
 }
 
 // Q18: History and Resources follow the daemon while they are on screen.
-onEachPoll((ctl) => {
+function afterPoll(ctl: Controller): void {
   const d = ctl.top();
   if (d?.kind !== 'drawer') return;
   const tab = (d as DrawerSurface).tab;
   if (tab === 'history' || tab === 'resources') loadTab(ctl, d as DrawerSurface, tab);
-});
+}
 
 function switchTab(d: DrawerSurface, dir: number, ctx: KeyCtx): void {
   const tab = TABS[(TABS.indexOf(d.tab) + dir + TABS.length) % TABS.length]!;
@@ -239,4 +239,16 @@ export const drawerView: View<DrawerSurface> = {
     }
     return false;
   },
+};
+
+export const drawerDescriptor: ViewDescriptor = {
+  folder: 'drawer',
+  surfaces: [drawerView],
+  afterPoll,
+  help: [
+    ['←/→ or Tab', 'Switch drawer tab'],
+    ['in logs: f/t/w', 'Follow · timestamps · wrap'],
+    ['in logs: / n N', 'Search · next · previous'],
+    ['in logs: d', 'Save log to a file'],
+  ],
 };

@@ -10,7 +10,7 @@ import {
   fleetTotals,
 } from '../../../dashboard/fleet.ts';
 import type { ApiFleet, ApiFleetNode } from '../../../dashboard/types.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import type { Glyphs } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -23,10 +23,10 @@ import {
   openSurface,
   type PanelRow,
   paintPanel,
-  registerPanel,
+  panelDescriptor,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface FleetSurface extends ScrollSurface {
   kind: 'fleet';
@@ -149,17 +149,21 @@ export const fleetView: View<FleetSurface> = {
   },
 };
 
-registerPanel({
-  kind: 'fleet',
-  key: 'F',
-  title: 'Toggle fleet view',
-  icon: '⊞',
-  what: 'Fleet view',
-  create: () =>
-    ({ kind: 'fleet', scroll: 0, fleet: null, error: null, failingOnly: false }) as FleetSurface as Surface,
-  opened: (ctl) => void load(ctl),
-});
-
-onEachPoll((ctl) => {
-  if (openSurface(ctl, 'fleet')) void load(ctl);
-});
+export const fleetDescriptor: ViewDescriptor = panelDescriptor(
+  'fleet',
+  fleetView,
+  {
+    key: 'F',
+    title: 'Toggle fleet view',
+    icon: '⊞',
+    what: 'Fleet view',
+    create: () =>
+      ({ kind: 'fleet', scroll: 0, fleet: null, error: null, failingOnly: false }) as FleetSurface as Surface,
+    opened: (ctl) => void load(ctl),
+  },
+  {
+    afterPoll: (ctl) => {
+      if (openSurface(ctl, 'fleet')) void load(ctl);
+    },
+  },
+);

@@ -16,7 +16,7 @@ import {
 } from '../../../dashboard/heat.ts';
 import { OUTCOME_TONE } from '../../../dashboard/sparkline.ts';
 import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { seg } from '../../data/client.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -26,12 +26,12 @@ import {
   openSurface,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   panelGlyphs,
   patchKind,
-  registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface HeatSurface extends ScrollSurface {
   kind: 'heatmap';
@@ -178,17 +178,21 @@ export const heatView: View<HeatSurface> = {
   },
 };
 
-registerPanel({
-  kind: 'heatmap',
-  key: 'H',
-  title: 'Toggle activity heatmap',
-  icon: '▦',
-  what: 'Activity heatmap',
-  create: () =>
-    ({ kind: 'heatmap', scroll: 0, window: '24h', version: 0, loading: 0 }) as HeatSurface as Surface,
-  opened: (ctl) => void gather(ctl),
-});
-
-onEachPoll((ctl) => {
-  if (openSurface(ctl, 'heatmap')) void gather(ctl);
-});
+export const heatDescriptor: ViewDescriptor = panelDescriptor(
+  'heat',
+  heatView,
+  {
+    key: 'H',
+    title: 'Toggle activity heatmap',
+    icon: '▦',
+    what: 'Activity heatmap',
+    create: () =>
+      ({ kind: 'heatmap', scroll: 0, window: '24h', version: 0, loading: 0 }) as HeatSurface as Surface,
+    opened: (ctl) => void gather(ctl),
+  },
+  {
+    afterPoll: (ctl) => {
+      if (openSurface(ctl, 'heatmap')) void gather(ctl);
+    },
+  },
+);

@@ -1,32 +1,17 @@
 // The help overlay (spec 08 §4.6): the web dashboard's shortcut table (the shared list, so both UIs agree),
-// then the keys only the terminal has.
+// then the keys only the terminal has, as the registry's descriptors declare them.
 import { capitalize } from '../../../dashboard/format.ts';
 import { SHORTCUTS } from '../../../dashboard/shortcuts.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface HelpSurface extends Surface {
   kind: 'help';
   scroll: number;
 }
-
-/** Keys of the terminal dashboard that the web one does not have. */
-export const TERMINAL_EXTRAS: ReadonlyArray<readonly [string, string]> = [
-  ['q', 'Quit'],
-  ['s / S', 'Cycle sort key / direction'],
-  ['f', 'Cycle status filter'],
-  ['m', 'Multi-tail console'],
-  ['space', 'Mark a job; r / x then run / cancel the marked'],
-  ['←/→ or Tab', 'Switch drawer tab'],
-  ['PgUp / PgDn', 'Scroll'],
-  ['in logs: f/t/w', 'Follow · timestamps · wrap'],
-  ['in logs: / n N', 'Search · next · previous'],
-  ['in logs: d', 'Save log to a file'],
-  ['C / F / N', 'Cluster · fleet · node resources'],
-  ['H / R / P / v', 'Heatmap · radar · pressure · week'],
-  ['E', 'Cron sandbox (schedule explainer)'],
-];
 
 const WIDTH = 64;
 
@@ -44,7 +29,7 @@ function rows(ctx: RenderCtx, inner: number): string[] {
   }
   out.push(bodyRow(ctx, inner, [['']]));
   out.push(bodyRow(ctx, inner, [['terminal extras', { fg: 'dim' }]]));
-  for (const [k, what] of TERMINAL_EXTRAS) out.push(keyRow(k, what, 'pending'));
+  for (const [k, what] of ctx.views.helpRows()) out.push(keyRow(k, what, 'pending'));
   return out;
 }
 
@@ -66,7 +51,7 @@ export const helpView: View<HelpSurface> = {
   key(h, key, ctx) {
     const { ctl } = ctx;
     // rows() is static text: its length bounds the scroll (so `k` answers at once after a long `j`)
-    const total = SHORTCUTS.reduce((n, sec) => n + 1 + sec.keys.length, 0) + 3 + TERMINAL_EXTRAS.length;
+    const total = SHORTCUTS.reduce((n, sec) => n + 1 + sec.keys.length, 0) + 3 + ctx.views.helpRows().length;
     const max = Math.max(0, total - Math.max(4, ctl.state.rows - 6));
     if (key.name === '?') ctl.close('help');
     else if (key.name === 'j' || key.name === 'down' || key.name === 'pagedown')
@@ -75,4 +60,13 @@ export const helpView: View<HelpSurface> = {
       ctl.update(h, { scroll: Math.max(0, h.scroll - (key.name === 'pageup' ? 10 : 1)) });
     return true;
   },
+};
+
+const openHelp = (ctl: Controller): void => ctl.push({ kind: 'help', scroll: 0 } as HelpSurface);
+
+export const helpDescriptor: ViewDescriptor = {
+  folder: 'help',
+  surfaces: [helpView],
+  keys: [{ keys: ['?'], what: 'This help', run: ({ ctl }) => openHelp(ctl) }],
+  palette: ({ ctl }) => [command('help', 'Keyboard shortcuts', '?', () => openHelp(ctl))],
 };

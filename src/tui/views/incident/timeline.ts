@@ -13,11 +13,11 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit } from '../../text/width.ts';
-import { addPaletteSource } from '../palette/palette.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampSel, findSurface } from '../surface.ts';
-import type { PanelPaint, View } from '../types.ts';
-import { openMitigate } from './mitigate.ts';
+import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
+import { mitigateView, openMitigate } from './mitigate.ts';
 import { incidentSet } from './set.ts';
 
 export interface TimelineSurface extends Surface {
@@ -114,13 +114,13 @@ export const timelineView: View<TimelineSurface> = {
   },
 };
 
-addPaletteSource((ctl) => [
-  { id: 'timeline', title: 'Incident timeline', hint: '◉', group: 'actions', run: () => toggleTimeline(ctl) },
-  {
-    id: 'mitigate',
-    title: 'Mitigate failing jobs',
-    hint: '⚕',
-    group: 'actions',
-    run: () => openMitigate(ctl, 'failing'),
-  },
-]);
+/** The timeline and the mitigate console it leads to: `i` on the board, two palette entries. */
+export const incidentDescriptor: ViewDescriptor = {
+  folder: 'incident',
+  surfaces: [timelineView, mitigateView],
+  keys: [{ keys: ['i'], what: 'Incident timeline', run: ({ ctl }) => toggleTimeline(ctl) }],
+  palette: ({ ctl }) => [
+    command('timeline', 'Incident timeline', '◉', () => toggleTimeline(ctl)),
+    command('mitigate', 'Mitigate failing jobs', '⚕', () => openMitigate(ctl, 'failing')),
+  ],
+};

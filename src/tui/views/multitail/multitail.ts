@@ -13,10 +13,10 @@ import { flatten } from '../../text/sanitize.ts';
 import { utcClock } from '../../text/stamp.ts';
 import { type Role, reink } from '../../text/theme.ts';
 import { cellWidth, fit, wrapCells } from '../../text/width.ts';
-import { addPaletteSource } from '../palette/palette.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampScroll, clampSel, findSurface, noteScrollMax } from '../surface.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface Pane {
   job: string;
@@ -238,27 +238,32 @@ function addKey(m: MultiTailSurface, key: Key, ctl: Controller): boolean {
 export const paneJobs = (ctl: Controller): string[] =>
   (findSurface<MultiTailSurface>(ctl, KIND)?.panes ?? []).map((p) => p.job);
 
-addPaletteSource((ctl) => {
-  const c = (id: string, title: string, run: () => void) => ({ id, title, hint: '≡', group: 'actions', run });
-  const jobs = ctl.state.data.jobs;
-  return [
-    c('multitail', 'Multi-tail console', () => openMultiTail(ctl)),
-    c('multitail-failing', 'Multi-tail: failing jobs', () =>
-      openMultiTail(ctl, presetNames(jobs, 'failing').slice(0, MAX_TAILS)),
-    ),
-    c('multitail-running', 'Multi-tail: running jobs', () =>
-      openMultiTail(ctl, presetNames(jobs, 'running').slice(0, MAX_TAILS)),
-    ),
-  ];
-});
-
-/** Per-job palette entries (`Tail: n`) go with the job group. */
-addPaletteSource((ctl) =>
-  ctl.state.data.jobs.map((j) => ({
-    id: `tail:${j.name}`,
-    title: `Tail: ${flatten(j.name)}`,
-    hint: '≡',
-    group: 'jobs',
-    run: () => openMultiTail(ctl, [j.name]),
-  })),
-);
+/** The console: `m` on the board; palette entries for it, its presets and, per job, `Tail: n` (ranked with the
+ * job entries). */
+export const multiTailDescriptor: ViewDescriptor = {
+  folder: 'multitail',
+  surfaces: [multiTailView],
+  keys: [{ keys: ['m'], what: 'Multi-tail console', run: ({ ctl }) => openMultiTail(ctl) }],
+  palette({ ctl }) {
+    const c = (id: string, title: string, run: () => void) => command(id, title, '≡', run);
+    const jobs = ctl.state.data.jobs;
+    return [
+      c('multitail', 'Multi-tail console', () => openMultiTail(ctl)),
+      c('multitail-failing', 'Multi-tail: failing jobs', () =>
+        openMultiTail(ctl, presetNames(jobs, 'failing').slice(0, MAX_TAILS)),
+      ),
+      c('multitail-running', 'Multi-tail: running jobs', () =>
+        openMultiTail(ctl, presetNames(jobs, 'running').slice(0, MAX_TAILS)),
+      ),
+      ...jobs.map((j) =>
+        command(
+          `tail:${j.name}`,
+          `Tail: ${flatten(j.name)}`,
+          '≡',
+          () => openMultiTail(ctl, [j.name]),
+          'jobs',
+        ),
+      ),
+    ];
+  },
+};

@@ -19,10 +19,10 @@ import {
   loadInto,
   type PanelRow,
   paintPanel,
-  registerPanel,
+  panelDescriptor,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface NodeSurface extends ScrollSurface {
   kind: 'node';
@@ -151,8 +151,7 @@ export const nodeView: View<NodeSurface> = {
   key: (n, key, ctx) => commonPanelKey(n, key, ctx),
 };
 
-registerPanel({
-  kind: 'node',
+export const nodeDescriptor: ViewDescriptor = panelDescriptor('node', nodeView, {
   key: 'N',
   title: 'Toggle node resources',
   icon: '▤',

@@ -6,8 +6,9 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { HUES } from '../../text/theme.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewCtx, ViewDescriptor } from '../types.ts';
 
 export interface PaletteSurface extends Surface {
   kind: 'palette';
@@ -18,22 +19,10 @@ export interface PaletteSurface extends Surface {
 const WIDTH = 72;
 const LIMIT = 60;
 
-/** Actions other views add to the palette: one line per view at its registration. */
-export type PaletteSource = (ctl: Controller) => Command[];
-const sources: PaletteSource[] = [];
-export function addPaletteSource(src: PaletteSource): void {
-  sources.push(src);
-}
-
-function globalCommands(ctl: Controller): Command[] {
+/** The app-wide actions; every view's own entries come from its descriptor. */
+function globalCommands({ ctl }: ViewCtx): Command[] {
   const s = ctl.state;
-  const c = (id: string, title: string, run: () => void, hint = ''): Command => ({
-    id,
-    title,
-    group: 'actions',
-    hint,
-    run,
-  });
+  const c = (id: string, title: string, run: () => void, hint: string) => command(id, title, hint, run);
   return [
     c('refresh', 'Refresh now', () => ctl.wake(), '↻'),
     c('run-failing', 'Run all failing jobs', () => void runAllFailing(ctl), '▶'),
@@ -77,25 +66,16 @@ function globalCommands(ctl: Controller): Command[] {
       },
       '♪',
     ),
-    c('tv', 'Wallboard / TV mode', () => ctl.store.set({ wallboard: true, stack: [] }), '▦'),
     c('copy-version', 'Copy version', () => ctl.copy(s.data.version ?? '', '❏ copied'), '❏'),
     c('copy-jobset', 'Copy job set id', () => ctl.copy(s.data.jobSetId ?? '', '❏ copied'), '❏'),
-    c('help', 'Keyboard shortcuts', () => ctl.push({ kind: 'help', scroll: 0 } as Surface), '?'),
-    c('token', 'Set access token', () => ctl.push({ kind: 'token', text: '' } as Surface), '⚿'),
     c('filter', 'Focus filter', () => ctl.store.set({ filterFocused: true }), '/'),
-    ...sources.flatMap((src) => src(ctl)),
   ];
 }
 
 function jobCommands(ctl: Controller): Command[] {
   const out: Command[] = [];
-  const g = (id: string, title: string, hint: string, run: () => void): Command => ({
-    id,
-    title,
-    hint,
-    group: 'jobs',
-    run,
-  });
+  const g = (id: string, title: string, hint: string, run: () => void) =>
+    command(id, title, hint, run, 'jobs');
   for (const j of ctl.state.data.jobs) {
     const n = flatten(j.name);
     out.push(g(`logs:${j.name}`, `Logs: ${n}`, jobStatus(j), () => ctl.openDrawer(j.name)));
@@ -181,12 +161,13 @@ function jobRanker(jobs: readonly { name: string }[]): (c: Command) => number {
 
 let memo: { key: unknown[]; list: Command[] } | null = null;
 
-/** The ranked entries for a query (memoised on the query and the job list). */
-export function paletteEntries(ctl: Controller, query: string): Command[] {
-  const key = [ctl.state.data.jobs, query, ctl.state.prefs, ctl.state.data.dags];
+/** The ranked entries for a query (memoised on the query, the job list and the registry's table). */
+export function paletteEntries(ctx: ViewCtx, query: string): Command[] {
+  const { ctl } = ctx;
+  const key = [ctl.state.data.jobs, query, ctl.state.prefs, ctl.state.data.dags, ctx.views];
   if (memo?.key.every((v, i) => v === key[i])) return memo.list;
   // A view's per-job entries (group 'jobs', e.g. `Tail: n`) rank with the job entries, after the actions.
-  const all = globalCommands(ctl);
+  const all = ctx.views.paletteCommands(ctx);
   const actions = stableSort(
     all.filter((c) => c.group !== 'jobs'),
     globalRank,
@@ -205,7 +186,7 @@ export const paletteView: View<PaletteSurface> = {
   focused: () => true,
   paint(p, ctx): PanelPaint {
     const inner = innerWidth(WIDTH, ctx.s.cols);
-    const entries = paletteEntries(ctx.ctl, p.query);
+    const entries = paletteEntries(ctx, p.query);
     const visible = Math.max(4, Math.min(ctx.s.rows - 8, 14));
     const sel = Math.min(p.sel, Math.max(0, entries.length - 1));
     const top = Math.max(0, sel - visible + 1);
@@ -238,15 +219,22 @@ export const paletteView: View<PaletteSurface> = {
   key(p, key, ctx) {
     const { ctl } = ctx;
     if (key.name === 'enter') {
-      const entry = paletteEntries(ctl, p.query)[p.sel];
+      const entry = paletteEntries(ctx, p.query)[p.sel];
       ctl.close('palette');
       entry?.run();
     } else if (key.name === 'up') ctl.update(p, { sel: Math.max(0, p.sel - 1) });
     else if (key.name === 'down')
-      ctl.update(p, { sel: Math.min(paletteEntries(ctl, p.query).length - 1, p.sel + 1) });
+      ctl.update(p, { sel: Math.min(paletteEntries(ctx, p.query).length - 1, p.sel + 1) });
     else if (key.name === 'backspace') ctl.update(p, { query: p.query.slice(0, -1), sel: 0 });
     else if (key.ctrl && key.name === 'u') ctl.update(p, { query: '', sel: 0 });
     else if (key.text !== '') ctl.update(p, { query: p.query + key.text, sel: 0 });
     return true;
   },
+};
+
+/** The palette (Ctrl-K / Ctrl-P, taken in dispatch before any view) and the app-wide actions. */
+export const paletteDescriptor: ViewDescriptor = {
+  folder: 'palette',
+  surfaces: [paletteView],
+  palette: globalCommands,
 };

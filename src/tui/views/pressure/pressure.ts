@@ -24,12 +24,12 @@ import {
   loadInto,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   panelGlyphs,
-  registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
 import { openSandbox } from '../sandbox/sandbox.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface PressureSurface extends ScrollSurface {
   kind: 'pressure';
@@ -223,15 +223,14 @@ export const pressureView: View<PressureSurface> = {
       return true;
     }
     if (key.name === 'e' && !key.ctrl) {
-      openSandbox(ctx.ctl, sp.hourly?.expression);
+      openSandbox(ctx, sp.hourly?.expression);
       return true;
     }
     return commonPanelKey(sp, key, ctx);
   },
 };
 
-registerPanel({
-  kind: 'pressure',
+export const pressureDescriptor: ViewDescriptor = panelDescriptor('pressure', pressureView, {
   key: 'P',
   title: 'Toggle schedule pressure',
   icon: '▥',

@@ -15,11 +15,11 @@ import {
   type PanelGlyphs,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   panelGlyphs,
-  registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface RadarSurface extends ScrollSurface {
   kind: 'radar';
@@ -125,8 +125,7 @@ export const radarView: View<RadarSurface> = {
   key: (r, key, ctx) => commonPanelKey(r, key, ctx),
 };
 
-registerPanel({
-  kind: 'radar',
+export const radarDescriptor: ViewDescriptor = panelDescriptor('radar', radarView, {
   key: 'R',
   title: 'Toggle next-fire radar',
   icon: '⌁',

@@ -4,7 +4,6 @@
 // moves between the three fields; `Enter` settles (re-reads the clock); `Esc` closes.
 import { formatIn } from '../../../dashboard/format.ts';
 import { sandboxPreview } from '../../../dashboard/sandbox.ts';
-import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import type { Role } from '../../text/theme.ts';
@@ -13,13 +12,13 @@ import {
   bodyRoom,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   patchKind,
-  registerPanel,
   type ScrollSurface,
   togglePanel,
   wrapText,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewCtx, ViewDescriptor } from '../types.ts';
 
 export const FIELDS = ['expr', 'zone', 'seed'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -129,9 +128,9 @@ function paint(sb: SandboxSurface, ctx: RenderCtx): PanelPaint {
 }
 
 /** Opens the sandbox, optionally with an expression (the pressure panel's suggestion). */
-export function openSandbox(ctl: Controller, expr?: string): void {
-  if (ctl.top()?.kind !== 'sandbox') togglePanel(ctl, 'sandbox');
-  if (expr !== undefined) patchKind<SandboxSurface>(ctl, 'sandbox', { expr, field: 'expr' });
+export function openSandbox(ctx: ViewCtx, expr?: string): void {
+  if (ctx.ctl.top()?.kind !== 'sandbox') togglePanel(ctx, 'sandbox');
+  if (expr !== undefined) patchKind<SandboxSurface>(ctx.ctl, 'sandbox', { expr, field: 'expr' });
 }
 
 export const sandboxView: View<SandboxSurface> = {
@@ -152,8 +151,7 @@ export const sandboxView: View<SandboxSurface> = {
   },
 };
 
-registerPanel({
-  kind: 'sandbox',
+export const sandboxDescriptor: ViewDescriptor = panelDescriptor('sandbox', sandboxView, {
   key: 'E',
   title: 'Cron sandbox',
   icon: '◴',

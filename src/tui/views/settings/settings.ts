@@ -5,9 +5,9 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { CVD_CHOICES, POLL_CHOICES_MS, type Prefs, ZEN_IDLE_CHOICES } from '../../data/prefs.ts';
 import { HUES } from '../../text/theme.ts';
-import { addPaletteSource } from '../palette/palette.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
 
 export interface SettingsSurface extends Surface {
   kind: 'settings';
@@ -128,22 +128,12 @@ export const settingsView: View<SettingsSurface> = {
   },
 };
 
-addPaletteSource((ctl) => [
-  {
-    id: 'settings',
-    title: 'Open settings',
-    hint: '⚙',
-    group: 'actions',
-    run: () => ctl.push({ kind: 'settings', sel: 0 } as SettingsSurface),
-  },
-  {
-    id: 'boot',
-    title: 'Toggle boot self-test',
-    hint: '▮',
-    group: 'actions',
-    run: () => {
-      ctl.setPrefs({ boot: !ctl.state.prefs.boot });
-      ctl.toast(`▮ boot self-test: ${ctl.state.prefs.boot ? 'on' : 'off'}`, 'info');
-    },
-  },
-]);
+export const settingsDescriptor: ViewDescriptor = {
+  folder: 'settings',
+  surfaces: [settingsView],
+  palette: ({ ctl }) => [
+    command('settings', 'Open settings', '⚙', () =>
+      ctl.push({ kind: 'settings', sel: 0 } as SettingsSurface),
+    ),
+  ],
+};

@@ -2,13 +2,13 @@
 // retries, slots, counts), documents (namespaces; `Enter` lists one) and records (streams; `Enter` lists the
 // newest 100). `/state` reloads on open, `r`, and after each poll while the panel shows.
 import type { ApiDocuments, ApiRecord, ApiState } from '../../../dashboard/state.ts';
-import { type Controller, onEachPoll } from '../../app/controller.ts';
+import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
-import { addPaletteSource } from '../palette/palette.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import { clampScroll, clampSel, cycleTab, findSurface, noteScrollMax, patchSurface } from '../surface.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
 
 export const STATE_TABS = ['view', 'documents', 'records'] as const;
 export type StateTabName = (typeof STATE_TABS)[number];
@@ -41,10 +41,6 @@ export function toggleState(ctl: Controller): void {
   ctl.push({ kind: KIND, tab: 'view', sel: 0, scroll: 0, data: null, items: null } as StateSurface);
   load(ctl);
 }
-
-onEachPoll((ctl) => {
-  if (findSurface(ctl, KIND)) load(ctl);
-});
 
 /** The names the documents / records tabs list (fetchable namespaces; streams except archived logs). */
 export function tabNames(data: ApiState | null, tab: StateTabName): string[] {
@@ -177,6 +173,12 @@ export const stateView: View<StateSurface> = {
   },
 };
 
-addPaletteSource((ctl) => [
-  { id: 'state', title: 'Toggle state inspector', hint: '⛁', group: 'actions', run: () => toggleState(ctl) },
-]);
+/** The state inspector: a palette toggle; each poll refreshes it while it shows (Q18). */
+export const stateDescriptor: ViewDescriptor = {
+  folder: 'state',
+  surfaces: [stateView],
+  palette: ({ ctl }) => [command('state', 'Toggle state inspector', '⛁', () => toggleState(ctl))],
+  afterPoll(ctl) {
+    if (findSurface(ctl, KIND)) load(ctl);
+  },
+};

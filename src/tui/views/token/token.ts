@@ -1,8 +1,9 @@
 // The access-token modal (spec 08 §4.8): opens on a 401 or from the palette; the token is kept in memory for
 // this run only and shown as one dot per character.
 import type { Surface } from '../../app/state.ts';
+import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
-import type { PanelPaint, View } from '../types.ts';
+import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
 
 export interface TokenSurface extends Surface {
   kind: 'token';
@@ -43,4 +44,12 @@ export const tokenView: View<TokenSurface> = {
     else if (key.text !== '') ctl.update(t, { text: t.text + key.text });
     return true;
   },
+};
+
+export const tokenDescriptor: ViewDescriptor = {
+  folder: 'token',
+  surfaces: [tokenView],
+  palette: ({ ctl }) => [
+    command('token', 'Set access token', '⚿', () => ctl.push({ kind: 'token', text: '' } as TokenSurface)),
+  ],
 };

@@ -14,7 +14,8 @@ import { flatten } from '../../text/sanitize.ts';
 import { cellWidth } from '../../text/width.ts';
 import { clockRight, countStates, verdict, verdictBar } from '../board/chrome.ts';
 import { sparkGlyphs } from '../board/rows.ts';
-import type { KeyCtx, RenderCtx } from '../types.ts';
+import { command } from '../command.ts';
+import type { KeyCtx, RenderCtx, ViewDescriptor } from '../types.ts';
 
 /** The shared rule (spec 08 §3.3) on the monotonic clock the poll stamps its answers with. */
 export const staleNow = (s: TuiState): boolean => dataStale(s.mono, s.data.fetchedAt, s.pollMs);
@@ -201,3 +202,19 @@ export function ackAlarm(ctx: KeyCtx): void {
   ctx.ctl.store.setData({ alarmAcked: true });
   ctx.ctl.toast('◔ alarm acknowledged', 'info');
 }
+
+/** `w` and `a` on the board; the palette's TV entry. */
+export const wallboardDescriptor: ViewDescriptor = {
+  folder: 'wallboard',
+  keys: [
+    {
+      keys: ['w'],
+      what: 'Wallboard (TV) mode',
+      run: ({ ctl }) => ctl.store.set({ wallboard: true, filterFocused: false }),
+    },
+    { keys: ['a'], what: 'Acknowledge the failure alarm', run: ackAlarm },
+  ],
+  palette: ({ ctl }) => [
+    command('tv', 'Wallboard / TV mode', '▦', () => ctl.store.set({ wallboard: true, stack: [] })),
+  ],
+};

@@ -15,11 +15,11 @@ import {
   commonPanelKey,
   type PanelRow,
   paintPanel,
+  panelDescriptor,
   panelGlyphs,
-  registerPanel,
   type ScrollSurface,
 } from '../panelkit.ts';
-import type { PanelPaint, RenderCtx, View } from '../types.ts';
+import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
 
 export interface WeekSurface extends ScrollSurface {
   kind: 'week';
@@ -181,8 +181,7 @@ export const weekView: View<WeekSurface> = {
   },
 };
 
-registerPanel({
-  kind: 'week',
+export const weekDescriptor: ViewDescriptor = panelDescriptor('week', weekView, {
   key: 'v',
   title: 'Toggle week calendar',
   icon: '◫',
