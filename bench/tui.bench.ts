@@ -36,12 +36,15 @@ function jobs(n: number): ApiJob[] {
     enabled: i % 50 !== 0,
     schedule: `${i % 60} * * * *`,
     command: `echo run ${i} && sleep 0`,
+    captureStdout: false,
+    captureStderr: false,
     utc: true,
     timezone: 'UTC',
     running: i % 17 === 0,
     pids: [],
     scheduled_in: 30 + i,
     never_fires: false,
+    schedule_findings: [],
     last_run:
       i % 3 === 0
         ? null
@@ -52,6 +55,7 @@ function jobs(n: number): ApiJob[] {
             finished_at: new Date(now - 59_000).toISOString(),
             duration: 1 + (i % 7),
             fail_reason: null,
+            resources: null,
           },
     history: Array.from({ length: 10 }, (_, k) => ({
       outcome: 'success' as const,

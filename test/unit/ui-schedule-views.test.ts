@@ -28,12 +28,15 @@ function job(name: string, schedule: string, extra: Partial<ApiJob> = {}): ApiJo
     enabled: true,
     schedule,
     command: 'true',
+    captureStdout: false,
+    captureStderr: false,
     utc: true,
     timezone: 'UTC',
     running: false,
     pids: [],
     scheduled_in: null,
     never_fires: false,
+    schedule_findings: [],
     last_run: null,
     history: [],
     ...extra,
@@ -132,6 +135,7 @@ describe('heatmap buckets', () => {
     finished_at: new Date(now - minutesAgo * 60_000).toISOString(),
     duration: 1,
     fail_reason: null,
+    resources: null,
   });
 
   it('counts runs and failures per bucket, oldest bucket first, outside the window ignored', () => {

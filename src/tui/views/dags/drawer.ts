@@ -5,7 +5,9 @@ import {
   type ApiDag,
   type ApiDagRun,
   type ApiDagRunRow,
+  type ApiDagRuns,
   type ApiTaskEntry,
+  type ApiXcom,
   type ApiXcomEntry,
   layoutGraph,
   showDecisionButtons,
@@ -53,7 +55,7 @@ const KIND = 'dag';
 const runsPath = (dag: string) => `/dags/${seg(dag)}/runs`;
 
 function loadRuns(ctl: Controller, dag: string): void {
-  ctl.deps.client.json<{ runs?: ApiDagRunRow[] }>(`${runsPath(dag)}?limit=50`).then(
+  ctl.deps.client.json<ApiDagRuns>(`${runsPath(dag)}?limit=50`).then(
     (r) => patchSurface<DagSurface>(ctl, KIND, { runs: r.runs ?? [] }, (d) => d.dag === dag),
     (e: Error) => patchSurface<DagSurface>(ctl, KIND, { runs: e.message }, (d) => d.dag === dag),
   );
@@ -67,7 +69,7 @@ function loadRun(ctl: Controller, dag: string, runKey: string, withXcom: boolean
     (e: Error) => patchSurface<DagSurface>(ctl, KIND, { run: e.message }, mine),
   );
   if (withXcom)
-    ctl.deps.client.json<{ entries?: ApiXcomEntry[] }>(`${path}/xcom`).then(
+    ctl.deps.client.json<ApiXcom>(`${path}/xcom`).then(
       (x) => patchSurface<DagSurface>(ctl, KIND, { xcom: x.entries ?? [] }, (d) => d.dag === dag),
       (e: Error) => patchSurface<DagSurface>(ctl, KIND, { xcom: e.message }, (d) => d.dag === dag),
     );
