@@ -36,15 +36,14 @@ function jobs(n: number): ApiJob[] {
     enabled: i % 50 !== 0,
     schedule: `${i % 60} * * * *`,
     command: `echo run ${i} && sleep 0`,
-    captureStdout: false,
-    captureStderr: false,
+    captureStdout: true,
+    captureStderr: true,
     utc: true,
     timezone: 'UTC',
     running: i % 17 === 0,
     pids: [],
     scheduled_in: 30 + i,
     never_fires: false,
-    schedule_findings: [],
     last_run:
       i % 3 === 0
         ? null

@@ -16,10 +16,10 @@ import type {
 import type {
   ScheduleFinding as ApiFinding,
   JobHistoryEntry as ApiHistoryEntry,
-  JobRow as ApiJob,
   RunObject as ApiRun,
   ApiRunStats,
   JobRuns as ApiRuns,
+  JobRow,
   RunOutcome as Outcome,
 } from '../api/wire/jobs.schema.ts';
 
@@ -27,7 +27,6 @@ export type {
   ApiFinding,
   ApiFleetNode,
   ApiHistoryEntry,
-  ApiJob,
   ApiJobSummary,
   ApiNode,
   ApiNodeStats,
@@ -50,6 +49,12 @@ type ValueOf<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U 
 export type Flat<U> = { [K in Extract<keyof U, PropertyKey>]: ValueOf<U, K> } & {
   [K in Exclude<KeysOfAny<U>, keyof U>]?: ValueOf<U, K>;
 };
+
+/**
+ * One `GET /jobs` row. `schedule_findings` may be absent: from a daemon older than the load-time linter the
+ * dashboards lint the schedule themselves (engine.ts `lintJob`).
+ */
+export type ApiJob = Omit<JobRow, 'schedule_findings'> & Partial<Pick<JobRow, 'schedule_findings'>>;
 
 /** `GET /cluster` (spec 05 §12.1): `{enabled: false, peers: []}` without a running backend, else the view. */
 export type ApiCluster = Flat<ClusterBody>;
