@@ -40,7 +40,6 @@ export const NodeStatsSchema = z.object({
   proc_rss_bytes: nnum,
   proc_cpu_percent: nnum,
 });
-export type NodeStats = z.infer<typeof NodeStatsSchema>;
 
 /** This node's own reading (`/node` resources, `/cluster` node_stats): always measured. */
 export const NodeResourcesSchema = z.object({
@@ -65,6 +64,8 @@ const PeerSchema = z.object({
 });
 /** One configured gossip peer on `/cluster` (spec 05 §5.4). */
 export type ClusterPeer = z.infer<typeof PeerSchema>;
+/** A peer's shared load (`/cluster` peers, `/fleet` nodes): every figure may be unknown. */
+export type NodeStats = z.infer<typeof NodeStatsSchema>;
 
 /** `GET /cluster` (spec 06 §5.9, 05 §12.1). */
 export const ClusterSchema = z.union([

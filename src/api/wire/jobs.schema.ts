@@ -33,7 +33,6 @@ export const RunObjectSchema = z.object({
   fail_reason: nstr,
   resources: RunResourcesSchema.nullable(),
 });
-export type RunObject = z.infer<typeof RunObjectSchema>;
 
 /** The outcome and duration figures of `/jobs/{name}/runs` `stats`. */
 export const RunOutcomeStatsSchema = z.object({
@@ -97,6 +96,8 @@ export const JobRowSchema = z.object({
   clusterOwner: nstr.optional(),
 });
 export type JobRow = z.infer<typeof JobRowSchema>;
+/** A run object (`last_run`, `/runs` entries). */
+export type RunObject = z.infer<typeof RunObjectSchema>;
 /** One `history` entry of a `/jobs` row (oldest first, at most 20). */
 export type JobHistoryEntry = JobRow['history'][number];
 export type ScheduleFinding = JobRow['schedule_findings'][number];

@@ -4,11 +4,9 @@
 import {
   type ApiDag,
   type ApiDagRun,
-  type ApiDagRunRow,
   type ApiDagRuns,
   type ApiTaskEntry,
   type ApiXcom,
-  type ApiXcomEntry,
   layoutGraph,
   showDecisionButtons,
 } from '../../../dashboard/dag.ts';
@@ -35,12 +33,12 @@ export interface DagSurface extends Surface {
   kind: 'dag';
   dag: string;
   tab: DagTab;
-  runs: readonly ApiDagRunRow[] | string | null;
+  runs: Readonly<ApiDagRuns['runs']> | string | null;
   runSel: number;
   /** the run opened with `Enter` on the runs tab */
   run: ApiDagRun | string | null;
   taskSel: number;
-  xcom: readonly ApiXcomEntry[] | string | null;
+  xcom: Readonly<ApiXcom['entries']> | string | null;
   /** the task whose log the logs tab shows */
   logTask: string | null;
   tail: LogTail | null;
