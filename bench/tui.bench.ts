@@ -36,6 +36,8 @@ function jobs(n: number): ApiJob[] {
     enabled: i % 50 !== 0,
     schedule: `${i % 60} * * * *`,
     command: `echo run ${i} && sleep 0`,
+    captureStdout: true,
+    captureStderr: true,
     utc: true,
     timezone: 'UTC',
     running: i % 17 === 0,
@@ -52,6 +54,7 @@ function jobs(n: number): ApiJob[] {
             finished_at: new Date(now - 59_000).toISOString(),
             duration: 1 + (i % 7),
             fail_reason: null,
+            resources: null,
           },
     history: Array.from({ length: 10 }, (_, k) => ({
       outcome: 'success' as const,

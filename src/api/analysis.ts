@@ -1,6 +1,6 @@
 // Schedule analysis behind `/schedule/*` (spec 06 §5.11, spec 01 §6.4): the analyzed set, preview,
 // duplicates, suggest; the pressure walk is ./pressure.ts and `why` is ./why.ts. Every fire comes from
-// our engine, in each job's own frame; the answer shapes are the dashboard's (src/dashboard/pressure.ts).
+// our engine, in each job's own frame; the answer shapes are the wire contract's (./wire/schedule.schema.ts).
 
 import {
   type CronSchedule,

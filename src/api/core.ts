@@ -1,12 +1,11 @@
 // The daemon-wide payloads of the REST API (spec 06 §5.1-§5.9), shared by routes/core.ts and the MCP
 // status, cluster and node tools (spec 07 §4.3): `/status` rows, the version and job-set id, the
 // cluster and fleet views, this node's resources and their history, and the Prometheus text.
-import type { z } from 'zod';
 import { type ApiDeps, nodeName } from './deps.ts';
 import type {
   ClusterBody,
   FleetBody,
-  JobSetIdSchema,
+  JobSetIdBody,
   NodeBody,
   NodeHistoryBody,
   StatusRow,
@@ -21,7 +20,7 @@ export function statusRows(d: ApiDeps): StatusRow[] {
 }
 
 /** `GET /job-set-id` (JSON form). */
-export function jobSetIdBody(d: ApiDeps): z.infer<typeof JobSetIdSchema> {
+export function jobSetIdBody(d: ApiDeps): JobSetIdBody {
   return { job_set_id: d.ctx.jobSetId(), jobs: d.ctx.scheduler.jobNames().length };
 }
 

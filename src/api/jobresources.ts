@@ -11,8 +11,12 @@ import type {
   ApiLiveResources,
   ApiResourceStats,
   ApiResourceSummary,
+  JobRow,
   ResourceSeries,
 } from './wire/jobs.schema.ts';
+
+/** A `/jobs` row's `running_resources`: the newest sample of each running instance, summed. */
+export type RunningResources = NonNullable<JobRow['running_resources']>;
 
 /** Points kept per instance: at 1 s, the last 10 minutes. */
 const MAX_SERIES = 600;
@@ -307,6 +311,21 @@ export class JobResourceSampler {
       current: i.current,
       series: i.series,
     }));
+  }
+
+  /** The running instances' newest samples summed (spec 06 §5.4 `running_resources`); null before the first. */
+  runningOf(name: string): RunningResources | null {
+    let sum: RunningResources | null = null;
+    for (const i of this.live.get(name)?.values() ?? []) {
+      if (!i.current) continue;
+      sum ??= { cpu_percent: 0, cpu_seconds: 0, rss_bytes: 0, instances: 0 };
+      sum.cpu_percent += i.current.cpu_percent;
+      sum.cpu_seconds += i.current.cpu_seconds;
+      sum.rss_bytes += i.current.rss_bytes;
+      sum.instances++;
+    }
+    if (sum) sum.cpu_percent = Math.round(sum.cpu_percent * 10) / 10;
+    return sum;
   }
 
   /** Resource summaries of the sampled runs still kept, by run id (for `/jobs/{name}/runs`). */

@@ -18,14 +18,24 @@ const notFound = (name: string) => fail(404, jobNotFoundText(name));
 
 /** Every job in config order (`GET /jobs`). */
 export function jobRows(d: ApiDeps): JobRow[] {
-  return jobsList(d.ctx) as JobRow[];
+  return withRunningResources(d, jobsList(d.ctx) as JobRow[]);
 }
 
 /** One job's row, as a `GET /jobs` element. */
 export function jobRow(d: ApiDeps, name: string): ApiResult<JobRow> {
   // Only the asked-for row is built: the other rows' cluster owners and countdowns are not needed.
-  const row = (jobsList(d.ctx, name) as JobRow[])[0];
+  const row = withRunningResources(d, jobsList(d.ctx, name) as JobRow[])[0];
   return row ? ok(row) : notFound(name);
+}
+
+/** A running monitored job's live CPU and memory, once the sampler has read it (spec 06 §5.4). */
+function withRunningResources(d: ApiDeps, rows: JobRow[]): JobRow[] {
+  for (const row of rows) {
+    if (!row.running) continue;
+    const r = d.jobResources.runningOf(row.name);
+    if (r) row.running_resources = r;
+  }
+  return rows;
 }
 
 /** `GET /jobs/{name}/runs`: the retained history (newest 50, oldest first) and its stats. */

@@ -28,7 +28,7 @@ export function runObject(run: RunRecord): Record<string, unknown> {
   };
 }
 
-/** The `stats` block of `/jobs/{name}/runs`: the dashboard's two shapes, so the two cannot drift. */
+/** The `stats` block of `/jobs/{name}/runs`: the wire contract's two shapes, so the two cannot drift. */
 export type RunStatsJson = ApiRunStats & ApiResourceStats;
 
 export function runStats(runs: readonly RunRecord[]): RunStatsJson {

@@ -1,6 +1,6 @@
 // The pressure walk behind `/schedule/pressure` (spec 06 §5.11): every fire of every analyzed job in
-// the next hours, counted per hour-and-minute cell of the viewer's frame. The shape it answers is the
-// dashboard's own (`ApiPressure`, src/dashboard/pressure.ts), so server and dashboard share one type.
+// the next hours, counted per hour-and-minute cell of the viewer's frame. The shape it answers is the wire
+// contract's (`ApiPressure`, inferred in ./wire/schedule.schema.ts), which the dashboard reads too.
 
 import { hasBit60 } from '../schedule/bits.ts';
 import { type CronSchedule, type Frame, nextFire, occurrences } from '../schedule/index.ts';

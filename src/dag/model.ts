@@ -1,20 +1,10 @@
 // The dag_run document (spec 04 §4) and the task state machine (§3.1) as data: the one place that says
-// which states exist, which are terminal, and which moves between them are legal.
+// which states are terminal and which moves between them are legal (the state names are in states.ts).
 import type { DagConfig } from '../config/types.ts';
 import type { StoredDagTask } from '../store/types.ts';
+import type { RunKind, RunStatus, TaskState } from './states.ts';
 
-export type TaskState =
-  | 'pending'
-  | 'running'
-  | 'up_for_retry'
-  | 'success'
-  | 'failed'
-  | 'upstream_failed'
-  | 'skipped'
-  | 'expanded';
-
-export type RunStatus = 'running' | 'success' | 'failed';
-export type RunKind = 'scheduled' | 'catchup' | 'backfill' | 'manual';
+export type { RunKind, RunStatus, TaskState } from './states.ts';
 
 export interface Approval {
   decision: 'approved' | 'rejected';

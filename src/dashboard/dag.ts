@@ -1,80 +1,30 @@
-// The DAG card and drawer's logic (spec 06 §9.2, spec 04 §9): wire shapes of the `/dags` routes, the
-// graph layout by dependency depth, state tones, and which buttons a task instance shows. Pure, so the
-// unit tests cover it without a browser.
+// The DAG card and drawer's logic (spec 06 §9.2, spec 04 §9): the `/dags` routes' shapes (inferred from the
+// wire schemas in src/api/wire), the graph layout by dependency depth, state tones, and which buttons a task
+// instance shows. Pure, so the unit tests cover it without a browser.
 
-export interface ApiDagTask {
-  id: string;
-  type: 'task' | 'approval' | 'sensor';
-  dependsOn: string[];
-  triggerRule: string;
-  retries: number;
-  mapped: boolean;
-}
+import type {
+  DagSummary as ApiDag,
+  DagRun as ApiDagRun,
+  DagRunSummary as ApiDagRunRow,
+  DagRuns as ApiDagRuns,
+  DagTaskSummary as ApiDagTask,
+  DagTrigger as ApiDagTrigger,
+  DagTaskEntry as ApiTaskEntry,
+  DagXcom as ApiXcom,
+  DagXcomEntry as ApiXcomEntry,
+} from '../api/wire/dags.schema.ts';
 
-export interface ApiDag {
-  name: string;
-  enabled: boolean;
-  scheduled: boolean;
-  schedule?: string;
-  retainRuns: number;
-  tasks: ApiDagTask[];
-  latestRun?: { runKey: string; state: string; kind: string; createdAt: number; updatedAt: number };
-  runCounts?: Record<string, number>;
-  totalRuns?: number;
-}
-
-export interface ApiDagRunRow {
-  runKey: string;
-  runId: string;
-  state: string;
-  kind: string;
-  logicalDate: string | null;
-  createdAt: number;
-  updatedAt: number;
-  taskStates: Record<string, number>;
-}
-
-export interface ApiTaskEntry {
-  id: string;
-  mapIndex: number | null;
-  state: string;
-  attempt: number;
-  host: string | null;
-  startedAt: number | null;
-  finishedAt: number | null;
-  exitCode: number | null;
-  failReason: string | null;
-  mapped?: boolean;
-  mapItem?: unknown;
-  awaitingApproval?: boolean;
-  approval?: { decision: string; by: string; at: number } | null;
-  nextRetryAt?: number | null;
-  /** Sensors only (spec 04 §3.5). */
-  pokeCount?: number;
-  nextPokeAt?: number | null;
-  firstPokeAt?: number | null;
-  /** The claiming daemon's token: set while a process runs (a sensor between pokes has none). */
-  proc?: string | null;
-}
-
-export interface ApiDagRun {
-  dag: string;
-  runKey: string;
-  runId: string;
-  state: string;
-  kind: string;
-  createdAt: number;
-  updatedAt: number;
-  tasks: Record<string, ApiTaskEntry>;
-}
-
-export interface ApiXcomEntry {
-  taskkey: string;
-  key: string;
-  size: number;
-  at: number;
-  value?: string;
-}
+export type {
+  ApiDag,
+  ApiDagRun,
+  ApiDagRunRow,
+  ApiDagRuns,
+  ApiDagTask,
+  ApiDagTrigger,
+  ApiTaskEntry,
+  ApiXcom,
+  ApiXcomEntry,
+};
 
 export type DagTone = 'ok' | 'fail' | 'run' | 'wait' | 'skip' | 'idle';
 

@@ -41,10 +41,7 @@ export interface CompiledJob {
   readonly dst: DstPolicy;
 }
 
-type ScheduleFields = Pick<ApiJob, 'name' | 'schedule' | 'timezone' | 'utc'> & {
-  schedule_resolved?: string;
-  dst?: DstPolicy;
-};
+type ScheduleFields = Pick<ApiJob, 'name' | 'schedule' | 'timezone' | 'utc' | 'schedule_resolved' | 'dst'>;
 
 const cache = new Map<string, CompiledJob>();
 const CACHE_LIMIT = 20_000;

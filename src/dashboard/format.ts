@@ -1,5 +1,7 @@
 // Text formatting for times and durations (pure; the browser and the unit tests share it).
 
+import type { JobSetIdBody } from '../api/wire/core.schema.ts';
+
 /**
  * Epoch ms of an API timestamp (`2026-07-05T09:00:01.123456+00:00`, `...Z`, or no offset = UTC), or null.
  * Fractions beyond milliseconds are cut, since not every engine accepts them.
@@ -123,7 +125,7 @@ export function shortJobSetId(id: string): string {
 /** The body of `/job-set-id`: JSON (`{"job_set_id": …}`) when asked for it, the bare id from older daemons. */
 export function parseJobSetId(body: string): string | null {
   try {
-    const parsed = JSON.parse(body) as { job_set_id?: string };
+    const parsed = JSON.parse(body) as Partial<JobSetIdBody>;
     return parsed.job_set_id ?? null;
   } catch {
     return body.trim() || null;

@@ -1,43 +1,23 @@
 // Node resources card and the drawer's Resources tab (spec 06 §5.6): shapes of `/node/history` and
 // `/jobs/{name}/resources`, byte formatting and the SVG paths of their charts (pure).
+import type { NodeHistoryBody as ApiNodeHistory } from '../api/wire/core.schema.ts';
 import type {
   ApiLiveResources,
   ApiResourceStats,
   ApiResourceSummary,
+  JobResources,
+  JobResourcesRun,
   ResourceSeries,
 } from '../api/wire/jobs.schema.ts';
+import type { Flat } from './types.ts';
 
-export interface ApiNodeHistory {
-  node_name: string;
-  enabled: boolean;
-  interval: number | null;
-  /** [epoch seconds, cpu %, mem %], oldest first */
-  points: [number, number, number][];
-}
+export type { ApiLiveResources, ApiNodeHistory, ApiResourceStats, ApiResourceSummary, ResourceSeries };
 
-export type { ApiLiveResources, ApiResourceStats, ApiResourceSummary, ResourceSeries };
+/** One sampled run of `/jobs/{name}/resources`, joined to its run record or bare, read as one object. */
+export type ApiRunResources = Flat<JobResourcesRun>;
 
-export interface ApiResourceSample {
-  cpu_seconds: number;
-  cpu_percent: number;
-  rss_bytes: number;
-}
-
-export interface ApiRunResources {
-  started_at?: string | null;
-  finished_at?: string | null;
-  outcome?: string;
-  /** every field may be absent from an older daemon */
-  resources?: Partial<ApiResourceSummary & { series: ResourceSeries }> | null;
-}
-
-export interface ApiJobResources {
-  name: string;
-  monitored: boolean;
-  interval: number;
-  live: ApiLiveResources[];
-  runs: ApiRunResources[];
-}
+/** `GET /jobs/{name}/resources`, its runs read flattened. */
+export type ApiJobResources = Omit<JobResources, 'runs'> & { runs: ApiRunResources[] };
 
 export const RESOURCE_INTERVALS = ['1', '2', '5', '10'] as const;
 export type ResourceInterval = (typeof RESOURCE_INTERVALS)[number];

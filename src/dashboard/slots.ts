@@ -1,30 +1,13 @@
-// The slot strip's pure side: the `/jobs/{name}/slots` body, each outcome's tone, a cell's hover text.
+// The slot strip's pure side: the `/jobs/{name}/slots` body (inferred from the wire schema), each outcome's
+// tone, a cell's hover text.
 
-export interface ApiSlot {
-  scheduled_at: string;
-  outcome: string;
-  node: string | null;
-  run_id: string | null;
-  reason: string | null;
-  others: { node: string; outcome: string; reason: string | null }[];
-}
+import type {
+  JobSlot as ApiSlot,
+  JobSlots as ApiSlots,
+  Unaccounted as ApiUnaccounted,
+} from '../api/wire/slots.schema.ts';
 
-export interface ApiSlots {
-  name: string;
-  from: string;
-  to: string;
-  source: 'ledger' | 'memory';
-  counts: Record<string, number>;
-  unaccounted: number;
-  truncated: number;
-  before_history: number;
-  slots: ApiSlot[];
-}
-
-export interface ApiUnaccounted {
-  unaccounted: number;
-  jobs: { name: string; unaccounted: number }[];
-}
+export type { ApiSlot, ApiSlots, ApiUnaccounted };
 
 export type SlotTone = 'ok' | 'fail' | 'late' | 'skip' | 'other' | 'run' | 'dst' | 'lost';
 

@@ -1,66 +1,17 @@
 // ⛁ state (spec 06 §5.14, §9.2): shapes of the read-only state inspector routes and the pure pieces of its
 // sub-tabs — which record streams each tab lists, which KV scopes to ask for, and paging.
 
-export interface ApiStreamInfo {
-  stream: string;
-  count: number;
-  /** epoch seconds */
-  newestAt: number;
-}
+import type {
+  StateArtifacts as ApiArtifacts,
+  StateDocument as ApiDocument,
+  StateDocuments as ApiDocuments,
+  StateRecord as ApiRecord,
+  StateRecords as ApiRecords,
+  StateOverview as ApiState,
+  StreamInfo as ApiStreamInfo,
+} from '../api/wire/state.schema.ts';
 
-export interface ApiState {
-  enabled: boolean;
-  view?: string;
-  backend?: string;
-  namespace?: string;
-  topology?: string;
-  stats?: { backend?: string; ops?: Record<string, number>; errors?: Record<string, number> } | null;
-  enumerable?: boolean;
-  records?: {
-    streams: number;
-    records: number;
-    prefixes: Record<string, { streams: number; records: number }>;
-    list: ApiStreamInfo[];
-  } | null;
-  /** Document namespaces (`kv/<scope>`, `cursor/<scope>`, `idem/<scope>`, `dagrun/<dag>`) with their sizes. */
-  documents?: { namespace: string; count: number; updatedAt: number | null }[];
-  /** Leases: job locks, cluster slots, retry claims, DAG advance. */
-  leases?: { name: string; holder: string; fence: number; expiresAt: number }[];
-  error?: string;
-  node?: {
-    host: string;
-    retries: { job: string; attempt: number; nextRetryAt: string | null; delaySeconds: number }[];
-    slots: {
-      slot: string;
-      holder: string;
-      fence: number;
-      expiresAt: string | number | null;
-      refs?: number;
-    }[];
-  };
-}
-
-export interface ApiDocument {
-  key: string;
-  updatedAt: number;
-  valueType?: string;
-  valueSize?: number;
-  claimedAt?: number;
-  expiresAt?: number | null;
-}
-
-export interface ApiDocuments {
-  namespace: string;
-  enumerable?: boolean;
-  documents: ApiDocument[];
-}
-
-export interface ApiRecord {
-  id: number;
-  writtenAt: number;
-  writer: string;
-  data: unknown;
-}
+export type { ApiArtifacts, ApiDocument, ApiDocuments, ApiRecord, ApiRecords, ApiState, ApiStreamInfo };
 
 export type StateTab =
   | 'overview'

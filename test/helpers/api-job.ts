@@ -8,6 +8,8 @@ export function apiJob(name: string, over: Partial<ApiJob> = {}): ApiJob {
     enabled: true,
     schedule: '*/5 * * * *',
     command: `echo ${name}`,
+    captureStdout: true,
+    captureStderr: true,
     utc: true,
     timezone: 'UTC',
     running: false,

@@ -24,6 +24,7 @@ const ok = (s: number, d = 0.4) => ({
   finished_at: ago(s),
   duration: d,
   fail_reason: null,
+  resources: null,
 });
 
 export const FIXTURE_NOW = NOW;
@@ -49,6 +50,7 @@ export function fixtureJobs(): ApiJob[] {
         finished_at: ago(24),
         duration: 0.949,
         fail_reason: 'failsWhen=nonzeroReturn and retcode=69',
+        resources: null,
       },
       history: [{ outcome: 'failure', duration: 0.949 }],
     }),

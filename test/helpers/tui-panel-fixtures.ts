@@ -11,6 +11,18 @@ import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, mountTui } from 
 
 const iso = (offsetS: number) => new Date(FIXTURE_NOW + offsetS * 1000).toISOString();
 const SET_ID = 'v1:ec249bf0123456789';
+const GIB = 1024 ** 3;
+
+/** A node's shared load: CPU and memory percent of a 4-core, 16 GiB machine. */
+const load = (cpu: number, mem: number) => ({
+  cpu_percent: cpu,
+  cpu_count: 4,
+  mem_percent: mem,
+  mem_used_bytes: Math.round((mem / 100) * 16 * GIB),
+  mem_total_bytes: 16 * GIB,
+  proc_rss_bytes: 80 * 1024 * 1024,
+  proc_cpu_percent: 0.5,
+});
 
 export function gossipCluster(over: Partial<ApiCluster> = {}): ApiCluster {
   return {
@@ -25,11 +37,13 @@ export function gossipCluster(over: Partial<ApiCluster> = {}): ApiCluster {
     conflict: false,
     conflict_names: [],
     size_conflict: false,
+    conflicting_sizes: [],
     policy_conflict: false,
+    conflicting_policies: [],
     quorate: true,
     leader: null,
     is_leader: false,
-    node_stats: { cpu_percent: 29, mem_percent: 2.3 },
+    node_stats: load(29, 2.3),
     peers: [
       {
         host: '127.0.0.12:7946',
@@ -37,7 +51,9 @@ export function gossipCluster(over: Partial<ApiCluster> = {}): ApiCluster {
         node_name: 'node-b',
         job_set_id: SET_ID,
         last_seen: iso(-1),
-        node_stats: { cpu_percent: 12, mem_percent: 40 },
+        last_error: null,
+        mismatch_streak: 0,
+        node_stats: load(12, 40),
       },
       {
         host: '127.0.0.13:7946',
@@ -46,6 +62,8 @@ export function gossipCluster(over: Partial<ApiCluster> = {}): ApiCluster {
         job_set_id: 'v1:0000000000ff',
         last_seen: iso(-95),
         last_error: 'connect ECONNREFUSED 127.0.0.13:7946',
+        mismatch_streak: 0,
+        node_stats: null,
       },
     ],
     ...over,
@@ -62,10 +80,17 @@ export function etcdCluster(): ApiCluster {
     quorum: 1,
     elect_leader: true,
     distribution: 'single-leader',
+    conflict: false,
+    conflict_names: [],
+    size_conflict: false,
+    conflicting_sizes: [],
+    policy_conflict: false,
+    conflicting_policies: [],
     quorate: true,
     leader: 'node-a',
     is_leader: true,
     peers: [],
+    node_stats: load(29, 2.3),
     lease: {
       electionName: 'cronstable-leader',
       identity: 'node-a',
@@ -91,16 +116,18 @@ export function fleet(): ApiFleet {
     enabled: true,
     backend: 'gossip',
     node_name: 'node-a',
+    distribution: 'spread',
+    elect_leader: true,
     interval: 1,
     nodes: [
       {
         node_name: 'node-a',
-        host: null,
+        host: '127.0.0.11:7946',
         self: true,
         status: 'self',
         as_of: iso(0),
         truncated: false,
-        node_stats: { cpu_percent: 29, mem_percent: 2.3 },
+        node_stats: load(29, 2.3),
         jobs: {
           'orders-ingest': summary('success', 120),
           'daily-reconcile': summary('failure', 300),
@@ -114,7 +141,7 @@ export function fleet(): ApiFleet {
         status: 'agreed',
         as_of: iso(-1),
         truncated: false,
-        node_stats: { cpu_percent: 12, mem_percent: 40 },
+        node_stats: load(12, 40),
         jobs: { 'orders-ingest': summary('success', 60), 'daily-reconcile': summary('success', 240) },
       },
       {

@@ -52,6 +52,23 @@ describe('job CPU includes reaped children', () => {
     );
     daemon = await startE2eDaemon(dir, { base });
     expect((await fetch(`${base}/jobs/hog/start`, { method: 'POST' })).status).toBeLessThan(300);
+    // While it runs, its `/jobs` row carries the live sample (spec 06 §5.4 running_resources).
+    const live = await until('the running row with its live resources', 30_000, async () => {
+      const rows = (await (await fetch(`${base}/jobs`)).json()) as {
+        name: string;
+        running_resources?: {
+          cpu_percent: number;
+          cpu_seconds: number;
+          rss_bytes: number;
+          instances: number;
+        };
+      }[];
+      return rows.find((r) => r.name === 'hog')?.running_resources ?? null;
+    });
+    expect(live.instances).toBe(1);
+    expect(live.rss_bytes).toBeGreaterThan(0);
+    expect(live.cpu_percent).toBeGreaterThanOrEqual(0);
+    expect(live.cpu_seconds).toBeGreaterThanOrEqual(0);
     const run = await until('the finished run with its resource summary', 30_000, async () => {
       const body = (await (await fetch(`${base}/jobs/hog/resources`)).json()) as {
         runs: { resources: { cpu_total_seconds: number | null } }[];

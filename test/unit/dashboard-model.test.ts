@@ -37,6 +37,7 @@ function run(outcome: Outcome, finishedAt: string, exit: number | null = null, d
     finished_at: finishedAt,
     duration,
     fail_reason: null,
+    resources: null,
   };
 }
 

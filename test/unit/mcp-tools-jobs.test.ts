@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRow } from '../../src/api/jobs.ts';
 import { failureBanner } from '../../src/dashboard/status.ts';
-import type { ApiJob } from '../../src/dashboard/types.ts';
 import { confirmArg, requiredString } from '../../src/mcp/tools/args.ts';
 import { incidentView } from '../../src/mcp/tools/incident.ts';
 import { jobTools } from '../../src/mcp/tools/jobs.ts';
@@ -149,7 +148,7 @@ describe('incidentView', () => {
       row('d', {}, { finished_at: at(50) }),
     ];
     const v = incidentView(rows, T0 + 60_000, null, 'b');
-    const banner = failureBanner(rows as unknown as ApiJob[])!;
+    const banner = failureBanner(rows)!;
     expect(v.verdict).toBe(banner.correlation.verdict);
     expect(v.verdict).toBe('one-cause');
     expect(v.headline).toBe('FLEET EVENT — 3 jobs failing');

@@ -69,8 +69,13 @@ describe('cluster panel', () => {
   it('scrolls with j/k/End/Home when the body is taller than the screen (Q17)', async () => {
     const peers = Array.from({ length: 30 }, (_, i) => ({
       host: `10.0.0.${i}:7946`,
-      status: 'agreed',
+      status: 'agreed' as const,
       node_name: `peer-${String(i).padStart(2, '0')}`,
+      job_set_id: null,
+      last_seen: null,
+      last_error: null,
+      mismatch_streak: 0,
+      node_stats: null,
     }));
     daemon.routes['/cluster'] = gossipCluster({ peers });
     await open(24);

@@ -3,7 +3,7 @@
 // around a real Controller and a loopback fixture daemon that serves one DAG.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiDag, ApiDagRun } from '../../src/dashboard/dag.ts';
+import type { ApiDag, ApiDagRun, ApiTaskEntry } from '../../src/dashboard/dag.ts';
 import { parseBackfill } from '../../src/tui/views/dags/actions.ts';
 import { dagEntry } from '../helpers/dag-entry.ts';
 import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
@@ -35,17 +35,19 @@ const DAG: ApiDag = {
   },
 };
 
-const entry = (id: string, state: string, extra: object = {}) =>
+const entry = (id: string, state: ApiTaskEntry['state'], extra: object = {}) =>
   dagEntry(id, state, { attempt: 1, ...extra });
 
 const RUN: ApiDagRun = {
   dag: 'etl',
   runKey: 'manual-1',
   runId: 'r1',
+  logicalDate: null,
   state: 'running',
   kind: 'manual',
   createdAt: 1_783_240_000,
   updatedAt: 1_783_240_000,
+  mapped: {},
   tasks: {
     extract: entry('extract', 'success'),
     gate: entry('gate', 'pending', { awaitingApproval: true }),

@@ -84,6 +84,7 @@ describe('activity heatmap', () => {
       finished_at: new Date(FIXTURE_NOW - minutesAgo * 60_000).toISOString(),
       duration: 1,
       fail_reason: null,
+      resources: null,
     });
     const cells = bucketRuns(
       [run('success', 1), run('cancelled', 2), run('unknown', 70)],

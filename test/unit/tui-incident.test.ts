@@ -124,6 +124,7 @@ describe('incident set', () => {
         finished_at: new Date(FIXTURE_NOW - s * 1000).toISOString(),
         duration: 1,
         fail_reason: null,
+        resources: null,
       },
     });
     const many = [fail('a', 3, 10), fail('b', 3, 20), fail('c', 1, 30)];

@@ -99,7 +99,25 @@ async function eventually(check: () => boolean, ms = 4000): Promise<void> {
   while (!check() && Date.now() < end) await wait(25);
 }
 
-const NODE: ApiNode = { node_name: 'n1', resources: { cpu_percent: 29, cpu_count: 2, mem_percent: 2.3 } };
+const NODE: ApiNode = {
+  node_name: 'n1',
+  resources: {
+    cpu_percent: 29,
+    cpu_count: 2,
+    mem_percent: 2.3,
+    mem_used_bytes: 94_000_000,
+    mem_total_bytes: 4_096_000_000,
+    proc_rss_bytes: 60_000_000,
+    proc_cpu_percent: 0.4,
+  },
+  overload: {
+    overloaded: false,
+    missed_fires: 0,
+    last_missed_at: null,
+    waiting_launches: 0,
+    launch_lag_seconds: 0,
+  },
+};
 
 describe('Q3: every row fits; the header sheds chips instead of wrapping', () => {
   it('drops node load, then the job-set id, then the version, keeping live and the clock', async () => {
@@ -465,6 +483,7 @@ describe('Q24: nothing is dropped without a word', () => {
           finished_at: '2026-07-05T08:00:00Z',
           duration: 1,
           fail_reason: null,
+          resources: null,
         },
       }),
     );

@@ -36,6 +36,7 @@ function run(outcome: ApiRun['outcome'], finished: string, exit: number | null =
     finished_at: finished,
     duration: 1,
     fail_reason: exit === null ? null : `exit code ${exit}`,
+    resources: null,
   };
 }
 

@@ -23,7 +23,11 @@ import { sortRows, toRows } from '../../src/dashboard/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiPeer } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
 
-function peer(host: string, status: string, node_name: string | null = host.split(':')[0]!): ApiPeer {
+function peer(
+  host: string,
+  status: ApiPeer['status'],
+  node_name: string | null = host.split(':')[0]!,
+): ApiPeer {
   return {
     host,
     status,
@@ -56,7 +60,6 @@ function gossip(over: Partial<ApiCluster> = {}): ApiCluster {
     leader: 'node-a',
     is_leader: true,
     peers: [peer('node-b:8443', 'agreed'), peer('node-c:8443', 'agreed')],
-    node_stats: null,
     ...over,
   };
 }
@@ -123,7 +126,7 @@ describe('cluster role text (lease backends)', () => {
     expect(roleText(lease({ quorate: false, is_leader: false, leader: null }))).toBe(
       'no quorum (store unreachable)',
     );
-    for (const backend of ['etcd', 'kubernetes'])
+    for (const backend of ['etcd', 'kubernetes'] as const)
       expect(roleText(lease({ backend, quorate: false }))).toContain('store');
   });
 });
@@ -323,7 +326,7 @@ describe('fleet matrix', () => {
     nodes: [
       {
         node_name: 'node-a',
-        host: null,
+        host: 'node-a:8443',
         self: true,
         status: 'self',
         as_of: '2026-12-01T06:10:00Z',

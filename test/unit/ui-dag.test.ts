@@ -43,9 +43,11 @@ function run(tasks: Record<string, ApiTaskEntry>): ApiDagRun {
     runId: 'x',
     state: 'running',
     kind: 'manual',
+    logicalDate: null,
     createdAt: 0,
     updatedAt: 0,
     tasks,
+    mapped: {},
   };
 }
 
@@ -237,9 +239,11 @@ describe('dagShapeText', () => {
 
 describe('xcomInline', () => {
   it('shows small values and hides large or missing ones', () => {
-    expect(xcomInline({ taskkey: 'a', key: 'k', size: 4, at: 0, value: '[1]\n' })).toBe('[1]');
-    expect(xcomInline({ taskkey: 'a', key: 'k', size: XCOM_INLINE_MAX + 1, at: 0, value: 'x' })).toBeNull();
-    expect(xcomInline({ taskkey: 'a', key: 'k', size: 4, at: 0 })).toBeNull();
+    expect(xcomInline({ taskkey: 'a', key: 'k', sha256: 'ab', size: 4, at: 0, value: '[1]\n' })).toBe('[1]');
+    expect(
+      xcomInline({ taskkey: 'a', key: 'k', sha256: 'ab', size: XCOM_INLINE_MAX + 1, at: 0, value: 'x' }),
+    ).toBeNull();
+    expect(xcomInline({ taskkey: 'a', key: 'k', sha256: 'ab', size: 4, at: 0 })).toBeNull();
   });
 });
 
@@ -304,7 +308,7 @@ describe('backfill and task detail wording', () => {
 
   it("shows a sensor's poke count, its next poke, a poke in flight, and its outcome", () => {
     const at = Date.UTC(2026, 0, 1, 1, 2, 3) / 1000;
-    const sensor = (state: string, extra: Partial<ApiTaskEntry>) =>
+    const sensor = (state: ApiTaskEntry['state'], extra: Partial<ApiTaskEntry>) =>
       entry('canary', state, { pokeCount: 0, nextPokeAt: null, firstPokeAt: null, proc: null, ...extra });
     expect(sensorDetail(entry('t', 'running'), 0)).toBe('');
     expect(sensorDetail(sensor('running', { pokeCount: 2, nextPokeAt: at }), (at - 9) * 1000)).toBe(
@@ -319,7 +323,7 @@ describe('backfill and task detail wording', () => {
   });
 
   it('meters a fan-out from its instances, and not before it expanded', () => {
-    const inst = (i: number, state: string) => entry('load', state, { mapIndex: i });
+    const inst = (i: number, state: ApiTaskEntry['state']) => entry('load', state, { mapIndex: i });
     const tasks = {
       load: entry('load', 'expanded', { mapped: true }),
       'load#0': inst(0, 'success'),

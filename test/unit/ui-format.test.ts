@@ -116,6 +116,7 @@ function run(
     finished_at: finished,
     duration: 1,
     fail_reason: reason,
+    resources: null,
   };
 }
 

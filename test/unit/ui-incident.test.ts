@@ -37,6 +37,7 @@ function run(outcome: ApiRun['outcome'], finished: string, exit: number | null =
     finished_at: finished,
     duration: 1.5,
     fail_reason: reason ?? (outcome === 'failure' && exit !== null ? `exit code ${exit}` : null),
+    resources: null,
   };
 }
 

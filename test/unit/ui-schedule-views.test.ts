@@ -28,6 +28,8 @@ function job(name: string, schedule: string, extra: Partial<ApiJob> = {}): ApiJo
     enabled: true,
     schedule,
     command: 'true',
+    captureStdout: true,
+    captureStderr: true,
     utc: true,
     timezone: 'UTC',
     running: false,
@@ -132,6 +134,7 @@ describe('heatmap buckets', () => {
     finished_at: new Date(now - minutesAgo * 60_000).toISOString(),
     duration: 1,
     fail_reason: null,
+    resources: null,
   });
 
   it('counts runs and failures per bucket, oldest bucket first, outside the window ignored', () => {

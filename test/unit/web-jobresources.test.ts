@@ -99,12 +99,16 @@ describe.runIf(existsSync('/proc/self/stat'))('JobResourceSampler on the real /p
       expect(live[0]!.current!.rss_bytes).toBeGreaterThan(own.rssPages * 4096);
       expect(live[0]!.current!.cpu_percent).toBeGreaterThanOrEqual(0);
       expect(sampler.liveOf('other')).toEqual([]);
+      // The `/jobs` row's running_resources: the newest sample of the one instance.
+      expect(sampler.runningOf('hog')).toEqual({ ...live[0]!.current, instances: 1 });
+      expect(sampler.runningOf('other')).toBeNull();
     } finally {
       child.kill('SIGKILL');
     }
     running = [];
     sampler.tick();
     expect(sampler.liveOf('hog')).toEqual([]);
+    expect(sampler.runningOf('hog')).toBeNull();
     const runs = sampler.runsOf('hog', 20);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.pid).toBe(pid);

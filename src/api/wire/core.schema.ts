@@ -26,6 +26,7 @@ export const StatusRowSchema = z.object({
 export type StatusRow = z.infer<typeof StatusRowSchema>;
 
 export const JobSetIdSchema = z.object({ job_set_id: z.string(), jobs: int });
+export type JobSetIdBody = z.infer<typeof JobSetIdSchema>;
 export const VersionSchema = z.object({ version: z.string(), job_set_id: z.string(), jobs: int });
 export type VersionInfo = z.infer<typeof VersionSchema>;
 
@@ -61,6 +62,10 @@ const PeerSchema = z.object({
   mismatch_streak: int,
   node_stats: NodeStatsSchema.nullable(),
 });
+/** One configured gossip peer on `/cluster` (spec 05 §5.4). */
+export type ClusterPeer = z.infer<typeof PeerSchema>;
+/** A peer's shared load (`/cluster` peers, `/fleet` nodes): every figure may be unknown. */
+export type NodeStats = z.infer<typeof NodeStatsSchema>;
 
 /** `GET /cluster` (spec 06 §5.9, 05 §12.1). */
 export const ClusterSchema = z.union([
@@ -99,10 +104,24 @@ const FleetJobSchema = z.object({
     .object({ outcome: z.string(), finished_at: z.string(), duration: nnum, exit_code: int.nullable() })
     .nullable(),
 });
+/** One job of a fleet node (spec 05 §5.3 `job_summaries`). */
+export type FleetJob = z.infer<typeof FleetJobSchema>;
+
+const FleetNodeSchema = z.object({
+  node_name: nstr,
+  host: z.string(),
+  self: z.boolean(),
+  status: z.string(),
+  as_of: nstr,
+  truncated: z.boolean(),
+  node_stats: NodeStatsSchema.nullable(),
+  jobs: z.record(z.string(), FleetJobSchema).nullable(),
+});
+export type FleetNode = z.infer<typeof FleetNodeSchema>;
 
 /** `GET /fleet` (spec 06 §5.9, 05 §11). */
 export const FleetSchema = z.union([
-  z.object({ enabled: z.literal(false), nodes: z.array(z.unknown()).max(0) }),
+  z.object({ enabled: z.literal(false), nodes: z.array(FleetNodeSchema).max(0) }),
   z.object({
     enabled: z.literal(true),
     backend: z.literal('gossip'),
@@ -110,18 +129,7 @@ export const FleetSchema = z.union([
     distribution: z.string(),
     elect_leader: z.boolean(),
     interval: num,
-    nodes: z.array(
-      z.object({
-        node_name: nstr,
-        host: z.string(),
-        self: z.boolean(),
-        status: z.string(),
-        as_of: nstr,
-        truncated: z.boolean(),
-        node_stats: NodeStatsSchema.nullable(),
-        jobs: z.record(z.string(), FleetJobSchema).nullable(),
-      }),
-    ),
+    nodes: z.array(FleetNodeSchema),
   }),
 ]);
 export type FleetBody = z.infer<typeof FleetSchema>;

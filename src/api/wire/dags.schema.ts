@@ -2,14 +2,14 @@
 // /openapi.json is built from. Kept apart from the payload code so a daemon without MCP never loads zod:
 // only the MCP tools and src/web/openapi.ts import this module.
 import { z } from 'zod';
-import { TASK_TRANSITIONS, type TaskState } from '../../dag/model.ts';
+import { RUN_KINDS, RUN_STATES, TASK_STATES } from '../../dag/states.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 const count = z.number().int();
 const epochSeconds = z.number().describe('epoch seconds');
-const runState = z.enum(['running', 'success', 'failed']);
-const runKind = z.enum(['scheduled', 'catchup', 'backfill', 'manual']);
-const taskState = z.enum(Object.keys(TASK_TRANSITIONS) as [TaskState, ...TaskState[]]);
+const runState = z.enum(RUN_STATES);
+const runKind = z.enum(RUN_KINDS);
+const taskState = z.enum(TASK_STATES);
 
 export const dagSummarySchema = z.object({
   name: z.string(),
@@ -40,6 +40,8 @@ export const dagSummarySchema = z.object({
   totalRuns: count.optional(),
 });
 export type DagSummary = z.infer<typeof dagSummarySchema>;
+/** One task of a DAG as `/dags` lists it. */
+export type DagTaskSummary = DagSummary['tasks'][number];
 
 export const dagListSchema = z.array(dagSummarySchema);
 
@@ -53,6 +55,8 @@ export const dagRunSummarySchema = z.object({
   updatedAt: epochSeconds,
   taskStates: z.record(z.string(), count),
 });
+
+export type DagRunSummary = z.infer<typeof dagRunSummarySchema>;
 
 export const dagRunsSchema = z.object({ dag: z.string(), runs: z.array(dagRunSummarySchema) });
 export type DagRuns = z.infer<typeof dagRunsSchema>;
@@ -85,6 +89,9 @@ export const dagTaskEntrySchema = z.object({
     .optional(),
   awaitingApproval: z.literal(true).optional(),
 });
+
+/** One task instance of a run document. */
+export type DagTaskEntry = z.infer<typeof dagTaskEntrySchema>;
 
 export const dagRunSchema = z.object({
   dag: z.string(),
@@ -121,6 +128,7 @@ export const dagXcomSchema = z.object({
   truncated: z.boolean().describe('more than 500 entries'),
 });
 export type DagXcom = z.infer<typeof dagXcomSchema>;
+export type DagXcomEntry = DagXcom['entries'][number];
 
 export const dagTriggerSchema = z.object({ dag: z.string(), runKey: z.string() });
 export type DagTrigger = z.infer<typeof dagTriggerSchema>;

@@ -11,6 +11,7 @@ const nstr = z.string().nullable();
 const point = z.tuple([num, num, num]);
 
 export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled', 'unknown']);
+export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 
 /** What the resource sampler measured of one run (`/runs` entries carry no series, `/resources` ones do). */
 export const RunResourcesSchema = z.object({
@@ -95,6 +96,11 @@ export const JobRowSchema = z.object({
   clusterOwner: nstr.optional(),
 });
 export type JobRow = z.infer<typeof JobRowSchema>;
+/** A run object (`last_run`, `/runs` entries). */
+export type RunObject = z.infer<typeof RunObjectSchema>;
+/** One `history` entry of a `/jobs` row (oldest first, at most 20). */
+export type JobHistoryEntry = JobRow['history'][number];
+export type ScheduleFinding = JobRow['schedule_findings'][number];
 
 export const JobRunsSchema = z.object({
   name: z.string(),
@@ -141,6 +147,8 @@ export const JobResourcesSchema = z.object({
   ),
 });
 export type JobResources = z.infer<typeof JobResourcesSchema>;
+/** A sampled run of `/jobs/{name}/resources`: joined to its run record, or the bare sample. */
+export type JobResourcesRun = JobResources['runs'][number];
 
 export const JobTrendsSchema = z.object({
   name: z.string(),

@@ -33,6 +33,8 @@ export const jobSlotsSchema = z.object({
   ),
 });
 export type JobSlots = z.infer<typeof jobSlotsSchema>;
+/** One slot of the window and its fate. */
+export type JobSlot = JobSlots['slots'][number];
 
 export const unaccountedSchema = z.object({
   from: z.string(),

@@ -64,6 +64,8 @@ export const stateOverviewSchema = z.object({
   leasesTruncated: z.literal(true).optional(),
 });
 export type StateOverview = z.infer<typeof stateOverviewSchema>;
+/** One record stream of the inventory. */
+export type StreamInfo = z.infer<typeof inventorySchema>['list'][number];
 
 export const stateDocumentsSchema = z.object({
   namespace: z.string(),
@@ -80,6 +82,7 @@ export const stateDocumentsSchema = z.object({
   ),
 });
 export type StateDocuments = z.infer<typeof stateDocumentsSchema>;
+export type StateDocument = StateDocuments['documents'][number];
 
 export const modelDocumentsSchema = z.object({
   namespace: z.string(),
@@ -102,6 +105,7 @@ export const stateRecordsSchema = z.object({
   records: z.array(z.object({ id: count, writtenAt: z.number(), writer: z.string(), data: json })),
 });
 export type StateRecords = z.infer<typeof stateRecordsSchema>;
+export type StateRecord = StateRecords['records'][number];
 
 export const stateArtifactsSchema = z.object({
   scope: z.string(),

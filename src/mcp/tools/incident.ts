@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { type JobRow, jobRows } from '../../api/jobs.ts';
 import { type Correlation, incidentTimeline, verdictText } from '../../dashboard/incident.ts';
 import { failureBanner, jobStatus, signatureText, summarize } from '../../dashboard/status.ts';
-import type { ApiJob } from '../../dashboard/types.ts';
 import { toolError, toolOk } from '../tool.ts';
 import { defineTool, jobNotFound } from './args.ts';
 
@@ -82,11 +81,10 @@ export function incidentView(
   hours: number | null,
   focus: string | null,
 ): Incident {
-  const jobs = rows as unknown as ApiJob[];
-  const banner = failureBanner(jobs);
+  const banner = failureBanner(rows);
   const correlation = banner?.correlation;
   const since = hours === null ? null : now - hours * 3_600_000;
-  const timeline = incidentTimeline(jobs, correlation)
+  const timeline = incidentTimeline(rows, correlation)
     .filter((e) => since === null || e.finishedAt >= since)
     .map((e) => ({
       name: e.name,
@@ -121,7 +119,7 @@ export function incidentView(
     verdict,
     headline,
     detail,
-    summary: summarize(jobs),
+    summary: summarize(rows),
     failing: (banner?.jobs ?? []).map((f) => ({
       name: f.name,
       exit_code: f.exitCode,
@@ -134,7 +132,7 @@ export function incidentView(
     hours,
   };
   if (focus !== null) {
-    const job = jobs.find((j) => j.name === focus)!;
+    const job = rows.find((j) => j.name === focus)!;
     const group = correlation?.groups.find((g) => g.names.includes(focus));
     out.focus = {
       name: focus,

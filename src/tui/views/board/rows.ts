@@ -47,13 +47,7 @@ const BASE: Record<ColumnId, [string, number]> = {
 const DROP_ORDER: readonly ColumnId[] = ['spark', 'res', 'schedule', 'dur', 'cmd', 'owner'];
 
 /** Live resources of a running monitored job, when the daemon reports them. */
-interface RunningResources {
-  cpu_percent?: number | null;
-  rss_bytes?: number | null;
-}
-const runningResources = (j: ApiJob): RunningResources | null =>
-  ((j as ApiJob & { running_resources?: RunningResources | null }).running_resources ??
-    null) as RunningResources | null;
+const runningResources = (j: ApiJob) => j.running_resources ?? null;
 
 export interface LayoutInputs {
   cols: number;

@@ -4,9 +4,9 @@
 import {
   type ApiDag,
   type ApiDagRun,
-  type ApiDagRunRow,
+  type ApiDagRuns,
   type ApiTaskEntry,
-  type ApiXcomEntry,
+  type ApiXcom,
   layoutGraph,
   showDecisionButtons,
 } from '../../../dashboard/dag.ts';
@@ -33,12 +33,12 @@ export interface DagSurface extends Surface {
   kind: 'dag';
   dag: string;
   tab: DagTab;
-  runs: readonly ApiDagRunRow[] | string | null;
+  runs: Readonly<ApiDagRuns['runs']> | string | null;
   runSel: number;
   /** the run opened with `Enter` on the runs tab */
   run: ApiDagRun | string | null;
   taskSel: number;
-  xcom: readonly ApiXcomEntry[] | string | null;
+  xcom: Readonly<ApiXcom['entries']> | string | null;
   /** the task whose log the logs tab shows */
   logTask: string | null;
   tail: LogTail | null;
@@ -53,7 +53,7 @@ const KIND = 'dag';
 const runsPath = (dag: string) => `/dags/${seg(dag)}/runs`;
 
 function loadRuns(ctl: Controller, dag: string): void {
-  ctl.deps.client.json<{ runs?: ApiDagRunRow[] }>(`${runsPath(dag)}?limit=50`).then(
+  ctl.deps.client.json<ApiDagRuns>(`${runsPath(dag)}?limit=50`).then(
     (r) => patchSurface<DagSurface>(ctl, KIND, { runs: r.runs ?? [] }, (d) => d.dag === dag),
     (e: Error) => patchSurface<DagSurface>(ctl, KIND, { runs: e.message }, (d) => d.dag === dag),
   );
@@ -67,7 +67,7 @@ function loadRun(ctl: Controller, dag: string, runKey: string, withXcom: boolean
     (e: Error) => patchSurface<DagSurface>(ctl, KIND, { run: e.message }, mine),
   );
   if (withXcom)
-    ctl.deps.client.json<{ entries?: ApiXcomEntry[] }>(`${path}/xcom`).then(
+    ctl.deps.client.json<ApiXcom>(`${path}/xcom`).then(
       (x) => patchSurface<DagSurface>(ctl, KIND, { xcom: x.entries ?? [] }, (d) => d.dag === dag),
       (e: Error) => patchSurface<DagSurface>(ctl, KIND, { xcom: e.message }, (d) => d.dag === dag),
     );

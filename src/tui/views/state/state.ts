@@ -1,7 +1,7 @@
 // The state inspector (spec 08 §4.12): what the durable state holds, read-only. Tabs: view (backend, stats,
 // retries, slots, counts), documents (namespaces; `Enter` lists one) and records (streams; `Enter` lists the
 // newest 100). `/state` reloads on open, `r`, and after each poll while the panel shows.
-import type { ApiDocuments, ApiRecord, ApiState } from '../../../dashboard/state.ts';
+import type { ApiDocuments, ApiRecords, ApiState } from '../../../dashboard/state.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -78,7 +78,7 @@ function fetchItems(ctl: Controller, tab: StateTabName, name: string): void {
       (e: Error) => put(e.message),
     );
   else
-    c.json<{ records: ApiRecord[] }>(`/state/records?stream=${encodeURIComponent(name)}&limit=100`).then(
+    c.json<ApiRecords>(`/state/records?stream=${encodeURIComponent(name)}&limit=100`).then(
       (r) => put({ of: name, lines: r.records.map(oneLine) }),
       (e: Error) => put(e.message),
     );

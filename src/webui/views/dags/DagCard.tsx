@@ -3,6 +3,7 @@
 import { useCallback, useState } from 'preact/hooks';
 import {
   type ApiDag,
+  type ApiDagTrigger,
   clockOf,
   dagShapeText,
   formatDagHash,
@@ -68,7 +69,7 @@ export function DagCard({
       const r = await api.post(`/dags/${encodeURIComponent(name)}/trigger`);
       let text = r.text;
       try {
-        const v = JSON.parse(r.text) as { runKey?: string; error?: string };
+        const v = JSON.parse(r.text) as Partial<ApiDagTrigger> & { error?: string };
         text = r.ok ? `triggered ${name}: ${v.runKey}` : `trigger failed: ${v.error ?? r.status}`;
       } catch {
         // keep the raw text

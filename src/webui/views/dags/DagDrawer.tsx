@@ -5,7 +5,9 @@ import {
   type ApiDag,
   type ApiDagRun,
   type ApiDagRunRow,
+  type ApiDagRuns,
   type ApiTaskEntry,
+  type ApiXcom,
   type ApiXcomEntry,
   backfillMessage,
   canBackfill,
@@ -79,7 +81,7 @@ export function DagDrawer({
   usePolling(
     async (live) => {
       try {
-        const r = await api.json<{ runs: ApiDagRunRow[] }>(`/dags/${enc(dag.name)}/runs?limit=50`);
+        const r = await api.json<ApiDagRuns>(`/dags/${enc(dag.name)}/runs?limit=50`);
         if (!live()) return;
         setRuns(r.runs);
         const k = runKey ?? r.runs[0]?.runKey;
@@ -428,7 +430,7 @@ function XcomTab(p: { api: Api; dag: string; runKey: string }) {
   useEffect(() => {
     let stopped = false;
     p.api
-      .json<{ entries: ApiXcomEntry[] }>(`/dags/${enc(p.dag)}/runs/${enc(p.runKey)}/xcom`)
+      .json<ApiXcom>(`/dags/${enc(p.dag)}/runs/${enc(p.runKey)}/xcom`)
       .then((r) => {
         if (!stopped) setEntries(r.entries);
       })

@@ -4,9 +4,11 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatBytes } from '../../../dashboard/resources.ts';
 import {
+  type ApiArtifacts,
   type ApiDocument,
   type ApiDocuments,
   type ApiRecord,
+  type ApiRecords,
   type ApiState,
   DOC_PREFIX,
   docNamespaces,
@@ -206,7 +208,7 @@ function Documents({
         const manifests = await Promise.all(
           hosts.map((s) =>
             api
-              .json<{ records: ApiRecord[] }>(`/state/records?stream=${encodeURIComponent(s)}&limit=1`)
+              .json<ApiRecords>(`/state/records?stream=${encodeURIComponent(s)}&limit=1`)
               .then((r) => r.records)
               .catch(() => [] as ApiRecord[]),
           ),
@@ -284,18 +286,14 @@ function Artifacts({ state, api }: { state: ApiState; api: Api }) {
     () => streamsUnder(state, 'artifacts/').map((s) => s.stream.slice('artifacts/'.length)),
     [state],
   );
-  const [rows, setRows] = useState<
-    { scope: string; name: string; sha256: string; size: number; at: number }[] | null
-  >(null);
+  const [rows, setRows] = useState<(ApiArtifacts['artifacts'][number] & { scope: string })[] | null>(null);
   const [page, setPage] = useState(0);
   useEffect(() => {
     let live = true;
     Promise.all(
       scopes.map((scope) =>
         api
-          .json<{ artifacts: { name: string; sha256: string; size: number; at: number }[] }>(
-            `/state/artifacts?scope=${encodeURIComponent(scope)}`,
-          )
+          .json<ApiArtifacts>(`/state/artifacts?scope=${encodeURIComponent(scope)}`)
           .then((r) => r.artifacts.map((a) => ({ ...a, scope })))
           .catch(() => []),
       ),
@@ -381,7 +379,7 @@ function Records({ stream, api }: { stream: string; api: Api }) {
   useEffect(() => {
     let live = true;
     api
-      .json<{ records: ApiRecord[] }>(`/state/records?stream=${encodeURIComponent(stream)}&limit=200`)
+      .json<ApiRecords>(`/state/records?stream=${encodeURIComponent(stream)}&limit=200`)
       .then((r) => {
         if (live) setRecords(r.records);
       })
