@@ -71,7 +71,8 @@ export interface ClusterReport {
  * denial that may clear by itself soon (no quorum yet, conflict, unsettled view): a retry is
  * deferred rather than ended (spec 05 §3.2).
  */
-export type Leadership = { run: true } | { run: false; reason: string; transient: boolean };
+/** A gate answer; `noQuorum` marks a denial for want of quorum (the slot's outcome is then `no-quorum`). */
+export type Leadership = { run: true } | { run: false; reason: string; transient: boolean; noQuorum?: true };
 
 /** One job as the fleet view shows it (spec 05 §5.3 `job_summaries`). */
 export interface JobSummary {

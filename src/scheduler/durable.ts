@@ -13,9 +13,10 @@ import { nextFire } from '../schedule/index.ts';
 import type { Json, Lease, Store } from '../store/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
+import { settledWithoutRun } from '../util/slot-outcomes.ts';
 import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
 import type { SchedulerEvent } from './events.ts';
-import type { RunRecord, SlotOutcome, SlotRecord } from './history.ts';
+import type { RunRecord, SlotRecord } from './history.ts';
 import { compactMissed } from './missed.ts';
 
 export interface DurableOptions {
@@ -107,17 +108,6 @@ export function downtimeMissed(
  * scheduler's event stream for the ledger and the durable retry records (`onEvent`), and drives
  * the scheduler through `SchedulerControl` at start (re-armed retries, catch-up).
  */
-/** Final slot outcomes that have no run record of their own (a deferred slot is re-admitted). */
-export function settledWithoutRun(outcome: SlotOutcome): boolean {
-  return (
-    outcome.startsWith('skipped:') ||
-    outcome === 'claimed-elsewhere' ||
-    outcome === 'missed-overload' ||
-    outcome === 'missed' ||
-    outcome.startsWith('dst-')
-  );
-}
-
 export class DurableFeatures implements DurableControl {
   private readonly proc = randomBytes(8).toString('hex');
   /** Records from before this instant belong to an earlier daemon process. */
