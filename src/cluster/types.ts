@@ -4,12 +4,13 @@
 // a leader-gated job. Nothing here does I/O.
 import type { ClusterSection } from '../config/file-schema.ts';
 import type { Store } from '../store/types.ts';
+import type { BackendKind } from '../util/backend-kinds.ts';
 import type { Clock } from '../util/clock.ts';
 import type { PeerStatus } from './peer-status.ts';
 
+export type { BackendKind } from '../util/backend-kinds.ts';
 export { PEER_STATUSES, type PeerStatus } from './peer-status.ts';
 
-export type BackendKind = 'gossip' | 'filesystem' | 'etcd' | 'kubernetes';
 export type Distribution = 'single-leader' | 'spread';
 /** The two gated policies; `EveryNode` never reaches a backend (spec 05 §3.1 row 2). */
 export type GatedPolicy = 'Leader' | 'PreferLeader';

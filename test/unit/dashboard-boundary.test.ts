@@ -14,6 +14,7 @@ const model = join(root, 'src/dashboard');
 const ALLOWED = [
   'src/dashboard/',
   'src/schedule/',
+  'src/util/backend-kinds.ts',
   'src/util/errors.ts',
   'src/util/hash.ts',
   'src/util/slot-outcomes.ts',
