@@ -13,6 +13,7 @@
 import type { ClusterSection } from '../config/file-schema.ts';
 import type { LeaseBackendKind } from '../util/backend-kinds.ts';
 import type { TimerHandle } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import { gossipKeysAdvisory } from './lease-advisory.ts';
 import { type LeaseState, leaseClusterReport } from './lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from './types.ts';
@@ -21,8 +22,6 @@ import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadershi
 export const RAN_SET_REFRESH_MS = 60_000;
 /** A failing round repeats its WARNING at most this often while the message stays the same. */
 export const REPEAT_WARNING_MS = 60_000;
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export abstract class LeaseBackend implements ClusterBackend {
   private timer: TimerHandle | null = null;

@@ -4,6 +4,7 @@
 // table live here; rows 4-7 are the backend's `decide`.
 import type { JobConfig } from '../config/types.ts';
 import type { Clock } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import type { ClusterBackend, GatedPolicy, Leadership } from './types.ts';
 
 export type ClusterPolicy = GatedPolicy | 'EveryNode';
@@ -35,10 +36,6 @@ export function dagGateName(dag: string): string {
 }
 
 const RUN: { run: true } = { run: true };
-
-function errorText(e: unknown): string {
-  return (e as Error)?.message ?? String(e);
-}
 
 /** Spec 05 §3.1, in order, for one fire of `name` under `policy`. Pure over `source`. */
 export function decideFire(source: GateSource, name: string, policy: ClusterPolicy): Verdict {

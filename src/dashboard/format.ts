@@ -1,4 +1,7 @@
-// Text formatting for times and durations (pure; the browser and the unit tests share it).
+// Text formatting for times and durations (pure; the browser and the unit tests share it), and the text of
+// a thrown value (util/errors.ts), which the browser app reaches through the model.
+
+export { errorText } from '../util/errors.ts';
 
 /**
  * Epoch ms of an API timestamp (`2026-07-05T09:00:01.123456+00:00`, `...Z`, or no offset = UTC), or null.

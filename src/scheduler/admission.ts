@@ -4,6 +4,7 @@
 // outcome. A gate answers synchronously unless it must ask the store, so fires that need no
 // store pass the whole pipeline in one tick (same-instant fires keep their order).
 import type { JobConfig } from '../config/types.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { SlotOutcome } from '../util/slot-outcomes.ts';
 import type { ClaimAnswer, DurableControl, FireClaims } from './control.ts';
@@ -220,9 +221,7 @@ export async function releaseHeld(fire: Fire, env: { log: Logger }): Promise<voi
     try {
       await release();
     } catch (e) {
-      env.log.warning(
-        `Job ${fire.job.name}: releasing what its fire held failed: ${(e as Error)?.message ?? e}`,
-      );
+      env.log.warning(`Job ${fire.job.name}: releasing what its fire held failed: ${errorText(e)}`);
     }
   }
 }

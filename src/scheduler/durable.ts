@@ -12,6 +12,7 @@ import { resolveRunSecrets, type SecretWarning } from '../jobapi/secrets.ts';
 import { nextFire } from '../schedule/index.ts';
 import type { Json, Lease, Store } from '../store/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { settledWithoutRun } from '../util/slot-outcomes.ts';
 import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotClaim } from './control.ts';
@@ -126,7 +127,7 @@ export class DurableFeatures implements DurableControl {
   }
 
   private storeFailed(what: string, e: unknown): void {
-    this.o.log.warning(`state: ${what} failed: ${(e as Error)?.message ?? e}`);
+    this.o.log.warning(`state: ${what} failed: ${errorText(e)}`);
   }
 
   /** Background durable write: never blocks a launch, failures are logged. */
@@ -181,7 +182,7 @@ export class DurableFeatures implements DurableControl {
     } catch (e) {
       if (this.o.onStoreUnavailable === 'fail-closed')
         return {
-          skip: `its cluster concurrency slot cannot be claimed (state store unavailable: ${(e as Error).message})`,
+          skip: `its cluster concurrency slot cannot be claimed (state store unavailable: ${errorText(e)})`,
         };
       this.o.log.warning(`Job ${job.name}: state store unavailable; enforcing concurrency on this node only`);
       return {};
@@ -511,7 +512,7 @@ export class DurableFeatures implements DurableControl {
     } catch (e) {
       const wait = CATCHUP_RETRY_MS[Math.min(attempt, CATCHUP_RETRY_MS.length - 1)]!;
       this.o.log.warning(
-        `state: the catch-up of ${job.name} failed: ${(e as Error)?.message ?? e}; retrying in ${wait / 1000} s`,
+        `state: the catch-up of ${job.name} failed: ${errorText(e)}; retrying in ${wait / 1000} s`,
       );
       this.o.clock.setTimer(() => {
         if (!scheduler.shuttingDown) void this.catchUp(scheduler, job, anchor, attempt + 1);
