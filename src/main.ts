@@ -4,6 +4,7 @@
 
 import { JOB_VERBS } from './cli/verbs.ts';
 import type { CliIo } from './util/cli-io.ts';
+import { errorText } from './util/errors.ts';
 
 declare const __CRONSTABLE_VERSION__: string | undefined;
 
@@ -101,7 +102,7 @@ if (argv.length > 0 || !(await workerMain())) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`cronstable: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.stderr.write(`cronstable: internal error: ${errorText(e, { stack: true })}\n`);
       process.exitCode = 70;
     },
   );

@@ -16,6 +16,7 @@ import {
   resolveFrame,
   semanticKey,
 } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import type { WebContext } from './context.ts';
 import { isoInFrame } from './timefmt.ts';
 import type { ApiDuplicates, ApiPressure, ApiSuggest } from './wire/schedule.schema.ts';
@@ -119,13 +120,13 @@ export function preview(
   try {
     dst = dstOfParams(params.dstRepeated, params.dstSkipped);
   } catch (e) {
-    return { status: 400, body: { error: (e as Error).message } };
+    return { status: 400, body: { error: errorText(e) } };
   }
   let frame: Frame;
   try {
     frame = frameOfParam(params.tz);
   } catch (e) {
-    return { status: 400, body: { error: (e as Error).message } };
+    return { status: 400, body: { error: errorText(e) } };
   }
   const timezone = params.tz && params.tz !== '' ? params.tz : 'UTC';
   const base: Record<string, unknown> = { expression: expr, timezone };

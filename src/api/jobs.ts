@@ -2,6 +2,7 @@
 // MCP job tools (spec 07 §4.3): the `/jobs` rows, a job's runs, resources and trends, and the manual
 // start/cancel actions. Each returns an ApiResult so a route and a tool answer from the same code.
 import { monitorSettings } from '../exec/procstat.ts';
+import { errorText } from '../util/errors.ts';
 import type { ApiDeps } from './deps.ts';
 import { resourceStats } from './jobresources.ts';
 import { jobsList, runObject, runStats, trends } from './jobview.ts';
@@ -110,7 +111,7 @@ export function cancelJob(d: ApiDeps, name: string): ApiResult<{ cancelled: stri
   if (instances === 0) return fail(409, `job '${name}' is not running`);
   scheduler.cancelJob(name).then(
     () => d.status.invalidate(),
-    (e: unknown) => d.log.error(`web: cancelling job ${name} failed: ${(e as Error)?.message ?? e}`),
+    (e: unknown) => d.log.error(`web: cancelling job ${name} failed: ${errorText(e)}`),
   );
   d.status.invalidate();
   return ok({ cancelled: name, instances });

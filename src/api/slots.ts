@@ -10,6 +10,7 @@ import {
   slotsBody,
   slotWindow,
 } from '../scheduler/slots-ledger.ts';
+import { errorText } from '../util/errors.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 import type { WebContext } from './context.ts';
 import { nodeName } from './deps.ts';
@@ -28,7 +29,7 @@ async function rowsOf(ctx: WebContext, name: string, here: string): Promise<Ledg
   return [...rows, ...runningRows(history, here)];
 }
 
-const storeTrouble = (e: unknown) => fail(503, `the state store could not be read: ${(e as Error).message}`);
+const storeTrouble = (e: unknown) => fail(503, `the state store could not be read: ${errorText(e)}`);
 
 /** `GET /jobs/{name}/slots?from=&to=`: the window defaults to the last 24 h. */
 export async function jobSlotsView(

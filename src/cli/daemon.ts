@@ -6,6 +6,7 @@ import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { CliIo } from '../util/cli-io.ts';
+import { errorText } from '../util/errors.ts';
 import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
 import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
 import { verbArgs } from './verb-args.ts';
@@ -42,7 +43,7 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
       allowPositionals: false,
     }));
   } catch (e) {
-    io.err(`cronstable: ${(e as Error).message}\n${DAEMON_USAGE}`);
+    io.err(`cronstable: ${errorText(e)}\n${DAEMON_USAGE}`);
     return 2;
   }
   if (values.help) {

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describeFailure, JobApiClient, type JobApiResponse, NotInJobError } from '../jobapi/client.ts';
 import { formatValue, parseCursorValue } from '../jobapi/pyvalue.ts';
 import { compareCodePoints, scanLexemes } from '../jobapi/values.ts';
+import { errorText } from '../util/errors.ts';
 import { helpText, type OptionValue, parseCommand, usageLine } from './job-args.ts';
 import { JOB_COMMANDS, JOB_VERBS, type JobVerb, verbHelp } from './job-specs.ts';
 
@@ -75,7 +76,7 @@ async function call(
     return await ctx.client().request(method, path, opts);
   } catch (e) {
     if (e instanceof NotInJobError) throw new Fail(EXIT.error, e.message);
-    throw new Fail(EXIT.error, (e as Error).message);
+    throw new Fail(EXIT.error, errorText(e));
   }
 }
 
@@ -122,7 +123,7 @@ function jsonValueText(text: string): string {
   } catch (e) {
     // Python's json.loads accepts NaN/Infinity: let the server refuse them as non-portable.
     if (scanLexemes(text).nonFinite) return text.trim();
-    throw new Fail(EXIT.error, `VALUE is not valid JSON: ${(e as Error).message}`);
+    throw new Fail(EXIT.error, `VALUE is not valid JSON: ${errorText(e)}`);
   }
 }
 
@@ -333,7 +334,7 @@ async function releaseQuietly(ctx: Ctx, token: string): Promise<void> {
     } catch (e) {
       if (attempt === 0) continue;
       ctx.io.err(
-        `cronstable lock: warning: release failed (the daemon releases it at run end): ${(e as Error).message}\n`,
+        `cronstable lock: warning: release failed (the daemon releases it at run end): ${errorText(e)}\n`,
       );
       return;
     }
@@ -429,7 +430,7 @@ export async function runJobVerb(verb: JobVerb, argv: string[], io: JobVerbIo): 
       io.err(`${prefix}: ${e.message}\n`);
       return e.code;
     }
-    io.err(`${prefix}: ${(e as Error)?.message ?? String(e)}\n`);
+    io.err(`${prefix}: ${errorText(e)}\n`);
     return EXIT.error;
   } finally {
     (client as JobApiClient | null)?.close();

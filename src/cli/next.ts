@@ -15,6 +15,7 @@ import {
   resolveFrame,
   ScheduleError,
 } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 
 const USAGE = `usage: cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME]
@@ -49,7 +50,7 @@ export async function runNext(
   try {
     parsed = parseNextArgs(argv);
   } catch (e) {
-    return fail(`${(e as Error).message} (see --help)`);
+    return fail(`${errorText(e)} (see --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -133,7 +134,7 @@ async function findJob(
   try {
     cfg = loadConfig(path, { nowMs });
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
   const found = cfg.jobs.find((j) => j.name === name) ?? cfg.dags.find((d) => d.name === name);
   if (found === undefined) return `no job or DAG named '${name}' in ${path}`;

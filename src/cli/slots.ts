@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { SlotView } from '../scheduler/slots.ts';
 import { jobSlots, ledgerRows, slotsBody, slotWindow } from '../scheduler/slots-ledger.ts';
 import type { CliIo } from '../util/cli-io.ts';
+import { errorText } from '../util/errors.ts';
 import { parseIsoInstant } from '../util/instant.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
 import { loadVerbConfig, verbArgs } from './verb-args.ts';
@@ -56,7 +57,7 @@ export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = 
       },
     }));
   } catch (e) {
-    return usage((e as Error).message);
+    return usage(errorText(e));
   }
   if (values.help) {
     io.out(`${SLOTS_USAGE}\n`);
@@ -107,7 +108,7 @@ export async function runSlots(argv: string[], io: CliIo, nowMs: () => number = 
     );
     return 0;
   } catch (e) {
-    return fail(`reading the run ledger failed: ${(e as Error).message}`);
+    return fail(`reading the run ledger failed: ${errorText(e)}`);
   } finally {
     await store.close();
   }

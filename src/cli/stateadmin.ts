@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { AdminResult } from '../store/admin.ts';
 import type { CliIo } from '../util/cli-io.ts';
+import { errorText } from '../util/errors.ts';
 import { DEFAULT_CONFIG_PATH } from './usage.ts';
 import { loadVerbConfig, verbArgs } from './verb-args.ts';
 
@@ -57,7 +58,7 @@ export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> 
       },
     }));
   } catch (e) {
-    io.err(`cronstable state ${action}: ${(e as Error).message}\n`);
+    io.err(`cronstable state ${action}: ${errorText(e)}\n`);
     return 2;
   }
   if (values.help) {
@@ -112,7 +113,7 @@ export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> 
         force: Boolean(values.force),
       });
   } catch (e) {
-    return fail((e as Error).message);
+    return fail(errorText(e));
   }
   for (const line of result.lines) io.out(`${line}\n`);
   return result.ok ? 0 : 1;

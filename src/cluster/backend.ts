@@ -11,19 +11,17 @@
 // lease), so a stalled holder reads "not leader" before it does any I/O; and its store refuses
 // a stale holder's write (a fence per backend, said at each backend's round).
 import type { ClusterSection } from '../config/file-schema.ts';
+import type { LeaseBackendKind } from '../util/backend-kinds.ts';
 import type { TimerHandle } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import { gossipKeysAdvisory } from './lease-advisory.ts';
 import { type LeaseState, leaseClusterReport } from './lease-state.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from './types.ts';
-
-export type LeaseBackendKind = 'filesystem' | 'etcd' | 'kubernetes';
 
 /** The ran-set is re-read this often (and at once on gaining leadership). */
 export const RAN_SET_REFRESH_MS = 60_000;
 /** A failing round repeats its WARNING at most this often while the message stays the same. */
 export const REPEAT_WARNING_MS = 60_000;
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export abstract class LeaseBackend implements ClusterBackend {
   private timer: TimerHandle | null = null;

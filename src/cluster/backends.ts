@@ -1,12 +1,13 @@
 // The leadership backends this build carries, by `cluster.backend` (spec 05 §2.1). Each entry
-// loads its module lazily: a node pays only for the backend it runs. A kind is listed here only
-// once its module exists; src/config/cluster-backends.ts names the same kinds so that a config
-// asking for a missing one fails at load (issue 10 item 1: never silently double-fire).
+// loads its module lazily: a node pays only for the backend it runs. The kinds are the tuple of
+// src/util/backend-kinds.ts, which the config schema reads too: a kind there without a loader here
+// does not type-check, so a config never names a kind this build cannot start (issue 10 item 1:
+// never silently double-fire).
 import type { BackendFactory, BackendKind } from './types.ts';
 
 export type BackendLoader = () => Promise<BackendFactory>;
 
-export const BACKENDS: Partial<Record<BackendKind, BackendLoader>> = {
+export const BACKENDS: Record<BackendKind, BackendLoader> = {
   gossip: async () => (await import('./gossip/index.ts')).createGossipBackend,
   filesystem: async () => (await import('./filesystem/index.ts')).createFilesystemBackend,
   etcd: async () => (await import('./etcd/index.ts')).createEtcdBackend,

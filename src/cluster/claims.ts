@@ -4,6 +4,7 @@
 // structurally (the cluster layer does not import the scheduler).
 import type { JobConfig } from '../config/types.ts';
 import type { Store } from '../store/types.ts';
+import { errorText } from '../util/errors.ts';
 
 /** Same shape as `ClaimAnswer` in src/scheduler/control.ts. */
 export type ClaimAnswer = boolean | { by: string } | { skip: string };
@@ -33,7 +34,7 @@ export class StoreFireClaims {
     return store.fireClaim(job.name, scheduledAt, this.o.nodeName()).then(
       (r): ClaimAnswer => (r.won ? true : { by: r.node }),
       (e: unknown): ClaimAnswer => {
-        const why = (e as Error)?.message ?? String(e);
+        const why = errorText(e);
         if (job.clusterPolicy === 'PreferLeader' || this.o.onStoreUnavailable === 'degrade') {
           this.o.warn(
             `Job ${job.name}: its fire claim cannot be made (state store unavailable: ${why}); running on the election's word alone`,

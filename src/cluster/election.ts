@@ -258,7 +258,7 @@ export function decide(e: Election, name: string, policy: GatedPolicy): Leadersh
     return RUN;
   }
   if (e.conflict) return deny('cluster conflict: standing down', true);
-  if (!e.quorate) return deny('no quorum', true);
+  if (!e.quorate) return { run: false, reason: 'no quorum', transient: true, noQuorum: true };
   const chosen = spread ? ownerOf(e, name) : e.leader;
   if (chosen !== view.me) return deny(spread ? `owned by ${chosen}` : `leader is ${chosen}`, false);
   return RUN;

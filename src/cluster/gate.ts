@@ -4,7 +4,8 @@
 // table live here; rows 4-7 are the backend's `decide`.
 import type { JobConfig } from '../config/types.ts';
 import type { Clock } from '../util/clock.ts';
-import type { ClusterBackend, GatedPolicy } from './types.ts';
+import { errorText } from '../util/errors.ts';
+import type { ClusterBackend, GatedPolicy, Leadership } from './types.ts';
 
 export type ClusterPolicy = GatedPolicy | 'EveryNode';
 export type FireKind = 'schedule' | 'retry' | 'reboot';
@@ -12,11 +13,14 @@ export type FireKind = 'schedule' | 'retry' | 'reboot';
 /** The scheduler's gate answer (same shape as `GateDecision` in src/scheduler/gate.ts). */
 export type GateAnswer =
   | { run: true }
-  | { run: false; reason: string }
+  | { run: false; reason: string; noQuorum?: true }
   | { run: false; reason: string; deferUntil: number };
 
-/** One decision of the §3.1 table; `transient` = may clear by itself (no quorum, conflict...). */
-export type Verdict = { run: true } | { run: false; reason: string; transient: boolean };
+/**
+ * One decision of the §3.1 table; `transient` = may clear by itself (no quorum, conflict...);
+ * `noQuorum` = denied for want of quorum.
+ */
+export type Verdict = Leadership;
 
 /** What the gate reads, live, at every fire. */
 export interface GateSource {
@@ -33,10 +37,6 @@ export function dagGateName(dag: string): string {
 
 const RUN: { run: true } = { run: true };
 
-function errorText(e: unknown): string {
-  return (e as Error)?.message ?? String(e);
-}
-
 /** Spec 05 §3.1, in order, for one fire of `name` under `policy`. Pure over `source`. */
 export function decideFire(source: GateSource, name: string, policy: ClusterPolicy): Verdict {
   try {
@@ -49,8 +49,7 @@ export function decideFire(source: GateSource, name: string, policy: ClusterPoli
         : { run: false, reason: 'the cluster backend is not running', transient: true };
     }
     const d = backend.decide(name, policy);
-    if (d.run) return RUN;
-    return { run: false, reason: d.reason, transient: d.transient };
+    return d.run ? RUN : d;
   } catch (e) {
     return { run: false, reason: `cluster gate failed (fail closed): ${errorText(e)}`, transient: true };
   }
@@ -91,7 +90,7 @@ export class FleetGate {
       if (v.transient) return { run: false, reason: v.reason, deferUntil: this.later() };
       return { run: false, reason: `cluster ownership moved to another node (${v.reason})` };
     }
-    return { run: false, reason: v.reason };
+    return v.noQuorum ? { run: false, reason: v.reason, noQuorum: true } : { run: false, reason: v.reason };
   }
 
   /** A scheduled DAG fire (gated like a job named `dag:<name>`): run or skip with a reason. */

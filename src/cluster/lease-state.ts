@@ -216,7 +216,7 @@ export class LeaseState {
     }
     if (this.isLeader()) return { run: true };
     if (!this.isQuorate())
-      return { run: false, reason: 'no quorum (lease store unreachable)', transient: true };
+      return { run: false, reason: 'no quorum (lease store unreachable)', transient: true, noQuorum: true };
     if (this.mine !== null)
       return { run: false, reason: 'lease deadline passed before it was renewed', transient: true };
     if (!this.current || this.current.holder === this.token)

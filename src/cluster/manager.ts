@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import type { ClusterSection } from '../config/file-schema.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import { BACKENDS, type BackendLoader, FLEET_MESH } from './backends.ts';
 import type { GateSource } from './gate.ts';
 import { NodeLoad } from './node-stats.ts';
@@ -83,7 +84,7 @@ function unreadableTls(cluster: ClusterSection): string | null {
     try {
       readFileSync(f);
     } catch (e) {
-      return `${f}: ${(e as Error).message}`;
+      return `${f}: ${errorText(e)}`;
     }
   }
   return null;
@@ -94,8 +95,6 @@ export function wantsMesh(cluster: ClusterSection): boolean {
   const o = cluster.observability;
   return (cluster.backend ?? 'gossip') !== 'gossip' && Boolean(o?.listen && o.tls && o.peers);
 }
-
-const errorText = (e: unknown) => (e as Error)?.message ?? String(e);
 
 interface Role {
   leader: boolean;

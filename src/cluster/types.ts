@@ -4,12 +4,13 @@
 // a leader-gated job. Nothing here does I/O.
 import type { ClusterSection } from '../config/file-schema.ts';
 import type { Store } from '../store/types.ts';
+import type { BackendKind } from '../util/backend-kinds.ts';
 import type { Clock } from '../util/clock.ts';
 import type { PeerStatus } from './peer-status.ts';
 
+export type { BackendKind } from '../util/backend-kinds.ts';
 export { PEER_STATUSES, type PeerStatus } from './peer-status.ts';
 
-export type BackendKind = 'gossip' | 'filesystem' | 'etcd' | 'kubernetes';
 export type Distribution = 'single-leader' | 'spread';
 /** The two gated policies; `EveryNode` never reaches a backend (spec 05 §3.1 row 2). */
 export type GatedPolicy = 'Leader' | 'PreferLeader';
@@ -71,7 +72,8 @@ export interface ClusterReport {
  * denial that may clear by itself soon (no quorum yet, conflict, unsettled view): a retry is
  * deferred rather than ended (spec 05 §3.2).
  */
-export type Leadership = { run: true } | { run: false; reason: string; transient: boolean };
+/** A gate answer; `noQuorum` marks a denial for want of quorum (the slot's outcome is then `no-quorum`). */
+export type Leadership = { run: true } | { run: false; reason: string; transient: boolean; noQuorum?: true };
 
 /** One job as the fleet view shows it (spec 05 §5.3 `job_summaries`). */
 export interface JobSummary {

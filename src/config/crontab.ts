@@ -1,6 +1,7 @@
 // Classic crontab files lowered to job maps (spec 01 §4).
 import { basename } from 'node:path';
 import { isKnownTimezone, parseCron } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import { type ConfigIssue, excerpt, quote, type SourcePos } from './errors.ts';
 import type { RawJob } from './file-schema.ts';
 import { setLocation } from './validators.ts';
@@ -79,7 +80,7 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
       try {
         parseCron(schedule, { hashKey: `${base}:${lineNo}` });
       } catch (e) {
-        problem(`invalid schedule ${quote(schedule)}: ${(e as Error).message}`);
+        problem(`invalid schedule ${quote(schedule)}: ${errorText(e)}`);
         return;
       }
     }

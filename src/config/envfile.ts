@@ -1,5 +1,6 @@
 // `env_file` parsing (spec 01 §1.7): KEY=value lines, no quote processing, later duplicates win.
 import { resolve } from 'node:path';
+import { errorText } from '../util/errors.ts';
 import { quote } from './errors.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import type { EnvVar } from './types.ts';
@@ -58,5 +59,5 @@ export function osMessage(e: unknown): string {
   };
   const known = err?.code ? texts[err.code] : undefined;
   if (known && err.path) return `[Errno ${known[0]}] ${known[1]}: '${err.path}'`;
-  return err?.message ?? String(e);
+  return errorText(e);
 }

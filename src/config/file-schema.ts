@@ -1,6 +1,7 @@
 // The config schema: every top-level section and every job, DAG and task key of specs 01-06.
 // Types only; semantic rules (ranges, cross-references) live in the builders.
 import { DST_VALUES } from '../schedule/dst.ts';
+import { CLUSTER_BACKENDS } from '../util/backend-kinds.ts';
 import {
   anyValue,
   bool,
@@ -232,7 +233,7 @@ const tlsFiles = map({ ca: str(), cert: str(), key: str() }, ['ca', 'cert', 'key
 const peers = seq(map({ host: str() }, ['host']));
 
 export const clusterSchema = map({
-  backend: enumOf('gossip', 'filesystem', 'etcd', 'kubernetes'),
+  backend: enumOf(...CLUSTER_BACKENDS),
   nodeName: nullable(str()),
   electLeader: bool(),
   distribution: enumOf('single-leader', 'spread'),

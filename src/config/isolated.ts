@@ -3,6 +3,7 @@
 // to the OS when the worker exits, and the daemon keeps only the (cloned) result.
 import { Worker } from 'node:worker_threads';
 import { parseCron } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { type LoadOptions, loadConfig } from './load.ts';
 import type { LoadedConfig } from './types.ts';
@@ -23,7 +24,7 @@ export function runConfigWorker(
     reply({ ok: true, config: loadConfig(data.path, data.opts) });
   } catch (e) {
     if (e instanceof ConfigError) reply({ ok: false, issues: e.issues });
-    else reply({ ok: false, crash: (e as Error)?.stack ?? String(e) });
+    else reply({ ok: false, crash: errorText(e, { stack: true }) });
   }
 }
 

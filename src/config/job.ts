@@ -12,6 +12,7 @@ import {
   resolveFrame,
   type ScheduleFinding,
 } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import { EnvFileError, loadEnvFile, overlayEnvironment } from './envfile.ts';
 import { type ConfigIssue, excerpt, quote } from './errors.ts';
 import type { ScheduleObject } from './file-schema.ts';
@@ -64,7 +65,7 @@ export function parseScheduleFor(
     try {
       cron = parseCron(text, { hashKey: opts.hashKey });
     } catch (e) {
-      ctx.issues.push(loc.issue(['schedule'], `invalid schedule ${quote(text)}: ${(e as Error).message}`));
+      ctx.issues.push(loc.issue(['schedule'], `invalid schedule ${quote(text)}: ${errorText(e)}`));
       return null;
     }
   } else if (!opts.allowReboot) {
@@ -138,7 +139,7 @@ export function checkLaunch(
       platform: ctx.platform,
     });
   } catch (e) {
-    ctx.issues.push(loc.issue([opts.user !== null ? 'user' : 'group'], (e as Error).message));
+    ctx.issues.push(loc.issue([opts.user !== null ? 'user' : 'group'], errorText(e)));
     ok = false;
   }
   const prefixError = checkStreamPrefix(opts.streamPrefix);

@@ -3,6 +3,7 @@
 // per-logger levels, and disable_existing_loggers.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { hostZoneAbbreviation } from '../schedule/zone.ts';
+import { errorText } from '../util/errors.ts';
 import { type LogRecord, parseLevel, setRouter } from '../util/log.ts';
 import type { LoggingSection } from './file-schema.ts';
 import type { Plain } from './validators.ts';
@@ -215,6 +216,6 @@ export function applyLoggingSection(
     setRouter(buildLogRouter(section, warn));
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
 }

@@ -1,6 +1,7 @@
 // Load-time rules of the singleton sections: state (spec 03 §1), cluster (spec 05 §2),
 // web (spec 06 §1) and logging (spec 01 §1.9).
-import { BUILT_CLUSTER_BACKENDS } from './cluster-backends.ts';
+
+import { CLUSTER_BACKENDS, LEASE_BACKENDS } from '../util/backend-kinds.ts';
 import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
@@ -79,7 +80,7 @@ export function checkCluster(
   fallback: SourcePos,
   issues: ConfigIssue[],
   warnings: LoadWarning[],
-  built: readonly string[] = BUILT_CLUSTER_BACKENDS,
+  built: readonly string[] = CLUSTER_BACKENDS,
 ): void {
   const bad = problems(cluster, 'cluster', fallback, issues);
   const warn = (message: string) => warnings.push({ level: 'warning', logger: 'cronstable', message });
@@ -89,7 +90,7 @@ export function checkCluster(
       ['backend'],
       `the ${backend} backend is not available in this build (available: ${built.join(', ') || 'none'}); without it every node would run every Leader job`,
     );
-  for (const sub of ['filesystem', 'etcd', 'kubernetes'] as const) {
+  for (const sub of LEASE_BACKENDS) {
     if (cluster[sub] !== undefined && sub !== backend)
       bad([sub], `a '${sub}' block has no effect with backend: ${backend}; remove it or set backend: ${sub}`);
   }

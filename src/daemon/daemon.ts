@@ -15,6 +15,7 @@ import { dispatchReports } from '../report/index.ts';
 import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock, ShiftedClock } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import { tuneHeap } from '../util/heap.ts';
 import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
@@ -144,7 +145,7 @@ export class Daemon {
           this.gc = scheduleStateGc(this.opts.configPath, this.log, this.opts.gc);
       } catch (e) {
         this.log.error(
-          `state: could not open the store at ${this.config.state.path}: ${(e as Error)?.message ?? e}; running without durable state`,
+          `state: could not open the store at ${this.config.state.path}: ${errorText(e)}; running without durable state`,
         );
       }
     }
@@ -267,13 +268,11 @@ export class Daemon {
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()
-        .catch((e) => this.log.warning(`cluster: stopping failed: ${(e as Error)?.message ?? e}`));
-      await this.web
-        ?.stop()
-        .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
+        .catch((e) => this.log.warning(`cluster: stopping failed: ${errorText(e)}`));
+      await this.web?.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
       await this.state
         ?.stop()
-        .catch((e) => this.log.warning(`state: closing the store failed: ${(e as Error)?.message ?? e}`));
+        .catch((e) => this.log.warning(`state: closing the store failed: ${errorText(e)}`));
       this.shim?.remove();
       this.log.info('Shutdown complete');
     })();
@@ -324,9 +323,7 @@ export class Daemon {
     const key = web ? JSON.stringify([web, this.config.mcp]) : null;
     if (key === this.webKey && this.web) return;
     if (this.web) {
-      await this.web
-        .stop()
-        .catch((e) => this.log.warning(`web: stopping failed: ${(e as Error)?.message ?? e}`));
+      await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
       this.web = null;
     }
     this.webKey = key;

@@ -8,6 +8,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { errorText } from '../util/errors.ts';
 import { isolateMemory, workerIsolates } from '../util/isolates.ts';
 
 export const DEBUG_MEMORY_ENV = 'CRONSTABLE_DEBUG_MEMORY';
@@ -112,7 +113,7 @@ export function installMemoryReport(extra: () => Record<string, unknown>, log: (
         writeFileSync(`${file}.tmp`, JSON.stringify(report, null, 1));
         renameSync(`${file}.tmp`, file);
       },
-      (e: unknown) => log(`memory report failed: ${(e as Error)?.message ?? e}`),
+      (e: unknown) => log(`memory report failed: ${errorText(e)}`),
     );
   });
   log(`debug: ${DEBUG_MEMORY_ENV} set: SIGUSR2 writes a memory report to ${file}`);

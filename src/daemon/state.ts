@@ -10,6 +10,7 @@ import { DB_FILE } from '../store/connection.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
 export interface StateServices {
@@ -88,6 +89,6 @@ function probeWritable(dir: string): string | null {
     unlinkSync(probe);
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
 }

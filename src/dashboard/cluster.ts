@@ -1,13 +1,12 @@
 // What the dashboard says about the cluster (spec 05 §12.4, spec 06 §9.2): the role text, the summary line,
 // the conflict notes, peer dot tones, the Owner column's cell and sort order, and the cluster alert. Pure: every
 // function reads the `/cluster` and `/jobs` answers it is given, nothing else.
+import { isLeaseBackendKind } from '../util/backend-kinds.ts';
 import type { ApiCluster, ApiJob, ApiNodeStats, ApiPeer } from './types.ts';
-
-const LEASE_BACKENDS = new Set(['filesystem', 'etcd', 'kubernetes']);
 
 /** True for the filesystem / etcd / kubernetes lease backends (no peers, a lease block instead). */
 export function isLeaseBackend(c: ApiCluster): boolean {
-  return c.backend !== undefined && LEASE_BACKENDS.has(c.backend);
+  return isLeaseBackendKind(c.backend);
 }
 
 /** Whether `/fleet` has something to show: an enabled gossip cluster, or one whose daemon says it serves a fleet. */

@@ -17,6 +17,7 @@ import {
   UTC_FRAME,
 } from '../schedule/index.ts';
 import { zoneInfo } from '../schedule/zone.ts';
+import { errorText } from '../util/errors.ts';
 import { capitalize } from './format.ts';
 import type { ApiJob } from './types.ts';
 
@@ -112,7 +113,7 @@ export function compileJob(job: ScheduleFields): CompiledJob {
         dst,
       };
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       compiled = {
         sched: null,
         frame,

@@ -1,4 +1,7 @@
-// Text formatting for times and durations (pure; the browser and the unit tests share it).
+// Text formatting for times and durations (pure; the browser and the unit tests share it), and the text of
+// a thrown value (util/errors.ts), which the browser app reaches through the model.
+
+export { errorText } from '../util/errors.ts';
 
 import type { JobSetIdBody } from '../api/wire/core.schema.ts';
 

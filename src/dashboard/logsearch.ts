@@ -1,4 +1,5 @@
 // Log search: plain (case-insensitive) or regular-expression matching with highlight ranges.
+import { errorText } from '../util/errors.ts';
 
 export interface Matcher {
   /** [start, end) ranges of every match in the text */
@@ -15,7 +16,7 @@ export function compileSearch(query: string, regex: boolean): Matcher {
     try {
       re = new RegExp(query, 'gi');
     } catch (err) {
-      return { ranges: () => [], error: err instanceof Error ? err.message : 'invalid expression' };
+      return { ranges: () => [], error: errorText(err) };
     }
     return {
       error: null,

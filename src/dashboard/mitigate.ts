@@ -1,6 +1,7 @@
 // The mitigate console's engine (spec 06 §9.2): bulk start / cancel, one POST at a time a few hundred ms apart
 // so a recovering dependency is not hit by every job at once, abortable between steps, and a Markdown summary
 // of what was done. The POST and the sleep are injected, so the unit tests drive it without a daemon or a clock.
+import { errorText } from '../util/errors.ts';
 import { jobStatus } from './status.ts';
 import type { ApiJob } from './types.ts';
 
@@ -103,7 +104,7 @@ export async function runStaggered(
         verb,
         ok: r.ok,
         status: r.status,
-        detail: r.ok ? '' : errorText(r.text, r.status),
+        detail: r.ok ? '' : bodyError(r.text, r.status),
         at,
       };
     } catch (err) {
@@ -112,7 +113,7 @@ export async function runStaggered(
         verb,
         ok: false,
         status: 0,
-        detail: err instanceof Error ? err.message : String(err),
+        detail: errorText(err),
         at,
       };
     }
@@ -123,7 +124,7 @@ export async function runStaggered(
 }
 
 /** The `error` of a JSON error body, else the body text, else the status. */
-function errorText(text: string, status: number): string {
+function bodyError(text: string, status: number): string {
   try {
     const v = JSON.parse(text) as { error?: unknown };
     if (typeof v.error === 'string') return v.error;

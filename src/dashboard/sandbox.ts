@@ -7,6 +7,7 @@ import {
   resolveFrame,
   UTC_FRAME,
 } from '../schedule/index.ts';
+import { errorText } from '../util/errors.ts';
 import { toCivil } from './engine.ts';
 import { capitalize, formatCivil } from './format.ts';
 
@@ -77,7 +78,7 @@ export function sandboxPreview(
       findings: p.findings,
     };
   } catch (err) {
-    return { kind: 'error', error: err instanceof Error ? err.message : String(err) };
+    return { kind: 'error', error: errorText(err) };
   }
 }
 

@@ -1,33 +1,17 @@
 // The slot strip's pure side: the `/jobs/{name}/slots` body (inferred from the wire schema), each outcome's
-// tone, a cell's hover text.
+// tone (from the table of slot outcomes), a cell's hover text.
 
 import type {
   JobSlot as ApiSlot,
   JobSlots as ApiSlots,
   Unaccounted as ApiUnaccounted,
 } from '../api/wire/slots.schema.ts';
+import { fateTone } from '../util/slot-outcomes.ts';
 
 export type { ApiSlot, ApiSlots, ApiUnaccounted };
 
-export type SlotTone = 'ok' | 'fail' | 'late' | 'skip' | 'other' | 'run' | 'dst' | 'lost';
-
-/** How a cell is coloured: what happened, not which gate said so. */
-export function slotTone(outcome: string): SlotTone {
-  if (outcome === 'ran') return 'ok';
-  if (outcome === 'running') return 'run';
-  if (outcome === 'failed' || outcome === 'cancelled') return 'fail';
-  if (outcome === 'caught-up') return 'late';
-  if (outcome === 'claimed-elsewhere' || outcome === 'skipped-gate') return 'other';
-  if (outcome.startsWith('dst-')) return 'dst';
-  if (
-    outcome === 'unaccounted' ||
-    outcome === 'missed' ||
-    outcome === 'missed-overload' ||
-    outcome === 'no-quorum'
-  )
-    return 'lost';
-  return 'skip';
-}
+/** How a cell is coloured: the tone the table of slot outcomes gives its fate. */
+export { fateTone as slotTone };
 
 /** The hover text of one cell: instant, outcome, node, reason and the other nodes' rows. */
 export function slotTitle(s: ApiSlot): string {

@@ -65,7 +65,7 @@ function redactWith(line: string, secrets: readonly string[]): string {
  */
 export function redactLines(
   lines: string[],
-  extraSecrets: string[] = [],
+  extraSecrets: readonly string[] = [],
 ): { lines: string[]; redacted: boolean } {
   const secrets = literalSecrets(extraSecrets);
   const out = lines.map((line) => redactWith(line, secrets));

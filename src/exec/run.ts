@@ -1,4 +1,5 @@
 // One run of a command: spawn, capture, timeout, cancellation, drain, verdict (spec 02 §3-§6).
+import { errorText } from '../util/errors.ts';
 import { commandArgv } from './argv.ts';
 import { StreamCapture } from './capture.ts';
 import { buildEnvironment } from './env.ts';
@@ -127,7 +128,7 @@ class Run {
       failed: (err) => this.launchFailed(err),
       error: (err) => {
         if (this.pid === null) this.launchFailed(err);
-        else this.warn(`job ${spec.name}: process error: ${errorMessage(err)}`);
+        else this.warn(`job ${spec.name}: process error: ${errorText(err)}`);
       },
       data: (stream, chunk) => {
         const pipe = this.pipes.get(stream);
@@ -395,11 +396,7 @@ function clampDelay(ms: number): number {
  * (`... Received 'x'`), which may be an environment value: that part is cut off.
  */
 function launchErrorMessage(err: unknown): string {
-  const message = errorMessage(err).replace(/\.? Received [\s\S]*$/, '');
+  const message = errorText(err).replace(/\.? Received [\s\S]*$/, '');
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
   return code && !message.includes(code) ? `${message} [${code}]` : message;
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -2,6 +2,7 @@
 // polling acquire, per-hold renewer, release by token, by run and at stop.
 import { randomBytes } from 'node:crypto';
 import type { Lease, Store } from '../store/types.ts';
+import { errorText } from '../util/errors.ts';
 import type { LockRequest } from './values.ts';
 
 export interface JobApiLogger {
@@ -105,7 +106,7 @@ export class LockManager {
         answered = true;
       } catch (e) {
         lastError = e;
-        this.log.debug(`lock ${base}: acquire pass failed: ${(e as Error).message}`);
+        this.log.debug(`lock ${base}: acquire pass failed: ${errorText(e)}`);
       }
       if (won) {
         if (owner.ended || abandoned()) {
@@ -168,7 +169,7 @@ export class LockManager {
       }
     } catch (e) {
       // Timeout or store error: the outcome is unknown, try again next period.
-      this.log.debug(`lock '${hold.name}': renew failed, retrying next period: ${(e as Error).message}`);
+      this.log.debug(`lock '${hold.name}': renew failed, retrying next period: ${errorText(e)}`);
     } finally {
       hold.renewing = false;
     }
@@ -178,9 +179,7 @@ export class LockManager {
     try {
       await store.leaseRelease(lease);
     } catch (e) {
-      this.log.warning(
-        `lock ${what}: release failed (the lease frees after its TTL): ${(e as Error).message}`,
-      );
+      this.log.warning(`lock ${what}: release failed (the lease frees after its TTL): ${errorText(e)}`);
     }
   }
 

@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Json, type Store, StoreRequestError, StoreUnavailableError } from '../store/types.ts';
+import { errorText } from '../util/errors.ts';
 import type { JobApiLogger, LockManager, LockOwner } from './locks.ts';
 import {
   ApiError,
@@ -130,7 +131,7 @@ export function jobApiApp(api: JobApiHost): Hono<JobApiEnv> {
   app.onError((e, c) => {
     if (e instanceof HTTPException) return e.getResponse();
     if (e instanceof ApiError || e instanceof StoreRequestError) return json({ error: e.message }, e.status);
-    const message = (e as Error)?.message ?? String(e);
+    const message = errorText(e);
     if (!(e instanceof StoreUnavailableError))
       api.log.warning(`job API ${c.req.path}: unexpected error: ${message}`);
     return json({ error: `state backend unavailable: ${message}` }, 503);

@@ -1,6 +1,7 @@
 // Run-scoped secrets (spec 03 §6.6): resolved at every launch, held only in memory.
 import { readFile } from 'node:fs/promises';
 import type { JobSecret } from '../config/types.ts';
+import { errorText } from '../util/errors.ts';
 
 export interface SecretWarning {
   name: string;
@@ -39,7 +40,7 @@ export async function resolveRunSecrets(
           reason = `file ${spec.fromFile} is empty`;
         }
       } catch (e) {
-        reason = `cannot read ${spec.fromFile}: ${(e as Error).message}`;
+        reason = `cannot read ${spec.fromFile}: ${errorText(e)}`;
       }
     } else if (spec.fromEnvVar) {
       value = env[spec.fromEnvVar] ?? null;

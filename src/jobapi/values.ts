@@ -2,6 +2,7 @@
 // portability rule, value size, required fields and scope resolution.
 import { MAX_PERMITS } from '../store/primitives/leases.ts';
 import type { Json } from '../store/types.ts';
+import { errorText } from '../util/errors.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../util/jsondepth.ts';
 
 /** Orders strings by Unicode code point (Python's `sorted`), not by UTF-16 unit. */
@@ -119,7 +120,7 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   } catch (e) {
     const lex = scanLexemes(text);
     if (lex.nonFinite) throw new ApiError(400, `${NOT_PORTABLE} NaN and Infinity are not allowed`);
-    throw new ApiError(400, `request body is not valid JSON: ${(e as Error).message}`);
+    throw new ApiError(400, `request body is not valid JSON: ${errorText(e)}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new ApiError(400, 'request body must be a JSON object');

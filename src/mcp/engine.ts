@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiDeps } from '../api/deps.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { BUILT_IN_INSTRUCTIONS } from './instructions.ts';
 import { PromptCatalogue } from './prompts.ts';
@@ -111,7 +112,7 @@ export class McpEngine {
           return await fn(...a);
         } catch (err) {
           if (err instanceof RpcError) throw err;
-          this.log.error(`mcp: handler failed: ${(err as Error)?.stack ?? err}`);
+          this.log.error(`mcp: handler failed: ${errorText(err, { stack: true })}`);
           throw internalError();
         }
       };

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ApiDeps } from '../api/deps.ts';
 import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from '../api/json-schema.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
 import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
@@ -159,7 +160,7 @@ export class ToolRegistry {
     } catch (err) {
       this.record(entry, args, 'internal', caller);
       if (err instanceof RpcError) throw err;
-      this.hooks.log.error(`mcp: tool ${name} failed: ${(err as Error)?.stack ?? err}`);
+      this.hooks.log.error(`mcp: tool ${name} failed: ${errorText(err, { stack: true })}`);
       throw internalError();
     }
     const outcome: CallOutcome = result.ok ? 'ok' : isConfirmRefusal(result.text) ? 'refused' : 'error';

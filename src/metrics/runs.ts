@@ -5,7 +5,7 @@
 import type { Metric } from 'prom-client';
 import type { JobConfig } from '../config/types.ts';
 import type { RunRecord, SlotRecord } from '../scheduler/history.ts';
-import { fateOf } from '../scheduler/slots.ts';
+import { fateOf, settledWithoutRun } from '../util/slot-outcomes.ts';
 import { byJob, byJobStatus, sortSeries } from './exposition.ts';
 import { Counter, Gauge, Histogram } from './prom.ts';
 
@@ -135,9 +135,7 @@ export class RunFamilies {
    * slot outcome; settled-by-run slots are counted from their run (`observeRunSlot`).
    */
   observeSlot(slot: SlotRecord): void {
-    if (slot.runId !== null || slot.outcome === 'running' || slot.outcome === 'deferred') return;
-    if (slot.outcome === 'succeeded' || slot.outcome === 'failed' || slot.outcome.startsWith('cancelled'))
-      return;
+    if (slot.runId !== null || !settledWithoutRun(slot.outcome)) return;
     this.ensureJob(slot.job);
     const outcome = fateOf({ outcome: slot.outcome, trigger: 'schedule', failReason: slot.detail });
     this.slotsTotal.inc({ job_name: slot.job, outcome }, slot.count ?? 1);

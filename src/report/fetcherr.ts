@@ -1,5 +1,6 @@
 // One-line descriptions of fetch (undici) failures, built from the error chain so that
 // callers can mask secrets (hosts, ports, URL parts) in them before logging.
+import { errorText } from '../util/errors.ts';
 
 /** A one-line description of a fetch failure built from the error chain. */
 export function describeFetchError(err: unknown): string {
@@ -12,7 +13,7 @@ export function describeFetchError(err: unknown): string {
         break;
       }
       if (cur instanceof AggregateError && cur.errors.length > 0) {
-        parts.push(cur.errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; '));
+        parts.push(cur.errors.map((e) => errorText(e)).join('; '));
         break;
       }
       const code = (cur as { code?: unknown }).code;

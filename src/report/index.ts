@@ -1,5 +1,6 @@
 // Reporting entry point (spec 02 §9.2): run a hook's four reporters concurrently.
 import type { ReportBlock } from '../config/types.ts';
+import { errorText } from '../util/errors.ts';
 import { isMailConfigured, sendMailReport } from './mail.ts';
 import { isSentryConfigured, sendSentryReport } from './sentry.ts';
 import { isShellConfigured, runShellReporter } from './shell.ts';
@@ -32,11 +33,6 @@ export function isConfigured(block: ReportBlock | null | undefined): boolean {
     isShellConfigured(block.shell) ||
     isWebhookConfigured(block.webhook)
   );
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
 }
 
 /**

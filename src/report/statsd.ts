@@ -1,6 +1,7 @@
 // statsd job metrics (spec 02 §12): one UDP datagram per event, fire and forget.
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
+import { errorText } from '../util/errors.ts';
 import type { ReportLogger, StatsdStopMetrics, StatsdTarget } from './types.ts';
 
 /** `<prefix>.start:1|g\n`. */
@@ -48,7 +49,7 @@ async function send(
     await sendDatagram(target, payload, logger);
   } catch (err) {
     logger.warning(`Job ${target.job ?? target.prefix}: failed to send statsd ${what} metric`);
-    logger.debug(`statsd: ${err instanceof Error ? err.message : String(err)}`);
+    logger.debug(`statsd: ${errorText(err)}`);
   }
 }
 

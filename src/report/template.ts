@@ -12,6 +12,7 @@
 // - newlines are normalised to `\n` and exactly one trailing `\n` of the source is removed
 //   (Jinja's `keep_trailing_newline=False`).
 import nunjucks from 'nunjucks';
+import { errorText } from '../util/errors.ts';
 import { pyStr, toJson } from './pyfmt.ts';
 import type { ReportContext } from './types.ts';
 
@@ -74,7 +75,7 @@ env.addFilter('tojson', (value: unknown, indent?: number | string | null) => toJ
 const cache = new Map<string, nunjucks.Template>();
 
 function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorText(err);
   return text
     .replace(/^\(unknown path\)\s*/, '')
     .replace(/\s*\n\s*/g, ' ')

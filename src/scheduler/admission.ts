@@ -4,10 +4,12 @@
 // outcome. A gate answers synchronously unless it must ask the store, so fires that need no
 // store pass the whole pipeline in one tick (same-instant fires keep their order).
 import type { JobConfig } from '../config/types.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import type { SlotOutcome } from '../util/slot-outcomes.ts';
 import type { ClaimAnswer, DurableControl, FireClaims } from './control.ts';
 import type { ClusterGate, GateDecision } from './gate.ts';
-import type { RunTrigger, SlotOutcome } from './history.ts';
+import type { RunTrigger } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
 
 export type Decision =
@@ -75,7 +77,7 @@ export const clusterGate: Gate = (fire, env) => {
     if (kind === 'retry') env.log.info(`Cron job ${fire.job.name}: retry not run here (${d.reason})`);
     if ('deferUntil' in d) return { kind: 'defer', until: d.deferUntil, reason: d.reason };
     if (kind === 'retry') fire.ladder?.cancel('owner-moved');
-    return skip('skipped:gate', d.reason);
+    return skip('noQuorum' in d && d.noQuorum ? 'no-quorum' : 'skipped:gate', d.reason);
   };
   const d = env.gate.decide(fire.job, fire.scheduledAt, kind);
   return d instanceof Promise ? d.then(decide) : decide(d);
@@ -219,9 +221,7 @@ export async function releaseHeld(fire: Fire, env: { log: Logger }): Promise<voi
     try {
       await release();
     } catch (e) {
-      env.log.warning(
-        `Job ${fire.job.name}: releasing what its fire held failed: ${(e as Error)?.message ?? e}`,
-      );
+      env.log.warning(`Job ${fire.job.name}: releasing what its fire held failed: ${errorText(e)}`);
     }
   }
 }

@@ -4,10 +4,11 @@
 import type { RunResult } from '../exec/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
+import type { SlotOutcome } from '../util/slot-outcomes.ts';
 import { isSlotFire } from './admission.ts';
 import type { DstNote } from './dst-notes.ts';
 import type { EventStream } from './events.ts';
-import type { RunRecord, SlotOutcome, SlotRecord } from './history.ts';
+import type { RunRecord, SlotRecord } from './history.ts';
 import type { OverloadTracker } from './overload.ts';
 import { type JobRuntime, newRunId, type PendingFire, type RunInstance } from './runtime.ts';
 

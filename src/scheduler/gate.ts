@@ -4,7 +4,8 @@ import type { JobConfig } from '../config/types.ts';
 
 export type GateDecision =
   | { run: true }
-  | { run: false; reason: string }
+  /** `noQuorum`: refused for want of quorum; the slot is recorded as `no-quorum`. */
+  | { run: false; reason: string; noQuorum?: true }
   /** Not now, ask again at `until` (epoch ms): e.g. quorum is being re-established. */
   | { run: false; reason: string; deferUntil: number };
 

@@ -1,6 +1,7 @@
 // In-memory run records and per-slot outcomes of one job (spec 02 §11); the durable ledger
 // receives the same records as `run-finished` events of the scheduler's stream.
 import type { OutputLine } from '../exec/types.ts';
+import type { SlotOutcome } from '../util/slot-outcomes.ts';
 
 export type RunOutcome = 'success' | 'failure' | 'cancelled' | 'unknown';
 export type RunTrigger = 'schedule' | 'retry' | 'manual' | 'reboot' | 'catchup';
@@ -30,38 +31,10 @@ export interface RunRecord {
   secrets?: readonly string[];
 }
 
-/** What became of one scheduled fire. */
-export type SlotOutcome =
-  | 'running'
-  | 'succeeded'
-  | 'failed'
-  | 'cancelled'
-  | 'cancelled:replaced'
-  | 'skipped:overlap'
-  | 'skipped:disabled'
-  | 'skipped:gate'
-  | 'skipped:only-if-last-succeeded'
-  | 'skipped:already-ran-this-boot'
-  /** Another node won the fire claim of this slot. */
-  | 'claimed-elsewhere'
-  /** A gate asked to try again later; the slot is re-admitted then. */
-  | 'deferred'
-  /** The node could not start it within the late-fire window (launch backlog, stall or clock jump). */
-  | 'missed-overload'
-  /** Due while no daemon ran it (downtime) and not run by the catch-up plan; recorded at start. */
-  | 'missed'
-  /**
-   * DST policy notes (issue 15), each a ledger row of its own: a skipped wall time fired at the shifted
-   * instant, one dropped by `dst.skipped: skip`, the second-occurrence fire of a repeated wall time. The
-   * two fired kinds sit beside the slot's own run record (same scheduled_at, written first).
-   */
-  | 'dst-shifted'
-  | 'dst-skipped'
-  | 'dst-repeated';
-
 export interface SlotRecord {
   job: string;
   scheduledAt: number;
+  /** What became of the fire: a word of the table of slot outcomes (src/util/slot-outcomes.ts). */
   outcome: SlotOutcome;
   runId: string | null;
   detail: string | null;

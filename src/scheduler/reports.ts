@@ -3,6 +3,7 @@
 import type { JobConfig } from '../config/types.ts';
 import type { RunResult } from '../exec/types.ts';
 import type { ReportContext, ReportHook } from '../report/types.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
 export function reportContext(job: JobConfig, result: RunResult, failReason: string | null): ReportContext {
@@ -35,6 +36,6 @@ export async function sendReport(
   try {
     await deps.report(hook, job, ctx);
   } catch (e) {
-    deps.log.error(`Problem reporting job ${job.name} ${what}: ${(e as Error)?.message ?? e}`);
+    deps.log.error(`Problem reporting job ${job.name} ${what}: ${errorText(e)}`);
   }
 }

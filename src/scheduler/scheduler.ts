@@ -7,6 +7,7 @@ import { SHUTDOWN_KILL_MS } from '../exec/kill.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
 import type { ReportContext, ReportHook } from '../report/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
 import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './control.ts';
@@ -274,9 +275,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     for (const w of dropped) {
       w.rt.waitingLaunches--;
       w.release().catch((e: unknown) =>
-        this.deps.log.warning(
-          `Job ${w.rt.config.name}: releasing a dropped launch failed: ${(e as Error)?.message ?? e}`,
-        ),
+        this.deps.log.warning(`Job ${w.rt.config.name}: releasing a dropped launch failed: ${errorText(e)}`),
       );
       w.resolve(null);
       if (!isSlotFire(w.fire)) continue;
@@ -361,11 +360,13 @@ export class Scheduler implements SchedulerView, SchedulerControl {
         rt.reapChain = rt.reapChain
           .then(() => this.reap(rt, inst, result))
           .catch((e: unknown) => {
-            log.error(`Job ${job.name}: error while handling its completion: ${(e as Error)?.stack ?? e}`);
+            log.error(
+              `Job ${job.name}: error while handling its completion: ${errorText(e, { stack: true })}`,
+            );
           });
         return rt.reapChain;
       },
-      (e: unknown) => log.error(`Job ${job.name}: run failed unexpectedly: ${(e as Error)?.stack ?? e}`),
+      (e: unknown) => log.error(`Job ${job.name}: run failed unexpectedly: ${errorText(e, { stack: true })}`),
     );
     return inst;
   }
@@ -378,7 +379,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     try {
       await inst.release();
     } catch (e) {
-      log.warning(`Job ${job.name}: releasing its run resources failed: ${(e as Error)?.message ?? e}`);
+      log.warning(`Job ${job.name}: releasing its run resources failed: ${errorText(e)}`);
     }
     const reason = inst.cancelReason;
     if (reason === 'replaced') {

@@ -3,6 +3,7 @@
 // `cronstable slots` CLI verb so both print the same rows and the same JSON body.
 import type { JobConfig } from '../config/types.ts';
 import type { Store } from '../store/types.ts';
+import { settledWithoutRun } from '../util/slot-outcomes.ts';
 import type { JobHistory } from './history.ts';
 import { type LedgerRow, ledgerRow, type SlotsResult, slotFates } from './slots.ts';
 
@@ -69,7 +70,7 @@ export function historyRows(history: JobHistory, node: string): LedgerRow[] {
   const rows: LedgerRow[] = [];
   for (const s of history.recentSlots()) {
     // A slot that became a run is told by the run record below (it knows its trigger).
-    if (s.runId !== null || s.outcome === 'running' || s.outcome === 'deferred') continue;
+    if (s.runId !== null || !settledWithoutRun(s.outcome)) continue;
     rows.push({
       id: ++id,
       node,

@@ -5,40 +5,8 @@
 
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { occurrences } from '../schedule/index.ts';
+import { fateOf, fateWeight, type SlotFate } from '../util/slot-outcomes.ts';
 import { dstSkippedInstants } from './dst-notes.ts';
-
-export const SLOT_FATES = [
-  /** Running now on the node answering (another node's run shows once it is in the ledger). */
-  'running',
-  'ran',
-  'failed',
-  'cancelled',
-  'caught-up',
-  'skipped-overlap',
-  'skipped-gate',
-  'skipped-only-if-last-succeeded',
-  'claimed-elsewhere',
-  'missed',
-  'missed-overload',
-  'dst-shifted',
-  'dst-skipped',
-  'dst-repeated',
-  'paused',
-  'no-quorum',
-  'disabled',
-  'unaccounted',
-] as const;
-
-/**
- * What the view reports per slot. The ledger records today: ran, failed, cancelled,
- * caught-up (a `catchup` run), skipped-overlap, disabled, skipped-gate (not this node's to run,
- * store trouble, shutdown), skipped-only-if-last-succeeded, claimed-elsewhere, missed-overload
- * and missed (downtime slots the catch-up plan does not run), and `dst-shifted` / `dst-skipped` /
- * `dst-repeated` (written under the job's DST policy, scheduler/dst-notes.ts).
- * Not recorded yet by any writer: `paused` (no pause feature writes slot rows) and `no-quorum`
- * (only recognised when a gate's reason says quorum); they are mapped here so the view is ready.
- */
-export type SlotFate = (typeof SLOT_FATES)[number];
 
 /** One `runs/<job>` ledger row, as the `runs` view / the record body carries it. */
 export interface LedgerRow {
@@ -102,57 +70,6 @@ export interface SlotsQuery {
   historyStartMs?: number;
 }
 
-/** Maps one ledger outcome (plus trigger and reason) onto a slot fate. */
-export function fateOf(row: Pick<LedgerRow, 'outcome' | 'trigger' | 'failReason'>): SlotFate {
-  const o = row.outcome;
-  const ran = o === 'success' || o === 'failure' || o === 'cancelled' || o === 'unknown';
-  if (ran && row.trigger === 'catchup') return 'caught-up';
-  switch (o) {
-    case 'success':
-      return 'ran';
-    case 'failure':
-    case 'unknown':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    case 'skipped:overlap':
-      return 'skipped-overlap';
-    case 'skipped:disabled':
-      return 'disabled';
-    case 'skipped:only-if-last-succeeded':
-      return 'skipped-only-if-last-succeeded';
-    case 'skipped:gate': {
-      const why = (row.failReason ?? '').toLowerCase();
-      if (why.includes('quorum')) return 'no-quorum';
-      if (why.includes('paused')) return 'paused';
-      return 'skipped-gate';
-    }
-    case 'running':
-    case 'claimed-elsewhere':
-    case 'missed':
-    case 'missed-overload':
-    case 'dst-shifted':
-    case 'dst-skipped':
-    case 'dst-repeated':
-    case 'paused':
-    case 'no-quorum':
-      return o;
-    default:
-      return o.startsWith('skipped:') ? 'skipped-gate' : 'failed';
-  }
-}
-
-/**
- * How much a row tells about its slot: a run beats everything (it is what happened), then a
- * node's own decision about the slot (Forbid, missed, DST...), and last the rows that only say
- * "not mine" (another node's claim won, the cluster gate sent it elsewhere).
- */
-function weight(fate: SlotFate): number {
-  if (fate === 'ran' || fate === 'failed' || fate === 'cancelled' || fate === 'caught-up') return 3;
-  if (fate === 'claimed-elsewhere' || fate === 'skipped-gate') return 1;
-  return 2;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Candidate {
@@ -160,9 +77,10 @@ interface Candidate {
   fate: SlotFate;
 }
 
+/** A run beats a node's own decision, which beats "not mine" (the table's ranks). */
 function better(a: Candidate, b: Candidate): boolean {
-  const wa = weight(a.fate);
-  const wb = weight(b.fate);
+  const wa = fateWeight(a.fate);
+  const wb = fateWeight(b.fate);
   if (wa !== wb) return wa > wb;
   // Within a kind the newest row wins (the last retry attempt of a run).
   return a.row.id > b.row.id;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { errorText } from '../util/errors.ts';
 import {
   type AdminOptions,
   type AdminResult,
@@ -60,7 +61,7 @@ export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
     }
   } catch (e) {
     return {
-      ...fail(`store at ${resolve(opts.path)} is not writable: ${(e as Error).message}`),
+      ...fail(`store at ${resolve(opts.path)} is not writable: ${errorText(e)}`),
       integrity: 'n/a',
       prefixes: {},
     };

@@ -15,6 +15,7 @@ import {
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
+import { errorText } from '../util/errors.ts';
 import {
   type AdminOptions,
   type AdminResult,
@@ -233,7 +234,7 @@ export async function stateRestore(
     try {
       await readTarGz(archive, work, new Set([MANIFEST, DB_FILE]));
     } catch (e) {
-      return fail(`${archive} is not a cronstable state backup: ${(e as Error).message}`);
+      return fail(`${archive} is not a cronstable state backup: ${errorText(e)}`);
     }
     let manifest: BackupManifest;
     try {

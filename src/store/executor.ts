@@ -1,6 +1,7 @@
 // Runs operations from the table in ./ops.ts against one connection: error mapping, the
 // lease lane's app-level retry on SQLITE_BUSY, and group commit (consecutive writes share
 // one BEGIN IMMEDIATE transaction, each inside its own savepoint).
+import { errorText } from '../util/errors.ts';
 import type { Database } from './driver.ts';
 import { isBusyError } from './driver.ts';
 import { type FileFault, type FileId, faultOf, fileIdAt, holdsStore } from './identity.ts';
@@ -40,7 +41,7 @@ export function nextGroupSize<T extends OpCall>(
 
 export function mapError(e: unknown, op: string): StoreRequestError | StoreUnavailableError {
   if (e instanceof StoreRequestError || e instanceof StoreUnavailableError) return e;
-  const message = (e as Error)?.message ?? String(e);
+  const message = errorText(e);
   if (isBusyError(e)) return new StoreUnavailableError(`${op}: the store is busy (${message})`);
   return new StoreUnavailableError(`${op} failed: ${message}`);
 }
@@ -139,7 +140,7 @@ export class Executor {
       (e: unknown) => {
         this.reopening = false;
         if (this.lost)
-          this.lost.message = `${faultMessage(this.lost.fault, file)}; reopening what is at the path failed: ${(e as Error)?.message ?? e}`;
+          this.lost.message = `${faultMessage(this.lost.fault, file)}; reopening what is at the path failed: ${errorText(e)}`;
       },
     );
   }

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { errorText } from '../util/errors.ts';
 import { type IsolateMemory, registerIsolate } from '../util/isolates.ts';
 import type { LaneName, OpName } from './ops.ts';
 import { deserializeError, type FromLane, type LaneWorkerData, type ToLane } from './protocol.ts';
@@ -181,7 +182,7 @@ export class LaneClient {
       try {
         worker = createWorker(this.entry, { ...this.data, first });
       } catch (e) {
-        reject(new WorkerStartError(`cannot start the store ${first} lane: ${(e as Error).message}`));
+        reject(new WorkerStartError(`cannot start the store ${first} lane: ${errorText(e)}`));
         return;
       }
       let ready = false;
@@ -286,7 +287,7 @@ export class LaneClient {
           w.postMessage(message);
         } catch (e) {
           this.answered(id);
-          this.rejectOne(id, `${op}: ${(e as Error).message}`);
+          this.rejectOne(id, `${op}: ${errorText(e)}`);
         }
       };
       if (this.worker) send(this.worker);

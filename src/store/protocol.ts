@@ -1,4 +1,5 @@
 // Messages between the store's main-thread client (./lanes.ts) and a lane worker (./lane.ts).
+import { errorText } from '../util/errors.ts';
 import type { IsolateMemory } from '../util/isolates.ts';
 import type { LaneName, OpName } from './ops.ts';
 import { StoreLockedError, StoreRequestError, StoreUnavailableError, type Topology } from './types.ts';
@@ -63,7 +64,7 @@ export function serializeError(e: unknown): SerializedError {
   if (e instanceof StoreRequestError) return { kind: 'request', status: e.status, message: e.message };
   if (e instanceof StoreLockedError) return { kind: 'locked', message: e.message };
   const code = (e as { code?: unknown })?.code;
-  const message = (e as Error)?.message ?? String(e);
+  const message = errorText(e);
   return {
     kind: 'unavailable',
     message: typeof code === 'string' && code.startsWith('SQLITE') ? `${message} (${code})` : message,

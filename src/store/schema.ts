@@ -16,6 +16,7 @@ import {
   sqliteView,
   text,
 } from 'drizzle-orm/sqlite-core';
+import { SLOTS_VIEW_SQL } from './slot-view.ts';
 
 /** Per-namespace facts: `storeVersion`, `createdAt`. */
 export const storeMeta = sqliteTable(
@@ -183,30 +184,6 @@ export const runs = sqliteView('runs').as((qb) =>
     .where(sql`${startsWith(records.stream, 'runs/')} AND ${records.schemaVersion} = ${V1}`),
 );
 
-/** A ledger row's outcome as a slot fate (src/scheduler/slots.ts `fateOf`, the same mapping in SQL). */
-const SLOT_FATE = `CASE
-  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') AND "trigger" = 'catchup' THEN 'caught-up'
-  WHEN "outcome" = 'success' THEN 'ran'
-  WHEN "outcome" IN ('failure', 'unknown') THEN 'failed'
-  WHEN "outcome" = 'cancelled' THEN 'cancelled'
-  WHEN "outcome" = 'skipped:overlap' THEN 'skipped-overlap'
-  WHEN "outcome" = 'skipped:disabled' THEN 'disabled'
-  WHEN "outcome" = 'skipped:only-if-last-succeeded' THEN 'skipped-only-if-last-succeeded'
-  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%quorum%' THEN 'no-quorum'
-  WHEN "outcome" = 'skipped:gate' AND lower("fail_reason") LIKE '%paused%' THEN 'paused'
-  WHEN "outcome" LIKE 'skipped:%' THEN 'skipped-gate'
-  WHEN "outcome" IN ('claimed-elsewhere', 'missed', 'missed-overload', 'dst-shifted', 'dst-skipped', 'dst-repeated', 'paused', 'no-quorum') THEN "outcome"
-  ELSE 'failed' END`;
-
-/**
- * How informative a row is about its slot (src/scheduler/slots.ts `weight`): a run (3) beats a
- * node's own decision (2), which beats "not mine" rows (1: claimed-elsewhere, skipped by the gate).
- */
-const SLOT_WEIGHT = `CASE
-  WHEN "outcome" IN ('success', 'failure', 'cancelled', 'unknown') THEN 3
-  WHEN "outcome" IN ('claimed-elsewhere', 'skipped:gate') AND lower(coalesce("fail_reason", '')) NOT LIKE '%quorum%' AND lower(coalesce("fail_reason", '')) NOT LIKE '%paused%' THEN 1
-  ELSE 2 END`;
-
 /**
  * Every scheduled slot the fleet's ledger knows, one row per (job, scheduled_at), carrying the
  * same row GET /jobs/{name}/slots picks: the most informative ledger row (a run over a Forbid
@@ -215,7 +192,8 @@ const SLOT_WEIGHT = `CASE
  * `missed`, `caught-up`...), `ledger_outcome` the raw ledger text. SQLite takes the bare columns
  * from the row holding the max. Slots nobody recorded (`unaccounted`) are not rows: finding them
  * needs the schedule (the route and `cronstable slots` compute them). EveryNode jobs have a slot
- * per node: query `runs` grouped by node for them.
+ * per node: query `runs` grouped by node for them. The SQL is generated from the table of slot
+ * outcomes (src/store/slot-view.ts), the one `fateOf` reads.
  */
 export const slots = sqliteView('slots', {
   ns: text('ns').notNull(),
@@ -230,11 +208,7 @@ export const slots = sqliteView('slots', {
   attempts: integer('attempts').notNull(),
   records: integer('records').notNull(),
   id: integer('id').notNull(),
-}).as(
-  sql.raw(
-    `select "ns", "job", "scheduled_at", "outcome", "ledger_outcome", "node", "run_id", "reason", "finished_at", "attempts", "records", "id" from (select "ns", "job", "scheduled_at", ${SLOT_FATE} as "outcome", "outcome" as "ledger_outcome", "node", "run_id", "fail_reason" as "reason", "finished_at", sum("outcome" IN ('success', 'failure', 'cancelled', 'unknown')) as "attempts", count(*) as "records", "id", max(${SLOT_WEIGHT} * 1000000000000 + "id") as "rank" from "runs" where "scheduled_at" IS NOT NULL group by "ns", "job", "scheduled_at")`,
-  ),
-);
+}).as(sql.raw(SLOTS_VIEW_SQL));
 
 /** Job KV entries (`kv/<scope>` documents). */
 export const kv = sqliteView('kv').as((qb) =>

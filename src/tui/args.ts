@@ -1,5 +1,6 @@
 // `cronstable tui` flags (spec 08 §1.1). Pure: argv and the environment in, options or a usage error out.
 import { parseArgs } from 'node:util';
+import { errorText } from '../util/errors.ts';
 import { THEME_NAMES } from './text/theme.ts';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -59,7 +60,7 @@ export function parseTuiArgs(argv: readonly string[], env: NodeJS.ProcessEnv): T
       },
     }));
   } catch (e) {
-    throw new TuiArgError((e as Error).message);
+    throw new TuiArgError(errorText(e));
   }
   const url = String(values.url ?? DEFAULT_URL).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/\s?#]+/.test(url))

@@ -2,6 +2,7 @@
 // while the dashboard runs; the shell gets its terminal back on every way out, SIGTERM and SIGHUP included
 // (Q1), and around a suspend (Q2). Restores are synchronous writes, so they land even on the way to exit.
 import { writeSync } from 'node:fs';
+import { errorText } from '../util/errors.ts';
 
 // Bracketed paste on (Q25) with the alternate screen, off again on the way out.
 export const ENTER = '\u001b[?1049h\u001b[?25l\u001b[?2004h\u001b[2J\u001b[H';
@@ -117,7 +118,7 @@ export class Terminal {
     const crash = (err: unknown) => {
       this.restore();
       this.releaseStderr();
-      process.stderr.write(`cronstable tui: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.stderr.write(`cronstable tui: ${errorText(err, { stack: true })}\n`);
       hooks.exit(1);
     };
     on('uncaughtException', crash);

@@ -2,6 +2,7 @@
 // every worker thread that registers a probe (the store lanes) answers through its message port.
 // Read only by the debug memory report (src/daemon/memory-report.ts); nothing here runs otherwise.
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { errorText } from './errors.ts';
 
 export interface IsolateMemory {
   /** v8.getHeapStatistics() of the isolate, bytes. */
@@ -64,7 +65,7 @@ export async function workerIsolates(
       try {
         out[name] = await Promise.race([probe(), late]);
       } catch (e) {
-        out[name] = { error: (e as Error)?.message ?? String(e) };
+        out[name] = { error: errorText(e) };
       } finally {
         clearTimeout(timer);
       }

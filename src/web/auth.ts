@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { MiddlewareHandler } from 'hono';
 import type { WebSection } from '../config/file-schema.ts';
-import { CronstableError } from '../util/errors.ts';
+import { CronstableError, errorText } from '../util/errors.ts';
 import { type Ctx, jsonError, type WebEnv } from './respond.ts';
 
 /** A web configuration problem: the daemon logs it and keeps running without the web API. */
@@ -31,7 +31,7 @@ export function resolveAuthToken(web: WebSection, env: NodeJS.ProcessEnv = proce
     try {
       bytes = readFileSync(src.fromFile);
     } catch (e) {
-      throw new WebConfigError(`web.authToken.fromFile could not be read: ${(e as Error).message}`);
+      throw new WebConfigError(`web.authToken.fromFile could not be read: ${errorText(e)}`);
     }
     try {
       token = new TextDecoder('utf-8', { fatal: true }).decode(bytes).trim();

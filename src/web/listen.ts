@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { WebSection } from '../config/file-schema.ts';
 import { createFetchServer, type FetchHandler } from '../http/serve.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
 export type ListenAddress =
@@ -87,7 +88,7 @@ export async function bindListener(
     if (addr.kind === 'unix') removeStaleSocket(addr.path);
     await listen(server, addr);
   } catch (e) {
-    log.error(`web: could not listen on ${addr.text}: ${(e as Error).message}`);
+    log.error(`web: could not listen on ${addr.text}: ${errorText(e)}`);
     return null;
   }
   let url: string;
@@ -100,9 +101,7 @@ export async function bindListener(
           throw new Error('not an octal mode');
         chmodSync(addr.path, mode);
       } catch (e) {
-        log.warning(
-          `web: could not apply socketMode ${web.socketMode} to ${addr.path}: ${(e as Error).message}`,
-        );
+        log.warning(`web: could not apply socketMode ${web.socketMode} to ${addr.path}: ${errorText(e)}`);
       }
     }
   } else {

@@ -235,7 +235,8 @@ describe('the daemon with durable state', () => {
       expect(data.redacted).toBe(true);
       expect(JSON.stringify(data.lines)).not.toContain('tok-Zq81-secret-value');
       expect(data.lines[0]!.line).toContain('***REDACTED***');
-      const runs = await store.list('runs/counter');
+      // The ledger also holds the slots Forbid skipped (a run that outlasts its second): count runs.
+      const runs = (await store.list('runs/counter')).filter((r) => (r.data as { run_id: unknown }).run_id);
       expect(runs.length).toBeGreaterThanOrEqual(lastCount(second.out) - 1);
       expect((runs[0]!.data as { outcome: string }).outcome).toBe('success');
     } finally {

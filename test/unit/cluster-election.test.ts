@@ -269,7 +269,12 @@ describe('decide (§3.1 rows 4-7)', () => {
     const lonely = elect(
       view([peer('node-b', { status: 'unreachable' }), peer('node-c', { status: 'unreachable' })]),
     );
-    expect(decide(lonely, 'j', 'Leader')).toMatchObject({ run: false, reason: 'no quorum', transient: true });
+    expect(decide(lonely, 'j', 'Leader')).toEqual({
+      run: false,
+      reason: 'no quorum',
+      transient: true,
+      noQuorum: true,
+    });
     const conflicted = elect(view([peer('node-b', { clusterSize: 5 }), peer('node-c')]));
     expect(decide(conflicted, 'j', 'Leader')).toMatchObject({ run: false, transient: true });
   });

@@ -273,6 +273,7 @@ describe('strict reads and bounded calls', () => {
         run: false,
         reason: 'no quorum (lease store unreachable)',
         transient: true,
+        noQuorum: true,
       });
       expect(n.state.decide('j', 'PreferLeader')).toEqual({ run: true });
     }

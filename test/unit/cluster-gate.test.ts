@@ -68,7 +68,7 @@ function sourceOf(backend: ClusterBackend | null, election = true): GateSource &
   return s;
 }
 
-const NO_QUORUM: Leadership = { run: false, reason: 'no quorum', transient: true };
+const NO_QUORUM: Leadership = { run: false, reason: 'no quorum', transient: true, noQuorum: true };
 const ELSEWHERE: Leadership = { run: false, reason: 'owner is node-b', transient: false };
 
 function jobsOf(yaml: string): JobConfig[] {
@@ -152,13 +152,19 @@ describe('FleetGate: scheduled fires, retries (§3.2) and @reboot (§3.3)', () =
   ) as [JobConfig, JobConfig, JobConfig];
   const clock = new FakeClock(START);
 
-  it('a scheduled fire runs or is skipped with the backend reason', () => {
+  it('a scheduled fire runs or is skipped with the backend reason (marked when quorum is wanting)', () => {
     const b = new TableBackend();
     const gate = new FleetGate(sourceOf(b), { clock });
     expect(gate.decide(leader, START, 'schedule')).toEqual({ run: true });
     b.answer = NO_QUORUM;
-    expect(gate.decide(leader, START, 'schedule')).toEqual({ run: false, reason: 'no quorum' });
+    expect(gate.decide(leader, START, 'schedule')).toEqual({
+      run: false,
+      reason: 'no quorum',
+      noQuorum: true,
+    });
     expect(gate.decide(every, START, 'schedule')).toEqual({ run: true });
+    b.answer = ELSEWHERE;
+    expect(gate.decide(leader, START, 'schedule')).toEqual({ run: false, reason: ELSEWHERE.reason });
   });
 
   it('a retry is deferred on a transient denial and ended by an ownership move', () => {
@@ -303,7 +309,7 @@ const finalOutcomes = (n: Node, jobName: string) => {
 };
 
 describe('the scheduler behind the cluster gate (fake clock)', () => {
-  it('a follower skips Leader slots (recorded skipped:gate) and runs them once it leads', async () => {
+  it('a follower skips Leader slots (recorded skipped:gate, no-quorum without quorum) and runs them once it leads', async () => {
     const clock = new FakeClock(START);
     const logs: string[] = [];
     setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
@@ -321,9 +327,16 @@ describe('the scheduler behind the cluster gate (fake clock)', () => {
       ['skipped:gate', 'owner is node-b'],
       ['skipped:gate', 'owner is node-b'],
     ]);
+    // Without quorum the slot is recorded as no-quorum, an outcome of its own (not a reason to search).
+    n.backend.answer = NO_QUORUM;
+    await clock.advance(MIN);
+    expect(n.slots.filter((s) => s.job === 'l').at(-1)).toMatchObject({
+      outcome: 'no-quorum',
+      detail: 'no quorum',
+    });
     n.backend.answer = { run: true };
     await clock.advance(MIN);
-    expect(n.launcher.times('l')).toEqual(['2026-01-07T12:03:00.000Z']);
+    expect(n.launcher.times('l')).toEqual(['2026-01-07T12:04:00.000Z']);
   });
 
   it('a failed run retries only once the quorum is back; an ownership move ends the retry', async () => {

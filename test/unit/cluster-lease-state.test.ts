@@ -192,6 +192,7 @@ describe('LeaseState.decide', () => {
       run: false,
       reason: 'no quorum (lease store unreachable)',
       transient: true,
+      noQuorum: true,
     });
   });
 

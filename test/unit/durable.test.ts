@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
-import { crc32, downtimeMissed, missedSlots } from '../../src/scheduler/durable.ts';
+import { crc32, downtimeMissed, missedSlots } from '../../src/scheduler/durable/catchup-plan.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function job(schedule: string, extra = '') {

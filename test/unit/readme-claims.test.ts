@@ -12,6 +12,7 @@ import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { openDatabase } from '../../src/store/driver.ts';
 import { migrate } from '../../src/store/migrate.ts';
+import { isLeaseBackendKind, LEASE_BACKENDS } from '../../src/util/backend-kinds.ts';
 import { ROUTE_DOCS } from '../../src/web/openapi.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -172,7 +173,7 @@ describe('README claims: configuration', () => {
   function yamlFor(dotted: string): string {
     const parts = dotted.split('.');
     if (parts[0] === 'metrics') parts.unshift('web');
-    if (['etcd', 'kubernetes', 'filesystem'].includes(parts[0]!)) parts.unshift('cluster');
+    if (isLeaseBackendKind(parts[0])) parts.unshift('cluster');
     const inJob = !['web', 'state', 'cluster', 'mcp'].includes(parts[0]!);
     const lines = inJob ? ['jobs:', '  - name: j', '    command: "true"', '    schedule: "* * * * *"'] : [];
     const base = inJob ? 4 : 0;
@@ -184,8 +185,17 @@ describe('README claims: configuration', () => {
 
   it('names only config keys the schema accepts', () => {
     const FILE_EXT = /\.(json|ya?ml|ics|md|ts)$/; // `mcp.json` is a file, not a key
-    const keyRe =
-      /^(?:web|state|cluster|mcp|metrics|monitorResources|failsWhen|etcd|kubernetes)\.[a-zA-Z]+(?:\.[a-zA-Z]+)*$/;
+    const sections = [
+      'web',
+      'state',
+      'cluster',
+      'mcp',
+      'metrics',
+      'monitorResources',
+      'failsWhen',
+      ...LEASE_BACKENDS,
+    ];
+    const keyRe = new RegExp(`^(?:${sections.join('|')})\\.[a-zA-Z]+(?:\\.[a-zA-Z]+)*$`);
     const named = new Set<string>();
     for (const doc of DOCS)
       for (const s of snippets(doc.text)) if (keyRe.test(s) && !FILE_EXT.test(s)) named.add(s);

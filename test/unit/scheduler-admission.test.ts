@@ -104,6 +104,12 @@ describe('admission gates, one by one', () => {
     expect(
       clusterGate(fireOf(job), envOf({ gate: gateSaying({ run: false, reason: 'not leader' }) })),
     ).toEqual({ kind: 'skip', outcome: 'skipped:gate', reason: 'not leader' });
+    expect(
+      clusterGate(
+        fireOf(job),
+        envOf({ gate: gateSaying({ run: false, reason: 'no quorum', noQuorum: true }) }),
+      ),
+    ).toEqual({ kind: 'skip', outcome: 'no-quorum', reason: 'no quorum' });
     const until = START + 5_000;
     expect(
       clusterGate(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron, resolveFrame, UTC_FRAME } from '../../src/schedule/index.ts';
-import { fateOf, type LedgerRow, ledgerRow, slotFates } from '../../src/scheduler/slots.ts';
+import { type LedgerRow, ledgerRow, slotFates } from '../../src/scheduler/slots.ts';
+import { fateOf } from '../../src/util/slot-outcomes.ts';
 
 const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 const min = (n: number) => new Date(T0 + n * 60_000).toISOString();

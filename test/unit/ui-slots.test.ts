@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ApiSlot, slotTitle, slotTone, stripCells } from '../../src/dashboard/slots.ts';
-import { SLOT_FATES } from '../../src/scheduler/slots.ts';
+import { SLOT_FATES } from '../../src/util/slot-outcomes.ts';
 
 const slot = (over: Partial<ApiSlot>): ApiSlot => ({
   scheduled_at: '2026-03-08T02:00:00.000Z',

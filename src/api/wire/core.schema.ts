@@ -3,6 +3,7 @@
 // only the MCP tools and src/web/openapi.ts import this module.
 import { z } from 'zod';
 import { PEER_STATUSES, type PeerStatus } from '../../cluster/peer-status.ts';
+import { CLUSTER_BACKENDS } from '../../util/backend-kinds.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 export type { PeerStatus };
@@ -72,7 +73,7 @@ export const ClusterSchema = z.union([
   z.object({ enabled: z.literal(false), peers: z.array(PeerSchema).max(0) }),
   z.object({
     enabled: z.literal(true),
-    backend: z.enum(['gossip', 'filesystem', 'etcd', 'kubernetes']),
+    backend: z.enum(CLUSTER_BACKENDS),
     node_name: z.string(),
     job_set_id: z.string(),
     cluster_size: int,

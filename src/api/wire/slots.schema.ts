@@ -2,7 +2,7 @@
 // /openapi.json is built from. Kept apart from the payload code so a daemon without MCP never loads zod:
 // only the MCP tools and src/web/openapi.ts import this module.
 import { z } from 'zod';
-import { SLOT_FATES } from '../../scheduler/slots.ts';
+import { SLOT_FATES } from '../../util/slot-outcomes.ts';
 import type { RouteDoc } from './route-doc.ts';
 
 const fate = z.enum(SLOT_FATES);

@@ -1,6 +1,7 @@
 // `cronstable mcp` flags (spec 07 §8.1): parsed into the few values the relay and the check need.
 // Pure, so the usage rules are testable without a process; bad values are usage errors (exit 2).
 import { parseArgs } from 'node:util';
+import { errorText } from '../../util/errors.ts';
 
 export const MCP_USAGE = `usage: cronstable mcp [--url URL] [--token-env VAR | --token TOKEN] [--protocol-version REV]
                      [--timeout SECONDS] [--check]
@@ -62,7 +63,7 @@ export function parseBridgeArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedA
       },
     }));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(errorText(e));
   }
   if (values.help) return { kind: 'help' };
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ClusterSection } from '../../config/file-schema.ts';
 import type { SecretSource } from '../../config/types.ts';
+import { errorText } from '../../util/errors.ts';
 import { LeaseBackend } from '../backend.ts';
 import { JsonTransport, type TlsFiles } from '../json-transport.ts';
 import { type LeaseCadence, LeaseState } from '../lease-state.ts';
@@ -205,9 +206,7 @@ export class EtcdBackend extends LeaseBackend {
         await this.client.revoke(id);
       } catch (e) {
         if (!(e instanceof EtcdError && e.answered))
-          this.host.log.warning(
-            `cluster: etcd lease revoke failed (it expires by itself): ${(e as Error).message}`,
-          );
+          this.host.log.warning(`cluster: etcd lease revoke failed (it expires by itself): ${errorText(e)}`);
       }
     }
     this.transport?.close();

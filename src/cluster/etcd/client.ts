@@ -3,13 +3,14 @@
 // (`etcd3`) pulls in grpc-js and protobuf for them; one less dependency to keep patched.
 // Endpoints are tried in order from the round's starting one (rotated each round, so a dead first
 // endpoint costs one timeout per round at most, not every call).
+import { errorText } from '../../util/errors.ts';
 import { type JsonResponse, type JsonTransport, TransportError } from '../json-transport.ts';
 import {
   type CampaignResult,
   campaignBody,
   casPutBody,
   type EtcdKv,
-  errorText,
+  gatewayError,
   grantBody,
   rangeBody,
   readCampaign,
@@ -89,7 +90,7 @@ export class EtcdClient {
         last = e;
       }
     }
-    throw new EtcdError(`etcd unreachable: ${last?.message ?? 'the round deadline passed'}`, false);
+    throw new EtcdError(`etcd unreachable: ${last ? errorText(last) : 'the round deadline passed'}`, false);
   }
 
   private async authenticate(): Promise<void> {
@@ -102,7 +103,7 @@ export class EtcdClient {
     const token = (res.body as { token?: unknown } | null)?.token;
     if (res.status !== 200 || typeof token !== 'string' || token === '')
       throw new EtcdError(
-        `etcd authenticate: HTTP ${res.status} ${errorText(res.body) ?? res.text}`.trim(),
+        `etcd authenticate: HTTP ${res.status} ${gatewayError(res.body) ?? res.text}`.trim(),
         true,
       );
     this.token = token;
@@ -119,7 +120,10 @@ export class EtcdClient {
       res = await this.postAny(path, body, true);
     }
     if (res.status !== 200)
-      throw new EtcdError(`etcd ${path}: HTTP ${res.status} ${errorText(res.body) ?? res.text}`.trim(), true);
+      throw new EtcdError(
+        `etcd ${path}: HTTP ${res.status} ${gatewayError(res.body) ?? res.text}`.trim(),
+        true,
+      );
     return res.body;
   }
 

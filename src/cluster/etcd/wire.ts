@@ -49,7 +49,7 @@ function readKv(v: unknown): EtcdKv | null {
 }
 
 /** The gateway's error text, when a body carries one (`{"error","code","message"}`). */
-export function errorText(body: unknown): string | null {
+export function gatewayError(body: unknown): string | null {
   const o = obj(body);
   if (!o) return null;
   const m = o.message ?? o.error;

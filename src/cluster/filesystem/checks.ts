@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { DB_FILE } from '../../store/connection.ts';
 import { type Database, isBusyError, openDatabase } from '../../store/driver.ts';
 import type { MountProbe } from '../../store/topology.ts';
+import { errorText } from '../../util/errors.ts';
 
 function refusing(path: string, why: string): string {
   return `cluster.backend filesystem: refusing to elect over ${path}: ${why}`;
@@ -60,7 +61,7 @@ function attemptHere(db: Database): LockAttempt {
     db.exec('ROLLBACK');
     return 'granted';
   } catch (e) {
-    return isBusyError(e) ? 'busy' : { error: `second lock: ${(e as Error).message}` };
+    return isBusyError(e) ? 'busy' : { error: `second lock: ${errorText(e)}` };
   }
 }
 
@@ -122,7 +123,7 @@ export async function probeLockFidelity(dir: string, childTimeoutMs = 5000): Pro
     try {
       first.exec('BEGIN IMMEDIATE');
     } catch (e) {
-      return { verdict: 'inconclusive', why: `first lock: ${(e as Error).message}` };
+      return { verdict: 'inconclusive', why: `first lock: ${errorText(e)}` };
     }
     try {
       const here = attemptHere(second);
@@ -136,7 +137,7 @@ export async function probeLockFidelity(dir: string, childTimeoutMs = 5000): Pro
       }
     }
   } catch (e) {
-    return { verdict: 'inconclusive', why: (e as Error).message };
+    return { verdict: 'inconclusive', why: errorText(e) };
   } finally {
     closeQuietly(second);
     closeQuietly(first);

@@ -4,6 +4,7 @@
 // that fails or times out is ambiguous and changes nothing (our deadline lapses on its own).
 import type { Lease } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
+import { errorText } from '../../util/errors.ts';
 import {
   CHALLENGER_MARGIN_MS,
   type LeaseCadence,
@@ -46,12 +47,12 @@ export function bounded<T>(
     try {
       pending = call();
     } catch (e) {
-      finish({ ok: false, why: `${what} failed: ${(e as Error)?.message ?? e}` });
+      finish({ ok: false, why: `${what} failed: ${errorText(e)}` });
       return;
     }
     pending.then(
       (value) => finish({ ok: true, value }),
-      (e: unknown) => finish({ ok: false, why: `${what} failed: ${(e as Error)?.message ?? e}` }),
+      (e: unknown) => finish({ ok: false, why: `${what} failed: ${errorText(e)}` }),
     );
   });
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { TimerHandle } from '../../util/clock.ts';
+import { errorText } from '../../util/errors.ts';
 import { availableOwnerOf, decide, type Election, type ElectionView, elect, ownerOf } from '../election.ts';
 import type { ClusterBackend, ClusterHost, ClusterReport, GatedPolicy, Leadership } from '../types.ts';
 import { splitHostPort } from './address.ts';
@@ -68,7 +69,7 @@ export class GossipBackend implements ClusterBackend {
       ]);
       tls = { ca, cert, key };
     } catch (err) {
-      throw new Error(`cluster: cannot read the gossip TLS files: ${(err as Error).message}`);
+      throw new Error(`cluster: cannot read the gossip TLS files: ${errorText(err)}`);
     }
     const server = await startPeerServer({
       host: addr.host,
@@ -119,7 +120,7 @@ export class GossipBackend implements ClusterBackend {
 
   private runRound(): Promise<void> {
     this.inflight = this.round().catch((err) =>
-      this.host.log.warning(`cluster: gossip round failed: ${(err as Error).message}`),
+      this.host.log.warning(`cluster: gossip round failed: ${errorText(err)}`),
     );
     return this.inflight;
   }

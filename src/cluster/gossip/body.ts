@@ -2,6 +2,7 @@
 // A peer is CA-vouched but still untrusted input: every field is checked and list entries that
 // do not fit are dropped one by one. Pure.
 import { createHash } from 'node:crypto';
+import { errorText } from '../../util/errors.ts';
 import type { MemberEntry } from '../election.ts';
 import { canonicalJson } from '../jobset.ts';
 import type { JobSummary, NodeStats } from '../types.ts';
@@ -194,7 +195,7 @@ export function parsePeerBody(text: string): ReceivedBody | Error {
       jobSummariesTruncated: raw.job_summaries_truncated === true,
     };
   } catch (err) {
-    return new Error(`bad /peer body: ${(err as Error).message}`);
+    return new Error(`bad /peer body: ${errorText(err)}`);
   }
 }
 

@@ -6,6 +6,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Agent, type RequestOptions, request } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { errorText } from '../../util/errors.ts';
 import type { NodeStats } from '../types.ts';
 import { splitHostPort } from './address.ts';
 import { MAX_BODY_BYTES, parseNodeStats, parsePeerBody, type ReceivedBody, storableEtag } from './body.ts';
@@ -46,11 +47,6 @@ class Failure extends Error {
   }
 }
 
-function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return e.code && !e.message?.includes(e.code) ? `${e.code}: ${e.message}` : (e.message ?? String(err));
-}
-
 /** Reads a response body up to the cap, after decompression. */
 function readBody(res: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -67,7 +63,7 @@ function readBody(res: IncomingMessage): Promise<string> {
       } else chunks.push(chunk);
     });
     stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', (err) => reject(new Failure(`bad /peer body: ${describe(err)}`)));
+    stream.on('error', (err) => reject(new Failure(`bad /peer body: ${errorText(err, { code: true })}`)));
     res.on('error', (err) => reject(err));
   });
 }
@@ -159,7 +155,7 @@ export class PeerClient {
       });
     } catch (err) {
       const status = err instanceof Failure ? err.status : classifyError(err);
-      return { kind: 'failure', status, error: describe(err) };
+      return { kind: 'failure', status, error: errorText(err, { code: true }) };
     }
   }
 

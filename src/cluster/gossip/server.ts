@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { errorText } from '../../util/errors.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 
 export interface TlsMaterial {
@@ -107,7 +108,7 @@ export function startPeerServer(opts: {
         (req, res) => void handle(req, res).catch(() => res.destroy()),
       );
     } catch (err) {
-      reject(new Error(`cluster: cannot load the gossip TLS files: ${(err as Error).message}`));
+      reject(new Error(`cluster: cannot load the gossip TLS files: ${errorText(err)}`));
       return;
     }
     server.keepAliveTimeout = opts.keepAliveMs;

@@ -4,6 +4,7 @@
 // PUT lands and the other gets 409, so a stale holder can never overwrite a newer holder's record.
 // Our own leadership ends by our monotonic clock (write instant + duration − 1 s), with no I/O.
 import type { ClusterSection } from '../../config/file-schema.ts';
+import { errorText } from '../../util/errors.ts';
 import { LeaseBackend } from '../backend.ts';
 import { JsonTransport } from '../json-transport.ts';
 import { expiryIso, holderToken, LeaseState, type ObservedLease } from '../lease-state.ts';
@@ -192,7 +193,7 @@ export class KubernetesBackend extends LeaseBackend {
         await this.clearHolder(this.client);
       } catch (e) {
         this.host.log.warning(
-          `cluster: kubernetes lease release failed (it expires by itself): ${(e as Error).message}`,
+          `cluster: kubernetes lease release failed (it expires by itself): ${errorText(e)}`,
         );
       }
     }

@@ -7,6 +7,7 @@ import { PAUSED_INTERVAL_MS } from '../../dashboard/connection.ts';
 import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
+import { errorText } from '../../util/errors.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
 import { osc52 } from '../data/clipboard.ts';
 import { type Prefs, savePrefs } from '../data/prefs.ts';
@@ -234,7 +235,7 @@ export class Controller {
   }
 
   private pollFailed(e: unknown): void {
-    const err = e instanceof HttpError ? e : new HttpError(null, String((e as Error)?.message ?? e));
+    const err = e instanceof HttpError ? e : new HttpError(null, errorText(e));
     const failures = this.state.data.failures + 1;
     if (err.unauthorized) {
       this.store.setData({ error: 'unauthorized', failures });
@@ -358,7 +359,7 @@ export class Controller {
         this.push({ kind: 'token', text: '' } as Surface);
       } else this.toast(`${what} ${name}: HTTP ${r.status}`, 'fail');
     } catch (e) {
-      this.toast(`${what} ${name}: ${(e as Error).message}`, 'fail');
+      this.toast(`${what} ${name}: ${errorText(e)}`, 'fail');
     }
   }
 
@@ -384,7 +385,7 @@ export class Controller {
       writeFileSync(path, `${body}\n`);
       this.toast(`saved ${path}`, 'ok');
     } catch (e) {
-      this.toast(`save failed: ${(e as Error).message}`, 'fail');
+      this.toast(`save failed: ${errorText(e)}`, 'fail');
     }
   }
 

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { errorText } from '../../util/errors.ts';
 import { HUES, type Hue } from '../text/theme.ts';
 
 export const POLL_CHOICES_MS = [1000, 2000, 3000, 5000, 10_000, 0] as const;
@@ -98,6 +99,6 @@ export function savePrefs(path: string, prefs: Prefs): string | null {
     renameSync(tmp, path);
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
 }

@@ -2,6 +2,7 @@
 // ends. Every attach replays the whole finished run, so a replay equal to the last run block on screen is held
 // aside and dropped instead of stacking the same run twice.
 import { decodeLogLine, SseParser } from '../../dashboard/sse.ts';
+import { errorText } from '../../util/errors.ts';
 import { cleanLogLine } from '../text/sanitize.ts';
 import { type ApiClient, HttpError } from './client.ts';
 
@@ -180,7 +181,7 @@ export class LogTail {
         return;
       }
       flushHeld();
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = errorText(e);
       this.clearOnFirst = true;
       this.afterEnd = false;
       this.delay = BASE_DELAY_MS;

@@ -2,6 +2,7 @@
 // find the open surface by kind (a fetch answering late must not write into a surface the user moved on from),
 // the toggle that opens, raises or closes a panel, a panel's descriptor (its key and palette entry), and live
 // refresh driven by the store (each poll, or every N ms on the 1 s tick) that ends when the panel closes.
+import { errorText } from '../../util/errors.ts';
 import type { Controller } from '../app/controller.ts';
 import type { Key } from '../app/keys.ts';
 import type { Surface, TuiState } from '../app/state.ts';
@@ -180,9 +181,6 @@ export function panelGlyphs(g: Glyphs): PanelGlyphs {
     return { shade: [' ', ':', '=', '*', '#'], mark: '@', rule: g.h, dot: g.dot, ok: '+', bad: 'x' };
   return { shade: [' ', '░', '▒', '▓', '█'], mark: '◆', rule: g.h, dot: g.dot, ok: '✓', bad: '✕' };
 }
-
-/** The message of a failed fetch, for the panel body. */
-export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
  * Fetches into the open panel of `kind`: the answer's fields and `error: null`, or only `error` (the last good

@@ -3,6 +3,7 @@
 // that was never built) the route answers 503 saying to run the build, and the error is logged.
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api/deps.ts';
+import { errorText } from '../../util/errors.ts';
 import { dashboardHtml } from '../page.ts';
 import { jsonError, type WebEnv } from '../respond.ts';
 
@@ -27,7 +28,7 @@ export function dashboardRoute(
       html = await render();
     } catch (e) {
       // A source tree whose UI was never built (npm run build and npm run dev build it).
-      const message = (e as Error).message;
+      const message = errorText(e);
       if (!reported) d.log.error(`web: ${message}`);
       reported = true;
       return jsonError(503, message);

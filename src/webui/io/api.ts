@@ -1,5 +1,6 @@
 // The dashboard's HTTP client: the same JSON API a script uses, with the optional bearer token from
 // sessionStorage. Any 401 is reported through `onUnauthorized` so the token prompt can open.
+import { errorText } from '../../dashboard/format.ts';
 import { decodeLogLine, type LogLine, SseParser } from '../../dashboard/sse.ts';
 
 const TOKEN_KEY = 'cronstable_token';
@@ -162,7 +163,7 @@ export class Api {
       end('finished');
     } catch (err) {
       if (signal.aborted) return;
-      end('error', err instanceof Error ? err.message : String(err));
+      end('error', errorText(err));
     }
   }
 }

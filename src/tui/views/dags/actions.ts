@@ -1,5 +1,6 @@
 // The DAG mutations (spec 08 §2.5): trigger, approve / reject a gate, backfill. Each answers with a toast; a
 // 401 opens the token modal like every other request.
+import { errorText } from '../../../util/errors.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { type PostResult, seg } from '../../data/client.ts';
@@ -19,7 +20,7 @@ async function post(ctl: Controller, path: string, body?: unknown): Promise<Post
     }
     return r;
   } catch (e) {
-    return (e as Error).message;
+    return errorText(e);
   }
 }
 

@@ -30,6 +30,7 @@ import {
   tookText,
   xcomInline,
 } from '../../../dashboard/dag.ts';
+import { errorText } from '../../../dashboard/format.ts';
 import type { LogLine } from '../../../dashboard/sse.ts';
 import { useFocusTrap } from '../../chrome/Dialog.tsx';
 import type { Api } from '../../io/api.ts';
@@ -435,7 +436,7 @@ function XcomTab(p: { api: Api; dag: string; runKey: string }) {
         if (!stopped) setEntries(r.entries);
       })
       .catch((e: unknown) => {
-        if (!stopped) setError(e instanceof Error ? e.message : String(e));
+        if (!stopped) setError(errorText(e));
       });
     return () => {
       stopped = true;

@@ -1,7 +1,7 @@
 // History tab: `/jobs/{name}/runs` — stats grid, duration bars and the run table (newest first).
 import { useEffect, useState } from 'preact/hooks';
 import { rateTone } from '../../../dashboard/columns.ts';
-import { formatAge, formatDuration, formatPercent, parseIso } from '../../../dashboard/format.ts';
+import { errorText, formatAge, formatDuration, formatPercent, parseIso } from '../../../dashboard/format.ts';
 import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
 import { ExitBadge } from '../board/JobRow.tsx';
@@ -21,7 +21,7 @@ export function HistoryTab({ job, api, now }: { job: ApiJob; api: Api; now: numb
         }
       })
       .catch((err: unknown) => {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live) setError(errorText(err));
       });
     return () => {
       live = false;

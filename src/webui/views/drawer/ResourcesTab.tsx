@@ -1,7 +1,7 @@
 // Resources tab of the job drawer: `/jobs/{name}/resources`, refetched every 1/2/5/10 s (default 2 s) while the
 // tab is open — live CPU and RSS of each running instance with its series, then the recent monitored runs.
 import { useEffect, useState } from 'preact/hooks';
-import { formatDuration } from '../../../dashboard/format.ts';
+import { errorText, formatDuration } from '../../../dashboard/format.ts';
 import {
   type ApiJobResources,
   type ApiLiveResources,
@@ -32,7 +32,7 @@ export function ResourcesTab({ job, api }: { job: ApiJob; api: Api }) {
         setError(null);
         setFetches((n) => n + 1);
       } catch (err) {
-        if (live()) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(errorText(err));
       }
     },
     Number(every) * 1000,

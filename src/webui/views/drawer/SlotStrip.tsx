@@ -1,6 +1,7 @@
 // The job drawer's slot strip: one cell per scheduled slot of the last 24 hours (newest right),
 // coloured by what became of it, from `/jobs/{name}/slots`; hover shows the node and the reason.
 import { useEffect, useState } from 'preact/hooks';
+import { errorText } from '../../../dashboard/format.ts';
 import { type ApiSlots, slotTitle, slotTone, stripCells } from '../../../dashboard/slots.ts';
 import type { Api } from '../../io/api.ts';
 
@@ -22,7 +23,7 @@ export function SlotStrip({ name, api }: { name: string; api: Api }) {
           }
         })
         .catch((e: unknown) => {
-          if (live) setError(e instanceof Error ? e.message : String(e));
+          if (live) setError(errorText(e));
         });
     void load();
     const timer = window.setInterval(load, REFRESH_MS);

@@ -1,7 +1,7 @@
 // Node resources card: the header's CPU/mem meter opens this chart of `/node/history` (the node sampler's
 // [time, cpu %, mem %] points), refreshed at the sampler's interval while open.
 import { useEffect, useState } from 'preact/hooks';
-import { formatAge } from '../../../dashboard/format.ts';
+import { errorText, formatAge } from '../../../dashboard/format.ts';
 import {
   type ApiNodeHistory,
   chartPoints,
@@ -44,7 +44,7 @@ function NodeHistoryCard({ api, onClose }: { api: Api; onClose(): void }) {
         setError(null);
         if (d.interval) wait = Math.max(1000, d.interval * 1000);
       } catch (err) {
-        if (live()) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(errorText(err));
       }
       return wait;
     },

@@ -3,6 +3,7 @@
 // (`/schedule/suggest`), in UTC or the viewer's zone. Refreshed every 60 s while open.
 import { useMemo, useState } from 'preact/hooks';
 import { viewerZone } from '../../../dashboard/engine.ts';
+import { errorText } from '../../../dashboard/format.ts';
 import {
   type ApiDuplicates,
   type ApiPressure,
@@ -45,7 +46,7 @@ export function PressureView({ api, onOpen }: { api: Api; onOpen(name: string): 
         setDups(d);
         setError(null);
       } catch (err) {
-        if (live()) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(errorText(err));
       }
     },
     REFRESH_MS,
@@ -58,7 +59,7 @@ export function PressureView({ api, onOpen }: { api: Api; onOpen(name: string): 
         await api.json<ApiSuggest>(`/schedule/suggest?period=${period}${query ? `&${query}` : ''}`),
       );
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
     }
   };
   const copy = async (expr: string): Promise<void> => {

@@ -2,6 +2,7 @@
 // sub-tabs read `/state`, `/state/documents`, `/state/records` and `/state/artifacts` — metadata only, never
 // KV values or archived output — and page long lists.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorText } from '../../../dashboard/format.ts';
 import { type ApiState, STATE_TABS, type StateTab } from '../../../dashboard/state.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import type { Api } from '../../io/api.ts';
@@ -58,7 +59,7 @@ export function StateInspector({
         setState(s);
         setError(null);
       } catch (err) {
-        if (live()) setError(err instanceof Error ? err.message : String(err));
+        if (live()) setError(errorText(err));
       }
     },
     Math.min(10_000, intervalMs),

@@ -2,6 +2,7 @@
 // cursors, idempotency keys: metadata only), artifacts and record streams, with a shared paged table.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { errorText } from '../../../dashboard/format.ts';
 import { formatBytes } from '../../../dashboard/resources.ts';
 import {
   type ApiArtifacts,
@@ -384,7 +385,7 @@ function Records({ stream, api }: { stream: string; api: Api }) {
         if (live) setRecords(r.records);
       })
       .catch((err: unknown) => {
-        if (live) setError(err instanceof Error ? err.message : String(err));
+        if (live) setError(errorText(err));
       });
     return () => {
       live = false;
