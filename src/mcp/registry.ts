@@ -62,15 +62,22 @@ export function isVisible(tool: ToolHandler, settings: McpSettings): boolean {
   return settings.toolsets.includes(tool.toolset) && !(tool.mutation !== false && settings.readOnly);
 }
 
+/** The JSON Schemas a tool advertises: given (served), or derived from its zod schemas. */
+export function advertisedSchemas(tool: ToolDef | ServedTool): {
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+} {
+  if ('inputSchema' in tool) return { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
+  return { inputSchema: inputSchemaOf(tool.input), outputSchema: outputSchemaOf(tool.output) };
+}
+
 function listing(tool: ToolDef | ServedTool): ListedTool {
   const m = tool.mutation;
-  const served = 'inputSchema' in tool;
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: served ? tool.inputSchema : inputSchemaOf(tool.input),
-    outputSchema: served ? tool.outputSchema : outputSchemaOf(tool.output),
+    ...advertisedSchemas(tool),
     annotations: {
       title: tool.title,
       readOnlyHint: m === false,

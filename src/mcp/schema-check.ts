@@ -31,11 +31,15 @@ function valueProblems(prop: Record<string, unknown>, v: unknown): string[] {
     return prop.enum.includes(v) ? [] : [`Invalid option: expected one of ${quoted(prop.enum)}`];
   const type = prop.type;
   if (type === 'string') {
-    if (typeof v !== 'string') return [`expected string, received ${received(v)}`];
-    const min = prop.minLength;
-    return typeof min === 'number' && v.length < min
-      ? [`Too small: expected string to have >=${min} characters`]
-      : [];
+    const min = typeof prop.minLength === 'number' ? prop.minLength : 0;
+    if (typeof v === 'string')
+      return v.length < min ? [`Too small: expected string to have >=${min} characters`] : [];
+    // zod measured the length of whatever had one, so a short array was also too small.
+    const short = Array.isArray(v) && v.length < min;
+    return [
+      `expected string, received ${received(v)}`,
+      ...(short ? [`Too small: expected array to have >=${min} items`] : []),
+    ];
   }
   if (type === 'boolean') return typeof v === 'boolean' ? [] : [`expected boolean, received ${received(v)}`];
   if (type !== 'integer' && type !== 'number') return [];

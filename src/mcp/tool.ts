@@ -80,6 +80,31 @@ export interface ServedTool extends ToolHandler {
   outputSchema: JsonSchema;
 }
 
+/** A module's tool schemas, one entry a tool name: the handlers type their arguments from it. */
+export type SchemaTable = Record<string, { input: z.ZodObject; output: z.ZodType }>;
+
+/** Tool `K` of table `S` without its schemas, `run` taking the arguments its zod input admits. */
+export type HandlerOf<S extends SchemaTable, K extends keyof S & string> = ToolHandler<
+  z.infer<S[K]['input']>
+> & {
+  name: K;
+};
+
+/** A typed handler constructor for the tools of table `S` (the types only: `S` is never loaded). */
+export const handlerFor =
+  <S extends SchemaTable>() =>
+  <K extends keyof S & string>(handler: HandlerOf<S, K>): ToolHandler =>
+    handler as unknown as ToolHandler;
+
+/** Handlers with their zod schemas: the tools as written (`S` names every handler). */
+export function withSchemas(handlers: readonly ToolHandler[], schemas: SchemaTable): ToolDef[] {
+  return handlers.map((h) => {
+    const s = schemas[h.name];
+    if (!s) throw new Error(`no schemas for tool ${h.name}`);
+    return { ...h, input: s.input, output: s.output };
+  });
+}
+
 /** The confirm argument's type error (a `confirm` that is not a boolean, beside other faults). */
 export const CONFIRM_TYPE_ERROR =
   'confirm must be the JSON boolean true; call again with confirm=true to proceed';

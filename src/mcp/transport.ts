@@ -9,12 +9,14 @@
 // JSON-RPC error envelope, `id: null` (-32600 `empty request body`, -32700 `malformed JSON`, -32600
 // `batching unsupported`; the `error` member is the JSON-RPC error object, not a string).
 //
-// The message is parsed once and dispatched straight to the engine's method table (engine.ts): the
-// envelope rules of §2.6 (bad `jsonrpc`, missing method, non-object params) with the spec's codes
-// and messages; notifications and client-sent responses answer 202 without dispatch
-// (notifications/initialized and /cancelled are no-ops); any request `id` (null, fractions,
-// objects included) is echoed verbatim. A protocol fault (RpcError, rpc.ts) becomes its code and
-// message, HTTP 200; a result is sent as `{"jsonrpc":"2.0","id":…,"result":…}`, HTTP 200.
+// The message is parsed once, checked against the envelope rules of §2.6 (bad `jsonrpc`, missing
+// method, non-object params, with the spec's codes and messages), and a request is dispatched
+// straight to the engine's method table (engine.ts), which answers unknown methods (-32601) and
+// faulty params (-32602) itself. Notifications and client-sent responses answer 202 without
+// dispatch (notifications/initialized and /cancelled are no-ops). Any request `id` (null,
+// fractions, objects included) is echoed verbatim. A protocol fault (RpcError, rpc.ts) is sent as
+// its code and message, a result as `{"jsonrpc":"2.0","id":…,"result":…}`, both HTTP 200. No MCP
+// SDK object is on this path (issue 30: the SDK's server and its zod parsing cost ~25 MB).
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../http/json.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
