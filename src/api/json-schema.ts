@@ -1,6 +1,6 @@
 // Advertised JSON Schemas (spec 07 §4.1), derived from each tool's zod schemas by the schema's own
-// toJSONSchema(), so this module needs zod's types only: a daemon serving the committed schemas
-// (src/mcp/handlers/schemas.json) never loads zod. `$schema` is dropped: MCP 2025-11-25 makes
+// toJSONSchema(), so this module needs zod's types only: the MCP server, which serves schemas
+// generated ahead of time, imports it without loading zod. `$schema` is dropped: MCP 2025-11-25 makes
 // 2020-12 the default dialect of a schema without one, and draft-07 validators in MCP clients (Ajv's
 // default, which the TypeScript SDK client uses) refuse a schema that names the 2020-12 meta-schema.
 import type { z } from 'zod';

@@ -132,7 +132,7 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
 
   it('with mcp.enabled, tools/list and a tools/call load neither (issue 30)', async () => {
     const hook = hooked();
-    d = await startMcpDaemon({ mcp: ['enabled: true'], env: hook.env });
+    d = await startMcpDaemon({ mcp: ['enabled: true'], extra: STATE, env: hook.env });
     const list = await d.rpc('tools/list');
     expect(list.result.tools.length).toBeGreaterThan(10);
     const result = await d.call('cron_list_jobs');
