@@ -96,7 +96,7 @@ export const handlerFor =
   <K extends keyof S & string>(handler: HandlerOf<S, K>): ToolHandler =>
     handler as unknown as ToolHandler;
 
-/** Handlers with their zod schemas: the tools as written (`S` names every handler). */
+/** Handlers with their zod schemas (which must name every handler): the tools as written. */
 export function withSchemas(handlers: readonly ToolHandler[], schemas: SchemaTable): ToolDef[] {
   return handlers.map((h) => {
     const s = schemas[h.name];
