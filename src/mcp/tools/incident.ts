@@ -1,7 +1,8 @@
 // `cron_get_incident` (beyond the reference): the dashboard's verdict bar and incident timeline as
-// data (its schema is in incident.schema.ts, its handler in src/mcp/handlers/node.ts). It feeds the dashboard's own pure functions (src/dashboard: failureBanner, incidentTimeline,
-// summarize, jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view,
-// the TUI and an MCP client reach the same verdict.
+// data (its schema is in incident.schema.ts, its handler in src/mcp/handlers/node.ts). It feeds the
+// dashboard's own pure functions (src/dashboard: failureBanner, incidentTimeline, summarize,
+// jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view, the TUI
+// and an MCP client reach the same verdict.
 import type { JobRow } from '../../api/jobs.ts';
 import { type Correlation, incidentTimeline, verdictText } from '../../dashboard/incident.ts';
 import { failureBanner, jobStatus, signatureText, summarize } from '../../dashboard/status.ts';
