@@ -3,8 +3,13 @@
 //     cron_list_jobs` returning all 3,000 jobs (maxRows 3000, limit 3000) against p50 of
 //     `GET /jobs` on the same daemon, sequential keep-alive requests timed round-robin (one of
 //     each per round) so machine load falls on both alike; budget ratio <= 1.5;
+//   mcp.rss_with_mb / mcp.rss_without_mb / mcp.rss_added_mb: resident memory of a daemon (100 jobs)
+//     with `mcp: {enabled: true}` after initialize, tools/list and ten tools/call of ten read tools,
+//     and of one without an `mcp:` block after the ten REST reads those tools mirror (the same
+//     payload code, so the difference is what MCP itself costs); budget added <= 5 MB. Median of
+//     SAMPLES_IDLE daemons each, the two kinds interleaved so machine load falls on both alike;
 //   mcp.rss_idle_mb / mcp.rss_idle_without_mb: resident memory of an idle daemon (100 jobs) with
-//     `mcp: {enabled: true}` and without an `mcp:` block (the MCP server and SDK load lazily);
+//     `mcp: {enabled: true}` and without an `mcp:` block (the MCP server loads lazily);
 //   mcp.start_ms / mcp.start_without_ms: spawn to the first 200 from GET /version, same configs.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -100,6 +105,73 @@ async function listJobsLatency(): Promise<{ mcp: number; rest: number }> {
   }
 }
 
+/** Ten read tools and, for each, the REST read of the same payload. */
+const READS: [tool: string, args: Record<string, unknown>, rest: string][] = [
+  ['cron_get_status', {}, '/status'],
+  ['cron_list_jobs', {}, '/jobs'],
+  ['cron_get_job', { name: 'job-1' }, '/jobs'],
+  ['cron_list_runs', { name: 'job-1' }, '/jobs/job-1/runs'],
+  ['cron_get_job_trends', { name: 'job-1' }, '/jobs/job-1/trends'],
+  ['cron_get_cluster', {}, '/cluster'],
+  ['cron_get_version', {}, '/version'],
+  ['cron_schedule_pressure', {}, '/schedule/pressure'],
+  ['cron_validate_schedule', { expression: '*/5 * * * *' }, '/schedule/preview?expr=*/5+*+*+*+*'],
+  ['cron_explain_schedule', { expression: '0 3 * * 1' }, '/schedule/preview?expr=0+3+*+*+1&count=5'],
+];
+
+async function rpc(d: Daemon, id: number, method: string, params: unknown): Promise<void> {
+  const res = await fetch(`${d.base}/mcp`, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+  const reply = (await res.json()) as { error?: unknown; result?: { isError?: boolean } };
+  if (reply.error || reply.result?.isError)
+    throw new Error(`${method}: ${JSON.stringify(reply).slice(0, 300)}`);
+}
+
+/** An MCP client's session: initialize, tools/list, then the ten read tools. */
+async function mcpSession(d: Daemon): Promise<void> {
+  const init = {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  };
+  await rpc(d, 1, 'initialize', init);
+  await rpc(d, 2, 'tools/list', {});
+  for (const [i, [name, args]] of READS.entries())
+    await rpc(d, 3 + i, 'tools/call', { name, arguments: args });
+}
+
+async function restReads(d: Daemon): Promise<void> {
+  for (const [, , path] of READS) {
+    const res = await fetch(`${d.base}${path}`);
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+    await res.text();
+  }
+}
+
+/** Median RSS (3 s after the reads) over SAMPLES_IDLE daemons of each kind, interleaved. */
+async function afterReads(): Promise<{ with: number; without: number }> {
+  const withMcp: number[] = [];
+  const without: number[] = [];
+  const sample = async (mcp: string, reads: (d: Daemon) => Promise<void>, into: number[]) => {
+    const d = await startDaemon(100, mcp);
+    try {
+      await reads(d);
+      await new Promise((r) => setTimeout(r, 3000));
+      into.push(rssMb(d.child.pid!));
+    } finally {
+      await stop(d);
+    }
+  };
+  for (let i = 0; i < SAMPLES_IDLE; i++) {
+    await sample('', restReads, without);
+    await sample('mcp:\n  enabled: true\n', mcpSession, withMcp);
+  }
+  return { with: percentile(withMcp, 0.5), without: percentile(without, 0.5) };
+}
+
 /** Median over SAMPLES_IDLE daemons of [RSS after 3 s idle, start ms]. */
 async function idle(mcp: string): Promise<{ rss: number; start: number }> {
   const rss: number[] = [];
@@ -119,6 +191,7 @@ async function idle(mcp: string): Promise<{ rss: number; start: number }> {
 
 export async function run(): Promise<Metric[]> {
   const latency = await listJobsLatency();
+  const reads = await afterReads();
   const without = await idle('');
   const withMcp = await idle('mcp:\n  enabled: true\n');
   const r = (n: number, d = 2) => Number(n.toFixed(d));
@@ -126,6 +199,9 @@ export async function run(): Promise<Metric[]> {
     { metric: 'mcp.list_jobs_p50_ms', value: r(latency.mcp), unit: 'ms' },
     { metric: 'mcp.rest_jobs_p50_ms', value: r(latency.rest), unit: 'ms' },
     { metric: 'mcp.list_jobs_ratio', value: r(latency.mcp / latency.rest, 3), unit: 'x', budget: 1.5 },
+    { metric: 'mcp.rss_with_mb', value: r(reads.with, 1), unit: 'MB' },
+    { metric: 'mcp.rss_without_mb', value: r(reads.without, 1), unit: 'MB' },
+    { metric: 'mcp.rss_added_mb', value: r(reads.with - reads.without, 1), unit: 'MB', budget: 5 },
     { metric: 'mcp.rss_idle_mb', value: r(withMcp.rss, 1), unit: 'MB' },
     { metric: 'mcp.rss_idle_without_mb', value: r(without.rss, 1), unit: 'MB' },
     { metric: 'mcp.start_ms', value: r(withMcp.start, 0), unit: 'ms' },

@@ -30,14 +30,12 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
  * standalone binary is compiled from a bundle with everything inlined (INLINE_ALL).
  */
 const INLINE_ALL = process.env.CRONSTABLE_BUILD_INLINE_ALL === '1';
-// zod (~0.36 MB) serves the API payload schemas and MCP tools, never a CLI verb's start-up.
+// zod (~0.36 MB) serves the OpenAPI document's schemas (the MCP server serves generated JSON
+// Schemas), never a CLI verb's start-up.
 const LAZY_PACKAGES = INLINE_ALL ? [] : ['nunjucks', 'prom-client', 'ical-generator', 'zod'];
 const LAZY = new Set([...BUILTINS, ...LAZY_PACKAGES]);
-/**
- * Packages reached through subpaths, lazy the same way: the MCP SDK (with the ajv and zod 3 it
- * pulls in, ~0.25 MB) runs only in a daemon with `mcp.enabled`; its CommonJS build is required.
- */
-const LAZY_PREFIXES = INLINE_ALL ? [] : ['@modelcontextprotocol/sdk/', 'prom-client/'];
+/** Packages reached through subpaths, lazy the same way. */
+const LAZY_PREFIXES = INLINE_ALL ? [] : ['prom-client/'];
 /**
  * CommonJS packages the code reaches through import() that are required all the same: Node's ES
  * module loader runs the CommonJS export scanner (cjs-module-lexer, WebAssembly) on an imported

@@ -1,8 +1,9 @@
-// Advertised JSON Schemas (spec 07 §4.1), derived once per registry from each tool's zod schemas.
-// `$schema` is dropped: MCP 2025-11-25 makes 2020-12 the default dialect of a schema without one,
-// and draft-07 validators in MCP clients (Ajv's default, which the TypeScript SDK client uses)
-// refuse a schema that names the 2020-12 meta-schema.
-import { z } from 'zod';
+// Advertised JSON Schemas (spec 07 §4.1), derived from each tool's zod schemas by the schema's own
+// toJSONSchema(), so this module needs zod's types only: the MCP server, which serves schemas
+// generated ahead of time, imports it without loading zod. `$schema` is dropped: MCP 2025-11-25 makes
+// 2020-12 the default dialect of a schema without one, and draft-07 validators in MCP clients (Ajv's
+// default, which the TypeScript SDK client uses) refuse a schema that names the 2020-12 meta-schema.
+import type { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export function tidy(node: unknown): unknown {
 
 /** `{"type":"object","properties":{…},"additionalProperties":false}` + `required` only when non-empty. */
 export function inputSchemaOf(input: z.ZodObject): JsonSchema {
-  const raw = tidy(z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
+  const raw = tidy(input.toJSONSchema({ io: 'input', unrepresentable: 'any' })) as JsonSchema;
   const required = Array.isArray(raw.required) ? (raw.required as string[]) : [];
   const schema: JsonSchema = {
     type: 'object',
@@ -39,7 +40,7 @@ export function inputSchemaOf(input: z.ZodObject): JsonSchema {
  */
 export function outputSchemaOf(output: z.ZodType): JsonSchema {
   const { $schema: _, ...rest } = tidy(
-    z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }),
+    output.toJSONSchema({ io: 'output', unrepresentable: 'any' }),
   ) as JsonSchema;
   return rest.type === 'object' ? rest : { type: 'object', ...rest };
 }

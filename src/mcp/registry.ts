@@ -1,20 +1,25 @@
 // The tool registry (spec 07 §4.1): which tools are visible under the settings, what `tools/list`
-// advertises, and `tools/call`: argument validation against each tool's zod schema, the row-count
-// clamp, result shaping, the audit line of mutating calls and the per-tool call counter.
-// Built once per web server start (settings change = restart), so listing and schemas are cached.
-import type { z } from 'zod';
+// advertises, and `tools/call`: argument checks against each tool's advertised inputSchema
+// (schema-check.ts), the row-count clamp, result shaping, the audit line of mutating calls and the
+// per-tool call counter. It takes tools as the daemon serves them (JSON Schemas given) or as they
+// are written (zod schemas, from which it derives the JSON Schemas: the tests and the schema
+// generator). Built once per web server start (settings change = restart), so listing is cached.
 import type { ApiDeps } from '../api/deps.ts';
 import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from '../api/json-schema.ts';
 import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
 import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
+import { type ArgumentIssue, argumentIssues, issueText } from './schema-check.ts';
 import {
+  CONFIRM_TYPE_ERROR,
   confirmRefusal,
   type McpCaller,
   type McpSettings,
+  type ServedTool,
   type ToolContext,
   type ToolDef,
+  type ToolHandler,
   type ToolResult,
 } from './tool.ts';
 
@@ -48,24 +53,32 @@ export interface RegistryHooks {
 }
 
 interface Entry {
-  tool: ToolDef;
+  tool: ToolHandler;
   listed: ListedTool;
   requiredStrings: string[];
 }
 
 /** Whether a tool is exposed: its toolset is on and it is not a mutating tool under readOnly. */
-export function isVisible(tool: ToolDef, settings: McpSettings): boolean {
+export function isVisible(tool: ToolHandler, settings: McpSettings): boolean {
   return settings.toolsets.includes(tool.toolset) && !(tool.mutation !== false && settings.readOnly);
 }
 
-function listing(tool: ToolDef): ListedTool {
+/** The JSON Schemas a tool advertises: given (served), or derived from its zod schemas. */
+export function advertisedSchemas(tool: ToolDef | ServedTool): {
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+} {
+  if ('inputSchema' in tool) return { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
+  return { inputSchema: inputSchemaOf(tool.input), outputSchema: outputSchemaOf(tool.output) };
+}
+
+function listing(tool: ToolDef | ServedTool): ListedTool {
   const m = tool.mutation;
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: inputSchemaOf(tool.input),
-    outputSchema: outputSchemaOf(tool.output),
+    ...advertisedSchemas(tool),
     annotations: {
       title: tool.title,
       readOnlyHint: m === false,
@@ -82,27 +95,12 @@ export function rowClamp(ceiling: number): (n: number | undefined) => number {
     n === undefined || !Number.isFinite(n) ? ceiling : Math.min(ceiling, Math.max(1, Math.trunc(n)));
 }
 
-/** The zod issues as one message naming the argument(s). */
-function argumentProblem(issues: readonly z.core.$ZodIssue[]): string {
-  const parts: string[] = [];
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      parts.push(`unknown argument(s): ${issue.keys.map((k) => `'${k}'`).join(', ')}`);
-      continue;
-    }
-    const key = issue.path.map(String).join('.');
-    const why = issue.message.replace(/^Invalid input: /, '');
-    parts.push(key ? `invalid argument '${key}': ${why}` : `invalid arguments: ${why}`);
-  }
-  return parts.join('; ');
-}
-
 export class ToolRegistry {
   private readonly entries = new Map<string, Entry>();
   readonly tools: ListedTool[];
 
   constructor(
-    all: readonly ToolDef[],
+    all: readonly (ToolDef | ServedTool)[],
     readonly settings: McpSettings,
     private readonly deps: ApiDeps,
     private readonly hooks: RegistryHooks,
@@ -131,17 +129,17 @@ export class ToolRegistry {
       if (typeof v !== 'string' || v === '')
         return { ok: false, text: `missing or empty required string argument: '${key}'` };
     }
-    const parsed = entry.tool.input.safeParse(args);
-    if (!parsed.success) {
+    const issues = argumentIssues(entry.listed.inputSchema, args);
+    if (issues.length > 0) {
       const m = entry.tool.mutation;
+      if (m === false) return { ok: false, text: issueText(issues) };
       // A `confirm` that is not JSON true is the confirm rule's refusal, not a schema error.
-      if (m !== false && parsed.error.issues.every((i) => i.path[0] === 'confirm'))
-        return (
-          confirmRefusal(m.gerund, args.confirm) ?? { ok: false, text: argumentProblem(parsed.error.issues) }
-        );
-      return { ok: false, text: argumentProblem(parsed.error.issues) };
+      const onConfirm = (i: ArgumentIssue) => i.kind === 'invalid' && i.key === 'confirm';
+      const text = issueText(issues.map((i) => (onConfirm(i) ? { ...i, why: CONFIRM_TYPE_ERROR } : i)));
+      if (issues.every(onConfirm)) return confirmRefusal(m.gerund, args.confirm) ?? { ok: false, text };
+      return { ok: false, text };
     }
-    return entry.tool.run(parsed.data, ctx);
+    return entry.tool.run(args, ctx);
   }
 
   /**

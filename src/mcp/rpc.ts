@@ -1,6 +1,5 @@
 // JSON-RPC error codes and the one error type every MCP handler throws for a protocol fault
-// (spec 07 §2.6). The SDK's Protocol sends `{code, message}` from a thrown error's own fields, so an
-// RpcError reaches the client with exactly this message (an SDK McpError would prefix it).
+// (spec 07 §2.6): the transport answers an RpcError with exactly its code and message.
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;

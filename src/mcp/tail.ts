@@ -4,8 +4,6 @@
 // applies the archive rules, the DAG live log is already redacted). The cursor is `<run>.<seq>`: `seq`
 // counts lines ever published by that run instance, so it survives the 1000-line ring wrapping, and
 // `run` names the instance, so a cursor from an earlier run is never reinterpreted against a new one.
-import { z } from 'zod';
-
 export interface TailLine {
   stream: 'stdout' | 'stderr';
   line: string;
@@ -29,15 +27,6 @@ export interface TailPage {
   /** Lines after the cursor that the ring evicted before this call could return them. */
   skipped?: number;
 }
-
-/** The `{lines, cursor, truncated, skipped?}` part of both tail tools' output. */
-export const tailLineSchema = z.object({ stream: z.enum(['stdout', 'stderr']), line: z.string() });
-export const tailPageShape = {
-  lines: z.array(tailLineSchema),
-  cursor: z.string(),
-  truncated: z.boolean(),
-  skipped: z.number().int().optional(),
-};
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and the two-byte escapes (ESC + one character).
 const ANSI =

@@ -1,9 +1,13 @@
-// The contract every MCP tool is written against (spec 07 §4). The registry (src/mcp/registry.ts)
-// lists tools from these definitions, validates arguments against `input` before `run` is called,
-// filters by toolset/readOnly, writes the audit line for mutating calls, and turns a ToolResult into
-// the JSON-RPC `tools/call` result (`content` + `structuredContent`, or `isError`).
+// The contract every MCP tool is written against (spec 07 §4). A tool is a handler (name, listing
+// text, toolset, kind and `run`) plus its argument and result schemas: written in zod beside the
+// handler (src/mcp/tools/), and served as the JSON Schemas derived from them
+// (src/mcp/handlers/schemas.json), so the daemon never loads zod. The registry (registry.ts) lists
+// tools, checks arguments against the advertised inputSchema before `run` is called, filters by
+// toolset/readOnly, writes the audit line for mutating calls, and turns a ToolResult into the
+// JSON-RPC `tools/call` result (`content` + `structuredContent`, or `isError`).
 import type { z } from 'zod';
 import type { ApiDeps } from '../api/deps.ts';
+import type { JsonSchema } from '../api/json-schema.ts';
 // The toolset names and the resolved `mcp:` block live with the config loader (config is a bottom
 // layer and resolves the block); re-exported here as part of the tool contract.
 import type { McpSettings, Toolset } from '../config/mcp.ts';
@@ -44,7 +48,8 @@ export interface Mutation {
   gerund: string;
 }
 
-export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+/** A tool without its schemas: what it is called and shows, and what it does. */
+export interface ToolHandler<A = Record<string, unknown>> {
   /** `cron_…`, exact spec name. */
   name: string;
   title: string;
@@ -53,16 +58,56 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   toolset: Toolset;
   /** false for read-only tools. */
   mutation: false | Mutation;
+  /** Called with arguments that passed the tool's inputSchema. */
+  run(args: A, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool with its zod schemas: how tools are written and tested, and where the JSON Schemas come from. */
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends ToolHandler<z.infer<I>> {
   /**
    * Arguments, a strict zod object (unknown keys refused) whose fields are the spec's arguments in
-   * spec order; required ones non-optional. The registry validates with it and derives the
-   * advertised `inputSchema` from it.
+   * spec order; required ones non-optional. The advertised `inputSchema` is derived from it.
    */
   input: I;
   /** `structuredContent` schema, advertised as `outputSchema` (JSON Schema 2020-12). */
   output: O;
-  run(args: z.infer<I>, ctx: ToolContext): Promise<ToolResult>;
 }
+
+/** A tool as the daemon serves it: the handler and the JSON Schemas derived from its zod schemas. */
+export interface ServedTool extends ToolHandler {
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+}
+
+/** A module's tool schemas, one entry a tool name: the handlers type their arguments from it. */
+export type SchemaTable = Record<string, { input: z.ZodObject; output: z.ZodType }>;
+
+/** Tool `K` of table `S` without its schemas, `run` taking the arguments its zod input admits. */
+export type HandlerOf<S extends SchemaTable, K extends keyof S & string> = ToolHandler<
+  z.infer<S[K]['input']>
+> & {
+  name: K;
+};
+
+/** A typed handler constructor for the tools of table `S` (the types only: `S` is never loaded). */
+export const handlerFor =
+  <S extends SchemaTable>() =>
+  <K extends keyof S & string>(handler: HandlerOf<S, K>): ToolHandler =>
+    handler as unknown as ToolHandler;
+
+/** Handlers with their zod schemas (which must name every handler): the tools as written. */
+export function withSchemas(handlers: readonly ToolHandler[], schemas: SchemaTable): ToolDef[] {
+  return handlers.map((h) => {
+    const s = schemas[h.name];
+    if (!s) throw new Error(`no schemas for tool ${h.name}`);
+    return { ...h, input: s.input, output: s.output };
+  });
+}
+
+/** The confirm argument's type error (a `confirm` that is not a boolean, beside other faults). */
+export const CONFIRM_TYPE_ERROR =
+  'confirm must be the JSON boolean true; call again with confirm=true to proceed';
 
 /** The confirm rule (spec 07 §4.1): a mutating tool acts only when `confirm` is JSON `true`. */
 export function confirmRefusal(gerund: string, confirm: unknown): ToolResult | null {

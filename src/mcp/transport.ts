@@ -1,52 +1,27 @@
 // The `/mcp` endpoint (spec 07 §2): a stateless Streamable HTTP profile, JSON replies only.
 //
-// The JSON-RPC dispatch runs through the official SDK: an SDK `Server` (low-level, handlers in
-// engine.ts) connected per request to a stateless `WebStandardStreamableHTTPServerTransport`
-// (sessionIdGenerator undefined, enableJsonResponse true). Where the SDK cannot give the spec's
-// behaviour it is wrapped here, before the request reaches it:
-//  - Origin allow-list, CORS and the preflight (§2.5): the SDK's DNS-rebinding check is
-//    allow-all-or-nothing and adds no CORS headers.
-//  - MCP-Protocol-Version header (§2.2 step 3): only our three revisions pass; the SDK also
-//    accepts 2024-11-05 and 2024-10-07, and answers with its own status body. The response header
-//    echoes the request's supported revision (§2.4 "Do better"), else 2025-11-25.
-//  - Accept (step 4): lenient substring test; the SDK demands both application/json and
-//    text/event-stream (the bridge sends application/json only). The synthetic request handed
-//    to the SDK carries both, and application/json as Content-Type (not checked by the spec).
-//  - Body limit (steps 5-6): Content-Length, then the stream read up to maxBodyBytes and
-//    aborted past it, exactly at the configured size (the SDK caps at its own 4 MB).
-//  - Empty body, malformed JSON, batch (steps 7-9): HTTP 400 with a JSON-RPC error envelope
-//    (`id: null`; -32600 `empty request body`, -32700 `malformed JSON`, -32600 `batching
-//    unsupported`), e.g. {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"malformed JSON"}}.
-//    The `error` member is the JSON-RPC error object, not a string (the bridge never sends these:
-//    it refuses bad JSON and batches itself and skips blank lines).
-//  - Envelope checks (§2.6): bad `jsonrpc`, missing method, bad params, unknown methods are
-//    answered here with the spec's codes and messages (the SDK would 400 with -32700, or word
-//    them its own way); notifications and client-sent responses answer 202 here without
-//    dispatch (notifications/initialized and /cancelled are no-ops).
-//  - Request ids the SDK's schema refuses (null, fractions, objects) are swapped for a
-//    surrogate and the original echoed verbatim in the reply.
-//  - tools/call `name` / `arguments` faults (-32602 with the spec's messages): the SDK validates
-//    tools/call params with its own schema before any handler runs.
-//  - `initialize`, `resources/read` and `prompts/get` are handlers with method-only schemas
-//    (engine.ts): the SDK's would refuse a missing `params` (and negotiate among its five
-//    revisions), a non-string `uri` or non-string prompt arguments in their own words.
-//  - Protocol faults are thrown as RpcError (rpc.ts), whose message the SDK sends as is (its
-//    McpError would prefix `MCP error -32602: `); any other exception in a handler is logged and
-//    becomes -32603 `internal error` (the SDK would send the exception's message).
-//  - The SDK's JSON answer is returned with our headers set on it (Content-Type with charset,
-//    MCP-Protocol-Version, CORS); a 200 whose id was swapped is rebuilt with the original id.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+// Every POST stands alone and is answered here, first failure wins (§2.2): the Origin allow-list
+// (exact compare, CORS headers on every answer to a listed origin, §2.5), the MCP-Protocol-Version
+// header (our three revisions; the response header echoes a supported request header, else
+// 2025-11-25), Accept (lenient substring test: the bridge sends application/json only), the body
+// limit (Content-Length, then the stream read up to maxBodyBytes and cancelled past it, so the
+// configured size holds exactly), then empty body, malformed JSON and batches: HTTP 400 with a
+// JSON-RPC error envelope, `id: null` (-32600 `empty request body`, -32700 `malformed JSON`, -32600
+// `batching unsupported`; the `error` member is the JSON-RPC error object, not a string).
+//
+// The message is parsed once, checked against the envelope rules of §2.6 (bad `jsonrpc`, missing
+// method, non-object params, with the spec's codes and messages), and a request is dispatched
+// straight to the engine's method table (engine.ts), which answers unknown methods (-32601) and
+// faulty params (-32602) itself. Notifications and client-sent responses answer 202 without
+// dispatch (notifications/initialized and /cancelled are no-ops). Any request `id` (null,
+// fractions, objects included) is echoed verbatim. A protocol fault (RpcError, rpc.ts) is sent as
+// its code and message, a result as `{"jsonrpc":"2.0","id":…,"result":…}`, both HTTP 200. No MCP
+// SDK object is on this path (issue 30: the SDK's server and its zod parsing cost ~25 MB).
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../http/json.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
-import {
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  isPlainObject,
-  METHOD_NOT_FOUND,
-  PARSE_ERROR,
-  RpcError,
-} from './rpc.ts';
+import { INVALID_PARAMS, INVALID_REQUEST, isPlainObject, PARSE_ERROR, RpcError } from './rpc.ts';
+import type { McpCaller } from './tool.ts';
 
 export interface McpHttp {
   post(c: Context): Promise<Response>;
@@ -95,10 +70,13 @@ const rpcError = (id: unknown, code: number, message: string) => ({
   error: { code, message },
 });
 
-/** The peer address of the connection, when the runtime exposes one (null on unix sockets). */
-function remoteAddress(c: Context): string {
+/** Who sent the request, for the audit line: the peer address (none on unix sockets) and User-Agent. */
+function callerOf(c: Context): McpCaller {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? '';
+  return {
+    remoteAddress: env?.incoming?.socket?.remoteAddress || null,
+    userAgent: c.req.header('user-agent') || null,
+  };
 }
 
 export function mcpHttp(engine: McpEngine): McpHttp {
@@ -203,64 +181,14 @@ export function mcpHttp(engine: McpEngine): McpHttp {
       if (!emptyParams && !isPlainObject(params))
         return isRequest ? reply(200, rpcError(id, INVALID_PARAMS, 'invalid params')) : accepted();
       if (!isRequest) return accepted();
-      if (!engine.methods.has(method))
-        return reply(200, rpcError(id, METHOD_NOT_FOUND, `unknown method: ${method}`));
-      const p = emptyParams ? {} : (params as Record<string, unknown>);
-      if (method === 'tools/call') {
-        const fault = toolCallFault(engine, p);
-        if (fault) return reply(200, rpcError(id, fault.code, fault.message));
+      try {
+        const p = emptyParams ? {} : (params as Record<string, unknown>);
+        const result = await engine.dispatch(method, p, callerOf(c));
+        return reply(200, { jsonrpc: '2.0', id, result });
+      } catch (err) {
+        if (!(err instanceof RpcError)) throw err;
+        return reply(200, rpcError(id, err.code, err.message));
       }
-
-      const surrogate = !(typeof id === 'string' || Number.isSafeInteger(id));
-      const forSdk = { jsonrpc: '2.0', id: surrogate ? 0 : id, method, params: p };
-      const res = await dispatch(engine, forSdk, c, requested);
-      if (surrogate) return reply(200, { ...((await res.json()) as object), id });
-      // The SDK's own answer, its JSON text unread (a 3k-job listing is megabytes), our headers on it.
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
     },
   };
-}
-
-/** tools/call params the SDK's schema would refuse in its own words (spec 07 §2.6 table). */
-function toolCallFault(engine: McpEngine, p: Record<string, unknown>): RpcError | null {
-  if (typeof p.name !== 'string') return new RpcError(INVALID_PARAMS, "tools/call requires a 'name'");
-  if (!engine.registry.has(p.name)) return new RpcError(INVALID_PARAMS, `unknown tool: ${p.name}`);
-  if ('arguments' in p && !isPlainObject(p.arguments))
-    return new RpcError(INVALID_PARAMS, "'arguments' must be an object");
-  return null;
-}
-
-/** One request through an SDK Server + stateless transport; its 200 JSON answer. */
-async function dispatch(
-  engine: McpEngine,
-  message: Record<string, unknown>,
-  c: Context,
-  version: string | undefined,
-): Promise<Response> {
-  const server = engine.acquire();
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  try {
-    const headers: Record<string, string> = {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'x-mcp-remote-address': remoteAddress(c),
-      'user-agent': c.req.header('user-agent') ?? '',
-    };
-    if (version !== undefined) headers['mcp-protocol-version'] = version;
-    const res = await transport.handleRequest(
-      new Request('http://mcp.invalid/mcp', { method: 'POST', headers }),
-      {
-        parsedBody: message,
-      },
-    );
-    return res;
-  } finally {
-    await server.close();
-    engine.release(server);
-  }
 }

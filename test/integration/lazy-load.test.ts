@@ -1,7 +1,8 @@
 // Issue 21: a daemon without an `mcp:` block pays nothing for MCP. The built daemon runs with a
 // CommonJS hook (NODE_OPTIONS=--require) that writes down every package Module._load is asked for;
 // after the REST routes that share payload code with the MCP tools have answered, neither zod nor
-// the MCP SDK may have been loaded. With `mcp.enabled` and one tools/call, both are.
+// the MCP SDK may have been loaded. Nor with `mcp.enabled` after a tools/list and a tools/call
+// (issue 30): the MCP server dispatches without the SDK and serves generated JSON Schemas.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,14 +130,18 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
     expect(hook.modules()).toContain(distFile('assets'));
   });
 
-  it('with mcp.enabled and one tools/call, both are loaded', async () => {
+  it('with mcp.enabled, tools/list and a tools/call load neither (issue 30)', async () => {
     const hook = hooked();
-    d = await startMcpDaemon({ mcp: ['enabled: true'], env: hook.env });
+    d = await startMcpDaemon({ mcp: ['enabled: true'], extra: STATE, env: hook.env });
+    const list = await d.rpc('tools/list');
+    expect(list.result.tools.length).toBeGreaterThan(10);
     const result = await d.call('cron_list_jobs');
     expect(result.isError).not.toBe(true);
     const loaded = hook.loaded();
-    expect(loaded).toContain('zod');
-    expect(loaded).toContain('@modelcontextprotocol/sdk');
+    // The hook works: the daemon's own packages show up.
+    expect(loaded).toContain('better-sqlite3');
+    expect(loaded).not.toContain('zod');
+    expect(loaded).not.toContain('@modelcontextprotocol/sdk');
     // The tools come from dist/cronstable-mcp-<hash>.mjs, which the daemon loaded for them (issue 23).
     expect(hook.modules()).toContain(distFile('mcp'));
     for (const f of readdirSync(DIST).filter((f) => /^cronstable[.-].*mjs$/.test(f) && !/full|mcp/.test(f)))

@@ -2,22 +2,14 @@
 // missing or empty in the reference's words; `confirm` takes only JSON true/false and its type error
 // still tells the caller how to proceed; row counts are integers the context clamps.
 import { z } from 'zod';
-import type { ToolDef } from '../tool.ts';
-
-/** A tool definition with its argument type inferred from `input` (the catalogue lists plain ToolDefs). */
-export function defineTool<I extends z.ZodObject, O extends z.ZodType>(def: ToolDef<I, O>): ToolDef {
-  return def as unknown as ToolDef;
-}
+import { CONFIRM_TYPE_ERROR } from '../tool.ts';
 
 export const requiredString = (key: string) => {
   const error = `missing or empty required string argument: '${key}'`;
   return z.string({ error }).min(1, { error });
 };
 
-export const confirmArg = z
-  .boolean({ error: 'confirm must be the JSON boolean true; call again with confirm=true to proceed' })
-  .optional()
-  .describe('must be true to act');
+export const confirmArg = z.boolean({ error: CONFIRM_TYPE_ERROR }).optional().describe('must be true to act');
 
 /** The `name` of the job tools. */
 export const jobNameArg = requiredString('name').describe('job name, as cron_list_jobs lists it');
@@ -26,6 +18,3 @@ export const jobNameArg = requiredString('name').describe('job name, as cron_lis
 export const rowsArg = z.number().int().optional().describe('how many, default and ceiling mcp.maxRows');
 /** `offset`: absent = 0, negative = 0, past the end = an empty page. */
 export const offsetArg = z.number().int().optional().describe('rows to skip, default 0');
-
-/** The read-only tools' "job not found" refusal (spec 07 §4.3). */
-export const jobNotFound = (name: string) => `job not found: '${name}'`;

@@ -1,69 +1,12 @@
 // `cron_get_incident` (beyond the reference): the dashboard's verdict bar and incident timeline as
-// data. It feeds the dashboard's own pure functions (src/dashboard: failureBanner, incidentTimeline,
-// summarize, jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view,
-// the TUI and an MCP client reach the same verdict.
-import { z } from 'zod';
-import { type JobRow, jobRows } from '../../api/jobs.ts';
+// data (its schema is in incident.schema.ts, its handler in src/mcp/handlers/node.ts). It feeds the
+// dashboard's own pure functions (src/dashboard: failureBanner, incidentTimeline, summarize,
+// jobStatus) the same input the dashboard gives them, the `/jobs` rows, so the web view, the TUI
+// and an MCP client reach the same verdict.
+import type { JobRow } from '../../api/jobs.ts';
 import { type Correlation, incidentTimeline, verdictText } from '../../dashboard/incident.ts';
 import { failureBanner, jobStatus, signatureText, summarize } from '../../dashboard/status.ts';
-import { toolError, toolOk } from '../tool.ts';
-import { defineTool, jobNotFound } from './args.ts';
-
-const nstr = z.string().nullable();
-const int = z.number().int();
-
-const FailingSchema = z.object({
-  name: z.string(),
-  exit_code: int.nullable(),
-  reason: nstr,
-  signature: z.string(),
-  finished_at: nstr,
-});
-
-const TimelineSchema = z.object({
-  name: z.string(),
-  outcome: z.enum(['success', 'failure', 'cancelled', 'unknown']),
-  finished_at: z.string(),
-  started_at: nstr,
-  duration: z.number().nullable(),
-  exit_code: int.nullable(),
-  reason: nstr,
-  running_now: z.boolean(),
-  /** Seconds since the next older finish (null for the oldest). */
-  gap_seconds: z.number().nullable(),
-  /** Signature of the correlated failure group this failure belongs to. */
-  group: nstr,
-});
-
-const GroupSchema = z.object({
-  signature: z.string(),
-  names: z.array(z.string()),
-  first: z.string(),
-  last: z.string(),
-});
-
-export const IncidentSchema = z.object({
-  /** none: nothing failing; single: one failing job; one-cause / independent: a fleet event's verdict. */
-  verdict: z.enum(['none', 'single', 'one-cause', 'independent']),
-  /** The verdict bar's two lines, as the dashboard words them (null when nothing fails). */
-  headline: nstr,
-  detail: nstr,
-  summary: z.object({ total: int, running: int, failing: int, scheduled: int, disabled: int }),
-  failing: z.array(FailingSchema),
-  groups: z.array(GroupSchema),
-  timeline: z.array(TimelineSchema),
-  hours: int.nullable(),
-  focus: z
-    .object({
-      name: z.string(),
-      status: z.enum(['running', 'failed', 'pending', 'unknown', 'cancelled', 'ok', 'disabled']),
-      failing: z.boolean(),
-      group: GroupSchema.nullable(),
-      last: TimelineSchema.nullable(),
-    })
-    .optional(),
-});
-export type Incident = z.infer<typeof IncidentSchema>;
+import type { Incident } from './incident.schema.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -144,30 +87,3 @@ export function incidentView(
   }
   return out;
 }
-
-export const getIncident = defineTool({
-  name: 'cron_get_incident',
-  title: 'Incident view',
-  description:
-    "The dashboard's verdict bar and incident timeline as data: which jobs are failing, whether their failures share one cause (same exit code and reason within 60 s) or look independent, and every job's newest finish, newest first. `hours` keeps only finishes of the last N hours in the timeline (1-720; default all); `name` adds that job's status and correlation group.",
-  toolset: 'observe',
-  mutation: false,
-  input: z.strictObject({
-    name: z.string().min(1).optional(),
-    hours: z.number().int().min(1).max(720).optional(),
-  }),
-  output: IncidentSchema,
-  async run(args, ctx) {
-    const a = args;
-    const rows = jobRows(ctx.deps);
-    if (a.name !== undefined && !rows.some((r) => r.name === a.name)) return toolError(jobNotFound(a.name));
-    const view = incidentView(rows, ctx.deps.ctx.clock.now(), a.hours ?? null, a.name ?? null);
-    const text =
-      view.verdict === 'none'
-        ? `no failing jobs; ${view.timeline.length} finish(es) in the timeline`
-        : view.detail === null
-          ? view.headline!
-          : `${view.headline}: ${view.detail}`;
-    return toolOk(text, view as unknown as Record<string, unknown>);
-  },
-});

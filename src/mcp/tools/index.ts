@@ -1,5 +1,7 @@
-// Every MCP tool, in the catalogue order of spec 07 §4.2 (`tools/list` order); tools beyond the
-// reference's 29 follow in the order their modules list them.
+// Every MCP tool as written (handlers with their zod schemas), in catalogue order: what the tests
+// and the schema generator (scripts/mcp-schemas.ts) read. The daemon serves the same handlers with
+// the generated JSON Schemas instead (src/mcp/handlers/index.ts).
+import { inCatalogueOrder } from '../catalogue.ts';
 import type { ToolDef } from '../tool.ts';
 import { dagTools } from './dags.ts';
 import { jobTools } from './jobs.ts';
@@ -7,49 +9,7 @@ import { nodeTools } from './node.ts';
 import { scheduleTools } from './schedule.ts';
 import { stateTools } from './state.ts';
 
-export const CATALOGUE = [
-  'cron_get_status',
-  'cron_list_jobs',
-  'cron_get_job',
-  'cron_list_runs',
-  'cron_get_job_trends',
-  'cron_get_job_resources',
-  'cron_get_cluster',
-  'cron_get_fleet',
-  'cron_get_node',
-  'cron_query_metrics',
-  'cron_get_version',
-  'cron_tail_job_logs',
-  'cron_schedule_pressure',
-  'cron_schedule_duplicates',
-  'cron_suggest_slot',
-  'cron_validate_schedule',
-  'cron_explain_schedule',
-  'cron_why_no_run',
-  'cron_list_dags',
-  'cron_list_dag_runs',
-  'cron_get_dag_run',
-  'cron_get_dag_xcom',
-  'cron_tail_dag_task_logs',
-  'cron_inspect_state',
-  'cron_run_job',
-  'cron_cancel_job',
-  'cron_trigger_dag',
-  'cron_backfill_dag',
-  'cron_decide_gate',
-] as const;
-
-/** `tools` sorted into catalogue order; names outside it keep their relative order, after it. */
-export function inCatalogueOrder(tools: readonly ToolDef[]): ToolDef[] {
-  const rank = (t: ToolDef) => {
-    const i = (CATALOGUE as readonly string[]).indexOf(t.name);
-    return i < 0 ? CATALOGUE.length : i;
-  };
-  return tools
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i)
-    .map(({ t }) => t);
-}
+export { CATALOGUE, inCatalogueOrder } from '../catalogue.ts';
 
 export const ALL_TOOLS: readonly ToolDef[] = inCatalogueOrder([
   ...jobTools,

@@ -1,15 +1,10 @@
 // The `page` signal of the paged MCP tools (spec 07 §4.1 row limits): `offset` defaults to 0 and a
 // negative one counts as 0, `limit` is already clamped by the caller (ctx.rows), a page past the end
-// is empty; `nextOffset` is where the next page starts, null at the end. Pure.
-import { z } from 'zod';
+// is empty; `nextOffset` is where the next page starts, null at the end. Pure (its schema is in
+// shared.schema.ts).
+import type { z } from 'zod';
+import type { PageSchema } from './shared.schema.ts';
 
-export const PageSchema = z.object({
-  offset: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  returned: z.number().int(),
-  nextOffset: z.number().int().nullable(),
-});
 export type Page = z.infer<typeof PageSchema>;
 
 export function paginate<T>(
