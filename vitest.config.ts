@@ -32,6 +32,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**'],
           pool: 'forks',
+          // One headless Chromium for the run, started when a file first asks for a page.
+          globalSetup: ['./test/helpers/chromium-broker.ts'],
           maxWorkers: 2,
           retry: 1,
           sequence: { groupOrder: 1 },
