@@ -2,17 +2,43 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
-    // Two files at a time: most of the suite waits on real daemons and timers, so a second worker
-    // halves the wall time on CI's 2 cores (vitest's default is cores - 1 = one file at a time).
-    maxWorkers: 2,
-    // A test that fails is run once more: a handful of end-to-end tests race real daemons and
-    // timers on a loaded CI machine. A pass on the retry is still listed, with the first failure,
-    // by the flaky reporter, so a flake is seen and fixed rather than hidden.
-    retry: 1,
     reporters: ['default', './test/helpers/flaky-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          // Pure logic, fake clocks, golden vectors: threads, two at a time, and no retry (a unit
+          // test that fails once is wrong, not unlucky). Its group runs before the system one.
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          pool: 'threads',
+          isolate: false,
+          maxWorkers: 2,
+          retry: 0,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Real daemons, child processes, SQLite files, etcd, Chromium: forks, after the unit
+          // group. Two files at a time: most of it waits on real timers, so a second worker
+          // halves the wall time on CI's 2 cores. A test that fails is run once more: a handful
+          // race real daemons on a loaded CI machine; a pass on the retry is still listed, with
+          // the first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
+          name: 'system',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**'],
+          pool: 'forks',
+          // One headless Chromium for the run, started when a file first asks for a page.
+          globalSetup: ['./test/helpers/chromium-broker.ts'],
+          maxWorkers: 2,
+          retry: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,14 @@
 // Headless Chromium for the dashboard's e2e tests, the webui bench and the tour screenshot: the
 // Debian package's binary driven by playwright-core, with the flags a container without a GPU,
 // a sandbox or a network needs. One place, so every caller starts the browser the same way.
-import { type BrowserContext, chromium, type LaunchOptions, type Page } from 'playwright-core';
+import {
+  type BrowserContext,
+  type BrowserContextOptions,
+  type BrowserServer,
+  chromium,
+  type LaunchOptions,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -16,6 +23,13 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/** A context's defaults, whichever way the browser was started; a caller's options override them. */
+export const CONTEXT_DEFAULTS: BrowserContextOptions = {
+  viewport: { width: 1600, height: 1000 },
+  deviceScaleFactor: 1,
+  locale: 'en-US',
+};
+
 type ContextOptions = Omit<Parameters<typeof chromium.launchPersistentContext>[1], keyof LaunchOptions>;
 
 /** A persistent context on `profile` ('' for a throwaway one); options override the defaults. */
@@ -24,11 +38,14 @@ export function launchChromium(profile: string, opts: ContextOptions = {}): Prom
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
-    viewport: { width: 1600, height: 1000 },
-    deviceScaleFactor: 1,
-    locale: 'en-US',
+    ...CONTEXT_DEFAULTS,
     ...opts,
   });
+}
+
+/** A browser that other processes connect to (`chromium.connect(server.wsEndpoint())`). */
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
 /** The context's first page, with page errors and console errors collected into `errors`. */

@@ -1,6 +1,6 @@
 // Every verb of the `cronstable` command line, with its one-line summary. The dispatcher
 // (src/main.ts, src/cli/daemon.ts) routes by this table and `cronstable --help` prints it, so a
-// verb cannot exist without being listed (test/unit/cli-verbs.test.ts keeps both in step).
+// verb cannot exist without being listed (test/integration/cli-verbs.test.ts keeps both in step).
 // Kept free of imports: `--version` and the job verbs load it on their start path.
 
 /** Where a verb is handled: its own module, the job-API client, or after the daemon's `-c`. */

@@ -1,18 +1,17 @@
-// Three nodes on `backend: etcd` against a real etcd (started on free ports, ttl 3): one
-// leader, kill -9 of it hands over within ttl + 2 s with no slot run twice; etcd stopped ⇒
-// every node fails closed (no Leader slot runs anywhere); etcd back ⇒ a leader again.
+// Three daemons on `backend: etcd` against a real etcd (started on free ports, ttl 3): one
+// leader, its Leader jobs running there once per slot; kill -9 of it hands over within ttl + 2 s
+// with no slot run twice. The election itself, an unreachable etcd failing every node closed and
+// its return included, is the conformance suite's (lease-conformance-etcd.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { Fleet } from '../../scripts/fleet/fleet.ts';
 import {
   expectExactlyOnce,
   jobsYaml,
   ledgerWindow,
-  runsPerNode,
   secondFromNow,
   sleep,
   useFleet,
   waitUntil,
-  waitViews,
 } from './harness.ts';
 
 const LEADER = ['lead-1', 'lead-2'];
@@ -58,27 +57,5 @@ describe.sequential('etcd backend, 3 nodes', () => {
     const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
     for (const job of LEADER) expect(report.runners[job]).toEqual([next]);
     expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
-    await t.node(old).start();
-  });
-
-  it('etcd gone: every node fails closed; etcd back: a leader again', async () => {
-    await t.fleet.etcd!.stop();
-    await waitViews(
-      t.fleet,
-      'no node quorate',
-      (v) => Object.values(v).every((x) => !x.quorate && !x.is_leader),
-      (TTL + 3) * 1000,
-    );
-    const from = secondFromNow(300);
-    const to = from + 1000;
-    await ledgerWindow(t.fleet, LEADER, from, to);
-    for (const job of LEADER) expect(runsPerNode(t.fleet, job, from, to)).toEqual({});
-    await t.fleet.etcd!.restart();
-    await waitUntil(() => leaderOf(t.fleet), {
-      timeoutMs: (TTL + 3) * 1000 + 4000,
-      label: 'a leader after etcd is back',
-    });
-    const again = secondFromNow(300);
-    await expectExactlyOnce(t.fleet, LEADER, again, again + 1000);
   });
 });

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
+import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -87,7 +87,6 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 
 describe('dashboard chrome and accessibility (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -117,8 +116,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
     daemon = await startE2eDaemon(dir, { base });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-profile-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1500, height: 950 },
       colorScheme: 'light',
       timezoneId: 'Europe/Berlin',
@@ -156,7 +154,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('sorts by every column from the header, by mouse and keyboard, with aria-sort', async () => {

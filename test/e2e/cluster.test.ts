@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { CHROMIUM, firstPage } from '../../scripts/chromium.ts';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { openContext } from '../helpers/browser.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -144,7 +145,6 @@ async function stop(node: Running): Promise<void> {
 
 describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   const nodes = new Map<NodeName, Running>();
   let context: BrowserContext | null = null;
   let page: Page;
@@ -198,8 +198,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
         return c.enabled && c.quorate && c.peers.every((p) => p.status === 'agreed') ? c : null;
       });
     }
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'dark',
     });
@@ -212,7 +211,6 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
     await context?.close().catch(() => {});
     await Promise.all([...nodes.values()].map(stop));
     if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
   }, 40_000);
 
   it('all three nodes come to report the same owner for every leader-gated job', async () => {
@@ -394,7 +392,6 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
 // with the lease block, no peers, no Owner column (single-leader) and no alert.
 describe('dashboard cluster panel on the filesystem lease backend (2 real nodes + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   const procs: Running[] = [];
   let context: BrowserContext | null = null;
   let page: Page;
@@ -459,8 +456,7 @@ web:
         ? views
         : null;
     });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'light',
     });
@@ -473,7 +469,6 @@ web:
     await context?.close().catch(() => {});
     await Promise.all(procs.map(stop));
     if (dir) rmSync(dir, { recursive: true, force: true });
-    if (profile) rmSync(profile, { recursive: true, force: true });
   }, 30_000);
 
   it('the holder reads leader, the other follower (leader: holder), each with the lease block', async () => {

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
+import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
@@ -79,7 +79,6 @@ interface RunDoc {
 
 describe('DAG card and drawer (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -106,8 +105,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
         return res.ok && ((await res.json()) as unknown[]).length === 3;
       },
     });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'light',
     });
@@ -116,7 +114,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('shows the DAG card and triggers a run from it', async () => {

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -85,7 +86,6 @@ function firstLastWeekdayFrom(now: number): string {
 
 describe('dashboard (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -100,8 +100,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
     daemon = await startE2eDaemon(dir, { base });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'light',
       timezoneId: VIEWER_ZONE,
@@ -110,7 +109,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('serves the dashboard page at / with its security headers', async () => {

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { openContext } from '../helpers/browser.ts';
 import {
   DAEMON,
   type E2eDaemon,
@@ -57,7 +58,6 @@ function nextCli(args: string[]): string[] {
 
 describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -71,8 +71,7 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dst-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
     daemon = await startE2eDaemon(dir, { base, env: { CRONSTABLE_TEST_EPOCH: EPOCH } });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, { colorScheme: 'light', timezoneId: 'America/New_York' });
+    context = await openContext({ colorScheme: 'light', timezoneId: 'America/New_York' });
     page = await firstPage(context, pageErrors);
     // The browser's clock starts where the daemon's did, then runs at real speed.
     await page.clock.install({ time: new Date(EPOCH) });
@@ -80,7 +79,7 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('the daemon runs on the hooked clock and says so', async () => {

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
+import { openContext } from '../helpers/browser.ts';
 import {
   type E2eDaemon,
   ROOT,
@@ -70,7 +71,6 @@ interface Job {
 
 describe('incident tools and wallboard (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -128,8 +128,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
       const busy = list.find((j) => j.name === LONG)?.running;
       return failingNow(list).length === FAILING.length && busy ? true : null;
     });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
-    context = await launchChromium(profile, {
+    context = await openContext({
       viewport: { width: 1600, height: 1000 },
       colorScheme: 'dark',
       timezoneId: 'UTC',
@@ -138,7 +137,7 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('shows a FLEET EVENT banner whose count and verdict match /jobs', async () => {

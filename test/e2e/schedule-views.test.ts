@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage, launchChromium } from '../../scripts/chromium.ts';
+import { firstPage } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
+import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
@@ -74,7 +75,6 @@ type Json = any;
 
 describe('schedule, state and resource views (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -94,9 +94,8 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-sched-'));
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
     daemon = await startE2eDaemon(dir, { base });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
-      launchChromium(profile, {
+      openContext({
         viewport: { width: 1600, height: 1000 },
         colorScheme: 'dark',
         timezoneId: 'Europe/Berlin',
@@ -116,7 +115,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   }, 30_000);
 
   it('⌁ radar: the first entry is the soonest next fire of /jobs, the track marks the next 10 minutes', async () => {

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
+import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
@@ -37,7 +37,6 @@ type Json = any;
 
 describe('slot strip and unaccounted pill (real daemon + headless Chromium)', () => {
   let dir = '';
-  let profile = '';
   let daemon: E2eDaemon | null = null;
   let base = '';
   let context: BrowserContext | null = null;
@@ -77,9 +76,8 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     await store.close();
     writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, state));
     daemon = await startE2eDaemon(dir, { base });
-    profile = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chromium-'));
     const [launched] = await Promise.all([
-      launchChromium(profile, { viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }),
+      openContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }),
       until('a ran and a skipped-overlap slot of busy', 20_000, async () => {
         const b = await api('/jobs/busy/slots');
         const fates = b.slots.map((s: Json) => s.outcome);
@@ -94,7 +92,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
   }, 60_000);
 
   afterAll(async () => {
-    await tearDownE2e(context, daemon, dir, profile);
+    await tearDownE2e(context, daemon, dir);
   });
 
   it('shows the fleet-wide unaccounted count in the header, red above zero', async () => {

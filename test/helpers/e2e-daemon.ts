@@ -75,7 +75,7 @@ export async function startE2eDaemon(dir: string, opts: E2eDaemonOptions): Promi
   return daemon;
 }
 
-/** The e2e files' afterAll: the browser, then the daemon (SIGTERM, then SIGKILL), then their temp directories. */
+/** The e2e files' afterAll: the browser context, then the daemon (SIGTERM, then SIGKILL), then their temp directories. */
 export async function tearDownE2e(
   context: BrowserContext | null,
   daemon: E2eDaemon | null,

@@ -95,7 +95,7 @@ describe('cronstable CLI (bundle on Node)', () => {
     expect(next.code).toBe(0);
     expect(next.out + next.err).toContain('--hash-key');
     // Every verb the top-level help lists (src/cli/verbs.ts, kept in step with the dispatcher by
-    // test/unit/cli-verbs.test.ts) answers --help with its usage and exit 0, outside a job too.
+    // test/integration/cli-verbs.test.ts) answers --help with its usage and exit 0, outside a job too.
     for (const { name } of VERBS) {
       const r = cli(name, '--help');
       expect(r.code, `${name} --help`).toBe(0);

@@ -235,7 +235,7 @@ describe('gossip backend over real mTLS', () => {
     expect(left[0]?.logs.some((l) => l === 'INFO cluster: quorum lost (2 of 5, need 3)')).toBe(true);
   });
 
-  it('single-leader: the lowest name leads on every node; the next lowest takes over', async () => {
+  it('single-leader: the lowest name leads on every node; the next lowest takes over; the lowest takes it back', async () => {
     const nodes = await fleet(
       NAMES.slice(0, 3).map((name, i) => ({
         name,
@@ -250,6 +250,11 @@ describe('gossip backend over real mTLS', () => {
     await nodes[0]?.backend.stop();
     await until('node-b leads', () => nodes.slice(1).every((n) => n.backend.report().leader === 'node-b'));
     expect(nodes[1]?.logs).toContain('INFO cluster: this node is the leader');
+    // node-a back (a restarted process): the lowest name leads again, on every node.
+    const a2 = await nodes[0]!.restart();
+    const everyone = [a2, ...nodes.slice(1).map((n) => n.backend)];
+    await until('node-a leads again', () => everyone.every((b) => b.report().leader === 'node-a'));
+    expect(everyone.map((b) => b.report().is_leader)).toEqual([true, false, false]);
   });
 
   it('a stranger’s cert and a misnamed cert read untrusted and never count', async () => {

@@ -2,8 +2,9 @@
 // endpoints with real resourceVersion conflicts (test/helpers/k8s-lease-server.ts): no real API
 // server can be installed here. What is Kubernetes' own: the Lease's shape, takeover by the
 // observer's monotonic clock after a real SIGSTOP, 409 races, token rotation, a deleted Lease,
-// RBAC, kubeconfig. Release, fail over and an unreachable API server are the conformance
-// suite's (lease-conformance-*.test.ts), run against this backend like every other.
+// RBAC, kubeconfig. Acquire (with the /cluster lease block), renew, lose, fence, release, fail
+// over, clock skew and an unreachable API server are the conformance suite's
+// (lease-conformance-*.test.ts), run against this backend like every other.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,12 +100,11 @@ describe('kubernetes backend against an in-test Lease API', () => {
     return { child, view };
   }
 
-  it('three contenders: exactly one leader, a well-formed Lease, everyone names the holder', async () => {
+  it('three contenders: one creates a well-formed Lease, the others get 409 and follow; renewals move only renewTime', async () => {
     const cluster = section();
     const nodes = ['k8s-a', 'k8s-b', 'k8s-c'].map((n) => backend(cluster, n).b);
     await Promise.all(nodes.map((b) => b.start()));
     await waitFor(() => leaders(nodes).length === 1, 3000, 'one leader');
-    await neverTwoLeaders(nodes, 2500);
     const leader = leaders(nodes)[0]!.report().node_name;
     const s = spec(cluster)!;
     expect(s.holderIdentity).toMatch(new RegExp(`^${leader}#[0-9a-f]{12}$`));
@@ -115,24 +115,13 @@ describe('kubernetes backend against an in-test Lease API', () => {
     // Three creates raced; the losers got 409 AlreadyExists and then followed.
     const posts = api.requests.filter((r) => r.method === 'POST');
     expect(posts.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const b of nodes) {
-      const r = b.report();
-      expect(r).toMatchObject({ backend: 'kubernetes', quorate: true, leader, cluster_size: 1, peers: [] });
-      expect(r.lease).toMatchObject({ name: cluster.kubernetes!.leaseName, namespace: NS, holder: leader });
-      expect(r.lease!.identity).toBe(r.node_name);
-      expect(typeof r.lease!.expiry).toBe('string');
-    }
-    for (const b of nodes.filter((x) => x.report().node_name !== leader)) {
-      expect(b.decide('job', 'Leader')).toMatchObject({ run: false, transient: false });
-      expect(b.decide('job', 'PreferLeader').run).toBe(false);
-    }
     // Renewals keep acquireTime and transitions; only renewTime moves.
     const before = spec(cluster)!;
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => spec(cluster)!.renewTime !== before.renewTime, 3000, 'a renew');
     const after = spec(cluster)!;
     expect(after.acquireTime).toBe(before.acquireTime);
     expect(after.leaseTransitions).toBe(0);
-    expect(after.renewTime).not.toBe(before.renewTime);
+    expect(after.holderIdentity).toBe(before.holderIdentity);
   });
 
   it('a holder that stops renewing (SIGSTOP) is replaced once a duration passes on the observer clock, and wakes up demoted', async () => {

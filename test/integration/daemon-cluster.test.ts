@@ -1,7 +1,9 @@
 // The cluster inside real daemon processes (spec 05 §3, §12): a gossip backend that cannot bind
 // its listener leaves Leader jobs skipped and everything else running; a real three-node gossip
-// fleet on loopback aliases sharing one store elects, reports on /cluster, /jobs and /metrics,
-// and runs every Leader slot exactly once (counted from the shared ledger).
+// fleet on loopback aliases sharing one store elects, reports on /cluster, /jobs, /fleet and
+// /metrics, and runs every Leader slot exactly once (counted from the shared ledger). Spread
+// owners on /jobs are test/cluster/gossip-spread.test.ts's; a filesystem holder's lease block and
+// Leader slots, test/cluster/filesystem.test.ts's and the conformance suite's.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +13,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterCerts, generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { rendezvousOwner } from '../../src/cluster/rendezvous.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const require = createRequire(import.meta.url);
@@ -179,9 +180,8 @@ describe('a daemon whose gossip backend cannot start (spec 05 §3.1 row 3)', () 
   }, 60_000);
 });
 
-async function startFleet(
-  distribution: 'single-leader' | 'spread',
-): Promise<{ nodes: Daemon[]; state: string }> {
+async function startFleet(): Promise<{ nodes: Daemon[]; state: string }> {
+  const distribution = 'single-leader';
   const ports = [await freePort(IPS[0]), await freePort(IPS[1]), await freePort(IPS[2])];
   const state = join(dir, `state-fleet-${distribution}`);
   const nodes: Daemon[] = [];
@@ -197,12 +197,12 @@ async function startFleet(
   }
   await eventually('a converged fleet', 45_000, async () => {
     const views = await Promise.all(nodes.map((n) => getJson(n, '/cluster')));
-    // Agreed views settle within a round or two more: single-leader waits for one leader everywhere.
+    // Agreed views settle within a round or two more: then one leader everywhere.
     return views.every(
       (v) =>
         v.quorate === true &&
         (v.peers as { status: string }[]).every((p) => p.status === 'agreed') &&
-        (distribution === 'spread' || v.leader === NAMES[0]),
+        v.leader === NAMES[0],
     );
   });
   return { nodes, state };
@@ -210,7 +210,7 @@ async function startFleet(
 
 describe('a three-node gossip fleet in real daemons sharing one store', () => {
   it('single-leader: /cluster, /jobs and /metrics agree, and each Leader slot ran exactly once', async () => {
-    const { nodes, state } = await startFleet('single-leader');
+    const { nodes, state } = await startFleet();
     const views = await Promise.all(nodes.map((n) => getJson(n, '/cluster')));
     const ids = new Set(views.map((v) => v.job_set_id));
     expect(ids.size).toBe(1);
@@ -294,76 +294,4 @@ describe('a three-node gossip fleet in real daemons sharing one store', () => {
     expect(claims.some((c) => c.job === 'tick-every')).toBe(false);
     expect(claims.filter((c) => c.job === 'tick-leader').length).toBeGreaterThanOrEqual(steady.length);
   }, 90_000);
-
-  it('spread: every node reports the same rendezvous owner per gated job on /jobs', async () => {
-    const { nodes } = await startFleet('spread');
-    const expected = {
-      'tick-leader': rendezvousOwner('tick-leader', NAMES),
-      'tick-prefer': rendezvousOwner('tick-prefer', NAMES),
-      'tick-every': undefined,
-    };
-    const ownersOf = () =>
-      Promise.all(
-        nodes.map(async (n) => {
-          const jobs = (await getJson(n, '/jobs')) as unknown as Record<string, unknown>[];
-          return Object.fromEntries(jobs.map((j) => [j.name, j.clusterOwner]));
-        }),
-      );
-    // The views settle a round after agreement (spec 05 §5.6): then every node names the same owners.
-    const owners = await eventually('the same owners on every node', 15_000, async () => {
-      const all = await ownersOf();
-      return all.every((o) => JSON.stringify(o) === JSON.stringify(expected)) ? all : null;
-    });
-    for (const o of owners) expect(o).toEqual(expected);
-    const view = await getJson(nodes[0]!, '/cluster');
-    expect(view).toMatchObject({ distribution: 'spread', leader: null, is_leader: false });
-  }, 90_000);
-});
-
-describe('two daemons electing over the filesystem backend (one shared store)', () => {
-  it('one holder, the lease block on /cluster, Leader slots only on the holder, each once', async () => {
-    const state = join(dir, 'state-fs');
-    const nodes: Daemon[] = [];
-    for (const name of NAMES.slice(0, 2)) {
-      const web = await freePort();
-      nodes.push(
-        startDaemon(
-          name,
-          `${JOBS}state:\n  path: ${state}\n  topology: shared\nweb:\n  listen:\n    - http://127.0.0.1:${web}\n` +
-            `cluster:\n  backend: filesystem\n  nodeName: ${name}\n  filesystem:\n    path: ${state}\n    ttl: 3\n    topology: shared\n`,
-          web,
-        ),
-      );
-    }
-    const views = await eventually('one holder seen by both nodes', 30_000, async () => {
-      const v = await Promise.all(nodes.map((n) => getJson(n, '/cluster')));
-      const holders = v.filter((x) => x.is_leader === true);
-      return holders.length === 1 && v.every((x) => x.quorate === true && x.leader === holders[0]!.node_name)
-        ? v
-        : null;
-    });
-    const holder = String(views.find((v) => v.is_leader)!.node_name);
-    for (const v of views)
-      expect(v).toMatchObject({
-        enabled: true,
-        backend: 'filesystem',
-        cluster_size: 1,
-        quorum: 1,
-        elect_leader: true,
-        distribution: 'single-leader',
-        leader: holder,
-        peers: [],
-        fleet: false,
-        lease: expect.objectContaining({ electionName: 'cluster/leader', holder: expect.any(String) }),
-      });
-    const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 4000));
-    const leaderRuns = query(
-      state,
-      `SELECT scheduled_at, node FROM runs WHERE job = 'tick-leader' AND outcome IN ('success', 'failure') AND scheduled_at > '${since}'`,
-    );
-    expect(leaderRuns.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(leaderRuns.map((r) => r.node))).toEqual(new Set([holder]));
-    expect(new Set(leaderRuns.map((r) => r.scheduled_at)).size).toBe(leaderRuns.length);
-  }, 60_000);
 });

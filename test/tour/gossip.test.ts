@@ -9,9 +9,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../scripts/chromium.ts';
 import { readRuns } from '../../scripts/fleet/ledger.ts';
 import { expectedOwner, type FleetNode, waitOwners, waitUntil, waitViews } from '../cluster/harness.ts';
+import { openContext } from '../helpers/browser.ts';
 import { call, getJson, kvValue, query } from './helpers.ts';
 import { FAST, useTour } from './tour-fleet.ts';
 
@@ -267,7 +267,7 @@ async function dashboards(nodes: FleetNode[], owners: Record<string, string | nu
   let context: BrowserContext | null = null;
   const shots: Buffer[] = [];
   try {
-    context = await launchChromium('', {
+    context = await openContext({
       // Tall enough that the virtualised jobs table renders every row of the tour.
       viewport: { width: 1280, height: 4200 },
       colorScheme: 'dark',

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { LoggingSection } from '../../src/config/file-schema.ts';
 import { buildLogRouter, formatRecord, strftime } from '../../src/config/logconfig.ts';
-import { clearScheduleCaches } from '../../src/schedule/index.ts';
 import { getLogger, type LogRecord, setRouter } from '../../src/util/log.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -43,35 +42,6 @@ describe('logging section (spec 01 §1.9)', () => {
     expect(formatRecord('%(asctime)s', '%Y', record())).toBe(String(new Date(record().timeMs).getFullYear()));
     expect(formatRecord('%(asctime)s', undefined, record())).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,023$/);
     expect(strftime('%j %%', Date.UTC(2026, 0, 1, 12))).toBe('001 %');
-  });
-
-  it('%Z is the local zone abbreviation from the zone file, without Intl', () => {
-    const saved = process.env.TZ;
-    const ctor = vi.spyOn(Intl, 'DateTimeFormat');
-    try {
-      process.env.TZ = 'Europe/Berlin'; // Node re-reads TZ on assignment
-      clearScheduleCaches();
-      expect(strftime('%H:%M %Z', Date.UTC(2026, 6, 1, 12))).toBe('14:00 CEST');
-      expect(strftime('%H:%M %Z %z', Date.UTC(2026, 0, 1, 12))).toBe('13:00 CET +0100');
-      process.env.TZ = 'America/New_York';
-      clearScheduleCaches();
-      expect(strftime('%H %Z', Date.UTC(2026, 6, 1, 12))).toBe('08 EDT');
-      expect(ctor).not.toHaveBeenCalled();
-      ctor.mockRestore();
-      // with no zone file to read, Intl still names the zone
-      process.env.TZDIR = '/nonexistent-zoneinfo';
-      clearScheduleCaches();
-      const parts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
-      expect(strftime('%Z', Date.UTC(2026, 6, 1, 12))).toBe('EDT');
-      expect(parts).toHaveBeenCalled();
-      parts.mockRestore();
-    } finally {
-      ctor.mockRestore();
-      delete process.env.TZDIR;
-      if (saved === undefined) delete process.env.TZ;
-      else process.env.TZ = saved;
-      clearScheduleCaches();
-    }
   });
 
   it('routes to a stdout handler with the grand tour format and levels', () => {

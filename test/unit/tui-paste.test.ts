@@ -1,9 +1,8 @@
-// Bracketed paste (spec 08 §5, Q25) and the dashboard's UTC times (Q11): the splitter that cuts input reads into
-// typed bytes and pasted text (markers split across reads included), where a paste lands (only a focused
-// input), and the stamps on log lines, history rows and saved files.
+// Bracketed paste (spec 08 §5, Q25): the splitter that cuts input reads into typed bytes and pasted
+// text (markers split across reads included), and where a paste lands (only a focused input). The
+// dashboard's UTC times (Q11) need the process's local zone switched: test/integration/local-zone.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchPaste, PASTE_END, PASTE_START, PasteSplitter } from '../../src/tui/app/paste.ts';
-import { fileStamp, utcStamp } from '../../src/tui/text/stamp.ts';
 import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
 
 describe('PasteSplitter', () => {
@@ -88,23 +87,5 @@ describe('dispatchPaste', () => {
     dispatchPaste(h.ctl, 'w');
     await h.settle(50);
     expect(h.store.get().wallboard).toBe(true);
-  });
-});
-
-describe('times in UTC (Q11)', () => {
-  const zone = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = 'Asia/Kathmandu';
-  });
-  afterAll(() => {
-    if (zone === undefined) delete process.env.TZ;
-    else process.env.TZ = zone;
-  });
-
-  it('history stamps and file-name stamps ignore the local zone', () => {
-    const at = Date.parse('2026-07-05T23:59:58Z');
-    expect(new Date(at).getHours()).not.toBe(23); // the zone took effect
-    expect(utcStamp(at)).toBe('07-05 23:59:58');
-    expect(fileStamp(at)).toBe('20260705-235958');
   });
 });

@@ -2,7 +2,7 @@
 // driver (spec 05 §7 shared semantics; §5.7 for gossip): acquire, renew, lose, fence, release,
 // fail over, clock skew, store unreachable. Bounds come from the driver's timing; a watcher
 // samples every node's `/cluster` view throughout and measures any stretch of two leaders.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceDriver, ConformanceFleet, Contender } from './driver.ts';
 
 const SAMPLE_MS = 25;
@@ -65,27 +65,23 @@ export function describeConformance(driver: ConformanceDriver): void {
     ? `${driver.kind} backend conformance (skipped: ${reason})`
     : `${driver.kind} backend conformance`;
 
-  suite(title, () => {
-    let fleet: ConformanceFleet | null = null;
-    let watch: Watch | null = null;
-
+  // The cases run side by side (each on its own fleet and store): they mostly wait on the
+  // backend's timers, so a file takes about as long as its longest case, not their sum.
+  suite.concurrent(title, () => {
     beforeAll(async () => {
       await driver.setup?.();
     });
     afterAll(async () => {
       await driver.teardown?.();
     });
-    afterEach(async () => {
-      watch?.stop();
-      watch = null;
-      await fleet?.close();
-      fleet = null;
-    }, CASE_TIMEOUT_MS);
 
-    async function start(names: string[], skews?: number[]): Promise<Contender[]> {
-      fleet = await driver.fleet(names, skews);
-      watch = new Watch(fleet.nodes);
-      return fleet.nodes;
+    // Fleets start one at a time (a start opens stores, spawns lane workers, handshakes TLS: the
+    // busy part of a case); the cases then overlap in what they mostly do, waiting on timers.
+    let starts: Promise<unknown> = Promise.resolve();
+    function startFleet(skews?: number[]): Promise<ConformanceFleet> {
+      const next = starts.then(() => driver.fleet(['node-a', 'node-b', 'node-c'], skews));
+      starts = next.catch(() => undefined);
+      return next;
     }
 
     /** One leader among `nodes`, and every one of them quorate and naming it: a settled view. */
@@ -120,10 +116,15 @@ export function describeConformance(driver: ConformanceDriver): void {
     ): void {
       it(
         title,
-        async () => {
-          const nodes = await start(['node-a', 'node-b', 'node-c'], skews);
-          await body(nodes, await oneLeader(nodes, t.acquireMs + SLACK_MS), fleet!);
-          expect(watch!.stop()).toBeLessThanOrEqual(t.overlapMs);
+        async ({ onTestFinished }) => {
+          const fleet = await startFleet(skews);
+          const watch = new Watch(fleet.nodes);
+          onTestFinished(async () => {
+            watch.stop();
+            await fleet.close();
+          }, CASE_TIMEOUT_MS);
+          await body(fleet.nodes, await oneLeader(fleet.nodes, t.acquireMs + SLACK_MS), fleet);
+          expect(watch.stop()).toBeLessThanOrEqual(t.overlapMs);
         },
         CASE_TIMEOUT_MS,
       );
@@ -131,8 +132,17 @@ export function describeConformance(driver: ConformanceDriver): void {
 
     leaderCase(
       'acquire: one of three contenders leads, every node names it, and the gate follows',
-      async (nodes, leader) => {
+      async (nodes, leader, fleet) => {
         expect(leader.backend.report()).toMatchObject({ backend: driver.kind, is_leader: true });
+        // The store-specific lease block of `/cluster` names the holder on every node (none on
+        // gossip, which holds no lease); the holder's own says when its lease runs out.
+        for (const n of nodes) {
+          const want = fleet.leaseBlock(n, leader);
+          if (want === null) expect(n.backend.report().lease ?? null).toBeNull();
+          else expect(n.backend.report().lease, n.name).toMatchObject(want);
+        }
+        if (fleet.leaseBlock(leader, leader) !== null)
+          expect(Date.parse(String(leader.backend.report().lease?.expiry))).toBeGreaterThan(Date.now());
         expect(leader.backend.decide('job', 'Leader')).toEqual({ run: true });
         expect(leader.backend.decide('job', 'PreferLeader')).toEqual({ run: true });
         for (const f of nodes.filter((n) => n !== leader)) {
@@ -183,6 +193,9 @@ export function describeConformance(driver: ConformanceDriver): void {
         const next = await survivorLeads(nodes, old, t.failoverMs + SLACK_MS);
         expect(await fleet.staleWrite(old, fence)).toBe('refused');
         await fleet.thaw(old);
+        // A lease holder reads its own deadline on its monotonic clock: its first word after the
+        // stall, before any round's I/O has answered, is "not leading".
+        if (t.overlapMs === 0) expect(old.backend.report().is_leader).toBe(false);
         const end = performance.now() + t.ttlMs;
         while (performance.now() < end) {
           expect(next.backend.report().is_leader || !old.backend.report().is_leader).toBe(true);
@@ -196,12 +209,28 @@ export function describeConformance(driver: ConformanceDriver): void {
       },
     );
 
-    leaderCase('release: a graceful stop hands over on a survivor’s next round', async (nodes, old) => {
-      await old.backend.stop();
-      old.dead = true;
-      // Well inside a lease life: the survivors do not wait out the released lease.
-      await survivorLeads(nodes, old, t.ttlMs + SLACK_MS);
-    });
+    leaderCase(
+      'release: a graceful stop hands over on a survivor’s next round, ran-set and all',
+      async (nodes, old) => {
+        await old.backend.recordRebootRan('boot-once');
+        await old.backend.stop();
+        old.dead = true;
+        // A lease holder lets go of its lease, says so, and stops leading at once.
+        if (driver.releaseLog) {
+          expect(old.backend.report().is_leader).toBe(false);
+          expect(old.host.lines.filter((l) => driver.releaseLog!.test(l))).toHaveLength(1);
+        }
+        // Within a survivor's next round or two, well inside a lease life: the survivors do not
+        // wait out the released lease.
+        const next = await survivorLeads(nodes, old, t.releaseMs + SLACK_MS);
+        // The @reboot ran-set outlives its writer: the new leader reads it before it answers.
+        await until('the new leader read the ran-set', t.ttlMs + SLACK_MS, () => {
+          return next.backend.rebootRan('boot-once') !== 'unknown';
+        });
+        expect(next.backend.rebootRan('boot-once')).toBe(true);
+        expect(next.backend.rebootRan('never-ran')).toBe(false);
+      },
+    );
 
     leaderCase(
       'fail over: a crashed holder (no release) is replaced within its bound',

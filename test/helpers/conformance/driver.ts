@@ -43,6 +43,11 @@ export interface ConformanceFleet {
   staleWrite(holder: Contender, fence: Fence): Promise<'refused' | 'accepted'>;
   /** Dies without a goodbye: no release. */
   crash(node: Contender): Promise<void>;
+  /**
+   * What `node`'s `/cluster` lease block holds (toMatchObject) once `leader` leads, in its
+   * store's own terms; null for a backend that holds no lease (gossip).
+   */
+  leaseBlock(node: Contender, leader: Contender): Record<string, unknown> | null;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,8 @@ export interface ConformanceTiming {
   ttlMs: number;
   /** A stalled or crashed holder replaced: from the fault to a new leader. */
   failoverMs: number;
+  /** A holder that stopped gracefully (released its lease) replaced: from the stop to a new leader. */
+  releaseMs: number;
   /** With the store gone: no node leads after this. */
   demoteMs: number;
   /** With the store gone: no node is quorate after this. */
@@ -79,6 +86,8 @@ export interface ConformanceDriver {
   failureLog: RegExp;
   /** The INFO a node logs once its store (gossip: a peer) answers again. */
   recoveryLog: RegExp;
+  /** The INFO a leader logs when a graceful stop releases its lease; null when it holds none. */
+  releaseLog: RegExp | null;
 }
 
 /** A contender's parts, before its backend exists. */
@@ -98,7 +107,10 @@ export async function stopAll(nodes: Contender[]): Promise<void> {
 }
 
 /** What a lease driver writes itself: the faults of its store, and how to let go of it. */
-export type StoreFaults = Pick<ConformanceFleet, 'cut' | 'heal' | 'steal' | 'fenceOf' | 'staleWrite'> & {
+export type StoreFaults = Pick<
+  ConformanceFleet,
+  'cut' | 'heal' | 'steal' | 'fenceOf' | 'staleWrite' | 'leaseBlock'
+> & {
   dispose(): Promise<void>;
 };
 
@@ -130,11 +142,17 @@ export async function leaseFleet(
  * The bounds of a lease of `ttl` seconds (spec 05 §7): the holder demotes itself ttl − 1 s after
  * its last renew, quorum lapses a ttl after the last answer, and two holders never overlap.
  */
-export function leaseTiming(ttl: number, failover: number, recover: number): ConformanceTiming {
+export function leaseTiming(
+  ttl: number,
+  failover: number,
+  recover: number,
+  release: number,
+): ConformanceTiming {
   return {
     acquireMs: 3000,
     ttlMs: ttl * 1000,
     failoverMs: failover * 1000,
+    releaseMs: release * 1000,
     demoteMs: (ttl - 1) * 1000,
     quorumLossMs: ttl * 1000 + 1000,
     recoverMs: recover * 1000,

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { FilesystemBackend } from '../../../src/cluster/filesystem/index.ts';
 import { openStore } from '../../../src/store/index.ts';
 import type { Lease } from '../../../src/store/types.ts';
@@ -23,10 +24,12 @@ const ELECTION = 'cluster/leader';
 export const filesystemDriver: ConformanceDriver = {
   kind: 'filesystem',
   unavailable: () => null,
-  // ttl 3: renew every 1 s, a round bounded by 1 s; takeover once the expiry is 1 s past.
-  timing: leaseTiming(TTL, TTL + 2, TTL + 2),
+  // ttl 3: renew every 1 s, a round bounded by 1 s; takeover once the expiry is 1 s past; a
+  // released lease is taken on a survivor's next round: within renew + 1 round.
+  timing: leaseTiming(TTL, TTL + 2, TTL + 2, 2),
   failureLog: /filesystem election round failed/,
   recoveryLog: /cluster: filesystem election rounds succeed again/,
+  releaseLog: /^INFO cluster: released cluster\/leader$/,
 
   fleet(names, skews = []) {
     const dir = mkdtempSync(join(tmpdir(), 'cronstable-conformance-fs-'));
@@ -72,6 +75,13 @@ export const filesystemDriver: ConformanceDriver = {
           }
         },
         fenceOf: () => outsider.leaseRead(ELECTION),
+        leaseBlock: (n, leader) => ({
+          path: dir,
+          electionName: ELECTION,
+          identity: n.name,
+          holder: leader.name,
+          fence: expect.any(Number),
+        }),
         // The store's own renew primitive, as the stale holder would call it.
         staleWrite: async (_holder, fence) =>
           (await outsider.leaseRenew(fence as Lease, TTL)) === null ? 'refused' : 'accepted',

@@ -49,6 +49,7 @@ export const gossipDriver: ConformanceDriver = {
     acquireMs: 5 * INTERVAL * 1000,
     ttlMs: (2 * INTERVAL + CONNECT_TIMEOUT) * 1000,
     failoverMs: (3 * INTERVAL + CONNECT_TIMEOUT) * 1000,
+    releaseMs: (2 * INTERVAL + CONNECT_TIMEOUT) * 1000,
     demoteMs: (2 * INTERVAL + CONNECT_TIMEOUT) * 1000,
     quorumLossMs: (2 * INTERVAL + CONNECT_TIMEOUT) * 1000,
     recoverMs: 5 * INTERVAL * 1000,
@@ -56,6 +57,7 @@ export const gossipDriver: ConformanceDriver = {
   },
   failureLog: /cluster: peer \S+ is unreachable/,
   recoveryLog: /cluster: peer \S+ agrees again/,
+  releaseLog: null,
 
   async fleet(names, skews = []): Promise<ConformanceFleet> {
     const set = certs!;
@@ -112,6 +114,7 @@ export const gossipDriver: ConformanceDriver = {
       },
       steal: async (holder) => isolate(holder),
       fenceOf: async () => null,
+      leaseBlock: () => null,
       async staleWrite(holder) {
         const counted = nodes.some(
           (n) =>

@@ -15,14 +15,17 @@ import { type ConformanceDriver, type Contender, contenderParts, leaseFleet, lea
 const NS = 'cronstable-conformance';
 const DURATION = 4;
 const RETRY = 1;
+const LEASE = 'cronstable-leader';
 
 export const kubernetesDriver: ConformanceDriver = {
   kind: 'kubernetes',
   unavailable: () => null,
-  // duration 4, retry 1: a follower takes over once the record sat unchanged for a duration.
-  timing: leaseTiming(DURATION, DURATION + RETRY + 1, DURATION + 3),
+  // duration 4, retry 1: a follower takes over once the record sat unchanged for a duration, or
+  // at its next round once the holder cleared it (a release).
+  timing: leaseTiming(DURATION, DURATION + RETRY + 1, DURATION + 3, 2 * RETRY),
   failureLog: /kubernetes election round failed/,
   recoveryLog: /cluster: kubernetes election rounds succeed again/,
+  releaseLog: /^INFO cluster: released cronstable-conformance\/cronstable-leader$/,
 
   async fleet(names, skews = []) {
     const api = await startLeaseServer({ namespace: NS });
@@ -35,7 +38,7 @@ export const kubernetesDriver: ConformanceDriver = {
       backend: 'kubernetes',
       connectTimeout: 2,
       kubernetes: {
-        leaseName: 'cronstable-leader',
+        leaseName: LEASE,
         leaseDurationSeconds: DURATION,
         renewDeadlineSeconds: 2,
         retryPeriodSeconds: RETRY,
@@ -61,6 +64,7 @@ export const kubernetesDriver: ConformanceDriver = {
           if (!res.ok) throw new Error('the thief’s write conflicted');
         },
         fenceOf: () => client.get(),
+        leaseBlock: (n, leader) => ({ name: LEASE, namespace: NS, identity: n.name, holder: leader.name }),
         async staleWrite(_holder, fence) {
           const stale = fence as LeaseObject;
           return (await write(stale, stale.spec.holderIdentity ?? 'stale')).ok ? 'accepted' : 'refused';
