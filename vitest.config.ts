@@ -24,8 +24,9 @@ export default defineConfig({
         extends: true,
         test: {
           // Real daemons, child processes, SQLite files, etcd, Chromium: forks, after the unit
-          // group. Two files at a time: most of it waits on real timers, so a second worker
-          // halves the wall time on CI's 2 cores. A test that fails is run once more: a handful
+          // group. Four files at a time on CI's 2 cores: most of it waits on real timers and child
+          // processes, not the CPU (a whole run went from 15-18 min to 9 min with no failure at
+          // load ~7; see docs/test-layout.md). A test that fails is run once more: a handful
           // race real daemons on a loaded CI machine; a pass on the retry is still listed, with
           // the first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
           name: 'system',
@@ -34,7 +35,7 @@ export default defineConfig({
           pool: 'forks',
           // One headless Chromium for the run, started when a file first asks for a page.
           globalSetup: ['./test/helpers/chromium-broker.ts'],
-          maxWorkers: 2,
+          maxWorkers: 4,
           retry: 1,
           sequence: { groupOrder: 1 },
         },
