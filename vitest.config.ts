@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           // Real daemons, child processes, SQLite files, etcd, Chromium: forks, after the unit
           // group. Four files at a time on CI's 2 cores: most of it waits on real timers and child
-          // processes, not the CPU (a whole run went from 15-18 min to 9 min with no failure at
+          // processes, not the CPU (a whole run went from 14-15 min to 9 min with no failure at
           // load ~7; see docs/test-layout.md). A test that fails is run once more: a handful
           // race real daemons on a loaded CI machine; a pass on the retry is still listed, with
           // the first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
