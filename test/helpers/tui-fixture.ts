@@ -14,6 +14,7 @@ import { ApiClient } from '../../src/tui/data/client.ts';
 import { DEFAULT_PREFS } from '../../src/tui/data/prefs.ts';
 import { VIEWS } from '../../src/tui/views/registry.ts';
 import { apiJob } from './api-job.ts';
+import { until } from './until.ts';
 
 const NOW = Date.parse('2026-07-05T09:00:00Z');
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString();
@@ -184,6 +185,11 @@ export interface Harness {
   text(): string;
   press(...keys: string[]): Promise<void>;
   settle(ms?: number): Promise<void>;
+  /**
+   * Waits (up to 5 s) until the screen shows every part: for what arrives over the loopback
+   * daemon, whose answer a loaded machine may delay past any fixed wait.
+   */
+  shows(...parts: (string | RegExp)[]): Promise<void>;
   close(): void;
 }
 
@@ -221,6 +227,7 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
   );
   const ink = render(createElement(App, { ctl, depth: '24', painter, hooks: { suspend: () => {} } }));
   const settle = (ms = 30) => new Promise<void>((r) => setTimeout(r, ms));
+  const text = () => painter.screen().join('\n').replace(SGR, '');
   return {
     ctl,
     store,
@@ -228,7 +235,7 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
     raw,
     painter,
     frame: () => painter.screen().join('\n'),
-    text: () => painter.screen().join('\n').replace(SGR, ''),
+    text,
     async press(...keys: string[]) {
       for (const k of keys) {
         ink.stdin.write(k);
@@ -237,6 +244,17 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
       await settle(40);
     },
     settle,
+    async shows(...parts) {
+      const all = (t: string) => parts.every((p) => (typeof p === 'string' ? t.includes(p) : p.test(t)));
+      await until(
+        `the screen to show ${parts.join(', ')}`,
+        5000,
+        async () => (all(text()) ? true : null),
+        20,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}; the screen:\n${text()}`);
+      });
+    },
     close: () => {
       ctl.stop();
       ink.unmount();

@@ -1,5 +1,6 @@
-// Shared by the dag-* unit tests: DAGs from YAML through the real config loader, DAGs built directly (for
-// generated shapes), and a driver that plays the advancing daemon against the pure planner and reducers.
+// Shared by the dag-* unit tests (and test/integration/dag-engine-fire.test.ts): DAGs from YAML
+// through the real config loader, DAGs built directly (for generated shapes), and a driver that
+// plays the advancing daemon against the pure planner and reducers.
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.ts';
 import type { DagConfig } from '../../src/config/types.ts';

@@ -113,13 +113,11 @@ afterAll(() => daemon.stop());
 let h: Harness;
 afterEach(() => h?.close());
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function openDrawer(): Promise<Harness> {
   const t = mountTui(daemon, { cols: 100, rows: 30 });
   await t.ctl.loadDags();
   await t.press(KEY.ctrlK, ...'dag: etl', KEY.enter);
-  await wait(100);
+  await t.shows('runs  graph  tasks  xcom  logs', 'manual-1');
   return t;
 }
 
@@ -127,24 +125,19 @@ describe('DAGs panel', () => {
   it('lists each DAG with its task count, latest state and schedule; Enter opens the drawer', async () => {
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle dags', KEY.enter);
-    await wait(100);
-    const t = h.text();
-    expect(t).toMatch(/⧉ etl\s+3 tasks\s+running\s+0 4 \* \* \*/);
+    await h.shows(/⧉ etl\s+3 tasks\s+running\s+0 4 \* \* \*/);
     await h.press(KEY.enter);
-    await wait(100);
-    expect(h.text()).toContain('runs  graph  tasks  xcom  logs');
-    expect(h.text()).toContain('manual-1');
+    await h.shows('runs  graph  tasks  xcom  logs', 'manual-1');
   });
 
   it('`t` in the panel triggers the DAG and toasts its run key', async () => {
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle dags', KEY.enter);
-    await wait(100);
+    await h.shows(/⧉ etl\s+3 tasks/);
     posts.length = 0;
     await h.press('t');
-    await wait(100);
+    await h.shows('▶ etl run manual-2');
     expect(posts.map((p) => p.url)).toEqual(['/dags/etl/trigger']);
-    expect(h.text()).toContain('▶ etl run manual-2');
   });
 });
 
@@ -152,35 +145,33 @@ describe('DAG drawer', () => {
   it('runs → Enter loads the run into tasks; the gate shows approve / reject; `a` approves it', async () => {
     h = await openDrawer();
     await h.press(KEY.enter);
-    await wait(100);
+    await h.shows('run manual-1', /gate\s+awaiting/);
     const t = h.text();
-    expect(t).toContain('run manual-1');
     expect(t).toMatch(/gate\s+awaiting\s+► a approve · R/);
     expect(t).toMatch(/extract\s+success/);
     posts.length = 0;
     await h.press('j', 'a');
-    await wait(100);
+    await expect.poll(() => posts.length).toBe(1);
     expect(posts).toEqual([
       { url: '/dags/etl/runs/manual-1/tasks/gate/decision', body: '{"decision":"approve","by":"tui"}' },
     ]);
-    expect(h.text()).toContain('approve gate');
+    await h.shows('approve gate');
   });
 
   it('Q16: `R` on a task that is not a waiting gate sends nothing', async () => {
     h = await openDrawer();
     await h.press(KEY.enter);
-    await wait(100);
+    await h.shows('run manual-1');
     posts.length = 0;
     await h.press('R');
-    await wait(80);
+    await h.shows('extract is not a waiting approval gate');
     expect(posts).toEqual([]);
-    expect(h.text()).toContain('extract is not a waiting approval gate');
   });
 
   it('Tab switches tabs (Q16); the graph shows layers and edges coloured by the run', async () => {
     h = await openDrawer();
     await h.press(KEY.enter); // run opened, tasks tab
-    await wait(100);
+    await h.shows('run manual-1');
     await h.press(KEY.tab, KEY.tab, KEY.tab, KEY.tab); // tasks → xcom → logs → runs → graph
     const t = h.text();
     expect(t).toMatch(/0 \[extract success\]/);
@@ -194,9 +185,9 @@ describe('DAG drawer', () => {
   it('Enter on a task shows its log to the end', async () => {
     h = await openDrawer();
     await h.press(KEY.enter);
-    await wait(100);
+    await h.shows('run manual-1');
     await h.press(KEY.enter);
-    await wait(200);
+    await h.shows('── end of log ──');
     const t = h.text();
     expect(t).toContain('task: extract');
     expect(t).toContain('extracted 42 rows');
@@ -207,9 +198,8 @@ describe('DAG drawer', () => {
     h = await openDrawer();
     posts.length = 0;
     await h.press('b', ...'2026-01-01..2026-01-03', KEY.enter);
-    await wait(100);
+    await h.shows('backfill: HTTP 400 — from must be an ISO date');
     expect(posts).toEqual([{ url: '/dags/etl/backfill', body: '{"from":"2026-01-01","to":"2026-01-03"}' }]);
-    expect(h.text()).toContain('backfill: HTTP 400 — from must be an ISO date');
     await h.press('b', ...'nonsense', KEY.enter);
     expect(h.text()).toContain('backfill wants: FROM..TO (ISO dates)');
   });

@@ -25,7 +25,6 @@ afterAll(async () => {
 
 let h: Harness;
 afterEach(() => h?.close());
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('incident timeline', () => {
   it('`i` lists every latest finish newest first, the failure with its exit and the blast radius', async () => {
@@ -70,7 +69,7 @@ describe('mitigate console', () => {
     expect(h.text()).toContain('nightly-backup');
     daemon.requests.length = 0;
     await h.press('s');
-    await wait(200);
+    await h.shows('done: 1 ok');
     expect(daemon.requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
       '/jobs/nightly-backup/start',
     ]);

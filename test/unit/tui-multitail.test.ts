@@ -15,7 +15,6 @@ afterAll(() => daemon.stop());
 
 let h: Harness;
 afterEach(() => h?.close());
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('multi-tail', () => {
   it('`m` opens it empty; `a` adds by fuzzy name; lines show behind the job label', async () => {
@@ -24,7 +23,7 @@ describe('multi-tail', () => {
     expect(h.text()).toContain('multi-tail (0/4)');
     expect(h.text()).toContain('empty — a to add a job');
     await h.press('a', ...'nightly', KEY.enter);
-    await wait(200);
+    await h.shows(/nightly-backup\s*▏rsync: write failed/);
     const t = h.text();
     expect(t).toContain('multi-tail (1/4)');
     expect(t).toMatch(/nightly-backup\s*▏backing up \/var\/lib\/app \.\.\./);
@@ -47,7 +46,7 @@ describe('multi-tail', () => {
   it('`w` wraps long lines (Q17) and `t` adds times; Esc closes the console and its streams', async () => {
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press('m', 'a', ...'heartbeat', KEY.enter);
-    await wait(200);
+    await h.shows(/heartbeat\s*▏x{20}/);
     expect(h.text()).not.toContain('END');
     await h.press('w');
     expect(h.text()).toContain('END');

@@ -61,14 +61,13 @@ afterAll(() => daemon.stop());
 
 let h: Harness;
 afterEach(() => h?.close());
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('state inspector', () => {
   it('view tab: backend, stats, armed retries and held slots, counts', async () => {
     enabled = true;
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle state', KEY.enter);
-    await wait(100);
+    await h.shows('view  documents  records', 'backend: sqlite');
     const t = h.text();
     expect(t).toContain('view  documents  records');
     expect(t).toContain('backend: sqlite');
@@ -81,32 +80,28 @@ describe('state inspector', () => {
     enabled = true;
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle state', KEY.enter);
-    await wait(100);
+    await h.shows('backend: sqlite');
     await h.press(KEY.tab);
     expect(h.text()).toContain('kv/app');
     expect(h.text()).not.toContain('dagrun/etl');
     await h.press(KEY.enter);
-    await wait(100);
-    expect(h.text()).toContain('{"key":"cursor","updatedAt":5,"valueType":"number"}');
+    await h.shows('{"key":"cursor","updatedAt":5,"valueType":"number"}');
     await h.press(KEY.right);
     expect(h.text()).toContain('runs/heartbeat');
     expect(h.text()).not.toContain('logs/heartbeat');
     await h.press(KEY.enter);
-    await wait(100);
-    expect(h.text()).toContain('{"id":9,"writtenAt":2,"writer":"n1","data":{"ok":true}}');
+    await h.shows('{"id":9,"writtenAt":2,"writer":"n1","data":{"ok":true}}');
   });
 
   it('says so when durable state is off; `r` reloads', async () => {
     enabled = false;
     h = mountTui(daemon, { cols: 100, rows: 30 });
     await h.press(KEY.ctrlK, ...'toggle state', KEY.enter);
-    await wait(100);
-    expect(h.text()).toContain('durable state is not configured');
+    await h.shows('durable state is not configured');
     enabled = true;
     daemon.requests.length = 0;
     await h.press('r');
-    await wait(100);
+    await h.shows('backend: sqlite');
     expect(daemon.requests.map((r) => r.url)).toContain('/state');
-    expect(h.text()).toContain('backend: sqlite');
   });
 });

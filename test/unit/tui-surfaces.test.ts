@@ -37,7 +37,7 @@ describe('job drawer', () => {
   it('Enter opens the Logs tab with both streams and the end marker (T9); Esc closes it (T12)', async () => {
     h = mountTui(daemon, { cols: 100 });
     await h.press('j', 'j', 'j', 'j', KEY.enter);
-    await wait(200);
+    await h.shows('── end of run output ──');
     const t = h.text();
     expect(t).toContain('✕ nightly-backup');
     expect(t).toContain('logs  history  resources  schedule');
@@ -57,7 +57,7 @@ describe('job drawer', () => {
   it('hostile output shows its text and none of its sequences (T10, T11)', async () => {
     h = mountTui(daemon);
     await h.press(KEY.enter); // colour-probe is first
-    await wait(200);
+    await h.shows('── end of run output ──');
     const t = h.text();
     for (const s of [
       'WARN slow disk',
@@ -87,10 +87,9 @@ describe('job drawer', () => {
   it('tabs switch with ←/→/Tab; History and Schedule show their data', async () => {
     h = mountTui(daemon);
     await h.press('j', KEY.enter, KEY.right);
-    await wait(150);
-    expect(h.text()).toMatch(/1 runs\s+1 ok/);
+    await h.shows(/1 runs\s+1 ok/);
     await h.press(KEY.right, KEY.right);
-    await wait(50);
+    await h.shows('next runs:');
     expect(h.text()).toContain('* * * * * * *');
     expect(h.text()).toContain('next runs:');
     await h.press(KEY.tab);
@@ -100,7 +99,7 @@ describe('job drawer', () => {
   it('search with / highlights, Enter jumps, n/N cycle; t/w toggle and d saves (T27)', async () => {
     h = mountTui(daemon, {}, home);
     await h.press('j', KEY.enter);
-    await wait(200);
+    await h.shows('── end of run output ──');
     await h.press('/', 'n', 'e', 'e', 'd', 'l', 'e');
     expect(h.text()).toContain('2 matches');
     await h.press(KEY.enter);
@@ -130,7 +129,7 @@ describe('job drawer', () => {
   it('a scrolled-back log holds still as lines arrive and says how many are new (Q10)', async () => {
     h = mountTui(daemon);
     await h.press('j', KEY.enter);
-    await wait(200);
+    await h.shows('── end of run output ──');
     await h.press('k', 'k');
     const bottom = () =>
       h
@@ -143,8 +142,7 @@ describe('job drawer', () => {
     h.ctl.tail!.push('stdout', 'fresh one');
     h.ctl.tail!.push('stdout', 'fresh two');
     h.ctl.repaint();
-    await wait(50);
-    expect(h.text()).toContain('↓ 2 new');
+    await h.shows('↓ 2 new');
     expect(bottom()).toBe(before);
     await h.press(KEY.end);
     expect(h.text()).not.toContain('new');
@@ -154,15 +152,12 @@ describe('job drawer', () => {
   it('--job opens the drawer after the first load; an unknown name toasts and stays on the board (Q15)', async () => {
     h = mountTui(daemon);
     h.ctl.start('no-such');
-    await wait(200);
-    expect(h.text()).toContain('no such job: no-such');
+    await h.shows('no such job: no-such');
     expect(h.text()).not.toContain('logs  history');
     h.close();
     h = mountTui(daemon);
     h.ctl.start('report-daily');
-    await wait(250);
-    expect(h.text()).toContain('● report-daily');
-    expect(h.text()).toContain('logs  history  resources  schedule');
+    await h.shows('● report-daily', 'logs  history  resources  schedule');
   });
 });
 
@@ -186,7 +181,7 @@ describe('palette', () => {
     h = mountTui(daemon);
     daemon.requests.length = 0;
     await h.press(KEY.ctrlK, ...'run: rep', KEY.enter);
-    await wait(150);
+    await h.shows('▶ started report-daily');
     expect(daemon.requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
       '/jobs/report-daily/start',
     ]);
@@ -216,9 +211,8 @@ describe('incident timeline', () => {
     expect(t).toContain('incident timeline — failing only');
     expect(t.split('\n').filter((l) => /ago\s+[◌▶✕⊘◍●◔] /.test(l))).toHaveLength(1);
     await h.press(KEY.enter);
-    await wait(100);
+    await h.shows('✕ nightly-backup  Failed');
     expect(h.text()).not.toContain('incident timeline');
-    expect(h.text()).toContain('✕ nightly-backup  Failed');
   });
 });
 
@@ -251,12 +245,11 @@ describe('drawer data follows the daemon', () => {
   it('History is fetched again after each poll while it is on screen (Q18)', async () => {
     h = mountTui(daemon);
     await h.press('j', KEY.enter, KEY.right);
-    await wait(100);
+    await h.shows(/1 runs\s+1 ok/);
     const count = () => daemon.requests.filter((r) => r.url === '/jobs/heartbeat/runs').length;
     const before = count();
     await h.ctl.poll();
-    await wait(100);
-    expect(count()).toBe(before + 1);
+    await expect.poll(count).toBe(before + 1);
     await h.press(KEY.left);
     await h.ctl.poll();
     await wait(100);
@@ -285,16 +278,13 @@ describe('token modal', () => {
     try {
       h = mountTui(daemon);
       await h.ctl.poll();
-      await wait(50);
-      expect(h.text()).toContain('access token');
-      expect(h.text()).toContain('◌ unauthorized');
+      await h.shows('access token', '◌ unauthorized');
       await h.press(...'s3cret');
       expect(h.text()).toContain('••••••▌');
       expect(h.text()).not.toContain('s3cret');
       await h.press(KEY.enter);
-      await wait(200);
+      await h.shows('⚿ token set');
       expect(h.text()).not.toContain('access token');
-      expect(h.text()).toContain('⚿ token set');
       expect(daemon.requests.at(-1)?.auth).toBe('Bearer s3cret');
     } finally {
       daemon.token = null;

@@ -10,7 +10,7 @@ import { openStore, type Store } from '../../src/store/index.ts';
 import { FakeClock } from '../../src/util/clock.ts';
 import { getLogger } from '../../src/util/log.ts';
 import { writeTree } from '../helpers/tmp.ts';
-import { loadDags } from './dag-fixtures.ts';
+import { loadDags } from '../unit/dag-fixtures.ts';
 
 const [NIGHTLY] = loadDags(`  - name: nightly-close
     schedule: "0 1 * * *"
