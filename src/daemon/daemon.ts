@@ -162,10 +162,13 @@ export class Daemon {
     const scheduler = this.buildScheduler(this.state);
     this.sched = scheduler;
     scheduler.load(this.config.jobs);
+    this.buildDags();
+    // The web API listens before the first slot fires: a job that probes its own node's API
+    // (the grand tour's pulse-liveness) must not meet a refused connection at boot.
+    await this.applyWeb();
     scheduler.start();
     if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
-    this.startDags();
-    await this.applyWeb();
+    this.dags?.start();
     installMemoryReport(
       () => ({ retained: this.retained() }),
       (m) => this.log.info(m),
@@ -200,8 +203,8 @@ export class Daemon {
     return { jobs: names.length, runs, slots, lines, outputChars };
   }
 
-  /** The DAG engine over the open store (DAGs need `state:` and its job API, spec 04 §2.4). */
-  private startDags(): void {
+  /** The DAG engine over the open store (DAGs need `state:` and its job API, spec 04 §2.4); started by the caller. */
+  private buildDags(): void {
     const state = this.state;
     if (!state) return;
 
@@ -219,7 +222,6 @@ export class Daemon {
       leaseSeconds: this.opts.dagLeaseSeconds,
     });
     this.dags.load(this.config.dags);
-    this.dags.start();
   }
 
   /** Re-reads the configuration; on error keeps running the previous one. */
