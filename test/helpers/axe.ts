@@ -10,7 +10,16 @@ export interface AxeScan {
   label?: string;
   /** Only these impacts count (default: every violation). */
   impacts?: readonly string[];
+  /** Run only these rules instead of every WCAG 2 A/AA rule (e.g. the colour rules, per theme). */
+  rules?: readonly string[];
 }
+
+/**
+ * The WCAG 2 A/AA rules whose verdict depends on colour. A theme swaps colours only (CSS custom
+ * properties), so the structural rules (names, roles, labels, order) answer the same in every theme:
+ * a caller scans everything once and these in each further theme, at a fraction of the cost.
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'] as const;
 
 /**
  * Violations inside `selector` (default: the whole document) as "label rule: target — why" lines, at
@@ -24,8 +33,11 @@ export async function axeViolations(
   if (!(await page.evaluate('typeof window.axe !== "undefined"')))
     await page.addScriptTag({ path: AXE_SCRIPT });
   const context = selector === 'document' ? 'document' : JSON.stringify(selector);
+  const only = scan.rules
+    ? `{ type: 'rule', values: ${JSON.stringify(scan.rules)} }`
+    : `{ type: 'tag', values: ['wcag2a', 'wcag2aa'] }`;
   const r = (await page.evaluate(
-    `axe.run(${context}, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((r) => ({
+    `axe.run(${context}, { runOnly: ${only} }).then((r) => ({
       passes: r.passes.length,
       violations: r.violations.map((v) => ({
         id: v.id,
