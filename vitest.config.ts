@@ -24,18 +24,19 @@ export default defineConfig({
         extends: true,
         test: {
           // Real daemons, child processes, SQLite files, etcd, Chromium: forks, after the unit
-          // group. Two files at a time: four cut a whole run to 538 s at load ~7, but at load 11+
-          // the browser and gossip tests missed their timings, so four waits for a quieter suite
-          // (bench/RESULTS.md, "Suite time"). A test that fails is run once more: a handful
-          // race real daemons on a loaded CI machine; a pass on the retry is still listed, with
-          // the first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
+          // group. Three files at a time on 2 cores: a system file spends most of its time waiting
+          // on real timers and child processes, so three keep both cores busy (a quiet whole run:
+          // 698 s at two, 560 s at three); four missed browser and gossip timings at load 11+
+          // (bench/RESULTS.md, "Suite time"). A test that fails is run once more: a handful race
+          // real daemons on a loaded CI machine; a pass on the retry is still listed, with the
+          // first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
           name: 'system',
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**'],
           pool: 'forks',
           // One headless Chromium for the run, started when a file first asks for a page.
           globalSetup: ['./test/helpers/chromium-broker.ts'],
-          maxWorkers: 2,
+          maxWorkers: 3,
           retry: 1,
           sequence: { groupOrder: 1 },
         },
