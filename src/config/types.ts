@@ -1,6 +1,7 @@
 // The loaded, validated configuration that the rest of cronstable consumes.
 import type { CronSchedule, DstPolicy, Frame, ScheduleFinding } from '../schedule/index.ts';
 import type { SourcePos } from './errors.ts';
+import type { PriorityLevel } from './launch-place.ts';
 import type {
   ClusterSection,
   LoggingSection,
@@ -65,6 +66,9 @@ export interface CommandSettings {
   monitorResources: boolean | Partial<MonitorResources>;
   secrets: JobSecret[];
   stateAllowedScopes: string[];
+  /** Absolute after load (spec 09 §3.2); null = the daemon's cwd. */
+  workingDirectory: string | null;
+  priority: PriorityLevel;
 }
 
 /** Every key `defaults:` may set (a job minus name, command and schedule), fully defaulted. */

@@ -272,6 +272,8 @@ export class SpawnerProcess {
 /** Requests Node's spawn would reject synchronously stay with it (same errors, same messages). */
 function remotable(req: SpawnRequest): boolean {
   if (req.file === '' || hasNul(req.file) || req.args.some(hasNul)) return false;
+  // A start directory or a nice (spec 09 §3) is set up by the in-thread spawn.
+  if (req.cwd !== undefined || req.nice !== undefined) return false;
   const id = (v: number | undefined) => v === undefined || (Number.isInteger(v) && v >= 0 && v < NONE);
   return id(req.uid) && id(req.gid);
 }
