@@ -2,9 +2,8 @@
 // against the daemon's cwd, and warn (never fail) where a priority raise needs privileges.
 import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import type { BuildContext } from './job.ts';
 import { priorityRaiseWarning, resolveWorkingDirectory, systemHomes } from './launch-place.ts';
-import type { CommandSettings } from './types.ts';
+import type { CommandSettings, LoadWarning } from './types.ts';
 
 const homes = systemHomes(() => readFileSync('/etc/passwd', 'utf8'));
 
@@ -14,7 +13,7 @@ let ownNice: number | null = null;
 export function launchPlaceOf(
   owner: string,
   opts: Pick<CommandSettings, 'workingDirectory' | 'priority'>,
-  ctx: BuildContext,
+  ctx: { cwd: string; euid: number | null; warnings: LoadWarning[] },
 ): string | null {
   if (opts.priority !== 'normal') {
     ownNice ??= safeNice();

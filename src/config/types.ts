@@ -1,7 +1,6 @@
 // The loaded, validated configuration that the rest of cronstable consumes.
 import type { CronSchedule, DstPolicy, Frame, ScheduleFinding } from '../schedule/index.ts';
 import type { SourcePos } from './errors.ts';
-import type { PriorityLevel } from './launch-place.ts';
 import type {
   ClusterSection,
   LoggingSection,
@@ -12,6 +11,7 @@ import type {
   StateSection,
   WebSection,
 } from './file-schema.ts';
+import type { PriorityLevel } from './launch-place.ts';
 
 export type { ReportBlock, SecretSource };
 

@@ -273,7 +273,8 @@ export class SpawnerProcess {
 function remotable(req: SpawnRequest): boolean {
   if (req.file === '' || hasNul(req.file) || req.args.some(hasNul)) return false;
   if (req.cwd !== undefined && (req.cwd === '' || hasNul(req.cwd))) return false;
-  if (req.nice !== undefined && !(Number.isInteger(req.nice) && req.nice >= -20 && req.nice <= 19)) return false;
+  if (req.nice !== undefined && !(Number.isInteger(req.nice) && req.nice >= -20 && req.nice <= 19))
+    return false;
   const id = (v: number | undefined) => v === undefined || (Number.isInteger(v) && v >= 0 && v < NONE);
   return id(req.uid) && id(req.gid);
 }

@@ -50,13 +50,9 @@ describe('workingDirectory resolution (spec 09 §3.2)', () => {
 
 describe('priority levels (spec 09 §3.3)', () => {
   it('maps the five levels to absolute nice values', () => {
-    expect(['idle', 'below-normal', 'normal', 'above-normal', 'high'].map((l) => niceOf(l as never))).toEqual([
-      19,
-      10,
-      null,
-      -5,
-      -10,
-    ]);
+    expect(['idle', 'below-normal', 'normal', 'above-normal', 'high'].map((l) => niceOf(l as never))).toEqual(
+      [19, 10, null, -5, -10],
+    );
   });
   it('v23: at nice 12, non-root, below-normal warns and idle does not; root never warns', () => {
     expect(priorityRaiseWarning('b', 'below-normal', 12, 1000)).toBe(
