@@ -90,6 +90,7 @@ interface StaticJob {
   resolved: string | null;
   clusterScope: boolean;
   clusterPolicy: JobConfig['clusterPolicy'];
+  priority: JobConfig['priority'];
   /** A non-default DST policy (issue 15), or null. */
   dst: JobConfig['dst'] | null;
 }
@@ -113,6 +114,7 @@ function staticOf(job: JobConfig): StaticJob {
       resolved: job.cron && job.cron.resolved !== job.cron.source ? job.cron.resolved : null,
       clusterScope: job.concurrencyScope === 'cluster',
       clusterPolicy: job.clusterPolicy,
+      priority: job.priority,
       dst: job.dst.repeated === 'first' && job.dst.skipped === 'shift' ? null : { ...job.dst },
     };
     staticCache.set(job, s);
@@ -157,6 +159,7 @@ export function jobObject(
   };
   if (j.resolved !== null) out.schedule_resolved = j.resolved;
   if (j.dst !== null) out.dst = j.dst;
+  if (j.priority !== 'normal') out.priority = j.priority;
   if (st?.retry) {
     out.retry = {
       attempt: st.retry.attempt,

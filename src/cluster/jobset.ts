@@ -69,6 +69,8 @@ export function jobIdentity(job: JobConfig): Record<string, unknown> {
     group: job.group,
   };
   if (job.concurrencyScope !== 'node') identity.concurrencyScope = job.concurrencyScope;
+  // Spec 09 §3.1: `normal` (the default) leaves the id as it was; workingDirectory never counts.
+  if (job.priority !== 'normal') identity.priority = job.priority;
   return identity;
 }
 

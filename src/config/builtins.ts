@@ -67,6 +67,8 @@ export function builtinJobOptions(): JobOptions {
     monitorResources: false,
     secrets: [],
     stateAllowedScopes: [],
+    workingDirectory: null,
+    priority: 'normal',
     enabled: true,
     utc: true,
     timezone: null,

@@ -42,6 +42,8 @@ const LAUNCH_KEYS = [
   'monitorResources',
   'secrets',
   'stateAllowedScopes',
+  'workingDirectory',
+  'priority',
 ] as const satisfies readonly (keyof CommandSettings)[];
 
 /** Tasks start from the built-in job defaults (never from `defaults:`), launch keys only. */
@@ -156,6 +158,7 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
       launchName: `${raw.name}.${merged.id}`,
       effectiveEnvironment: launch?.environment ?? merged.environment,
       runAs: launch?.runAs ?? null,
+      workingDirectory: launch?.workingDirectory ?? null,
     });
   });
 

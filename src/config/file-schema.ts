@@ -2,6 +2,7 @@
 // Types only; semantic rules (ranges, cross-references) live in the builders.
 import { DST_VALUES } from '../schedule/dst.ts';
 import { CLUSTER_BACKENDS } from '../util/backend-kinds.ts';
+import { PRIORITY_LEVELS } from './launch-place.ts';
 import {
   anyValue,
   bool,
@@ -132,6 +133,9 @@ const commandKeys = {
   monitorResources,
   secrets,
   stateAllowedScopes: seq(str()),
+  // Spec 09 §3: empty = inherit the daemon's cwd; the five levels, `realtime` not offered.
+  workingDirectory: nullable(str()),
+  priority: enumOf(...PRIORITY_LEVELS),
 };
 
 /** Issue 15: which occurrence of a repeated wall time fires, and whether a skipped one fires shifted. */

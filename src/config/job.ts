@@ -17,6 +17,7 @@ import { EnvFileError, loadEnvFile, overlayEnvironment } from './envfile.ts';
 import { type ConfigIssue, excerpt, quote } from './errors.ts';
 import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
+import { launchPlaceOf } from './launch-place-check.ts';
 import type { Locator } from './locate.ts';
 import type { CommandSettings, EnvVar, JobOptions, LoadWarning, RunAs } from './types.ts';
 
@@ -106,7 +107,7 @@ export function checkLaunch(
   loc: Locator,
   ctx: BuildContext,
   secretPrefix: string,
-): { environment: EnvVar[]; runAs: RunAs | null } | null {
+): { environment: EnvVar[]; runAs: RunAs | null; workingDirectory: string | null } | null {
   let ok = true;
   opts.secrets.forEach((s, i) => {
     if (!s.value && !s.fromFile && !s.fromEnvVar) {
@@ -175,7 +176,8 @@ export function checkLaunch(
       ok = false;
     }
   }
-  return ok ? { environment, runAs } : null;
+  const workingDirectory = launchPlaceOf(owner, opts, ctx);
+  return ok ? { environment, runAs, workingDirectory } : null;
 }
 
 /** The job-only rules (policies, catch-up, retry ranges), after the launch checks. */

@@ -111,6 +111,7 @@ class Loader {
       findings: schedule.findings,
       effectiveEnvironment: launch.environment,
       runAs: launch.runAs,
+      workingDirectory: launch.workingDirectory,
       source,
     };
   }

@@ -11,6 +11,7 @@ import type {
   StateSection,
   WebSection,
 } from './file-schema.ts';
+import type { PriorityLevel } from './launch-place.ts';
 
 export type { ReportBlock, SecretSource };
 
@@ -65,6 +66,9 @@ export interface CommandSettings {
   monitorResources: boolean | Partial<MonitorResources>;
   secrets: JobSecret[];
   stateAllowedScopes: string[];
+  /** Absolute after load (spec 09 §3.2); null = the daemon's cwd. */
+  workingDirectory: string | null;
+  priority: PriorityLevel;
 }
 
 /** Every key `defaults:` may set (a job minus name, command and schedule), fully defaulted. */

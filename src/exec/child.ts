@@ -2,6 +2,7 @@
 // spawner processes (spawner-process.ts) deliver the same events for launches made in a burst.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { applyNice } from './launch-place.ts';
 import type { ChildEvents, Spawner, SpawnRequest, StreamName } from './types.ts';
 
 /** Node's spawn options for a request: its own process group, stdin inherited. */
@@ -15,6 +16,7 @@ export function spawnOptions(req: SpawnRequest) {
     env: req.env,
     ...(req.uid != null ? { uid: req.uid } : {}),
     ...(req.gid != null ? { gid: req.gid } : {}),
+    ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
   };
 }
 
@@ -39,6 +41,7 @@ export const spawnInThread: Spawner = (req, events) => {
     child.stderr?.destroy();
     return { destroy: () => {} };
   }
+  if (req.nice !== undefined) applyNice(pid, req.nice);
   events.spawned(pid);
   child.on('exit', (code, signal) => events.exit(code, signal));
   const pipes: Partial<Record<StreamName, Readable>> = {};

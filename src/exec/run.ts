@@ -6,6 +6,7 @@ import { buildEnvironment } from './env.ts';
 import { exitCodeOf, LAUNCH_FAILURE_EXIT_CODE, TIMEOUT_EXIT_CODE } from './exitcode.ts';
 import { failReason } from './failswhen.ts';
 import { formatSeconds, SHUTDOWN_KILL_MS, signalGroup } from './kill.ts';
+import { directoryProblem } from './launch-place.ts';
 import { BoundedQueue } from './ring.ts';
 import { defaultSpawner } from './spawner.ts';
 import type {
@@ -122,6 +123,8 @@ class Run {
       captureStderr: spec.captureStderr,
       ...(spec.runAs?.uid != null ? { uid: spec.runAs.uid } : {}),
       ...(spec.runAs?.gid != null ? { gid: spec.runAs.gid } : {}),
+      ...(spec.workingDirectory ? { cwd: spec.workingDirectory } : {}),
+      ...(spec.nice != null ? { nice: spec.nice } : {}),
     };
     const events: ChildEvents = {
       spawned: (pid) => this.spawned(pid),
@@ -317,7 +320,7 @@ class Run {
     if (this.completed || this.exitMono !== null) return;
     this.launching = false;
     this.resolveStarted(null);
-    this.startError = launchErrorMessage(err);
+    this.startError = launchErrorMessage(err, this.spec.workingDirectory ?? null);
     this.exitCode = LAUNCH_FAILURE_EXIT_CODE;
     this.exitMono = this.mono();
     this.resolveExited();
@@ -395,7 +398,10 @@ function clampDelay(ms: number): number {
  * The launch error for the log. Node's argument-validation messages quote the offending value
  * (`... Received 'x'`), which may be an environment value: that part is cut off.
  */
-function launchErrorMessage(err: unknown): string {
+function launchErrorMessage(err: unknown, workingDirectory: string | null): string {
+  // Node reports a bad cwd as ENOENT of the executable: name the directory instead.
+  const dirProblem = workingDirectory === null ? null : directoryProblem(workingDirectory);
+  if (dirProblem) return dirProblem;
   const message = errorText(err).replace(/\.? Received [\s\S]*$/, '');
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
   return code && !message.includes(code) ? `${message} [${code}]` : message;

@@ -272,6 +272,9 @@ export class SpawnerProcess {
 /** Requests Node's spawn would reject synchronously stay with it (same errors, same messages). */
 function remotable(req: SpawnRequest): boolean {
   if (req.file === '' || hasNul(req.file) || req.args.some(hasNul)) return false;
+  if (req.cwd !== undefined && (req.cwd === '' || hasNul(req.cwd))) return false;
+  if (req.nice !== undefined && !(Number.isInteger(req.nice) && req.nice >= -20 && req.nice <= 19))
+    return false;
   const id = (v: number | undefined) => v === undefined || (Number.isInteger(v) && v >= 0 && v < NONE);
   return id(req.uid) && id(req.gid);
 }
@@ -285,6 +288,7 @@ function encodeSpawn(id: number, req: SpawnRequest): Buffer {
   // argv[0] is the file, as Node's spawn passes it.
   let size = 1 + 4 * 3 + 1 + 4 + 4 + Buffer.byteLength(req.file, 'utf8') * 2 + 4;
   for (const s of req.args) size += 4 + Buffer.byteLength(s, 'utf8');
+  size += 4 + Buffer.byteLength(req.cwd ?? '', 'utf8') + 4;
   const out = Buffer.allocUnsafe(4 + size);
   let o = out.writeUInt32BE(size, 0);
   o += out.write('S', o, 'latin1');
@@ -301,6 +305,9 @@ function encodeSpawn(id: number, req: SpawnRequest): Buffer {
   o = out.writeUInt32BE(1 + req.args.length, o);
   put(req.file);
   for (const arg of req.args) put(arg);
+  // Spec 09 §3: the start directory ('' = the spawner's) and the nice (+100; NONE = inherit).
+  put(req.cwd ?? '');
+  out.writeUInt32BE(req.nice === undefined ? NONE : req.nice + 100, o);
   return out;
 }
 

@@ -8,7 +8,9 @@
 #
 # Frames both ways: u32 big-endian length, then a payload whose first byte is the type.
 #   to the spawner:   V envc ("K=V")*                       the environment of the spawns that follow
-#                     S id uid gid flags file argc (arg)*   spawn (strings: u32 length + bytes)
+#                     S id uid gid flags file argc (arg)* cwd nice
+#                                                           spawn (strings: u32 length + bytes;
+#                                                           cwd '' = unchanged; nice u32 + 100)
 #                     C id stream                           stop reading a stream
 #   from it:          P id pid | F id errno | D id stream bytes | E id stream | X id waitstatus
 # (ids, pids, errno and wait status: u32; stream: 1 byte, 1 = stdout, 2 = stderr;
@@ -70,6 +72,7 @@ sub spawn_run {
   my $flags = ord(substr($p, $o, 1)); $o += 1;
   my $file = $str->();
   my @args = map { $str->() } 1 .. $u32->();
+  my $cwd = $str->(); my $nice = $u32->();
   my ($or, $ow, $xr, $xw, $er, $ew);
   pipe($er, $ew) or return emit(pack('aNN', 'F', $id, $! + 0));
   if ($flags & 1) { pipe($or, $ow) or return emit(pack('aNN', 'F', $id, $! + 0)) }
@@ -86,6 +89,10 @@ sub spawn_run {
     POSIX::setsid();
     POSIX::dup2(fileno($ow), 1) if $ow;
     POSIX::dup2(fileno($xw), 2) if $xw;
+    # Spec 09 §3: the directory before any user switch; the nice before exec, so no instant of
+    # the job runs at the inherited priority. A refused nice is ignored (the job still runs).
+    if (length $cwd) { chdir($cwd) or child_failed($ew) }
+    if ($nice != $NONE) { setpriority(0, 0, $nice - 100) }
     if ($gid != $NONE) { $) = "$gid $gid"; POSIX::setgid($gid) or child_failed($ew) }
     if ($uid != $NONE) { POSIX::setuid($uid) or child_failed($ew) }
     { no warnings; exec { $file } @args; }

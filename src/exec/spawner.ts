@@ -57,7 +57,8 @@ export function adaptiveSpawner(
     const now = performance.now();
     // Every launch counts, wherever it went: a herd stays off the thread until it is over (each
     // in-thread fork of the ~100 MB daemon costs it ~3 ms and copy-on-write faults after it).
-    const offThread = load.prefersSpawners(now, set.backlog);
+    // A nice goes to a spawner process, which applies it between fork and exec (spec 09 §3.4).
+    const offThread = req.nice !== undefined || load.prefersSpawners(now, set.backlog);
     load.add(now);
     return offThread ? set.spawn(req, events) : spawnInThread(req, events);
   };

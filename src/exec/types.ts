@@ -23,6 +23,10 @@ export interface LaunchSpec
   /** True when `env_file` was set (a custom environment is built even if it added nothing). */
   hasEnvFile: boolean;
   runAs: RunAs | null;
+  /** Absolute start directory (spec 09 §3.2); null/absent = the daemon's cwd. */
+  workingDirectory?: string | null;
+  /** Absolute nice to apply (spec 09 §3.3); null/absent = inherit the daemon's. */
+  nice?: number | null;
 }
 
 export type StreamName = 'stdout' | 'stderr';
@@ -115,6 +119,8 @@ export interface SpawnRequest {
   captureStderr: boolean;
   uid?: number;
   gid?: number;
+  cwd?: string;
+  nice?: number;
 }
 
 /** What a spawner reports, in order: `spawned` or `failed` first, then output, ends and `exit`. */

@@ -2,6 +2,7 @@
 // exec launches and what /status shows.
 
 import { randomBytes } from 'node:crypto';
+import { niceOf } from '../config/launch-place.ts';
 import type { JobConfig } from '../config/types.ts';
 import type { CancelReason, LaunchSpec, RunHandle } from '../exec/types.ts';
 import { frameName, semanticKey } from '../schedule/index.ts';
@@ -130,6 +131,8 @@ export function launchSpecOf(job: JobConfig): LaunchSpec {
     environment: job.effectiveEnvironment,
     hasEnvFile: job.env_file !== null,
     runAs: job.runAs,
+    workingDirectory: job.workingDirectory,
+    nice: niceOf(job.priority),
   };
 }
 

@@ -395,7 +395,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       this.book.settleSlot(inst.slot, 'cancelled');
       return;
     }
-    if (result.startFailed) this.startFailures++;
+    if (result.startFailed) {
+      this.startFailures++;
+      // The OS reason (a missing shell, a bad workingDirectory): never an environment value.
+      log.error(`Job ${job.name} could not be launched: ${result.startError ?? 'unknown error'}`);
+    }
     const failReason = result.failReason;
     log.info(
       `Job ${job.name} exit code ${result.exitCode}; has stdout: ${Boolean(result.stdout)}, has stderr: ${Boolean(result.stderr)}; fail_reason: ${failReason ?? 'None'}`,

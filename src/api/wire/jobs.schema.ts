@@ -90,6 +90,8 @@ export const JobRowSchema = z.object({
     .object({ attempt: int, maxAttempts: int.nullable(), nextRetryAt: nstr, delaySeconds: nnum })
     .optional(),
   rebootPending: z.literal(true).optional(),
+  /** Spec 09 §3.3: present only when not `normal`. */
+  priority: z.enum(['idle', 'below-normal', 'above-normal', 'high']).optional(),
   concurrencyScope: z.literal('cluster').optional(),
   slot: z.object({ held: z.boolean(), holder: nstr, refs: int }).optional(),
   clusterPolicy: z.enum(['Leader', 'PreferLeader', 'EveryNode']).optional(),

@@ -1,4 +1,5 @@
 // A task launches exactly like a job run (spec 04 §2.3): its launch settings, under `<dag>.<task>`.
+import { niceOf } from '../../config/launch-place.ts';
 import type { DagTaskConfig } from '../../config/types.ts';
 import type { LaunchSpec } from '../../exec/types.ts';
 
@@ -18,5 +19,7 @@ export function launchSpecOfTask(task: DagTaskConfig): LaunchSpec {
     environment: task.effectiveEnvironment,
     hasEnvFile: task.env_file !== null,
     runAs: task.runAs,
+    workingDirectory: task.workingDirectory,
+    nice: niceOf(task.priority),
   };
 }

@@ -1,0 +1,91 @@
+// Spec 09 §3 on a real daemon process: `workingDirectory` (relative, from `defaults:`, opted out,
+// missing) and `priority` (idle; normal keeps the daemon's own nice, here 5). Every job is
+// `@reboot` and prints what it sees; the daemon re-emits captured output on its stdout.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../helpers/child.ts';
+import { writeTree } from '../helpers/tmp.ts';
+import { until } from '../helpers/until.ts';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
+// The daemon's cwd is a temp dir, where a bare `tsx` would not resolve.
+const TSX = import.meta.resolve('tsx');
+
+let daemon: ChildProcess;
+let out = '';
+let dir = '';
+
+const job = (name: string, command: string, extra: string[] = []) =>
+  [
+    `  - name: ${name}`,
+    `    command: ${command}`,
+    '    schedule: "@reboot"',
+    '    captureStdout: true',
+    '    streamPrefix: "[{job_name}] "',
+    ...extra.map((l) => `    ${l}`),
+  ].join('\n');
+
+beforeAll(() => {
+  dir = writeTree({}, true);
+  mkdirSync(join(dir, 'w', 'rel', 'dir'), { recursive: true });
+  mkdirSync(join(dir, 'srv'));
+  const yaml = [
+    'defaults:',
+    `  workingDirectory: ${join(dir, 'srv')}`,
+    'jobs:',
+    job('v19', 'pwd', ['workingDirectory: rel/dir']),
+    job('v20', '"true"', ['workingDirectory: /nonexistent/x']),
+    job('v21a', 'pwd'),
+    job('v21b', 'pwd', ['workingDirectory:']),
+    job('v22idle', 'nice', ['priority: idle']),
+    job('v22normal', 'nice', ['priority: normal']),
+    '',
+  ].join('\n');
+  const file = join(dir, 'c.yaml');
+  writeFileSync(file, yaml);
+  // The daemon's cwd is $T/w, and it runs under nice 5.
+  daemon = spawn('nice', ['-n', '5', process.execPath, '--import', TSX, MAIN, '-c', file], {
+    cwd: join(dir, 'w'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  daemon.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  daemon.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+});
+
+afterAll(async () => {
+  await stopChild(daemon);
+});
+
+const lineOf = (name: string) =>
+  until(`output of ${name}`, 30_000, async () => {
+    const m = new RegExp(`^\\[${name}\\] (.*)$`, 'm').exec(out);
+    return m ? m[1] : null;
+  });
+
+describe('workingDirectory and priority on a real daemon (spec 09 §3)', () => {
+  it('v19: a relative workingDirectory is resolved against the daemon cwd', async () => {
+    expect(await lineOf('v19')).toBe(join(dir, 'w', 'rel', 'dir'));
+  });
+  it('v20: a missing workingDirectory is a launch failure (exit 127) whose error names it', async () => {
+    const line = await until('v20 launch failure', 30_000, async () =>
+      /Job v20 could not be launched: .*\/nonexistent\/x/.test(out) && /Job v20 exit code 127/.test(out)
+        ? true
+        : null,
+    );
+    expect(line).toBe(true);
+  });
+  it('v21: defaults.workingDirectory reaches A; a blank one runs B in the daemon cwd', async () => {
+    expect(await lineOf('v21a')).toBe(join(dir, 'srv'));
+    expect(await lineOf('v21b')).toBe(join(dir, 'w'));
+  });
+  it('v22: idle runs at nice 19; normal keeps the daemon nice (5)', async () => {
+    expect(await lineOf('v22idle')).toBe('19');
+    expect(await lineOf('v22normal')).toBe('5');
+  });
+});
