@@ -284,6 +284,20 @@ export const webSchema = map(
     listen: seqOrEmpty(str()),
     headers: nullable(record(str())),
     authToken: nullable(secretSource),
+    // Spec 10 §2.1: scoped tokens and the credential-less grant.
+    authTokens: seq(
+      map(
+        {
+          value: nullable(str()),
+          fromFile: nullable(str()),
+          fromEnvVar: nullable(str()),
+          scopes: seq(enumOf('view', 'control', 'approve')),
+          label: nullable(str()),
+        },
+        ['scopes'],
+      ),
+    ),
+    anonymousScopes: seq(enumOf('view')),
     metrics: union(bool(), map({ enabled: bool(), public: bool(), durationBuckets: seq(float()) })),
     nodeHistory: union(bool(), map({ enabled: bool(), interval: finiteFloat(), points: int() })),
     ui: bool(),

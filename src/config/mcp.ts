@@ -101,7 +101,8 @@ export function checkMcpAgainstWeb(
       logger: 'cronstable',
       message: "mcp: toolset 'act' has no effect while readOnly is true; its mutating tools stay hidden",
     });
-  const hasToken = web.authToken !== null && web.authToken !== undefined;
+  const hasToken =
+    (web.authToken !== null && web.authToken !== undefined) || (web.authTokens?.length ?? 0) > 0;
   if (hasToken || settings.allowUnauthenticated) return;
   const routable = web.listen.filter((l) => !isLocalListen(l));
   if (routable.length === 0) return;
