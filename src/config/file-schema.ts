@@ -306,7 +306,8 @@ export const webSchema = map(
     allowedHosts: seq(str()),
     socketMode: str(),
     // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
-    tls: map({ cert: str(), key: str(), ca: nullable(str()) }, ['cert', 'key']),
+    // Spec 10 §3.1: `clientCa` requires client certificates at the handshake (mutual TLS).
+    tls: map({ cert: str(), key: str(), ca: nullable(str()), clientCa: nullable(str()) }, ['cert', 'key']),
   },
   ['listen'],
 );

@@ -267,6 +267,12 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
 
 /** Runtime-only problems the reference tolerates at load: reported as warnings, never errors. */
 export function webWarnings(web: WebSection, warnings: LoadWarning[]): void {
+  if (web.tls?.ca)
+    warnings.push({
+      level: 'warning',
+      logger: 'cronstable',
+      message: 'web.tls.ca has no effect; use web.tls.clientCa to require client certificates',
+    });
   for (const url of web.listen) {
     if (url.startsWith('https://') && !web.tls)
       warnings.push({
