@@ -288,6 +288,20 @@ export const webSchema = map(
     listen: seqOrEmpty(str()),
     headers: nullable(record(str())),
     authToken: nullable(secretSource),
+    // Spec 10 §2.1: scoped tokens and the credential-less grant.
+    authTokens: seq(
+      map(
+        {
+          value: nullable(str()),
+          fromFile: nullable(str()),
+          fromEnvVar: nullable(str()),
+          scopes: seq(enumOf('view', 'control', 'approve')),
+          label: nullable(str()),
+        },
+        ['scopes'],
+      ),
+    ),
+    anonymousScopes: seq(enumOf('view')),
     metrics: union(bool(), map({ enabled: bool(), public: bool(), durationBuckets: seq(float()) })),
     nodeHistory: union(bool(), map({ enabled: bool(), interval: finiteFloat(), points: int() })),
     ui: bool(),
@@ -296,7 +310,8 @@ export const webSchema = map(
     allowedHosts: seq(str()),
     socketMode: str(),
     // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
-    tls: map({ cert: str(), key: str(), ca: nullable(str()) }, ['cert', 'key']),
+    // Spec 10 §3.1: `clientCa` requires client certificates at the handshake (mutual TLS).
+    tls: map({ cert: str(), key: str(), ca: nullable(str()), clientCa: nullable(str()) }, ['cert', 'key']),
   },
   ['listen'],
 );

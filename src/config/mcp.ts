@@ -101,9 +101,12 @@ export function checkMcpAgainstWeb(
       logger: 'cronstable',
       message: "mcp: toolset 'act' has no effect while readOnly is true; its mutating tools stay hidden",
     });
-  const hasToken = web.authToken !== null && web.authToken !== undefined;
+  const hasToken =
+    (web.authToken !== null && web.authToken !== undefined) || (web.authTokens?.length ?? 0) > 0;
   if (hasToken || settings.allowUnauthenticated) return;
-  const routable = web.listen.filter((l) => !isLocalListen(l));
+  // An https listener that requires client certificates authenticates its callers (spec 10 §3.2).
+  const mtls = (l: string) => Boolean(web.tls?.clientCa) && l.startsWith('https://');
+  const routable = web.listen.filter((l) => !isLocalListen(l) && !mtls(l));
   if (routable.length === 0) return;
   issues.push(
     loc.issue(

@@ -6,6 +6,7 @@ import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
 import type { LoadWarning } from './types.ts';
+import { checkWebTokens } from './web-tokens.ts';
 
 type Problem = (keys: string[], message: string) => void;
 
@@ -261,10 +262,17 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
   }
   if (web.socketMode !== undefined && !/^[0-7]{1,4}$/.test(web.socketMode))
     bad(['socketMode'], `socketMode ${quote(web.socketMode)} must be an octal mode such as 0660`);
+  checkWebTokens(web, bad);
 }
 
 /** Runtime-only problems the reference tolerates at load: reported as warnings, never errors. */
 export function webWarnings(web: WebSection, warnings: LoadWarning[]): void {
+  if (web.tls?.ca)
+    warnings.push({
+      level: 'warning',
+      logger: 'cronstable',
+      message: 'web.tls.ca has no effect; use web.tls.clientCa to require client certificates',
+    });
   for (const url of web.listen) {
     if (url.startsWith('https://') && !web.tls)
       warnings.push({

@@ -64,7 +64,7 @@ export class Daemon {
   private cluster: DaemonCluster | null = null;
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
-  private web: { stop(): Promise<void> } | null = null;
+  private web: { stop(): Promise<void>; refreshTokens(): void } | null = null;
   private webKey: string | null = null;
   private metrics: import('../metrics/index.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
@@ -178,6 +178,8 @@ export class Daemon {
     this.pollTimer = setInterval(() => {
       if (filesSignature(this.config.files) !== this.signature)
         void this.reload('a configuration file changed');
+      // Token files rotate without a config change (spec 10 §2.6); a stat per file is all it costs.
+      else this.web?.refreshTokens();
     }, every);
     this.pollTimer.unref();
   }
@@ -323,7 +325,10 @@ export class Daemon {
   private async applyWeb(): Promise<void> {
     const web = this.config.web;
     const key = web ? JSON.stringify([web, this.config.mcp]) : null;
-    if (key === this.webKey && this.web) return;
+    if (key === this.webKey && this.web) {
+      this.web.refreshTokens();
+      return;
+    }
     if (this.web) {
       await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
       this.web = null;

@@ -17,6 +17,7 @@ import {
   type McpCaller,
   type McpSettings,
   type ServedTool,
+  scopeRefusal,
   type ToolContext,
   type ToolDef,
   type ToolHandler,
@@ -154,7 +155,8 @@ export class ToolRegistry {
     const args = rawArgs ?? {};
     let result: ToolResult;
     try {
-      result = await this.invoke(entry, args, this.context(caller, false));
+      // A scope refusal comes before argument checks and the confirm rule (spec 10 §2.5).
+      result = scopeRefusal(name, caller) ?? (await this.invoke(entry, args, this.context(caller, false)));
     } catch (err) {
       this.record(entry, args, 'internal', caller);
       if (err instanceof RpcError) throw err;

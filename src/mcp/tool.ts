@@ -18,6 +18,20 @@ export type { McpSettings, Toolset };
 export interface McpCaller {
   remoteAddress: string | null;
   userAgent: string | null;
+  /** The presented web token's scopes (spec 10 §2.5); absent when the web API has no tokens. */
+  scopes?: ReadonlySet<string> | null;
+}
+
+/** Tools that need a scope beyond the `control` every /mcp request already holds (spec 10 §2.5). */
+const EXTRA_SCOPE: Record<string, string> = { cron_decide_gate: 'approve' };
+
+/** The refusal of a tool the presented token may not call, or null; checked before its arguments. */
+export function scopeRefusal(tool: string, caller: McpCaller): ToolResult | null {
+  const scope = EXTRA_SCOPE[tool];
+  if (scope === undefined || !caller.scopes || caller.scopes.has(scope)) return null;
+  return toolError(
+    `the presented web token lacks the '${scope}' scope this tool requires (the REST route for the same action is gated identically)`,
+  );
 }
 
 export interface ToolContext {

@@ -76,6 +76,8 @@ function callerOf(c: Context): McpCaller {
   return {
     remoteAddress: env?.incoming?.socket?.remoteAddress || null,
     userAgent: c.req.header('user-agent') || null,
+    // Set by the web edge's auth layer when tokens are configured (spec 10 §2.3).
+    scopes: (c.get('caller' as never) as { scopes?: ReadonlySet<string> } | undefined)?.scopes ?? null,
   };
 }
 

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ApiDeps } from '../api/deps.ts';
 import { metricsSettings } from '../metrics/index.ts';
-import { authMiddleware } from './auth.ts';
+import { authMiddleware, type TokenTable } from './auth.ts';
 import { customHeaders } from './headers.ts';
 import { allowedHostNames, hostGate } from './hostgate.ts';
 import type { McpMount } from './mcp-port.ts';
@@ -21,10 +21,11 @@ import { openApiRoute } from './routes/openapi.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
 import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
+import { whoamiRoute } from './routes/whoami.ts';
 
 export interface AppOptions {
-  /** The resolved token, or null when auth is off. */
-  token: string | null;
+  /** The live token table (swapped in place on rotation), or null when auth is off. */
+  tokens: { current: TokenTable } | null;
   origin: OriginPolicy;
   /** The MCP endpoint when `mcp.enabled` (mounted by the daemon through the port), else null. */
   mcp?: McpMount | null;
@@ -42,15 +43,16 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
     if (!c.res.headers.has('x-content-type-options')) c.res.headers.set('x-content-type-options', 'nosniff');
     if (!c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-store');
   });
-  if (opts.token === null)
+  // With an anonymous grant the token no longer guards reads against DNS rebinding: keep the Host gate.
+  if (opts.tokens === null || opts.tokens.current.anonymous.size > 0)
     app.use('*', hostGate(allowedHostNames(deps.web.listen ?? [], deps.web.allowedHosts ?? [])));
   app.use('*', originGate(opts.origin));
   const publicPaths = new Set<string>();
   if (ui) publicPaths.add('/');
   if (metrics.enabled && metrics.public) publicPaths.add('/metrics');
-  if (opts.token !== null) {
+  if (opts.tokens !== null) {
     const bypass = mcp ? (c: Ctx) => c.req.path === '/mcp' && mcp.preflightBypass(c) : undefined;
-    app.use('*', authMiddleware({ token: opts.token, publicPaths, bypass }));
+    app.use('*', authMiddleware({ table: opts.tokens, publicPaths, bypass }));
   }
   // Operator headers are never applied to /mcp (spec 07 §2.1).
   app.use('*', customHeaders(deps.web.headers, ['/mcp']));
@@ -71,6 +73,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
     app.all('/mcp', (c) => mcp.notAllowed(c));
   }
   coreRoutes(app, deps);
+  whoamiRoute(app);
   jobRoutes(app, deps);
   slotRoutes(app, deps);
   calendarRoutes(app, deps);
@@ -79,7 +82,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
   stateRoutes(app, deps);
   metricsRoute(app, deps);
   if (ui) dashboardRoute(app, deps);
-  openApiRoute(app, deps, { auth: opts.token !== null, publicPaths });
+  openApiRoute(app, deps, { auth: opts.tokens !== null, publicPaths });
 
   app.notFound(() => jsonError(404, 'not found'));
   app.onError((err, c) => {

@@ -1,81 +1,52 @@
-// Bearer-token auth (spec 06 §3): token resolution with fail-closed start (§1.3), the exact public
-// paths, the `.ics` query-token carve-out, and a constant-time compare.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+// Bearer-token auth with scopes (spec 06 §3, spec 10 §2.2-§2.3): the exact public paths, the CORS
+// preflight pass, the anonymous grant, the `.ics` query-token carve-out, a constant-time compare
+// against every token, and the scope each route needs. The table sits in a holder so a token-file
+// rotation swaps it in place: no listener restarts, no connection or log stream drops.
+import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { WebSection } from '../config/file-schema.ts';
-import { CronstableError, errorText } from '../util/errors.ts';
 import { type Ctx, jsonError, type WebEnv } from './respond.ts';
+import { type Scope, secretDigest, type TokenTable } from './tokens.ts';
 
-/** A web configuration problem: the daemon logs it and keeps running without the web API. */
-export class WebConfigError extends CronstableError {
-  constructor(message: string) {
-    super('web-config', message);
-    this.name = 'WebConfigError';
-  }
-}
-
-const nonEmpty = (s: string | null | undefined): s is string => typeof s === 'string' && s !== '';
-
-/**
- * The configured token, or null when auth is off. Precedence value -> fromFile -> fromEnvVar; a
- * configured `authToken` that resolves to nothing is an error (the web API must not start open).
- */
-export function resolveAuthToken(web: WebSection, env: NodeJS.ProcessEnv = process.env): string | null {
-  const src = web.authToken;
-  if (src === null || src === undefined) return null;
-  let token = '';
-  if (nonEmpty(src.value)) token = String(src.value);
-  else if (nonEmpty(src.fromFile)) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(src.fromFile);
-    } catch (e) {
-      throw new WebConfigError(`web.authToken.fromFile could not be read: ${errorText(e)}`);
-    }
-    try {
-      token = new TextDecoder('utf-8', { fatal: true }).decode(bytes).trim();
-    } catch {
-      throw new WebConfigError(
-        `web.authToken.fromFile could not be read: ${src.fromFile} is not valid UTF-8`,
-      );
-    }
-  } else if (nonEmpty(src.fromEnvVar)) token = env[src.fromEnvVar] ?? '';
-  if (token === '') {
-    const where = nonEmpty(src.fromFile)
-      ? `the file ${src.fromFile} is empty`
-      : nonEmpty(src.fromEnvVar)
-        ? `the environment variable ${src.fromEnvVar} is unset or empty`
-        : 'no value, fromFile or fromEnvVar is set';
-    throw new WebConfigError(
-      `web.authToken is configured but resolved to an empty token (${where}); refusing to start the web API without authentication`,
-    );
-  }
-  return token;
-}
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+export {
+  resolveAuthToken,
+  resolveTokenTable,
+  type Scope,
+  type TokenTable,
+  WebConfigError,
+} from './tokens.ts';
 
 /** Constant-time comparison on UTF-8 bytes (hashing removes the equal-length requirement). */
 export function tokenMatches(presented: string, expected: Buffer): boolean {
   if (presented === '') return false;
-  let d: Buffer;
-  try {
-    // A lone surrogate cannot be encoded faithfully: never a match.
-    if (/\p{Cs}/u.test(presented)) return false;
-    d = digest(presented);
-  } catch {
-    return false;
-  }
-  return timingSafeEqual(d, expected);
+  // A lone surrogate cannot be encoded faithfully: never a match.
+  if (/\p{Cs}/u.test(presented)) return false;
+  return timingSafeEqual(secretDigest(presented), expected);
+}
+
+/** Who a request is, as /whoami and the MCP tools see it. */
+export interface Caller {
+  /** The matched token's label, `anonymous`, or null when no token is configured. */
+  label: string | null;
+  scopes: ReadonlySet<Scope>;
 }
 
 export interface AuthOptions {
-  token: string;
+  /** The live table; replaced in place when token files rotate. */
+  table: { current: TokenTable };
   /** Exact paths served without a token (`/` with the UI, `/metrics` when public). */
   publicPaths: ReadonlySet<string>;
   /** Requests that skip auth (the MCP preflight from an allow-listed origin, spec 07 §2.5). */
   bypass?: (c: Ctx) => boolean;
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+const DECISION = /^\/dags\/[^/]+\/runs\/[^/]+\/tasks\/[^/]+\/decision$/;
+
+/** The scope a request needs: the method's default with two overrides by route (spec 10 §2.2). */
+export function requiredScope(method: string, path: string): Scope {
+  if (path === '/mcp') return 'control';
+  if (method === 'POST' && DECISION.test(path)) return 'approve';
+  return SAFE.has(method.toUpperCase()) ? 'view' : 'control';
 }
 
 /** Splits `Authorization` at the first space; the scheme is compared case-insensitively. */
@@ -86,17 +57,47 @@ function bearerOf(header: string | undefined): { bearer: boolean; token: string 
   return { bearer: scheme.toLowerCase() === 'bearer', token: space < 0 ? '' : header.slice(space + 1) };
 }
 
+const unauthorized = () =>
+  jsonError(401, '401: Unauthorized', { 'www-authenticate': 'Bearer realm="cronstable"' });
+
+export const anonymousRefusal = (scope: Scope) =>
+  `anonymous access to this daemon grants only the 'view' scope; this endpoint requires '${scope}'; present a bearer token`;
+
+export const scopeRefusal = (label: string, scope: Scope) =>
+  `token '${label}' lacks the '${scope}' scope required for this endpoint`;
+
+const isPush = (path: string) => path === '/push/devices' || path.startsWith('/push/devices/');
+
 export function authMiddleware(opts: AuthOptions): MiddlewareHandler<WebEnv> {
-  const expected = digest(opts.token);
   return async (c, next) => {
     const path = c.req.path;
     if (opts.publicPaths.has(path) || opts.bypass?.(c)) return next();
-    const { bearer, token } = bearerOf(c.req.header('authorization'));
-    let presented = bearer ? token : '';
-    if (!bearer && path.endsWith('/calendar.ics')) presented = c.req.query('token') ?? '';
-    if (!tokenMatches(presented, expected)) {
-      return jsonError(401, 'unauthorized', { 'www-authenticate': 'Bearer realm="cronstable"' });
+    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined)
+      return next();
+    const table = opts.table.current;
+    const scope = requiredScope(c.req.method, path);
+    const header = c.req.header('authorization');
+    const query = c.req.query('token') ?? '';
+    if (table.anonymous.size > 0 && (header === undefined || header === '') && query === '') {
+      if (isPush(path))
+        return jsonError(
+          403,
+          `the device registry is not served anonymously; present a bearer token with the '${scope}' scope`,
+        );
+      if (!table.anonymous.has(scope)) return jsonError(403, anonymousRefusal(scope));
+      c.set('caller', { label: 'anonymous', scopes: table.anonymous });
+      return next();
     }
+    const { bearer, token } = bearerOf(header);
+    let presented = bearer ? token : '';
+    if (!bearer && path.endsWith('/calendar.ics')) presented = query;
+    if (presented === '') return unauthorized();
+    // Every token is compared, no early exit: the time taken says nothing about which one matched.
+    let matched: (typeof table.tokens)[number] | null = null;
+    for (const t of table.tokens) if (tokenMatches(presented, t.digest) && matched === null) matched = t;
+    if (matched === null) return unauthorized();
+    if (!matched.scopes.has(scope)) return jsonError(403, scopeRefusal(matched.label, scope));
+    c.set('caller', { label: matched.label, scopes: matched.scopes });
     return next();
   };
 }

@@ -81,7 +81,11 @@ export async function bindListener(
         serverOptions: {
           cert: readFileSync(tls.cert),
           key: readFileSync(tls.key),
-          ...(tls.ca ? { ca: readFileSync(tls.ca) } : {}),
+          // Mutual TLS (spec 10 §3.1): only this bundle is trusted for clients, and a client without
+          // a certificate chaining to it fails the handshake, before any HTTP is spoken.
+          ...(tls.clientCa
+            ? { ca: readFileSync(tls.clientCa), requestCert: true, rejectUnauthorized: true }
+            : {}),
         },
       });
     } else server = createFetchServer(fetch);

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { tidy } from '../api/json-schema.ts';
+import { docs as accessDocs } from '../api/wire/access.schema.ts';
 import { docs as coreDocs } from '../api/wire/core.schema.ts';
 import { docs as dagDocs } from '../api/wire/dags.schema.ts';
 import { docs as jobDocs } from '../api/wire/jobs.schema.ts';
@@ -19,6 +20,7 @@ import type { WebEnv } from './respond.ts';
 /** Every documented route, whether or not a given server registers it. */
 export const ROUTE_DOCS: readonly RouteDoc[] = [
   ...coreDocs,
+  ...accessDocs,
   ...jobDocs,
   ...slotDocs,
   ...scheduleDocs,

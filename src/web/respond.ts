@@ -15,6 +15,8 @@ export type WebEnv = {
   Variables: {
     /** Set by handlers whose non-2xx answer still carries `web.headers` (spec 06 §2.3). */
     customHeaders: boolean;
+    /** Set by the auth layer (spec 10 §2.3): the matched token or the anonymous grant. */
+    caller: { label: string | null; scopes: ReadonlySet<'view' | 'control' | 'approve'> };
   };
 };
 

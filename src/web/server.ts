@@ -17,12 +17,14 @@ import { NodeSampler } from '../api/node.ts';
 import { StatusView } from '../api/status.ts';
 import type { WebSection } from '../config/file-schema.ts';
 import { Metrics, metricsSettings } from '../metrics/index.ts';
+import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
-import { resolveAuthToken } from './auth.ts';
+import { resolveTokenTable, type TokenTable } from './auth.ts';
 import { type BoundListener, bindListener, closeListener, parseListen } from './listen.ts';
 import type { McpMountFactory } from './mcp-port.ts';
 import { originPolicy } from './origin.ts';
+import { tokenFilesFingerprint, tokenTableSummary } from './tokens.ts';
 
 export { WebConfigError } from './auth.ts';
 
@@ -30,6 +32,11 @@ export interface WebServer {
   /** The bound addresses (`http://127.0.0.1:8080`, `unix:///run/cronstable.sock`, ...). */
   urls: string[];
   stop(): Promise<void>;
+  /**
+   * Re-reads the token sources and swaps the table in place when it resolves (spec 10 §2.6, done
+   * better: nothing restarts, nothing drops); otherwise keeps the running table and says why.
+   */
+  refreshTokens(): void;
 }
 
 /**
@@ -42,7 +49,9 @@ export async function startWebServer(
   log: Logger,
   opts: { mcp?: McpMountFactory } = {},
 ): Promise<WebServer> {
-  const token = resolveAuthToken(web);
+  const resolved = resolveTokenTable(web);
+  const tokens: { current: TokenTable } | null = resolved ? { current: resolved } : null;
+  if (resolved) log.info(tokenTableSummary(resolved));
   const origin = originPolicy(web.allowedOrigins, web.headers);
   if (!origin.enabled)
     log.warning(
@@ -65,7 +74,7 @@ export async function startWebServer(
   const jobResources = new JobResourceSampler(ctx.scheduler);
   const deps: ApiDeps = { ctx, web, log, metrics, status, node, jobResources };
   const mcp = opts.mcp ? await opts.mcp(deps) : null;
-  const app = buildApp(deps, { token, origin, mcp });
+  const app = buildApp(deps, { tokens, origin, mcp });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
 
   const listeners: BoundListener[] = [];
@@ -82,8 +91,24 @@ export async function startWebServer(
   jobResources.start();
 
   let stopped: Promise<void> | null = null;
+  let fingerprint = tokenFilesFingerprint(web);
   return {
     urls: listeners.map((l) => l.url),
+    refreshTokens() {
+      const now = tokenFilesFingerprint(web);
+      if (tokens === null || now === fingerprint) return;
+      try {
+        const next = resolveTokenTable(web);
+        if (next === null) return;
+        tokens.current = next;
+        fingerprint = now;
+        log.info('web: web token files changed, the new token table is in effect');
+      } catch (e) {
+        log.warning(
+          `web: a bearer token source is not resolvable (a half-written rotation, or a config edit racing one?); keeping the running listener and retrying next reload: ${errorText(e)}`,
+        );
+      }
+    },
     stop() {
       stopped ??= (async () => {
         node.stop();

@@ -2,6 +2,7 @@
 // structurally valid OpenAPI 3.1, every documented route is called for real and its body checked
 // against the documented schema (ajv, JSON Schema 2020-12), and every route the app registers is
 // documented, so a new route without a RouteDoc fails here.
+
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -19,6 +20,7 @@ import { Logger } from '../../src/util/log.ts';
 import { buildApp } from '../../src/web/app.ts';
 import { ROUTE_DOCS, registeredRoutes, routeKey } from '../../src/web/openapi.ts';
 import { originPolicy } from '../../src/web/origin.ts';
+import { secretDigest } from '../../src/web/tokens.ts';
 import { ROOT } from '../helpers/e2e-daemon.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -203,7 +205,22 @@ describe('GET /openapi.json', () => {
         jobResources: new JobResourceSampler(built.ctx.scheduler),
       };
       const mcp = createMcp(deps, resolveMcpSettings({ enabled: true }));
-      const app = buildApp(deps, { token: 'x', origin: originPolicy(web.allowedOrigins, web.headers), mcp });
+      const app = buildApp(deps, {
+        tokens: {
+          current: {
+            tokens: [
+              {
+                label: 'authToken',
+                scopes: new Set(['approve', 'control', 'view'] as const),
+                digest: secretDigest('x'),
+              },
+            ],
+            anonymous: new Set(),
+          },
+        },
+        origin: originPolicy(web.allowedOrigins, web.headers),
+        mcp,
+      });
       const registered = registeredRoutes(app);
       const documented = ROUTE_DOCS.map((r) => routeKey(r.method, r.path));
       const undocumented = [...registered].filter((k) => !documented.includes(k));

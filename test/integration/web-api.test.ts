@@ -94,7 +94,7 @@ describe('web API with an auth token (real HTTP, real scheduler)', () => {
       ]) {
         const res = await (method === 'GET' ? h.get(path, init) : h.post(path, init));
         expect(res.status, `${method} ${path} ${JSON.stringify(init)}`).toBe(401);
-        expect(await res.json()).toEqual({ error: 'unauthorized' });
+        expect(await res.json()).toEqual({ error: '401: Unauthorized' });
         expect(res.headers.get('x-meridian-platform')).toBeNull();
       }
     }

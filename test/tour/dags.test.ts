@@ -68,7 +68,7 @@ describe('grand tour DAGs, auth, calendar and state admin (WEB_TOKEN on)', () =>
     const [x, y] = live();
     const bare = await call(x!, '/status');
     expect(bare.status).toBe(401);
-    expect(bare.json).toEqual({ error: 'unauthorized' });
+    expect(bare.json).toEqual({ error: '401: Unauthorized' });
     expect(bare.headers.get('www-authenticate')).toBe('Bearer realm="cronstable"');
     expect((await call(x!, '/status', { token: 'wrong' })).status).toBe(401);
     expect((await call(x!, '/status', { token: TOKEN })).status).toBe(200);
