@@ -1,9 +1,8 @@
 // The job-set id (spec 05 §4): a digest of every job's effective identity, equal on every
 // node that loaded the same effective config. Pure; no I/O.
 import { createHash } from 'node:crypto';
-import type { JobConfig, ReportBlock } from '../config/types.ts';
-
-const REDACTED = '<redacted>';
+import type { JobConfig } from '../config/types.ts';
+import { reportIdentity } from './identity-report.ts';
 
 /** JSON with sorted keys, no spaces, and every non-ASCII character escaped (pure-ASCII output). */
 export function canonicalJson(value: unknown): string {
@@ -23,23 +22,16 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${canonicalJson(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
-function redactReport(report: ReportBlock | null | undefined): unknown {
-  if (!report) return report ?? null;
-  const out = structuredClone(report) as Record<string, Record<string, unknown> | null>;
-  const redactSecret = (block: Record<string, unknown> | null | undefined, key: string) => {
-    const secret = block?.[key] as Record<string, unknown> | null | undefined;
-    if (secret?.value) secret.value = REDACTED;
-  };
-  redactSecret(out.sentry, 'dsn');
-  redactSecret(out.mail, 'password');
-  redactSecret(out.webhook, 'url');
-  const headers = out.webhook?.headers as Record<string, string> | null | undefined;
-  if (headers) for (const k of Object.keys(headers)) headers[k] = REDACTED;
-  const shell = out.shell;
-  if (shell && (shell.timeout === undefined || shell.timeout === null || shell.timeout === 60))
-    delete shell.timeout;
-  return out;
-}
+/**
+ * Keys newer than the identity's first version (spec 05 §4.2, spec 09 §1.4): hashed only when
+ * set away from their default, so an upgrade never changes an existing id. A new key that
+ * belongs to identity is added here with its default test; keys that never count (`sla`,
+ * `onLate`, `workingDirectory`, catch-up settings) are simply not listed.
+ */
+const OPTIONAL_JOB_KEYS: Record<string, (value: unknown) => boolean> = {
+  concurrencyScope: (v) => v === undefined || v === 'node',
+  priority: (v) => v === undefined || v === null || v === 'normal',
+};
 
 export function jobIdentity(job: JobConfig): Record<string, unknown> {
   const identity: Record<string, unknown> = {
@@ -58,9 +50,9 @@ export function jobIdentity(job: JobConfig): Record<string, unknown> {
     enabled: job.enabled,
     onlyIfLastSucceeded: job.onlyIfLastSucceeded,
     failsWhen: job.failsWhen,
-    onFailure: { retry: job.onFailure.retry, report: redactReport(job.onFailure.report) },
-    onPermanentFailure: { report: redactReport(job.onPermanentFailure.report) },
-    onSuccess: { report: redactReport(job.onSuccess.report) },
+    onFailure: { retry: job.onFailure.retry, report: reportIdentity(job.onFailure.report) },
+    onPermanentFailure: { report: reportIdentity(job.onPermanentFailure.report) },
+    onSuccess: { report: reportIdentity(job.onSuccess.report) },
     environment: [...new Set(job.effectiveEnvironment.map((e) => e.key))].sort(),
     executionTimeout: job.executionTimeout,
     killTimeout: job.killTimeout,
@@ -68,9 +60,10 @@ export function jobIdentity(job: JobConfig): Record<string, unknown> {
     user: job.user,
     group: job.group,
   };
-  if (job.concurrencyScope !== 'node') identity.concurrencyScope = job.concurrencyScope;
-  // Spec 09 §3.1: `normal` (the default) leaves the id as it was; workingDirectory never counts.
-  if (job.priority !== 'normal') identity.priority = job.priority;
+  for (const [key, isDefault] of Object.entries(OPTIONAL_JOB_KEYS)) {
+    const value = (job as unknown as Record<string, unknown>)[key];
+    if (!isDefault(value)) identity[key] = value;
+  }
   return identity;
 }
 

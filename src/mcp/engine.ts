@@ -37,7 +37,7 @@ export class McpEngine {
   private readonly methods = new Map<string, Method>();
   private readonly instructions: string;
   private readonly version: string;
-  private readonly log: Logger;
+  readonly log: Logger;
 
   constructor(
     tools: readonly (ToolDef | ServedTool)[],

@@ -4,11 +4,13 @@
 // per-tool call counter. It takes tools as the daemon serves them (JSON Schemas given) or as they
 // are written (zod schemas, from which it derives the JSON Schemas: the tests and the schema
 // generator). Built once per web server start (settings change = restart), so listing is cached.
+
 import type { ApiDeps } from '../api/deps.ts';
 import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from '../api/json-schema.ts';
 import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './depth.ts';
 import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
 import { type ArgumentIssue, argumentIssues, issueText } from './schema-check.ts';
 import {
@@ -153,6 +155,12 @@ export class ToolRegistry {
     if (rawArgs !== undefined && !isPlainObject(rawArgs))
       throw new RpcError(INVALID_PARAMS, "'arguments' must be an object");
     const args = rawArgs ?? {};
+    if (nestedDeeperThan(args)) {
+      // Refused before the schema check, which recurses: the detail goes to the log only.
+      this.record(entry, args, 'internal', caller);
+      this.hooks.log.error(`mcp: tool ${name} failed: arguments nest deeper than ${MAX_JSON_DEPTH} levels`);
+      throw internalError();
+    }
     let result: ToolResult;
     try {
       // A scope refusal comes before argument checks and the confirm rule (spec 10 §2.5).

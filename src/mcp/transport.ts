@@ -19,8 +19,17 @@
 // SDK object is on this path (issue 30: the SDK's server and its zod parsing cost ~25 MB).
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../http/json.ts';
+import { errorText } from '../util/errors.ts';
+import { nestedDeeperThan } from './depth.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
-import { INVALID_PARAMS, INVALID_REQUEST, isPlainObject, PARSE_ERROR, RpcError } from './rpc.ts';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  isPlainObject,
+  PARSE_ERROR,
+  RpcError,
+} from './rpc.ts';
 import type { McpCaller } from './tool.ts';
 
 export interface McpHttp {
@@ -69,6 +78,12 @@ const rpcError = (id: unknown, code: number, message: string) => ({
   id: id ?? null,
   error: { code, message },
 });
+
+/** The caller in a log line: its address, when it has one. */
+function callerText(c: Context): string {
+  const { remoteAddress } = callerOf(c);
+  return remoteAddress ? `from ${remoteAddress}` : 'on a local socket';
+}
 
 /** Who sent the request, for the audit line: the peer address (none on unix sockets) and User-Agent. */
 function callerOf(c: Context): McpCaller {
@@ -132,8 +147,17 @@ export function mcpHttp(engine: McpEngine): McpHttp {
         'mcp-protocol-version': isSupportedVersion(requested) ? requested : LATEST_PROTOCOL,
         ...corsOf(origin),
       };
-      const reply = (status: number, body: unknown) =>
-        new Response(body === null ? null : JSON.stringify(body), { status, headers });
+      const reply = (status: number, body: unknown) => {
+        let text: string | null;
+        try {
+          text = body === null ? null : JSON.stringify(body);
+        } catch (err) {
+          // Never a 500 from serialisation (a cyclic or too-deep result): the detail goes to the log.
+          engine.log.error(`mcp: could not serialise a reply: ${errorText(err)}`);
+          text = JSON.stringify(rpcError(null, INTERNAL_ERROR, 'internal error'));
+        }
+        return new Response(text, { status, headers });
+      };
       const accepted = () => {
         const { 'content-type': _, ...rest } = headers;
         return new Response(null, { status: 202, headers: rest });
@@ -148,7 +172,12 @@ export function mcpHttp(engine: McpEngine): McpHttp {
       const length = c.req.header('content-length');
       if (length !== undefined && Number(length) > settings.maxBodyBytes)
         return reply(413, { error: 'request body too large' });
-      const body = await readBody(c.req.raw, settings.maxBodyBytes);
+      const body = await readBody(c.req.raw, settings.maxBodyBytes).catch(() => null);
+      if (body === null) {
+        // A client that drops mid-body is routine: one INFO line, and an answer nobody reads.
+        engine.log.info(`mcp: the client went away before its request body ended (${callerText(c)})`);
+        return reply(400, rpcError(null, INVALID_REQUEST, 'incomplete request body'));
+      }
       if (body.kind === 'too-large') return reply(413, { error: 'request body too large' });
       if (body.bytes.byteLength === 0)
         return reply(400, rpcError(null, INVALID_REQUEST, 'empty request body'));
@@ -159,6 +188,9 @@ export function mcpHttp(engine: McpEngine): McpHttp {
         return reply(400, rpcError(null, PARSE_ERROR, 'malformed JSON'));
       }
       if (Array.isArray(message)) return reply(400, rpcError(null, INVALID_REQUEST, 'batching unsupported'));
+      // An `id` that cannot be echoed safely (nested past MAX_JSON_DEPTH) makes the envelope invalid.
+      if (isPlainObject(message) && nestedDeeperThan(message.id))
+        return reply(200, rpcError(null, INVALID_REQUEST, 'invalid JSON-RPC 2.0 message'));
 
       // §2.6 envelope.
       if (!isPlainObject(message) || message.jsonrpc !== '2.0')

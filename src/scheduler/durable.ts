@@ -17,6 +17,7 @@ import type { DurableControl, LaunchContext, RunGrant, SchedulerControl, SlotCla
 import { CatchUp } from './durable/catchup.ts';
 import { ClusterSlots } from './durable/cluster-slot.ts';
 import { type StoreSide, storeFailed } from './durable/context.ts';
+import { restoreHistories } from './durable/history-restore.ts';
 import { lastOutcomeFromLedger } from './durable/last-outcome.ts';
 import { linuxBootId, rebootAllowed } from './durable/reboot-once.ts';
 import { RetryRecords } from './durable/retry-records.ts';
@@ -90,6 +91,8 @@ export class DurableFeatures implements DurableControl {
   async start(scheduler: SchedulerControl, jobs: readonly JobConfig[]): Promise<void> {
     this.scheduler = scheduler;
     const anchor = this.o.clock.now();
+    // In the background: runs finishing meanwhile stay on top (JobHistory.restore).
+    void restoreHistories(this.side, scheduler);
     for (const job of jobs) {
       if (!job.enabled) continue;
       await this.retries

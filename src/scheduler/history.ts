@@ -70,6 +70,11 @@ class Ring<T> {
   list(): readonly T[] {
     return this.items;
   }
+  /** Older items go under the ones held; the newest `capacity` of all stay. */
+  putUnder(older: readonly T[]): void {
+    this.items.unshift(...older);
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+  }
 }
 
 export const RUN_HISTORY = 50;
@@ -81,6 +86,11 @@ export class JobHistory {
 
   addRun(run: RunRecord): void {
     this.runs.push(run);
+  }
+  /** Runs from the ledger (oldest first), below any this process already recorded. */
+  restore(runs: readonly RunRecord[]): void {
+    const held = new Set(this.runs.list().map((r) => r.id));
+    this.runs.putUnder(runs.filter((r) => !held.has(r.id)));
   }
   addSlot(slot: SlotRecord): void {
     this.slots.push(slot);

@@ -148,6 +148,9 @@ class SqliteStore implements Store {
   streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]> {
     return this.call('streams', prefix);
   }
+  recentRuns(perJob: number): Promise<StoredRecord[]> {
+    return this.call('recentRuns', perJob);
+  }
   deleteStream(stream: string): Promise<number> {
     return this.call('deleteStream', stream);
   }

@@ -11,6 +11,7 @@ import * as idem from './primitives/idempotency.ts';
 import * as inventory from './primitives/inventory.ts';
 import * as kv from './primitives/kv.ts';
 import * as leases from './primitives/leases.ts';
+import { recentRuns } from './primitives/recent-runs.ts';
 import * as records from './primitives/records.ts';
 import { sleepSync } from './topology.ts';
 import type { Json, Lease } from './types.ts';
@@ -38,6 +39,7 @@ export const OPERATIONS = {
   newest: op('bulk', false, records.newest),
   maxField: op('bulk', false, records.maxField),
   streams: op('bulk', false, records.streams),
+  recentRuns: op('bulk', false, recentRuns),
   deleteStream: op('bulk', true, records.deleteStream),
   kvGet: op('bulk', false, kv.kvGet),
   kvSet: op('bulk', true, kv.kvSet),

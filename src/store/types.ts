@@ -118,6 +118,8 @@ export interface Store {
   /** Max of a field over a stream: numbers numerically, strings lexicographically; null if none. */
   maxField(stream: string, field: string): Promise<Json>;
   streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]>;
+  /** Every job's newest `perJob` run rows (`runs/<job>`, rows with a run id), in one bounded read. */
+  recentRuns(perJob: number): Promise<StoredRecord[]>;
   deleteStream(stream: string): Promise<number>;
 
   // KV, cursors, idempotency (documents; scope = the doc namespace suffix).

@@ -167,6 +167,7 @@ describe('catch-up after a store failure', () => {
       shuttingDown: false,
       job: (name: string) => (name === j.name ? j : undefined),
       rearmRetry: () => true,
+      restoreHistory: () => {},
       runBackfill: async (_name: string, at: number) => {
         backfilled.push(new Date(at).toISOString());
         return 'success' as const;

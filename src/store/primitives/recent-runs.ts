@@ -1,0 +1,41 @@
+// The newest run rows of every `runs/<job>` stream in one bounded read (spec 03 §8.1): what a
+// restarted daemon reloads into each job's in-memory history. Slot rows (skipped, missed...) carry
+// no run id and are left out, so they do not eat a job's share.
+import type { StoredRecord } from '../types.ts';
+import { type Ctx, parseBody, SCHEMA_VERSION } from './common.ts';
+
+// One range scan of the (ns, stream, id) index; the window keeps each stream's newest rows.
+const RECENT_RUNS_SQL = `SELECT id, stream, written_at, writer, data FROM (
+  SELECT id, stream, written_at, writer, data,
+         ROW_NUMBER() OVER (PARTITION BY stream ORDER BY id DESC) AS newest
+  FROM records
+  WHERE ns = ? AND stream >= 'runs/' AND stream < 'runs0' AND schema_version = ?
+    AND json_valid(data) AND json_extract(data, '$.run_id') IS NOT NULL
+) WHERE newest <= ? ORDER BY stream, id`;
+
+interface Row {
+  id: number;
+  stream: string;
+  written_at: number;
+  writer: string;
+  data: string;
+}
+
+/** Up to `perJob` newest run rows of every job, grouped by stream, oldest first within a job. */
+export function recentRuns(c: Ctx, perJob: number): StoredRecord[] {
+  const limit = Math.max(0, Math.floor(perJob));
+  if (limit === 0) return [];
+  const out: StoredRecord[] = [];
+  for (const row of c.db.prepare(RECENT_RUNS_SQL).all<Row>(c.ns, SCHEMA_VERSION, limit)) {
+    const body = parseBody(row.data);
+    if (body.ok)
+      out.push({
+        id: row.id,
+        stream: row.stream,
+        writtenAt: row.written_at,
+        writer: row.writer,
+        data: body.value,
+      });
+  }
+  return out;
+}
