@@ -66,8 +66,18 @@ function globalCommands({ ctl }: ViewCtx): Command[] {
       },
       '♪',
     ),
-    c('copy-version', 'Copy version', () => ctl.copy(s.data.version ?? '', '❏ copied'), '❏'),
-    c('copy-jobset', 'Copy job set id', () => ctl.copy(s.data.jobSetId ?? '', '❏ copied'), '❏'),
+    c(
+      'copy-version',
+      'Copy version',
+      () => ctl.copy(s.data.version ?? '', '❏ version sent to clipboard'),
+      '❏',
+    ),
+    c(
+      'copy-jobset',
+      'Copy job set id',
+      () => ctl.copy(s.data.jobSetId ?? '', '❏ job set id sent to clipboard'),
+      '❏',
+    ),
     c('filter', 'Focus filter', () => ctl.store.set({ filterFocused: true }), '/'),
   ];
 }
@@ -82,7 +92,11 @@ function jobCommands(ctl: Controller): Command[] {
     if (j.enabled && !j.running)
       out.push(g(`run:${j.name}`, `Run: ${n}`, '▶', () => void ctl.runJob(j.name)));
     if (j.running) out.push(g(`cancel:${j.name}`, `Cancel: ${n}`, '■', () => void ctl.cancelJob(j.name)));
-    out.push(g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () => ctl.copy(j.command, '❏ copied')));
+    out.push(
+      g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () =>
+        ctl.copy(j.command, '❏ command sent to clipboard'),
+      ),
+    );
     out.push(g(`schedule:${j.name}`, `Schedule: ${n}`, '◴', () => ctl.openDrawer(j.name, 'schedule')));
   }
   return out;
