@@ -69,3 +69,51 @@ describe('item 2: wallboard tiles keep their order across polls', () => {
     expect(tileOrder()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
   });
 });
+
+describe('item 11: a resumed process reconnects quietly', () => {
+  /** The next `/jobs` request meets a dropped connection, as a kept-alive socket the daemon closed meanwhile. */
+  function dropNextJobs(): () => number {
+    let dropped = 0;
+    daemon.extra = (req, url) => {
+      if (url !== '/jobs' || dropped > 0) return false;
+      dropped++;
+      req.socket.destroy();
+      return true;
+    };
+    return () => dropped;
+  }
+  afterEach(() => {
+    daemon.extra = null;
+  });
+
+  it('after SIGCONT the first failed poll is retried without the error state', async () => {
+    h = mountTui(daemon);
+    await h.shows('● live');
+    const dropped = dropNextJobs();
+    const errors: (string | null)[] = [];
+    const off = h.store.subscribe(() => errors.push(h.store.get().data.error));
+    daemon.requests.length = 0;
+    h.ctl.resumed();
+    await until(() => dropped() === 1 && daemon.requests.filter((r) => r.url === '/jobs').length >= 2);
+    await h.shows('● live');
+    off();
+    expect(errors.filter((e) => e !== null)).toEqual([]);
+    expect(h.text().split('\n')[0]).not.toContain('◌');
+  });
+
+  it('without a resume the same failure shows (the grace is for resumes only)', async () => {
+    h = mountTui(daemon);
+    await h.shows('● live');
+    dropNextJobs();
+    h.ctl.wake();
+    await until(() => h.text().split('\n')[0]!.includes('◌'));
+  });
+});
+
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
