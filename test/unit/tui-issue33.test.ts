@@ -2,8 +2,16 @@
 // against the loopback fixture daemon and a real Controller.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiJob } from '../../src/dashboard/types.ts';
+import { cellWidth } from '../../src/tui/text/width.ts';
 import { apiJob } from '../helpers/api-job.ts';
-import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, mountTui } from '../helpers/tui-fixture.ts';
+import {
+  FIXTURE_NOW,
+  FixtureDaemon,
+  fixtureJobs,
+  type Harness,
+  KEY,
+  mountTui,
+} from '../helpers/tui-fixture.ts';
 
 const daemon = new FixtureDaemon();
 beforeAll(() => daemon.start());
@@ -117,3 +125,24 @@ async function until(cond: () => boolean, ms = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('item 4: padded columns count terminal cells', () => {
+  it('a palette entry for a CJK or emoji job name keeps its icon inside the panel', async () => {
+    daemon.jobs = [
+      apiJob('日本語のバックアップ', { last_run: okRun(5) }),
+      apiJob('🚀-deploy', { last_run: okRun(5) }),
+    ];
+    h = mountTui(daemon, { cols: 120, rows: 40 });
+    h.ctl.acceptJobs(daemon.jobs);
+    await h.press(KEY.ctrlK, 'L', 'o', 'g', 's', ':');
+    await h.shows('Logs: 日本語のバックアップ', 'Logs: 🚀-deploy');
+    const lines = h.text().split('\n');
+    for (const name of ['日本語のバックアップ', '🚀-deploy']) {
+      const row = lines.find((l) => l.includes(`Logs: ${name}`))!;
+      // the status hint sits right before the panel's right border, which stays in its column
+      expect(row).toMatch(/ ok │/);
+      const plain = lines.find((l) => l.includes('Refresh now') || l.includes('command palette'))!;
+      expect(cellWidth(row)).toBe(cellWidth(plain));
+    }
+  });
+});

@@ -6,6 +6,7 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { HUES } from '../../text/theme.ts';
+import { fit, fitRight } from '../../text/width.ts';
 import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import type { PanelPaint, View, ViewCtx, ViewDescriptor } from '../types.ts';
@@ -217,8 +218,8 @@ export const paletteView: View<PaletteSurface> = {
       body.push(
         bodyRow(ctx, inner, [
           [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
-          [e.title.padEnd(inner - 14), { fg: on ? 'bright' : 'fg', bg }],
-          [(e.hint ?? '').padStart(12), { fg: 'dim', bg }],
+          [fit(e.title, inner - 14), { fg: on ? 'bright' : 'fg', bg }],
+          [fitRight(e.hint ?? '', 12), { fg: 'dim', bg }],
         ]),
       );
     });
