@@ -4,13 +4,16 @@ import { formatDuration, parseIso } from './format.ts';
 import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
 import type { ApiJob } from './types.ts';
 
-/** Worst first: what a person across the room must see is a failure, then what is in flight. */
+/**
+ * Worst first (spec 08 §3.1's wallboard order): what a person across the room must see is a failure, then
+ * what is in flight.
+ */
 export const TV_RANK: Record<JobStatus, number> = {
   failed: 0,
-  unknown: 1,
-  running: 2,
-  cancelled: 3,
-  pending: 4,
+  running: 1,
+  pending: 2,
+  unknown: 3,
+  cancelled: 4,
   ok: 5,
   disabled: 6,
 };
@@ -42,12 +45,10 @@ export function tvTiles(jobs: readonly ApiJob[]): Tile[] {
       finishedAt: parseIso(r?.finished_at),
     };
   });
-  // Within a rank the most recent finish comes first, then the name.
+  // Within a rank by name (code-point order), never by the latest finish: a tile must not move on a screen
+  // across the room each time a job finishes again.
   return tiles.sort(
-    (a, b) =>
-      TV_RANK[a.status] - TV_RANK[b.status] ||
-      (b.finishedAt ?? 0) - (a.finishedAt ?? 0) ||
-      a.name.localeCompare(b.name),
+    (a, b) => TV_RANK[a.status] - TV_RANK[b.status] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
 }
 

@@ -127,7 +127,7 @@ class Run {
       ...(spec.nice != null ? { nice: spec.nice } : {}),
     };
     const events: ChildEvents = {
-      spawned: (pid) => this.spawned(pid),
+      spawned: (pid, agoMs) => this.spawned(pid, agoMs ?? 0),
       failed: (err) => this.launchFailed(err),
       error: (err) => {
         if (this.pid === null) this.launchFailed(err);
@@ -146,13 +146,14 @@ class Run {
     this.port = (this.opts.spawner ?? defaultSpawner())(req, events);
   }
 
-  private spawned(pid: number): void {
+  private spawned(pid: number, agoMs: number): void {
     if (!this.launching) return;
     this.launching = false;
     this.pid = pid;
-    // The process exists from here: duration and the executionTimeout count from this instant.
-    this.startedAt = this.now();
-    this.startMono = this.mono();
+    // The process exists from here (or from agoMs before, when the spawner's word came late): duration
+    // and the executionTimeout count from this instant.
+    this.startedAt = this.now() - Math.round(agoMs);
+    this.startMono = this.mono() - agoMs;
     if (this.spec.captureStdout) this.attach('stdout');
     if (this.spec.captureStderr) this.attach('stderr');
     this.resolveStarted(pid);

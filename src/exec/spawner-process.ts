@@ -41,6 +41,8 @@ interface RemoteRun {
   exited: boolean;
   open: Set<StreamName>;
   local: ChildPort | null;
+  /** performance.now() when the launch was handed to the spawner: the run's start (spawned's agoMs) */
+  askedAt: number;
 }
 
 export class SpawnerProcess {
@@ -101,6 +103,7 @@ export class SpawnerProcess {
       exited: false,
       open: new Set<StreamName>(),
       local: null,
+      askedAt: performance.now(),
     };
     if (req.captureStdout) run.open.add('stdout');
     if (req.captureStderr) run.open.add('stderr');
@@ -185,7 +188,9 @@ export class SpawnerProcess {
       case FRAME_P:
         run.answered = true;
         this.pending -= 1;
-        run.events.spawned(buf.readUInt32BE(at + 5));
+        // The P frame is read whenever this thread gets to it, with the X frame of a short run maybe in
+        // the same read: the run counts from when it was handed over, which the fork follows at once.
+        run.events.spawned(buf.readUInt32BE(at + 5), performance.now() - run.askedAt);
         break;
       case FRAME_F:
         run.answered = true;

@@ -125,7 +125,12 @@ export interface SpawnRequest {
 
 /** What a spawner reports, in order: `spawned` or `failed` first, then output, ends and `exit`. */
 export interface ChildEvents {
-  spawned(pid: number): void;
+  /**
+   * The process exists. `agoMs`: how long ago it was asked for, when the report comes later than the
+   * process did (the spawner process's answer is read when this thread gets to it: under a herd at :00
+   * that can be after the process has ended, which would make its duration ~0).
+   */
+  spawned(pid: number, agoMs?: number): void;
   /** The process could not be created (ENOENT, EACCES, EPERM, invalid arguments, ...). */
   failed(err: unknown): void;
   /** An error of a started process (e.g. a failed signal delivery): informational. */

@@ -23,13 +23,24 @@ function runs(values: number[], name: (v: number) => string, through = ' through
   return joinAnd(parts);
 }
 
-/** Step n when values = a, a+n, ... up to the field end (n > 1), else 0. */
-function stepOf(values: number[], end: number): { start: number; step: number } | null {
+/**
+ * Step n when values = a, a+n, ... and the field wraps round evenly, so the gap from the last value to
+ * the first one of the next cycle is n too (`*\/15` minutes, `5/20` minutes); `*\/25` (fires :00, :25,
+ * :50, then :00 again 10 minutes later) is not "every 25 minutes". `size` is the field's cycle length
+ * (60 for seconds and minutes, 24 for hours).
+ */
+function stepOf(values: number[], size: number): { start: number; step: number } | null {
+  const st = arithmetic(values);
+  if (st === null || values[values.length - 1]! + st.step !== size + values[0]!) return null;
+  return st;
+}
+
+/** Step n when values = a, a+n, ... (n > 1), else null. */
+function arithmetic(values: number[]): { start: number; step: number } | null {
   if (values.length < 2) return null;
   const step = values[1]! - values[0]!;
   if (step < 2) return null;
   for (let i = 1; i < values.length; i++) if (values[i]! - values[i - 1]! !== step) return null;
-  if (values[values.length - 1]! + step <= end) return null;
   return { start: values[0]!, step };
 }
 
@@ -40,9 +51,9 @@ function describeTime(s: CronSchedule): string {
   const allSec = secs.length === 60;
   const allMin = mins.length === 60;
   const allHour = hours.length === 24;
-  const secStep = stepOf(secs, 59);
-  const minStep = stepOf(mins, 59);
-  const hourStep = stepOf(hours, 23);
+  const secStep = stepOf(secs, 60);
+  const minStep = stepOf(mins, 60);
+  const hourStep = stepOf(hours, 24);
   if (allHour && allMin) {
     if (allSec) return 'every second';
     if (secStep !== null)
@@ -162,8 +173,10 @@ function describeYears(s: CronSchedule): string {
   const years = yearList(s.years);
   if (years.length === 0) return 'in no year';
   if (years.length <= 5) return `in ${runs(years, String, '-')}`;
-  const st = stepOf(years, 2099);
-  if (st !== null) return `every ${st.step} years from ${st.start}`;
+  // years do not wrap: a step counts when it runs on to the field's end
+  const st = arithmetic(years);
+  if (st !== null && years[years.length - 1]! + st.step > 2099)
+    return `every ${st.step} years from ${st.start}`;
   return `in ${years.length} selected years from ${years[0]} to ${years[years.length - 1]}`;
 }
 

@@ -165,7 +165,7 @@ describe('cronstable tui in a pseudo-terminal', () => {
     await t.waitFor(/▎● OK\s+heartbeat|▎▶ Running\s+heartbeat/);
     const mark = t.raw.length;
     t.write('c');
-    await t.waitFor('❏ copied command');
+    await t.waitFor('❏ command sent to clipboard');
     const oscs = [...t.raw.slice(mark).matchAll(/\u001b\]52;c;([A-Za-z0-9+/=]*)\u0007/g)];
     expect(oscs).toHaveLength(1);
     expect(Buffer.from(oscs[0]![1]!, 'base64').toString()).toBe('echo "beat $(date -u +%H:%M:%S)"');

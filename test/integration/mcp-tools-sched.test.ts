@@ -179,7 +179,9 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
       expect(body.valid).toBe(true);
       expect(body.fires).toHaveLength(1);
       expect(body.lint.map((l: Json) => l.code)).toEqual(['uneven-step']);
-      expect(text).toMatch(/^valid: every 7 minutes; 1 lint warning\(s\), 0 note\(s\); first fire /);
+      expect(text).toMatch(
+        /^valid: every hour at minutes 0, 7, 14, 21, 28, 35, 42, 49 and 56; 1 lint warning\(s\), 0 note\(s\); first fire /,
+      );
     });
 
     it('vector 12: explain lists 5 fires by default, at most 60, and refuses an unknown zone', async () => {

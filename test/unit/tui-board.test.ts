@@ -128,7 +128,7 @@ describe('board', () => {
     expect(osc).toBeDefined();
     const b64 = /\u001b\]52;c;([^\u0007]*)\u0007/.exec(osc!)![1]!;
     expect(Buffer.from(b64, 'base64').toString()).toBe('echo "beat $(date -u)"');
-    expect(h.text()).toContain('❏ copied command');
+    expect(h.text()).toContain('❏ command sent to clipboard');
   });
 
   it('t cycles the theme hue and T flips light/dark (T26)', async () => {

@@ -110,3 +110,21 @@ describe('Schedule tab lint', () => {
     expect(pane()).toContain('✕ never fires');
   });
 });
+
+describe('Schedule tab countdown and stamps (issue 33 item 10)', () => {
+  it('says the next fire as every other countdown does, and each stamp names its zone', async () => {
+    daemon.jobs = [
+      apiJob('seconds', { schedule: '*/10 * * * * * *', scheduled_in: 7.52 }),
+      apiJob('berlin', { schedule: '0 6 * * *', timezone: 'Europe/Berlin', utc: false, scheduled_in: 12780 }),
+    ];
+    await openTab('seconds', 'schedule', 'daemon says');
+    expect(pane()).toContain('daemon says: next fire in 8s');
+    expect(pane()).not.toContain('7.52s');
+    expect(pane()).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    h.close();
+    await openTab('berlin', 'schedule', 'daemon says');
+    expect(pane()).toContain('daemon says: next fire in 3h');
+    expect(pane()).not.toContain('3h 33m');
+    expect(pane()).toMatch(/\d{4}-\d\d-\d\d 06:00:00 Europe\/Berlin/);
+  });
+});

@@ -500,11 +500,13 @@ describe('Q24: nothing is dropped without a word', () => {
 describe('OSC 52 through a multiplexer (§4.15 [opt])', () => {
   const plain = (t: string) => `\u001b]52;c;${Buffer.from(t, 'utf8').toString('base64')}\u0007`;
 
-  it('plain without TMUX/STY; tmux wraps it once with ESC doubled; screen in pieces of at most 76 bytes', () => {
+  it('plain without TMUX/STY; tmux gets it plain and wrapped once with ESC doubled; screen in pieces of at most 76 bytes', () => {
     expect(osc52('echo 日本')).toBe(plain('echo 日本'));
     expect(osc52('echo 日本', { TERM: 'xterm' })).toBe(plain('echo 日本'));
     const tmux = osc52('echo hi', { TMUX: '/tmp/tmux-1000/default,123,0' });
-    expect(tmux).toBe(`\u001bPtmux;\u001b${plain('echo hi')}\u001b\\`);
+    // issue 33 item 12: tmux drops the passthrough-wrapped copy unless allow-passthrough is on, and takes the
+    // plain one itself (set-clipboard), so both go
+    expect(tmux).toBe(`${plain('echo hi')}\u001bPtmux;\u001b${plain('echo hi')}\u001b\\`);
     const long = 'x'.repeat(200);
     const screen = osc52(long, { STY: '123.pts-0.host' });
     const pieces = [...screen.matchAll(/\u001bP([^\u001b]*(?:\u001b(?!\\)[^\u001b]*)*)\u001b\\/g)].map(
@@ -515,14 +517,18 @@ describe('OSC 52 through a multiplexer (§4.15 [opt])', () => {
     expect(pieces.length).toBe(Math.ceil(plain(long).length / 76));
   });
 
-  it('`c` under tmux writes the wrapped sequence, once', async () => {
+  it('`c` under tmux writes the plain and the wrapped sequence, once, and claims no confirmed copy', async () => {
     h = mountTui(daemon);
     h.ctl.deps.terminalEnv = { TMUX: '/tmp/tmux-1000/default,123,0' };
     h.raw.length = 0;
     await h.press('c');
     const sent = h.raw.filter((r) => r.includes('52;c;'));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/^\u001bPtmux;\u001b\u001b\]52;c;[A-Za-z0-9+/=]+\u0007\u001b\\$/);
+    expect(sent[0]).toMatch(
+      /^\u001b\]52;c;[A-Za-z0-9+/=]+\u0007\u001bPtmux;\u001b\u001b\]52;c;[A-Za-z0-9+/=]+\u0007\u001b\\$/,
+    );
+    expect(h.text()).toContain('❏ command sent to clipboard');
+    expect(h.text()).not.toContain('copied');
   });
 });
 

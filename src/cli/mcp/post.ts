@@ -2,6 +2,7 @@
 // daemon answered with something other than a JSON-RPC reply (an HTTP failure, with the text the
 // bridge and --check print), or no answer at all (a transport failure).
 import { STATUS_CODES } from 'node:http';
+import { anyPortFetch } from '../../http/any-port-fetch.ts';
 import type { BridgeOptions } from './args.ts';
 
 export type PostOutcome =
@@ -20,12 +21,12 @@ export async function postMcp(
   };
   if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
   try {
-    // The deadline covers the body too: a daemon that sends headers and then stalls still ends.
-    const res = await fetch(opts.endpoint, {
+    // The deadline covers the body too: a daemon that sends headers and then stalls still ends. node:http,
+    // not the built-in fetch, which refuses ports on its block list (6000, 10080, ...) a daemon may use.
+    const res = await anyPortFetch(opts.endpoint, {
       method: 'POST',
       headers,
       body,
-      redirect: 'error',
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
     return { kind: 'reply', status: res.status, body: await res.text() };
@@ -69,7 +70,7 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Node's fetch wraps the socket error (`connect ECONNREFUSED 127.0.0.1:8080`) in a bare `fetch
+ * The request wraps the socket error (`connect ECONNREFUSED 127.0.0.1:8080`) in a bare `fetch
  * failed`; the cause is what an operator needs. A name that resolves to several addresses fails
  * with an AggregateError whose own message is empty.
  */

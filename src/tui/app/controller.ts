@@ -45,6 +45,8 @@ export interface Stoppable {
 
 const TOAST_MS = 3000;
 const MAX_BACKOFF_MS = 30_000;
+/** After a resume, the one quiet retry of a failed poll waits this long. */
+const RESUME_RETRY_MS = 200;
 
 export class Controller {
   private pollTimer: NodeJS.Timeout | null = null;
@@ -53,6 +55,11 @@ export class Controller {
   private toastSeq = 0;
   /** the token modal was opened for the current run of 401s */
   private tokenPrompted = false;
+  /**
+   * Set on resume (SIGCONT): the daemon has likely closed the kept-alive connection while this process was
+   * stopped, so the first poll may fail on it; that failure is retried at once instead of shown.
+   */
+  private resumeGrace = false;
   /** a token was entered: confirm it once a poll succeeds (Q14) */
   private tokenEntered = false;
   private pendingJob: string | null = null;
@@ -143,6 +150,12 @@ export class Controller {
     }));
   }
 
+  /** Back from a stop (Ctrl-Z, fg): poll now, and reconnect quietly if the first poll meets a dead socket. */
+  resumed(): void {
+    this.resumeGrace = true;
+    this.wake();
+  }
+
   /** Polls now (the `g` key, a run, a token): any waiting poll is replaced. */
   wake(): void {
     if (this.pollTimer) clearTimeout(this.pollTimer);
@@ -168,6 +181,7 @@ export class Controller {
     try {
       let jobs = await c.json<unknown>('/jobs');
       if (!Array.isArray(jobs)) jobs = [];
+      this.resumeGrace = false;
       this.acceptJobs(jobs as ApiJob[]);
       const [cluster, node] = await Promise.all([
         c.json<ApiCluster>('/cluster').catch(() => null),
@@ -236,6 +250,11 @@ export class Controller {
 
   private pollFailed(e: unknown): void {
     const err = e instanceof HttpError ? e : new HttpError(null, errorText(e));
+    if (this.resumeGrace && !err.unauthorized) {
+      this.resumeGrace = false;
+      this.schedule(RESUME_RETRY_MS);
+      return;
+    }
     const failures = this.state.data.failures + 1;
     if (err.unauthorized) {
       this.store.setData({ error: 'unauthorized', failures });

@@ -83,7 +83,10 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
         finish(code);
         process.exitCode = code;
       },
-      resumed: () => fullRepaint(),
+      resumed: () => {
+        fullRepaint();
+        ctl.resumed();
+      },
     };
     terminal.install(hooks);
     terminal.holdStderr();

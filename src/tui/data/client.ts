@@ -1,5 +1,7 @@
 // The TUI's only way to the daemon: its web API (spec 08 §2.1). Bearer token on every request, bounded
 // timeouts, path segments percent-encoded with nothing left safe (a `/` in a job name stays one segment).
+// Requests go through node:http, not the built-in fetch, which refuses some ports a daemon may use (6000).
+import { anyPortFetch as fetch } from '../../http/any-port-fetch.ts';
 
 export class HttpError extends Error {
   constructor(

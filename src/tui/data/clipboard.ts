@@ -4,14 +4,15 @@
 import { spawn } from 'node:child_process';
 
 /**
- * The OSC 52 sequence for `text`. Inside tmux (`TMUX` set) or GNU screen (`STY` set) the multiplexer would
- * swallow it, so it travels in their passthrough wrapper to the terminal outside: tmux's `ESC P tmux; … ESC \`
- * with every ESC doubled (needs `allow-passthrough on` in tmux 3.3+), screen's `ESC P … ESC \` in pieces of at
+ * The OSC 52 sequence for `text`. Inside tmux (`TMUX` set) it goes twice: plain, which tmux itself takes into
+ * its buffer and forwards with its default `set-clipboard external`, and in tmux's passthrough wrapper
+ * (`ESC P tmux; … ESC \`, every ESC doubled), which only `allow-passthrough on` lets out and which tmux drops
+ * otherwise. GNU screen (`STY` set) swallows it, so it travels in screen's `ESC P … ESC \` in pieces of at
  * most 76 bytes (screen limits one string).
  */
 export function osc52(text: string, env: NodeJS.ProcessEnv = {}): string {
   const seq = `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
-  if (env.TMUX) return `\u001bPtmux;${seq.replaceAll('\u001b', '\u001b\u001b')}\u001b\\`;
+  if (env.TMUX) return `${seq}\u001bPtmux;${seq.replaceAll('\u001b', '\u001b\u001b')}\u001b\\`;
   if (env.STY) {
     let out = '';
     for (let i = 0; i < seq.length; i += 76) out += `\u001bP${seq.slice(i, i + 76)}\u001b\\`;

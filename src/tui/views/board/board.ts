@@ -143,7 +143,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
     keys: ['c'],
     run: (ctx) => {
       const { job } = selection(ctx);
-      if (job) ctx.ctl.copy(job.command, '❏ copied command');
+      if (job) ctx.ctl.copy(job.command, '❏ command sent to clipboard');
     },
   },
   {

@@ -40,7 +40,8 @@ const BASE: Record<ColumnId, [string, number]> = {
   next: ['next', 10],
   dur: ['dur', 8],
   spark: ['runs', 11],
-  res: ['cpu/mem', 15],
+  // `1600% 1023MiB` is 13 cells; 14 lets the column stay beside a seconds countdown at 120 columns (issue 33)
+  res: ['cpu/mem', 14],
   owner: ['owner', 12],
   cmd: ['command', 20],
 };

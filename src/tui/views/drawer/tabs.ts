@@ -1,7 +1,13 @@
 // The drawer's History, Resources and Schedule tabs (spec 08 §4.4) as text rows. Data comes from the drawer's
 // own fetches (runs, resources) or from the shared cron engine (schedule); all strings are flattened.
 import { civilInFrame, compileJob, lintJob, nextFiresOf } from '../../../dashboard/engine.ts';
-import { formatCivil, formatDuration, formatLoad, parseIso } from '../../../dashboard/format.ts';
+import {
+  formatCivil,
+  formatCountdown,
+  formatDuration,
+  formatLoad,
+  parseIso,
+} from '../../../dashboard/format.ts';
 import { OUTCOME_STATUS, STATUS_TONE } from '../../../dashboard/health.ts';
 import { type ApiJobResources, formatBytes } from '../../../dashboard/resources.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
@@ -111,8 +117,9 @@ export function scheduleRows(job: ApiJob, ctx: RenderCtx, width = 80): Row[] {
   if (c.reboot) out.push([[' runs once, at daemon start', 'fg']]);
   else if (c.sched) {
     out.push([[' next runs:', 'fg', true]]);
+    const zone = stampZone(job, c.frameLabel);
     for (const at of nextFiresOf(c, ctx.s.now, 8))
-      out.push([[`   ${formatCivil(civilInFrame(c.frame, at), true)}`, 'fg']]);
+      out.push([[`   ${formatCivil(civilInFrame(c.frame, at), true)} ${zone}`, 'fg']]);
   }
   // The daemon's findings (an empty list = clean); a daemon that sends none gets the same linter run here.
   const findings: { level: string; message: string }[] = job.schedule_findings
@@ -129,8 +136,18 @@ export function scheduleRows(job: ApiJob, ctx: RenderCtx, width = 80): Row[] {
     for (const text of wrapText(`${glyph} ${flatten(f.message)}`, Math.max(10, width - 2), '  '))
       out.push([[` ${text}`, role]]);
   }
-  if (job.scheduled_in !== null)
-    out.push([[` daemon says: next fire in ${formatDuration(job.scheduled_in)}`, 'ok']]);
+  if (job.scheduled_in !== null) {
+    // The board's countdown, drift-corrected on the monotonic clock like every other one.
+    const left = job.scheduled_in * 1000 - (ctx.s.mono - ctx.s.data.fetchedAt);
+    const text = formatCountdown(left, c.hasSeconds);
+    out.push([[` daemon says: next fire ${text === 'due' ? 'now' : `in ${text}`}`, 'ok']]);
+  }
   out.push([[` status: ${jobStatus(job)}`, 'dim']]);
   return out;
+}
+
+/** The zone a next-runs stamp is in: the job's zone, `UTC`, or `local` for a daemon-local job. */
+function stampZone(job: ApiJob, frameLabel: string): string {
+  if (frameLabel === 'UTC' || frameLabel.endsWith('drawn in UTC)')) return 'UTC';
+  return job.timezone ?? 'local';
 }

@@ -4,6 +4,7 @@ import { capitalize } from '../../../dashboard/format.ts';
 import { SHORTCUTS } from '../../../dashboard/shortcuts.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
+import { fit } from '../../text/width.ts';
 import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import type { PanelPaint, RenderCtx, View, ViewDescriptor } from '../types.ts';
@@ -19,7 +20,7 @@ function rows(ctx: RenderCtx, inner: number): string[] {
   const out: string[] = [];
   const keyRow = (keys: string, what: string, role: 'accent' | 'pending') =>
     bodyRow(ctx, inner, [
-      [keys.padEnd(16), { fg: role, bold: role === 'accent' }],
+      [fit(keys, 16), { fg: role, bold: role === 'accent' }],
       [what, { fg: 'fg' }],
     ]);
   out.push(bodyRow(ctx, inner, [["the web dashboard's keys", { fg: 'dim' }]]));

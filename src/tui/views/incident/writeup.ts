@@ -32,8 +32,8 @@ export function writeup(ctl: Controller, m: { label: string; names: readonly str
   const path = join(ctl.deps.home ?? homedir(), `cronstable-incident-${fileStamp(ctl.deps.now())}.md`);
   try {
     writeFileSync(path, text);
-    ctl.copy(text, `writeup: ${path} (and clipboard)`);
+    ctl.copy(text, `writeup: ${path} (also sent to clipboard)`);
   } catch {
-    ctl.copy(text, 'writeup copied to clipboard');
+    ctl.copy(text, 'writeup sent to clipboard');
   }
 }

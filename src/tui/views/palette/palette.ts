@@ -6,6 +6,7 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { HUES } from '../../text/theme.ts';
+import { fit, fitRight } from '../../text/width.ts';
 import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import type { PanelPaint, View, ViewCtx, ViewDescriptor } from '../types.ts';
@@ -66,8 +67,18 @@ function globalCommands({ ctl }: ViewCtx): Command[] {
       },
       '♪',
     ),
-    c('copy-version', 'Copy version', () => ctl.copy(s.data.version ?? '', '❏ copied'), '❏'),
-    c('copy-jobset', 'Copy job set id', () => ctl.copy(s.data.jobSetId ?? '', '❏ copied'), '❏'),
+    c(
+      'copy-version',
+      'Copy version',
+      () => ctl.copy(s.data.version ?? '', '❏ version sent to clipboard'),
+      '❏',
+    ),
+    c(
+      'copy-jobset',
+      'Copy job set id',
+      () => ctl.copy(s.data.jobSetId ?? '', '❏ job set id sent to clipboard'),
+      '❏',
+    ),
     c('filter', 'Focus filter', () => ctl.store.set({ filterFocused: true }), '/'),
   ];
 }
@@ -82,7 +93,11 @@ function jobCommands(ctl: Controller): Command[] {
     if (j.enabled && !j.running)
       out.push(g(`run:${j.name}`, `Run: ${n}`, '▶', () => void ctl.runJob(j.name)));
     if (j.running) out.push(g(`cancel:${j.name}`, `Cancel: ${n}`, '■', () => void ctl.cancelJob(j.name)));
-    out.push(g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () => ctl.copy(j.command, '❏ copied')));
+    out.push(
+      g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () =>
+        ctl.copy(j.command, '❏ command sent to clipboard'),
+      ),
+    );
     out.push(g(`schedule:${j.name}`, `Schedule: ${n}`, '◴', () => ctl.openDrawer(j.name, 'schedule')));
   }
   return out;
@@ -203,8 +218,8 @@ export const paletteView: View<PaletteSurface> = {
       body.push(
         bodyRow(ctx, inner, [
           [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
-          [e.title.padEnd(inner - 14), { fg: on ? 'bright' : 'fg', bg }],
-          [(e.hint ?? '').padStart(12), { fg: 'dim', bg }],
+          [fit(e.title, inner - 14), { fg: on ? 'bright' : 'fg', bg }],
+          [fitRight(e.hint ?? '', 12), { fg: 'dim', bg }],
         ]),
       );
     });

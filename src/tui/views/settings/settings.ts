@@ -5,6 +5,7 @@ import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
 import { CVD_CHOICES, POLL_CHOICES_MS, type Prefs, ZEN_IDLE_CHOICES } from '../../data/prefs.ts';
 import { HUES } from '../../text/theme.ts';
+import { fit } from '../../text/width.ts';
 import { command } from '../command.ts';
 import { bodyRow, innerWidth } from '../panel.ts';
 import type { PanelPaint, View, ViewDescriptor } from '../types.ts';
@@ -88,7 +89,7 @@ export const settingsView: View<SettingsSurface> = {
       const bg = on ? 'sel' : 'bg';
       return bodyRow(ctx, inner, [
         [on ? `${ctx.g.marker} ` : '  ', { fg: 'accent', bg }],
-        [row.label.padEnd(24), { fg: on ? 'bright' : 'fg', bg }],
+        [fit(row.label, 24), { fg: on ? 'bright' : 'fg', bg }],
         [row.show(p), { fg: 'accent', bg, bold: on }],
       ]);
     });
