@@ -2,6 +2,7 @@
 // singleton sections, per-job rules and the cross-section checks. All issues of one load are
 // collected and raised together as one ConfigError.
 import { readdirSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { builtinJobOptions } from './builtins.ts';
 import { lowerCrontab } from './crontab.ts';
@@ -14,6 +15,7 @@ import { systemIdentityDb } from './identity.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
+import { type Env, interpolateFile } from './interpolate.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
@@ -30,6 +32,8 @@ export interface LoadOptions {
   /** Effective uid, for the user/group rule; null where unknown. */
   euid?: number | null;
   platform?: string;
+  /** The environment `${NAME}` references read (spec 09 §1); the process's own by default. */
+  env?: Env;
 }
 
 const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging'] as const;
@@ -58,7 +62,11 @@ function filePos(file: string): SourcePos {
 class Loader {
   readonly issues: ConfigIssue[] = [];
   readonly ctx: BuildContext;
+  readonly env: Env;
   constructor(opts: LoadOptions) {
+    // The daemon defines HOSTNAME at start; -v and --job-set-id must read `${HOSTNAME}` alike (spec 09 §1.5).
+    if (!opts.env) process.env.HOSTNAME ??= hostname();
+    this.env = opts.env ?? process.env;
     let identity: ReturnType<typeof systemIdentityDb> | undefined;
     this.ctx = {
       cwd: opts.cwd ?? process.cwd(),
@@ -151,6 +159,11 @@ class Loader {
     const { value, issues } = validateRoot(fileSchema, parsed.source);
     if (issues.length > 0 || typeof value !== 'object') {
       this.issues.push(...issues);
+      return null;
+    }
+    const unset = interpolateFile(value, this.env, label);
+    if (unset.length > 0) {
+      this.issues.push(...unset);
       return null;
     }
     return this.assemble(value, abs, label, seen);
