@@ -117,7 +117,10 @@ class Interpolator {
   /** A job, `defaults:` or DAG task: its own `command`/`shell` and every reporter's shell block stay verbatim. */
   runnable(holder: Obj | unknown[], key: string, path: string): void {
     const v = (holder as Obj)[key];
-    if (!isObj(v)) return this.visit(holder, key, path);
+    if (!isObj(v)) {
+      this.visit(holder, key, path);
+      return;
+    }
     for (const k of Object.keys(v)) {
       if (k === 'command' || k === 'shell') continue;
       if (HOOKS.has(k)) this.hook(v, k, `${path}.${k}`);
@@ -128,7 +131,10 @@ class Interpolator {
   /** `onFailure`, `onSuccess`, `onLate`, ...: everything but `report.shell`. */
   hook(holder: Obj, key: string, path: string): void {
     const v = holder[key];
-    if (!isObj(v)) return this.visit(holder, key, path);
+    if (!isObj(v)) {
+      this.visit(holder, key, path);
+      return;
+    }
     for (const k of Object.keys(v)) {
       if (k === 'report') this.visit(v, k, `${path}.${k}`, (r) => r === 'shell');
       else this.visit(v, k, `${path}.${k}`);
@@ -139,9 +145,13 @@ class Interpolator {
     for (const k of Object.keys(root)) {
       const v = root[k];
       if (k === 'logging') continue;
-      if (k === 'jobs' && Array.isArray(v)) v.forEach((_, i) => this.runnable(v, String(i), `jobs[${i}]`));
+      if (k === 'jobs' && Array.isArray(v))
+        for (let i = 0; i < v.length; i++) this.runnable(v, String(i), `jobs[${i}]`);
       else if (k === 'defaults') this.runnable(root, k, k);
-      else if (k === 'dags' && Array.isArray(v)) v.forEach((_, i) => this.dag(v, i));
+      else if (k === 'dags' && Array.isArray(v))
+        v.forEach((_, i) => {
+          this.dag(v, i);
+        });
       else if (k === 'notify') this.hook(root, k, k);
       else this.visit(root, k, k);
     }
@@ -149,11 +159,14 @@ class Interpolator {
 
   dag(dags: unknown[], i: number): void {
     const dag = dags[i];
-    if (!isObj(dag)) return this.visit(dags, String(i), `dags[${i}]`);
+    if (!isObj(dag)) {
+      this.visit(dags, String(i), `dags[${i}]`);
+      return;
+    }
     for (const k of Object.keys(dag)) {
       const v = dag[k];
       if (k === 'tasks' && Array.isArray(v))
-        v.forEach((_, t) => this.runnable(v, String(t), `dags[${i}].tasks[${t}]`));
+        for (let t = 0; t < v.length; t++) this.runnable(v, String(t), `dags[${i}].tasks[${t}]`);
       else this.visit(dag, k, `dags[${i}].${k}`);
     }
   }

@@ -18,6 +18,7 @@ import { type ConfigIssue, excerpt, quote } from './errors.ts';
 import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import type { Locator } from './locate.ts';
+import { scheduleFieldProblems } from './tighten.ts';
 import type { CommandSettings, EnvVar, JobOptions, LoadWarning, RunAs } from './types.ts';
 
 export interface BuildContext {
@@ -58,6 +59,11 @@ export function parseScheduleFor(
   loc: Locator,
   ctx: BuildContext,
 ): ParsedSchedule | null {
+  if (typeof schedule === 'object') {
+    const blanks = scheduleFieldProblems(schedule);
+    for (const b of blanks) ctx.issues.push(loc.issue(['schedule', b.key], b.message));
+    if (blanks.length > 0) return null;
+  }
   const text = scheduleTextOf(schedule);
   const reboot = typeof schedule === 'string' && isReboot(schedule);
   let cron: CronSchedule | null = null;

@@ -12,14 +12,14 @@ import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos 
 import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
+import { type Env, interpolateFile } from './interpolate.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
-import { type Env, interpolateFile } from './interpolate.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
-import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
+import { checkCluster, checkState, checkWeb, loggingWarnings } from './sections.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
 import { keyPos, locationOf, validateRoot } from './validators.ts';
 import { parseStrictYaml } from './yaml.ts';
@@ -259,17 +259,24 @@ class Loader {
 }
 
 /** A later job with the same name replaces the earlier one, keeping the first position. */
-function dedupeJobs(jobs: JobConfig[]): JobConfig[] {
-  const byName = new Map<string, JobConfig>();
-  for (const j of jobs) byName.set(j.name, j);
+/** Spec 09 §7.1: the scheduler tracks jobs by name, so a repeated name would hide all but its last definition. */
+function duplicateJobNames(jobs: readonly JobConfig[]): ConfigIssue | null {
   const seen = new Set<string>();
-  const out: JobConfig[] = [];
+  const repeated = new Set<string>();
+  let first: JobConfig | undefined;
   for (const j of jobs) {
-    if (seen.has(j.name)) continue;
-    seen.add(j.name);
-    out.push(byName.get(j.name)!);
+    if (!seen.has(j.name)) seen.add(j.name);
+    else {
+      first ??= j;
+      repeated.add(j.name);
+    }
   }
-  return out;
+  if (!first) return null;
+  const names = [...repeated].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(', ');
+  return {
+    ...first.source,
+    message: `duplicate job name(s): ${names}; the scheduler tracks jobs by name, so all but the last definition of a name would silently never run. Rename the duplicates.`,
+  };
 }
 
 function crossChecks(cfg: LoadedConfig, rawDags: RawDag[], issues: ConfigIssue[]): void {
@@ -354,7 +361,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const warnings = loader.ctx.warnings;
   const sectionValue = <T>(name: SectionName): T | null => (sections[name]?.value as T | undefined) ?? null;
   const cfg: LoadedConfig = {
-    jobs: dedupeJobs(results.flatMap((r) => r.jobs)),
+    jobs: results.flatMap((r) => r.jobs),
     dags: [],
     state: sectionValue('state'),
     cluster: sectionValue('cluster'),
@@ -364,13 +371,12 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     files: [],
     warnings,
   };
+  const duplicates = duplicateJobNames(cfg.jobs);
+  if (duplicates) issues.push(duplicates);
   const fallback = (name: SectionName) => sections[name]?.pos ?? filePos(path);
   if (cfg.state) checkState(cfg.state, fallback('state'), issues);
   if (cfg.cluster) checkCluster(cfg.cluster, fallback('cluster'), issues, warnings);
-  if (cfg.web) {
-    checkWeb(cfg.web, fallback('web'), issues);
-    webWarnings(cfg.web, warnings);
-  }
+  if (cfg.web) checkWeb(cfg.web, fallback('web'), issues);
   if (cfg.logging) loggingWarnings(cfg.logging, warnings);
   if (cfg.mcp) {
     checkMcp(cfg.mcp, fallback('mcp'), issues);

@@ -5,6 +5,7 @@ import { CLUSTER_BACKENDS, LEASE_BACKENDS } from '../util/backend-kinds.ts';
 import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
+import { webTlsProblems } from './tighten.ts';
 import type { LoadWarning } from './types.ts';
 
 type Problem = (keys: string[], message: string) => void;
@@ -259,20 +260,9 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
     if (points !== undefined && !(points >= 10 && points <= 50000))
       bad(['nodeHistory', 'points'], 'nodeHistory.points must be between 10 and 50000');
   }
+  for (const message of webTlsProblems(web)) bad(['tls'], message);
   if (web.socketMode !== undefined && !/^[0-7]{1,4}$/.test(web.socketMode))
     bad(['socketMode'], `socketMode ${quote(web.socketMode)} must be an octal mode such as 0660`);
-}
-
-/** Runtime-only problems the reference tolerates at load: reported as warnings, never errors. */
-export function webWarnings(web: WebSection, warnings: LoadWarning[]): void {
-  for (const url of web.listen) {
-    if (url.startsWith('https://') && !web.tls)
-      warnings.push({
-        level: 'warning',
-        logger: 'cronstable',
-        message: `web: listen '${url}' is https:// but web.tls (cert, key) is not set; it will be skipped`,
-      });
-  }
 }
 
 /** Only `version: 1` can be applied; like the reference, anything else fails when applied, not at load. */

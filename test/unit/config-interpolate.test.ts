@@ -34,9 +34,9 @@ describe('spec 09 §1 interpolation', () => {
 
   it('v2: the syntax table and its pinned oddities', () => {
     const env = { A: 'x', E: '' };
-    expect(['$${A}', '${E}', '${E:-d}', '${A-d}', '${A:-${B}}', '${1A}', '$A', '${A'].map((s) => x(s, env))).toEqual(
-      ['${A}', '', 'd', '${A-d}', 'x}', '${1A}', '$A', '${A'],
-    );
+    expect(
+      ['$${A}', '${E}', '${E:-d}', '${A-d}', '${A:-${B}}', '${1A}', '$A', '${A'].map((s) => x(s, env)),
+    ).toEqual(['${A}', '', 'd', '${A-d}', 'x}', '${1A}', '$A', '${A']);
     expect(x('${A}:-z', env)).toBe('x:-z');
     expect(x('${A:-${B}}', {})).toBe('${B}');
     expect(x('$$$', env)).toBe('$$');
@@ -54,7 +54,10 @@ describe('spec 09 §1 interpolation', () => {
   });
 
   it('v3: an unset reference names the file, the value path and the variable, at line:col', () => {
-    const msg = errorOf({ 'p.yaml': J('    timezone: ${NOPE}\n'), 'conf.yaml': 'include:\n  - p.yaml\n' }, {});
+    const msg = errorOf(
+      { 'p.yaml': J('    timezone: ${NOPE}\n'), 'conf.yaml': 'include:\n  - p.yaml\n' },
+      {},
+    );
     expect(msg).toContain('p.yaml:5:5: ');
     expect(msg).toContain(
       'config value jobs[0].timezone references environment variable ${NOPE}, which is not set; export it, or write ${NOPE:-default} to supply a fallback',
@@ -73,7 +76,9 @@ describe('spec 09 §1 interpolation', () => {
       ['N2', 'jobs[0].environment[0].value'],
       ['N3', 'web.listen[0]'],
     ])
-      expect(msg).toContain(`config value ${where} references environment variable \${${name}}, which is not set`);
+      expect(msg).toContain(
+        `config value ${where} references environment variable \${${name}}, which is not set`,
+      );
   });
 
   it('v4: command, shell, shell reporters and logging keep every $', () => {
@@ -126,7 +131,10 @@ describe('spec 09 §1 interpolation', () => {
       { A: 'aa' },
     );
     expect(cfg.jobs.map((j) => j.command)).toContain('echo ${UNSET} $$');
-    expect(cfg.jobs.find((j) => j.name === 'J')!.effectiveEnvironment).toContainEqual({ key: 'F', value: '${A}' });
+    expect(cfg.jobs.find((j) => j.name === 'J')!.effectiveEnvironment).toContainEqual({
+      key: 'F',
+      value: '${A}',
+    });
   });
 
   it('v8: a variable in an integer position is a schema error, not an interpolation error', () => {
