@@ -73,7 +73,10 @@ export async function run(): Promise<Metric[]> {
     });
     if (jobs !== 3000) throw new Error(`expected 3000 jobs, loaded ${jobs}`);
     const text = generateJobFile(3000);
-    const trees = Array.from({ length: 5 }, () => validateRoot(fileSchema, parseStrictYaml(text, file).source).value);
+    const trees = Array.from(
+      { length: 5 },
+      () => validateRoot(fileSchema, parseStrictYaml(text, file).source).value,
+    );
     const env = { ...process.env, BENCH_UNUSED: 'x' };
     const interpolate = await bestOf(5, () => {
       interpolateFile(trees.pop(), env, file);
