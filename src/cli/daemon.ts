@@ -21,6 +21,9 @@ function emitWarnings(cfg: LoadedConfig): void {
 export async function runDaemonCommand(argv: string[], io: CliIo): Promise<number> {
   if (verbArgs(argv, 'state')) return (await import('./stateadmin.ts')).runStateAdmin(argv, io);
   if (verbArgs(argv, 'slots')) return (await import('./slots.ts')).runSlots(argv, io);
+  const init = verbArgs(argv, 'init');
+  if (init)
+    return (await import('./init.ts')).runInitCommand(init.config, init.rest, DEFAULT_CONFIG_PATH, io);
   let values: {
     config?: string;
     'log-level'?: string;

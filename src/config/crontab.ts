@@ -4,6 +4,7 @@ import { isKnownTimezone, parseCron } from '../schedule/index.ts';
 import { errorText } from '../util/errors.ts';
 import { type ConfigIssue, excerpt, quote, type SourcePos } from './errors.ts';
 import type { RawJob } from './file-schema.ts';
+import { crontabControlProblem, crontabStrip } from './tighten.ts';
 import { setLocation } from './validators.ts';
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
@@ -46,8 +47,13 @@ export function lowerCrontab(text: string, path: string): { jobs: RawJob[]; issu
     const lineNo = i + 1;
     const pos: SourcePos = { file: path, line: lineNo, col: 1 };
     const problem = (message: string) => issues.push({ file: path, line: lineNo, col: 1, message });
-    const line = rawLine.trim();
+    const line = crontabStrip(rawLine);
     if (line === '' || line.startsWith('#')) return;
+    const control = crontabControlProblem(line);
+    if (control) {
+      problem(control);
+      return;
+    }
     const assign = ASSIGNMENT.exec(line);
     if (assign) {
       const value = unquote(assign[2]!.trim());

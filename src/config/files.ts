@@ -28,16 +28,17 @@ export function sniffCrontab(text: string): boolean {
 export function isCrontabFile(path: string, text: string): boolean {
   if (isCrontabByName(path)) return true;
   const ext = extensionOf(basename(path));
-  if (ext === '.yml' || ext === '.yaml') return false;
+  if (ext.toLowerCase() === '.yml' || ext.toLowerCase() === '.yaml') return false;
   return sniffCrontab(text);
 }
 
-/** Directory mode: keep `.yml`/`.yaml` (case-sensitive) and crontab-named entries, skip `_x`/`.x`. */
+/** Directory mode: keep `.yml`/`.yaml` (any case, spec 09 §7.5) and crontab-named entries, skip `_x`/`.x`. */
 export function isDirectoryEntryLoaded(name: string): boolean {
   const ext = extname(name);
   const stem = ext ? name.slice(0, -ext.length) : name;
   if (stem.startsWith('_') || stem.startsWith('.') || name.startsWith('.')) return false;
-  return ext === '.yml' || ext === '.yaml' || isCrontabByName(name);
+  const lower = ext.toLowerCase(); // spec 09 §7.5: `JOBS.YAML` loads
+  return lower === '.yml' || lower === '.yaml' || isCrontabByName(name);
 }
 
 /** Plain code-point order, not locale order: upper case < `_` < lower case. */

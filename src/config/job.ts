@@ -19,6 +19,7 @@ import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import { launchPlaceOf } from './launch-place-check.ts';
 import type { Locator } from './locate.ts';
+import { scheduleFieldProblems } from './tighten.ts';
 import type { CommandSettings, EnvVar, JobOptions, LoadWarning, RunAs } from './types.ts';
 
 export interface BuildContext {
@@ -59,6 +60,11 @@ export function parseScheduleFor(
   loc: Locator,
   ctx: BuildContext,
 ): ParsedSchedule | null {
+  if (typeof schedule === 'object') {
+    const blanks = scheduleFieldProblems(schedule);
+    for (const b of blanks) ctx.issues.push(loc.issue(['schedule', b.key], b.message));
+    if (blanks.length > 0) return null;
+  }
   const text = scheduleTextOf(schedule);
   const reboot = typeof schedule === 'string' && isReboot(schedule);
   let cron: CronSchedule | null = null;

@@ -2,6 +2,7 @@
 // singleton sections, per-job rules and the cross-section checks. All issues of one load are
 // collected and raised together as one ConfigError.
 import { readdirSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { builtinJobOptions } from './builtins.ts';
 import { lowerCrontab } from './crontab.ts';
@@ -11,6 +12,7 @@ import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos 
 import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
+import { type Env, interpolateFile } from './interpolate.ts';
 import { type BuildContext, checkJobOptions, checkLaunch, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
 import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
@@ -30,6 +32,8 @@ export interface LoadOptions {
   /** Effective uid, for the user/group rule; null where unknown. */
   euid?: number | null;
   platform?: string;
+  /** The environment `${NAME}` references read (spec 09 §1); the process's own by default. */
+  env?: Env;
 }
 
 const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging'] as const;
@@ -58,7 +62,11 @@ function filePos(file: string): SourcePos {
 class Loader {
   readonly issues: ConfigIssue[] = [];
   readonly ctx: BuildContext;
+  readonly env: Env;
   constructor(opts: LoadOptions) {
+    // The daemon defines HOSTNAME at start; -v and --job-set-id must read `${HOSTNAME}` alike (spec 09 §1.5).
+    if (!opts.env) process.env.HOSTNAME ??= hostname();
+    this.env = opts.env ?? process.env;
     let identity: ReturnType<typeof systemIdentityDb> | undefined;
     this.ctx = {
       cwd: opts.cwd ?? process.cwd(),
@@ -154,6 +162,11 @@ class Loader {
       this.issues.push(...issues);
       return null;
     }
+    const unset = interpolateFile(value, this.env, label);
+    if (unset.length > 0) {
+      this.issues.push(...unset);
+      return null;
+    }
     return this.assemble(value, abs, label, seen);
   }
 
@@ -247,17 +260,24 @@ class Loader {
 }
 
 /** A later job with the same name replaces the earlier one, keeping the first position. */
-function dedupeJobs(jobs: JobConfig[]): JobConfig[] {
-  const byName = new Map<string, JobConfig>();
-  for (const j of jobs) byName.set(j.name, j);
+/** Spec 09 §7.1: the scheduler tracks jobs by name, so a repeated name would hide all but its last definition. */
+function duplicateJobNames(jobs: readonly JobConfig[]): ConfigIssue | null {
   const seen = new Set<string>();
-  const out: JobConfig[] = [];
+  const repeated = new Set<string>();
+  let first: JobConfig | undefined;
   for (const j of jobs) {
-    if (seen.has(j.name)) continue;
-    seen.add(j.name);
-    out.push(byName.get(j.name)!);
+    if (!seen.has(j.name)) seen.add(j.name);
+    else {
+      first ??= j;
+      repeated.add(j.name);
+    }
   }
-  return out;
+  if (!first) return null;
+  const names = [...repeated].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(', ');
+  return {
+    ...first.source,
+    message: `duplicate job name(s): ${names}; the scheduler tracks jobs by name, so all but the last definition of a name would silently never run. Rename the duplicates.`,
+  };
 }
 
 function crossChecks(cfg: LoadedConfig, rawDags: RawDag[], issues: ConfigIssue[]): void {
@@ -342,7 +362,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const warnings = loader.ctx.warnings;
   const sectionValue = <T>(name: SectionName): T | null => (sections[name]?.value as T | undefined) ?? null;
   const cfg: LoadedConfig = {
-    jobs: dedupeJobs(results.flatMap((r) => r.jobs)),
+    jobs: results.flatMap((r) => r.jobs),
     dags: [],
     state: sectionValue('state'),
     cluster: sectionValue('cluster'),
@@ -352,6 +372,8 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     files: [],
     warnings,
   };
+  const duplicates = duplicateJobNames(cfg.jobs);
+  if (duplicates) issues.push(duplicates);
   const fallback = (name: SectionName) => sections[name]?.pos ?? filePos(path);
   if (cfg.state) checkState(cfg.state, fallback('state'), issues);
   if (cfg.cluster) checkCluster(cfg.cluster, fallback('cluster'), issues, warnings);

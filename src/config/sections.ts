@@ -5,6 +5,7 @@ import { CLUSTER_BACKENDS, LEASE_BACKENDS } from '../util/backend-kinds.ts';
 import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
 import { Locator } from './locate.ts';
+import { webTlsProblems } from './tighten.ts';
 import type { LoadWarning } from './types.ts';
 import { checkWebTokens } from './web-tokens.ts';
 
@@ -260,6 +261,7 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
     if (points !== undefined && !(points >= 10 && points <= 50000))
       bad(['nodeHistory', 'points'], 'nodeHistory.points must be between 10 and 50000');
   }
+  for (const message of webTlsProblems(web)) bad(['tls'], message);
   if (web.socketMode !== undefined && !/^[0-7]{1,4}$/.test(web.socketMode))
     bad(['socketMode'], `socketMode ${quote(web.socketMode)} must be an octal mode such as 0660`);
   checkWebTokens(web, bad);
@@ -273,14 +275,6 @@ export function webWarnings(web: WebSection, warnings: LoadWarning[]): void {
       logger: 'cronstable',
       message: 'web.tls.ca has no effect; use web.tls.clientCa to require client certificates',
     });
-  for (const url of web.listen) {
-    if (url.startsWith('https://') && !web.tls)
-      warnings.push({
-        level: 'warning',
-        logger: 'cronstable',
-        message: `web: listen '${url}' is https:// but web.tls (cert, key) is not set; it will be skipped`,
-      });
-  }
 }
 
 /** Only `version: 1` can be applied; like the reference, anything else fails when applied, not at load. */

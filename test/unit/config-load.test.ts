@@ -69,18 +69,18 @@ describe('file kinds (spec 01 §1.2)', () => {
 });
 
 describe('directory mode (spec 01 §1.3)', () => {
-  it('loads entries in code-point order, skipping _x, .x and other extensions', () => {
+  it('loads entries in code-point order, skipping _x, .x and other extensions (YAML suffix in any case, spec 09 §7.5)', () => {
     const { cfg } = loadDir({
       'b.yaml': `jobs:\n${jobYaml('from-b')}`,
       'A.yml': `jobs:\n${jobYaml('from-A')}`,
       '_frag.yaml': `jobs:\n${jobYaml('skipped-underscore')}`,
       '.hidden.yaml': `jobs:\n${jobYaml('skipped-dot')}`,
-      'c.YAML': `jobs:\n${jobYaml('skipped-case')}`,
+      'c.YAML': `jobs:\n${jobYaml('upper-case')}`,
       'README.md': 'not config',
       'x.txt': '* * * * * echo ignored\n',
       'legacy.crontab': '* * * * * echo legacy\n',
     });
-    expect(cfg.jobs.map((j) => j.name)).toEqual(['from-A', 'from-b', 'legacy.crontab:1']);
+    expect(cfg.jobs.map((j) => j.name)).toEqual(['from-A', 'from-b', 'upper-case', 'legacy.crontab:1']);
   });
 
   it('treats an empty directory as a valid empty config', () => {

@@ -307,8 +307,10 @@ describe('sections (specs 03, 05, 06)', () => {
     );
     expect(errorOf(web('  socketMode: rw\n'))).toContain("socketMode 'rw' must be an octal mode");
     expect(errorOf(web('  tls: x\n'))).toContain('web.tls: expected a mapping');
-    const https = load('web:\n  listen:\n    - https://127.0.0.1:8443\n');
-    expect(https.warnings.map((w) => w.message).join()).toContain('web.tls (cert, key) is not set');
+    // Spec 09 §7.4: formerly a warning, now a load error (v34 in config-tighten.test.ts).
+    expect(errorOf('web:\n  listen:\n    - https://127.0.0.1:8443\n')).toContain(
+      'web.listen has https:// address(es) https://127.0.0.1:8443 but no web.tls.cert',
+    );
   });
 
   it('accepts a logging section, warning (not failing) on an unsupported version', () => {
