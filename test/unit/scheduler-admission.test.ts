@@ -68,6 +68,8 @@ function envOf(over: Partial<AdmissionEnv> = {}): AdmissionEnv & { calls: string
     durable: null,
     claims: LOCAL_CLAIMS,
     stopping: () => false,
+    paused: () => null,
+    now: () => START,
     runningCount: () => 0,
     replaceRunning: async () => {
       calls.push('replace');

@@ -79,6 +79,17 @@ export const JobRowSchema = z.object({
   schedule_findings: z.array(z.object({ code: z.string(), level: z.string(), message: z.string() })),
   last_run: RunObjectSchema.nullable(),
   history: z.array(z.object({ outcome: RunOutcomeSchema, duration: nnum })),
+  /** The runtime pause in force (spec 10 §1.5), or null; absent from daemons older than pauses. */
+  paused: z
+    .object({
+      since: z.string(),
+      until: z.string(),
+      note: z.string(),
+      by: z.string(),
+      channel: z.enum(['api', 'mcp']),
+    })
+    .nullable()
+    .optional(),
   schedule_resolved: z.string().optional(),
   dst: z
     .object({ repeated: z.enum(['first', 'last', 'both']), skipped: z.enum(['shift', 'skip']) })
