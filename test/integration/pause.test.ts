@@ -16,6 +16,9 @@ const require = createRequire(import.meta.url);
 type RawDb = { prepare(sql: string): { all(...p: unknown[]): unknown[] }; close(): void };
 const Better = require('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => RawDb;
 
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
+type Body = any;
+
 let dir: string;
 let base: string;
 let child: ChildProcess;
@@ -74,7 +77,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function post(path: string, body?: string): Promise<{ status: number; json: any }> {
+async function post(path: string, body?: string): Promise<{ status: number; json: Body }> {
   const r = await fetch(base + path, {
     method: 'POST',
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -88,7 +91,7 @@ const pause = (job: string, body?: unknown) =>
     `/jobs/${job}/pause`,
     body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   );
-const get = async (path: string): Promise<any> => (await fetch(base + path)).json();
+const get = async (path: string): Promise<Body> => (await fetch(base + path)).json();
 
 describe('pause and resume (spec 10 §1)', () => {
   it('v1: a pause with no body holds the job for an hour, by api on the api channel', async () => {
@@ -104,11 +107,11 @@ describe('pause and resume (spec 10 §1)', () => {
     const r = await pause('tick', { durationSeconds: 60, note: 'maint', by: 'me' });
     expect(r.status).toBe(200);
     expect((await get('/jobs/tick')).paused).toEqual(r.json.paused);
-    const row = (await get('/jobs')).find((j: any) => j.name === 'tick');
+    const row = (await get('/jobs')).find((j: Body) => j.name === 'tick');
     const keys = Object.keys(row);
     expect(keys.indexOf('paused')).toBe(keys.indexOf('history') + 1);
     expect(row.paused).toEqual(r.json.paused);
-    expect((await get('/jobs')).find((j: any) => j.name === 'slow').paused).toBeNull();
+    expect((await get('/jobs')).find((j: Body) => j.name === 'slow').paused).toBeNull();
   });
 
   it('v3-v8: the 400s and their texts', async () => {

@@ -17,6 +17,7 @@ import {
   ladderStep,
   nodeConcurrencyGate,
   onlyIfLastSucceededGate,
+  pauseGate,
   rebootOnceGate,
   shutdownGate,
 } from '../../src/scheduler/admission.ts';
@@ -273,6 +274,7 @@ describe('the pipeline', () => {
     expect(GATES).toEqual([
       enabledGate,
       clusterGate,
+      pauseGate,
       onlyIfLastSucceededGate,
       rebootOnceGate,
       ladderStep,
