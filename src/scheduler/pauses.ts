@@ -81,7 +81,9 @@ export class PauseBook {
   }
 
   /** What another node (or the store at boot) says of the job: a pause, or none. */
-  adopt(job: string, p: Pause | null): void {
+  adopt(job: string, seen: Pause | null): void {
+    // An expired record reads as absent (else every refresh would revive it for the sweep to log).
+    const p = seen && seen.untilMs > this.clock.now() ? seen : null;
     const had = this.pauses.get(job);
     if (p === null ? had === undefined : same(had, p)) return;
     if (p === null) this.pauses.delete(job);
