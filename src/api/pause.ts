@@ -37,6 +37,12 @@ function pausable(d: ApiDeps, name: string): boolean {
   return d.ctx.scheduler.job(name) !== undefined && !name.startsWith('dag:');
 }
 
+/** The job looked up first (404), then the body read (spec 10 §1.2 Do better). */
+function lookedUp(d: ApiDeps, name: string, body: PauseBody): ApiResult<Record<string, unknown>> {
+  if (!pausable(d, name)) return fail(404, `job '${name}' not found`);
+  return parsed(body);
+}
+
 interface PauseArgs {
   durationSeconds?: unknown;
   until?: unknown;
@@ -75,14 +81,10 @@ export function pauseWindow(
 }
 
 /** `POST /jobs/{name}/pause`. */
-export function pauseJob(
-  d: ApiDeps,
-  name: string,
-  body: PauseBody,
-  channel: PauseChannel = 'api',
-): ApiResult<{ paused: PauseRecord }> {
-  if (!pausable(d, name)) return fail(404, `job '${name}' not found`);
-  const b = parsed(body);
+type PauseAction<T> = (d: ApiDeps, name: string, body: PauseBody, channel?: PauseChannel) => ApiResult<T>;
+
+export const pauseJob: PauseAction<{ paused: PauseRecord }> = (d, name, body, channel = 'api') => {
+  const b = lookedUp(d, name, body);
   if (!b.ok) return b;
   const now = d.ctx.clock.now();
   const w = pauseWindow(b.body, now);
@@ -99,21 +101,15 @@ export function pauseJob(
   });
   d.status.invalidate();
   return ok({ paused: pauseRecord(p) });
-}
+};
 
 /** `POST /jobs/{name}/resume`: never fails on a job that is not paused. */
-export function resumeJob(
-  d: ApiDeps,
-  name: string,
-  body: PauseBody,
-  channel: PauseChannel = 'api',
-): ApiResult<{ paused: null }> {
-  if (!pausable(d, name)) return fail(404, `job '${name}' not found`);
-  const b = parsed(body);
+export const resumeJob: PauseAction<{ paused: null }> = (d, name, body, channel = 'api') => {
+  const b = lookedUp(d, name, body);
   if (!b.ok) return b;
   const by = b.body.by;
   if (by !== undefined && typeof by !== 'string') return fail(400, 'by must be a string');
   d.ctx.scheduler.pauses.resume(name, (by as string | undefined) || channel, channel);
   d.status.invalidate();
   return ok({ paused: null });
-}
+};
