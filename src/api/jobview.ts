@@ -4,6 +4,7 @@ import type { JobConfig } from '../config/types.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';
 import type { ClusterView, WebContext } from './context.ts';
+import { type PauseRecord, pauseRecord } from './pause-record.ts';
 import { isoUtc, isoUtcOrNull } from './timefmt.ts';
 import type { ApiResourceStats, ApiRunStats } from './wire/jobs.schema.ts';
 
@@ -122,6 +123,11 @@ function staticOf(job: JobConfig): StaticJob {
   return s;
 }
 
+function pausedRecord(ctx: WebContext, name: string): PauseRecord | null {
+  const p = ctx.scheduler.pauses.active(name);
+  return p ? pauseRecord(p) : null;
+}
+
 export function jobObject(
   ctx: WebContext,
   job: JobConfig,
@@ -156,6 +162,7 @@ export function jobObject(
     schedule_findings: j.findings,
     last_run: last ? runObject(last) : null,
     history,
+    paused: pausedRecord(ctx, j.name),
   };
   if (j.resolved !== null) out.schedule_resolved = j.resolved;
   if (j.dst !== null) out.dst = j.dst;

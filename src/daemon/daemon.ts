@@ -21,6 +21,7 @@ import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installMemoryReport } from './memory-report.ts';
+import { type PauseService, startPauses } from './pauses.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
@@ -39,6 +40,8 @@ export interface DaemonOptions {
   clock?: Clock;
   /** The DAG advance lease's TTL, s (default 30, spec 04 §7.6); see `DAG_LEASE_ENV`. */
   dagLeaseSeconds?: number;
+  /** How often pauses expire and converge with the store, ms (default 10 s). */
+  pauseRefreshMs?: number;
 }
 
 function reportBlockFor(job: JobConfig, hook: ReportHook) {
@@ -70,6 +73,7 @@ export class Daemon {
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
   /** The DAG engine (spec 04), when the store is open. */
   dags: DagEngine | null = null;
+  private pauses: PauseService | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -163,6 +167,12 @@ export class Daemon {
     this.sched = scheduler;
     scheduler.load(this.config.jobs);
     this.buildDags();
+    this.pauses = await startPauses(scheduler, this.state?.store ?? null, {
+      clock: this.clock,
+      log: this.log,
+      host: this.config.cluster?.nodeName || (process.env.HOSTNAME ?? hostname()),
+      everyMs: this.opts.pauseRefreshMs,
+    });
     // The web API listens before the first slot fires: a job that probes its own node's API
     // (the grand tour's pulse-liveness) must not meet a refused connection at boot.
     await this.applyWeb();
@@ -261,6 +271,7 @@ export class Daemon {
 
   stop(graceMs = this.opts.shutdownGraceMs ?? 60_000): Promise<void> {
     if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pauses?.stop();
     this.stopping ??= (async () => {
       const scheduler = this.sched;
       const n = scheduler?.runningCount() ?? 0;

@@ -23,7 +23,7 @@ export function sortSeries(metric: Metric<string>, rank: (labels: Labels) => str
 
 export const byJob = (l: Labels) => l.job_name ?? '';
 export const byJobStatus = (l: Labels) =>
-  `${l.job_name ?? ''}\u0000${['success', 'failure', 'cancelled'].indexOf(l.status ?? '')}`;
+  `${l.job_name ?? ''}\u0000${['success', 'failure', 'cancelled', 'skipped'].indexOf(l.status ?? '')}`;
 
 /** Families modelled as gauges named `<base>_info`; OpenMetrics types them `info` under the base name. */
 const INFO_FAMILIES = new Set([

@@ -24,6 +24,8 @@ interface JobFacts {
 export interface LiveJob extends JobFacts {
   st: JobStatus | undefined;
   last: RunRecord | undefined;
+  /** A runtime pause is in force (spec 10 §1.5). */
+  paused: boolean;
 }
 
 const factsCache = new WeakMap<JobConfig, JobFacts>();
@@ -50,7 +52,9 @@ export function liveJobs(ctx: WebContext): LiveJob[] {
   for (const st of ctx.scheduler.status()) status.set(st.name, st);
   for (const config of ctx.config().jobs) {
     const st = status.get(config.name);
-    if (st) jobs.push({ ...factsOf(config), st, last: ctx.scheduler.history(st.name)?.lastRun() });
+    if (!st) continue;
+    const last = ctx.scheduler.history(st.name)?.lastRun();
+    jobs.push({ ...factsOf(config), st, last, paused: ctx.scheduler.pauses.active(st.name) !== null });
   }
   return jobs;
 }
@@ -107,6 +111,7 @@ export class JobFamilies {
   });
   private readonly perJob: PerJob[] = [
     new PerJob('cronstable_job_enabled', 'Whether the job is enabled.', (j) => (j.enabled ? 1 : 0)),
+    new PerJob('cronstable_job_paused', 'Whether a runtime pause holds the job.', (j) => (j.paused ? 1 : 0)),
     new PerJob('cronstable_job_running', 'Running instances of the job.', (j) => j.st?.pids.length ?? 0),
     new PerJob(
       'cronstable_job_next_run_timestamp_seconds',

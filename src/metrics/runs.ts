@@ -9,7 +9,7 @@ import { fateOf, settledWithoutRun } from '../util/slot-outcomes.ts';
 import { byJob, byJobStatus, sortSeries } from './exposition.ts';
 import { Counter, Gauge, Histogram } from './prom.ts';
 
-const STATUSES = ['success', 'failure', 'cancelled'] as const;
+const STATUSES = ['success', 'failure', 'cancelled', 'skipped'] as const;
 const REPLACED = 'replaced by a newer instance';
 
 export class RunFamilies {
@@ -139,6 +139,8 @@ export class RunFamilies {
     this.ensureJob(slot.job);
     const outcome = fateOf({ outcome: slot.outcome, trigger: 'schedule', failReason: slot.detail });
     this.slotsTotal.inc({ job_name: slot.job, outcome }, slot.count ?? 1);
+    // A paused slot is a skipped run to `runs_total` (spec 10 §1.5).
+    if (outcome === 'paused') this.runsTotal.inc({ job_name: slot.job, status: 'skipped' }, slot.count ?? 1);
   }
 
   /** The run of a slot (its first attempt: retries belong to the same slot and are not counted again). */

@@ -11,6 +11,7 @@ import type { ClaimAnswer, DurableControl, FireClaims } from './control.ts';
 import type { ClusterGate, GateDecision } from './gate.ts';
 import type { RunTrigger } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
+import { iso, type Pause } from './pauses.ts';
 
 export type Decision =
   | { kind: 'run' }
@@ -44,6 +45,9 @@ export interface AdmissionEnv {
   lastOutcome(job: string): 'success' | 'failure' | null;
   /** Cancels the job's pending ladder (`superseded`) and installs a fresh one (or none). */
   freshLadder(job: JobConfig): RetryLadder | null;
+  /** The job's runtime pause in force now (spec 10 §1), read from memory only. */
+  paused(job: string): Pause | null;
+  now(): number;
 }
 
 type Step = Decision | null;
@@ -81,6 +85,29 @@ export const clusterGate: Gate = (fire, env) => {
   };
   const d = env.gate.decide(fire.job, fire.scheduledAt, kind);
   return d instanceof Promise ? d.then(decide) : decide(d);
+};
+
+/**
+ * 2b. A runtime pause (spec 10 §1.3), after the ownership gate so only the node that would have run
+ * the slot records it. A slot is recorded `paused`; an @reboot run waits for the pause's end; a
+ * retry is re-checked every max(delay, 1 s), neither consumed nor cancelled. Manual starts pass.
+ */
+export const pauseGate: Gate = (fire, env) => {
+  const kind = fire.trigger;
+  if (kind === 'manual') return PASS;
+  const p = env.paused(fire.job.name);
+  if (!p) return PASS;
+  const until = iso(p.untilMs);
+  const owedFromBefore = kind === 'catchup' && fire.scheduledAt !== null && fire.scheduledAt < p.sinceMs;
+  // Catch-up of a slot owed from before the pause is postponed to the pause's end, not dropped.
+  if (kind === 'reboot' || owedFromBefore)
+    return { kind: 'defer', until: p.untilMs, reason: `the job is paused until ${until}` };
+  if (kind === 'retry') {
+    const step = Math.max(1000, fire.job.onFailure.retry.initialDelay * 1000);
+    return { kind: 'defer', until: env.now() + step, reason: `the job is paused until ${until}` };
+  }
+  env.log.info(`Job ${fire.job.name} skipped: paused until ${until}${p.note ? ` (${p.note})` : ''}`);
+  return skip('paused', `paused until ${until}`);
 };
 
 /** 3. onlyIfLastSucceeded (scheduled and @reboot fires), from the ledger when a store exists. */
@@ -167,6 +194,7 @@ export const fireClaimGate: Gate = (fire, env) => {
 export const GATES: readonly Gate[] = [
   enabledGate,
   clusterGate,
+  pauseGate,
   onlyIfLastSucceededGate,
   rebootOnceGate,
   ladderStep,

@@ -14,6 +14,7 @@ import type { DstNote } from './dst-notes.ts';
 import { type ClusterGate, RUN_HERE } from './gate.ts';
 import { JobHistory, type RunTrigger, type SlotRecord } from './history.ts';
 import type { RetryLadder } from './ladder.ts';
+import type { PauseBook } from './pauses.ts';
 import type { JobStatus, RunningRun } from './view.ts';
 
 /** A fire as the scheduler tracks it: its admission state plus its slot record once it has one. */
@@ -200,7 +201,14 @@ export async function cancelRuns(rt: JobRuntime, reason: 'cancelled' | 'replaced
 
 /** What the admission pipeline reads of the scheduler's jobs (a narrow view, no back-reference). */
 export function schedulerAdmission(o: {
-  deps: { log: Logger; gate?: ClusterGate; durable?: DurableControl | null; claims?: FireClaims };
+  deps: {
+    clock: Clock;
+    log: Logger;
+    gate?: ClusterGate;
+    durable?: DurableControl | null;
+    claims?: FireClaims;
+  };
+  pauses: PauseBook;
   runtime: (name: string) => JobRuntime | undefined;
   stopping: () => boolean;
   newLadder: (rt: JobRuntime) => RetryLadder | null;
@@ -230,6 +238,8 @@ export function schedulerAdmission(o: {
       rt.ladder = o.newLadder(rt);
       return rt.ladder;
     },
+    paused: (name) => o.pauses.active(name),
+    now: () => deps.clock.now(),
   };
 }
 

@@ -18,6 +18,7 @@ import type { JobHistory, RunRecord, RunTrigger } from './history.ts';
 import { RetryLadder } from './ladder.ts';
 import { OverloadTracker } from './overload.ts';
 import { DEFAULT_PACING, type DropCause, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
+import { PauseBook } from './pauses.ts';
 import { FireQueue, LATE_FIRE_WINDOW_MS } from './queue.ts';
 import { reportContext, sendReport } from './reports.ts';
 import {
@@ -76,6 +77,8 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly pacer: LaunchPacer<WaitingLaunch>;
   private readonly overloads: OverloadTracker;
   private readonly book: FireBook;
+  /** Runtime pauses (spec 10 §1): what the pause gate reads, the API and the store sync change. */
+  readonly pauses: PauseBook;
   startFailures = 0;
 
   constructor(private readonly deps: SchedulerDeps) {
@@ -94,8 +97,10 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       (dropped, cause) => this.launchesDropped(dropped, cause),
       deps.pacing ?? DEFAULT_PACING,
     );
+    this.pauses = new PauseBook(deps.clock, deps.log);
     this.admission = schedulerAdmission({
       deps,
+      pauses: this.pauses,
       runtime: (name) => this.jobs.get(name),
       stopping: () => this.stopping,
       newLadder: (rt) => this.newLadder(rt),

@@ -4,6 +4,7 @@ import type { JobConfig } from '../config/types.ts';
 import type { OutputLine } from '../exec/types.ts';
 import type { EventListener } from './events.ts';
 import type { JobHistory, RunTrigger } from './history.ts';
+import type { PauseBook } from './pauses.ts';
 
 export type StartResult = 'started' | 'skipped' | 'unknown' | 'disabled';
 
@@ -65,4 +66,6 @@ export interface SchedulerView {
   ): Promise<'cancelled' | 'not-running' | 'unknown'>;
   /** Every scheduler event (slots, runs, output lines, retries); returns the unsubscribe. */
   subscribe(fn: EventListener): () => void;
+  /** Runtime pauses (spec 10 §1). */
+  readonly pauses: PauseBook;
 }

@@ -105,7 +105,7 @@ export const SLOT_OUTCOMES = [
     tone: 'lost',
     legacy: { ledger: 'skipped:gate', reason: 'quorum' },
   },
-  /** The job was paused (spec 10 §1.3). No pause feature writes it yet; readers know it. */
+  /** The job was paused (spec 10 §1.3): the pause gate (scheduler/admission.ts) settles the slot so. */
   {
     fate: 'paused',
     kind: 'settled',

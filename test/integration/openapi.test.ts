@@ -347,6 +347,8 @@ describe('GET /openapi.json', () => {
     await post('/jobs/{name}/start', '/jobs/slow/start');
     await until('slow to run', 10_000, async () => ((await jobRow('slow')).running ? true : null));
     await post('/jobs/{name}/cancel', '/jobs/slow/cancel');
+    await post('/jobs/{name}/pause', '/jobs/slow/pause', { durationSeconds: 60, note: 'openapi-test' });
+    await post('/jobs/{name}/resume', '/jobs/slow/resume', { by: 'openapi-test' });
     await post('/dags/{name}/backfill', '/dags/etl/backfill', {
       from: '2026-01-01T00:00:00Z',
       to: '2026-01-02T00:00:00Z',

@@ -155,10 +155,10 @@ describe('web API with an auth token (real HTTP, real scheduler)', () => {
     expect(bad.headers.get('x-meridian-platform')).toBe('grand-tour');
   });
 
-  it('answers start with 200 and an empty body, and runs the job now', async () => {
+  it('answers start with 200 and a JSON acknowledgement (spec 10 §4.1), and runs the job now', async () => {
     const res = await h.post('/jobs/quick/start', { token: TOKEN });
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('');
+    expect(await res.json()).toEqual({ started: 'quick' });
     await waitUntil(() => (h.scheduler.history('quick')?.recentRuns().length ?? 0) > 0);
     expect(h.scheduler.history('quick')!.lastRun()!.trigger).toBe('manual');
   });
@@ -217,7 +217,7 @@ describe('web API without auth', () => {
     expect(status).toContain(`slow: running (pid: ${slow.pids[0]})`);
     const cancel = await h.post('/jobs/slow/cancel');
     expect(cancel.status).toBe(200);
-    expect(await cancel.text()).toBe('');
+    expect(await cancel.json()).toEqual({ cancelled: 'slow', instances: 1 });
     await waitUntil(() => h.scheduler.history('slow')?.lastRun()?.outcome === 'cancelled');
     expect((await h.post('/jobs/slow/cancel')).status).toBe(409);
     const runs = (await (await h.get('/jobs/slow/runs')).json()) as {

@@ -151,21 +151,25 @@ describe('/metrics', () => {
     expect(s('cronstable_config_last_reload_successful')[0]!.value).toBe(1);
     expect(s('cronstable_cluster_enabled')[0]!.value).toBe(0);
 
-    // Per-job counters: every job zero-filled, sorted by name, all three statuses.
+    // Per-job counters: every job zero-filled, sorted by name, all four statuses (skipped: spec 10 §1.5).
     const runs = s('cronstable_job_runs_total');
     expect(runs.map((x) => `${x.labels.job_name}/${x.labels.status}=${x.value}`)).toEqual([
       'bad-job/success=0',
       'bad-job/failure=1',
       'bad-job/cancelled=0',
+      'bad-job/skipped=0',
       'boot/success=1',
       'boot/failure=0',
       'boot/cancelled=0',
+      'boot/skipped=0',
       'off/success=0',
       'off/failure=0',
       'off/cancelled=0',
+      'off/skipped=0',
       'ok-job/success=1',
       'ok-job/failure=0',
       'ok-job/cancelled=0',
+      'ok-job/skipped=0',
     ]);
     expect(runs.every((x) => x.name === 'cronstable_job_runs_total')).toBe(true);
     const perm = s('cronstable_job_permanent_failures_total');

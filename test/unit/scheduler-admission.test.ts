@@ -17,6 +17,7 @@ import {
   ladderStep,
   nodeConcurrencyGate,
   onlyIfLastSucceededGate,
+  pauseGate,
   rebootOnceGate,
   shutdownGate,
 } from '../../src/scheduler/admission.ts';
@@ -68,6 +69,8 @@ function envOf(over: Partial<AdmissionEnv> = {}): AdmissionEnv & { calls: string
     durable: null,
     claims: LOCAL_CLAIMS,
     stopping: () => false,
+    paused: () => null,
+    now: () => START,
     runningCount: () => 0,
     replaceRunning: async () => {
       calls.push('replace');
@@ -271,6 +274,7 @@ describe('the pipeline', () => {
     expect(GATES).toEqual([
       enabledGate,
       clusterGate,
+      pauseGate,
       onlyIfLastSucceededGate,
       rebootOnceGate,
       ladderStep,

@@ -62,6 +62,15 @@ export type ApiResourceStats = z.infer<typeof ResourceStatsSchema>;
 
 export const RunStatsSchema = RunOutcomeStatsSchema.extend(ResourceStatsSchema.shape);
 
+/** A runtime pause (spec 10 §1.1): instants ISO-8601 UTC with microseconds. */
+export const PauseRecordSchema = z.object({
+  since: z.string(),
+  until: z.string(),
+  note: z.string(),
+  by: z.string(),
+  channel: z.enum(['api', 'mcp']),
+});
+
 /** One `GET /jobs` element (spec 06 §5.4). */
 export const JobRowSchema = z.object({
   name: z.string(),
@@ -79,6 +88,8 @@ export const JobRowSchema = z.object({
   schedule_findings: z.array(z.object({ code: z.string(), level: z.string(), message: z.string() })),
   last_run: RunObjectSchema.nullable(),
   history: z.array(z.object({ outcome: RunOutcomeSchema, duration: nnum })),
+  /** The runtime pause in force (spec 10 §1.5), or null; absent from daemons older than pauses. */
+  paused: PauseRecordSchema.nullable().optional(),
   schedule_resolved: z.string().optional(),
   dst: z
     .object({ repeated: z.enum(['first', 'last', 'both']), skipped: z.enum(['shift', 'skip']) })
@@ -171,6 +182,13 @@ export const docs: RouteDoc[] = [
   { method: 'get', path: '/jobs', summary: 'Every job in config order', response: z.array(JobRowSchema) },
   {
     method: 'get',
+    path: '/jobs/{name}',
+    summary: "One job's `/jobs` row",
+    response: JobRowSchema,
+    errors: [404],
+  },
+  {
+    method: 'get',
     path: '/jobs/{name}/runs',
     summary: "A job's retained runs (newest 50, oldest first) and their stats",
     response: JobRunsSchema,
@@ -202,15 +220,37 @@ export const docs: RouteDoc[] = [
   {
     method: 'post',
     path: '/jobs/{name}/start',
-    summary: 'Start the job now (ignores leadership, honours concurrencyPolicy); empty body',
-    response: null,
+    summary: 'Start the job now (ignores leadership and pauses, honours concurrencyPolicy)',
+    response: z.object({ started: z.string() }),
     errors: [404, 409],
   },
   {
     method: 'post',
     path: '/jobs/{name}/cancel',
-    summary: 'Cancel every running instance of the job; empty body',
-    response: null,
+    summary: 'Cancel every running instance of the job',
+    response: z.object({ cancelled: z.string(), instances: int }),
     errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/jobs/{name}/pause',
+    summary:
+      "Hold the job's scheduled fires until a deadline (default one hour, at most 30 days); replaces a pause",
+    body: z.object({
+      durationSeconds: int.min(1).max(2_592_000).nullable().optional(),
+      until: z.string().nullable().optional(),
+      note: z.string().max(500).nullable().optional(),
+      by: z.string().max(100).nullable().optional(),
+    }),
+    response: z.object({ paused: PauseRecordSchema }),
+    errors: [400, 404],
+  },
+  {
+    method: 'post',
+    path: '/jobs/{name}/resume',
+    summary: "Lift the job's pause on every node (never fails on a job that is not paused)",
+    body: z.object({ by: z.string().max(100).nullable().optional() }),
+    response: z.object({ paused: z.null() }),
+    errors: [400, 404],
   },
 ];

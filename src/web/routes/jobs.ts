@@ -6,12 +6,14 @@ import {
   cancelJob,
   jobNotFoundText,
   jobResources,
+  jobRow,
   jobRows,
   jobRuns,
   jobTrends,
   startJob,
 } from '../../api/jobs.ts';
 import { jobLogSource } from '../../api/logsource.ts';
+import { pauseJob, resumeJob } from '../../api/pause.ts';
 import type { ApiResult } from '../../api/types.ts';
 import { type Ctx, errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
@@ -29,6 +31,8 @@ export function jobRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
 
   app.get('/jobs', () => json(jobRows(d)));
 
+  app.get('/jobs/:name', (c) => answer(c, jobRow(d, param(c, 'name')), json));
+
   app.get('/jobs/:name/runs', (c) => answer(c, jobRuns(d, param(c, 'name')), json));
 
   app.get('/jobs/:name/logs', (c) => {
@@ -43,9 +47,18 @@ export function jobRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
 
   app.get('/jobs/:name/trends', (c) => answer(c, jobTrends(d, param(c, 'name')), json));
 
+  // Start and cancel acknowledge in JSON (spec 10 §4.1); `outcome` stays for the MCP tool.
   app.post('/jobs/:name/start', async (c) =>
-    answer(c, await startJob(d, param(c, 'name')), () => c.body(null, 200)),
+    answer(c, await startJob(d, param(c, 'name')), (r) => json({ started: r.started })),
   );
 
-  app.post('/jobs/:name/cancel', (c) => answer(c, cancelJob(d, param(c, 'name')), () => c.body(null, 200)));
+  app.post('/jobs/:name/cancel', (c) => answer(c, cancelJob(d, param(c, 'name')), json));
+
+  app.post('/jobs/:name/pause', async (c) =>
+    answer(c, pauseJob(d, param(c, 'name'), { text: await c.req.text() }), json),
+  );
+
+  app.post('/jobs/:name/resume', async (c) =>
+    answer(c, resumeJob(d, param(c, 'name'), { text: await c.req.text() }), json),
+  );
 }

@@ -1,0 +1,241 @@
+// Runtime pause and resume on real daemon processes (spec 10 §1, vectors 1-17): the routes, their
+// validation order and texts, the record on /jobs and /jobs/{name}, a paused slot recorded as a
+// skip (never run, never unaccounted), the gauges, manual start/cancel untouched, and the pause
+// surviving a restart through the store. The fleet vector (18) is test/cluster/pause-fleet.test.ts's.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { until } from '../helpers/until.ts';
+
+const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
+const require = createRequire(import.meta.url);
+type RawDb = { prepare(sql: string): { all(...p: unknown[]): unknown[] }; close(): void };
+const Better = require('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => RawDb;
+
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
+type Body = any;
+
+let dir: string;
+let base: string;
+let child: ChildProcess;
+let log = '';
+
+function config(port: number): string {
+  return `web:
+  listen:
+    - http://127.0.0.1:${port}
+state:
+  path: ${join(dir, 'state')}
+jobs:
+  - name: tick
+    command: echo hi > ${join(dir, 'tick-ran')}
+    schedule: '* * * * *'
+  - name: slow
+    command: sleep 30
+    schedule: '0 0 1 1 *'
+  - name: off
+    command: echo off
+    schedule: '* * * * *'
+    enabled: false
+`;
+}
+
+async function startDaemon(): Promise<void> {
+  log = '';
+  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (c: Buffer) => {
+    log += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    log += c.toString();
+  });
+  await until(`the daemon to answer (log: ${log})`, 20_000, async () =>
+    (await fetch(`${base}/jobs`).catch(() => null))?.ok === true ? true : null,
+  );
+}
+
+async function stopDaemon(): Promise<void> {
+  if (child.exitCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await gone;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cronstable-pause-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  writeFileSync(join(dir, 'c.yaml'), config(port));
+  await startDaemon();
+}, 30_000);
+afterAll(async () => {
+  await stopDaemon();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function post(path: string, body?: string): Promise<{ status: number; json: Body }> {
+  const r = await fetch(base + path, {
+    method: 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
+}
+const pause = (job: string, body?: unknown) =>
+  post(
+    `/jobs/${job}/pause`,
+    body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  );
+const get = async (path: string): Promise<Body> => (await fetch(base + path)).json();
+
+describe('pause and resume (spec 10 §1)', () => {
+  it('v1: a pause with no body holds the job for an hour, by api on the api channel', async () => {
+    const r = await pause('tick');
+    expect(r.status).toBe(200);
+    const p = r.json.paused;
+    expect(Date.parse(p.until) - Date.parse(p.since)).toBe(3_600_000);
+    expect(p).toMatchObject({ by: 'api', note: '', channel: 'api' });
+    expect(p.since).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+  });
+
+  it('v2: GET /jobs/{name} shows the returned record, and /jobs has `paused` after `history`', async () => {
+    const r = await pause('tick', { durationSeconds: 60, note: 'maint', by: 'me' });
+    expect(r.status).toBe(200);
+    expect((await get('/jobs/tick')).paused).toEqual(r.json.paused);
+    const row = (await get('/jobs')).find((j: Body) => j.name === 'tick');
+    const keys = Object.keys(row);
+    expect(keys.indexOf('paused')).toBe(keys.indexOf('history') + 1);
+    expect(row.paused).toEqual(r.json.paused);
+    expect((await get('/jobs')).find((j: Body) => j.name === 'slow').paused).toBeNull();
+  });
+
+  it('v3-v8: the 400s and their texts', async () => {
+    const cases: [unknown, string][] = [
+      [{ durationSeconds: 0 }, 'durationSeconds must be between 1 and 2592000'],
+      [{ durationSeconds: 2592001 }, 'durationSeconds must be between 1 and 2592000'],
+      [{ durationSeconds: true }, 'durationSeconds must be an integer'],
+      [{ durationSeconds: '5' }, 'durationSeconds must be an integer'],
+      [{ durationSeconds: 5.5 }, 'durationSeconds must be an integer'],
+      [{ durationSeconds: 10, until: '2030-01-01T00:00:00Z' }, 'give durationSeconds or until, not both'],
+      [{ until: '2020-01-01T00:00:00Z' }, 'until is in the past'],
+      [
+        { until: new Date(Date.now() + 31 * 86_400_000).toISOString() },
+        'until is more than 2592000 seconds away',
+      ],
+      [{ until: 'garbage' }, 'until is not a valid ISO-8601 timestamp'],
+      [{ until: 5 }, 'until must be an ISO-8601 timestamp string'],
+      [[1], 'request body must be a JSON object'],
+      ['nope', 'request body is not valid JSON'],
+      [{ note: 'x'.repeat(501) }, 'note is longer than 500 characters'],
+      [{ by: 'x'.repeat(101) }, 'by is longer than 100 characters'],
+      [{ note: 3 }, 'note must be a string'],
+    ];
+    for (const [body, error] of cases) {
+      const r = await pause('slow', body);
+      expect([r.status, r.json], JSON.stringify(body)).toEqual([400, { error }]);
+    }
+  });
+
+  it('v7: an until without an offset is UTC wall time', async () => {
+    const at = new Date(Date.now() + 2 * 3_600_000);
+    at.setUTCMilliseconds(0);
+    const wall = at.toISOString().slice(0, 19);
+    const r = await pause('slow', { until: wall });
+    expect(r.status).toBe(200);
+    expect(Date.parse(r.json.paused.until)).toBe(at.getTime());
+    await post('/jobs/slow/resume');
+  });
+
+  it('v9: an unknown job is 404 before any body check (Do better)', async () => {
+    expect(await pause('ghost')).toEqual({ status: 404, json: { error: "job 'ghost' not found" } });
+    expect(await pause('ghost', { durationSeconds: true })).toEqual({
+      status: 404,
+      json: { error: "job 'ghost' not found" },
+    });
+    expect(await post('/jobs/ghost/resume')).toEqual({
+      status: 404,
+      json: { error: "job 'ghost' not found" },
+    });
+  });
+
+  it('v12-v13: manual start and cancel are unaffected; a disabled job may be paused', async () => {
+    expect((await pause('slow')).status).toBe(200);
+    expect(await post('/jobs/slow/start')).toEqual({ status: 200, json: { started: 'slow' } });
+    expect(await post('/jobs/slow/cancel')).toEqual({
+      status: 200,
+      json: { cancelled: 'slow', instances: 1 },
+    });
+    await until('slow to stop', 10_000, async () =>
+      (await get('/jobs/slow')).running === false ? true : null,
+    );
+    expect(await post('/jobs/slow/cancel')).toEqual({
+      status: 409,
+      json: { error: "job 'slow' is not running" },
+    });
+    expect((await pause('off')).status).toBe(200);
+    expect(await post('/jobs/off/start')).toEqual({ status: 409, json: { error: "job 'off' is disabled" } });
+    await post('/jobs/slow/resume');
+    await post('/jobs/off/resume');
+  });
+
+  it('v14: resume answers paused null, paused or not; a non-string by is 400', async () => {
+    await pause('slow');
+    expect(await post('/jobs/slow/resume', '{"by":"ops"}')).toEqual({ status: 200, json: { paused: null } });
+    expect(await post('/jobs/slow/resume', '{"by":"ops"}')).toEqual({ status: 200, json: { paused: null } });
+    expect(await post('/jobs/slow/resume', '{"by":3}')).toEqual({
+      status: 400,
+      json: { error: 'by must be a string' },
+    });
+    expect(log).toContain('Job slow resumed by ops (api)');
+  });
+
+  it('v10-v11: a paused slot is not run, is recorded paused in the ledger, and counts as skipped', async () => {
+    await pause('tick', { durationSeconds: 3600 });
+    const since = Date.now();
+    await until('a paused slot', 75_000, async () =>
+      /Job tick skipped: paused until /.test(log) ? true : null,
+    );
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/cronstable_job_runs_total\{job_name="tick",status="skipped"\} 1\b/);
+    expect(metrics).toContain('cronstable_job_paused{job_name="tick"} 1');
+    expect(metrics).toContain('cronstable_job_paused{job_name="slow"} 0');
+    const lines = metrics.split('\n').filter((l) => /^cronstable_job_(enabled|paused)\{/.test(l));
+    expect(lines[0]).toMatch(/^cronstable_job_enabled/);
+    // The ledger holds the slot as `paused`, never unaccounted; no process ran.
+    const slots = await get('/jobs/tick/slots');
+    const fates = JSON.stringify(slots);
+    expect(fates).toContain('"paused"');
+    expect(Date.now() - since).toBeLessThan(75_000);
+    expect(require('node:fs').existsSync(join(dir, 'tick-ran'))).toBe(false);
+  }, 90_000);
+
+  it('v17: with a store, a pause survives a restart and its stream records it', async () => {
+    const r = await pause('slow', { durationSeconds: 600 });
+    const newest = () => {
+      const db = new Better(join(dir, 'state', 'cronstable.db'), { readonly: true });
+      try {
+        const rows = db
+          .prepare(`SELECT data FROM records WHERE stream = 'paused/slow' ORDER BY id DESC LIMIT 1`)
+          .all() as { data: string }[];
+        return rows.length > 0 ? (JSON.parse(rows[0]!.data) as Record<string, unknown>) : null;
+      } finally {
+        db.close();
+      }
+    };
+    const rec = await until('the pause record in the store', 10_000, async () => {
+      const n = newest();
+      return n && n.kind === 'paused' && n.until === new Date(Date.parse(r.json.paused.until)).toISOString()
+        ? n
+        : null;
+    });
+    expect(rec).toMatchObject({ kind: 'paused', by: 'api', channel: 'api' });
+    await stopDaemon();
+    await startDaemon();
+    expect((await get('/jobs/slow')).paused).toEqual(r.json.paused);
+  }, 60_000);
+});
