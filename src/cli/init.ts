@@ -66,6 +66,15 @@ export function runInit(target: string, isDefault: boolean, io: CliIo): number {
   return 0;
 }
 
+export const INIT_USAGE = `usage: cronstable [-c CONF] init [DIRECTORY]
+
+Writes a starter configuration (cronstable.yaml) into DIRECTORY (default: -c, else /etc/cronstable.d).
+Refuses a directory that already holds configuration; DIRECTORY wins over a disagreeing -c.
+
+options:
+  -h, --help    show this help
+`;
+
 /** `[-c C] init [DIRECTORY]`: DIRECTORY wins over a disagreeing -c. */
 export function runInitCommand(
   config: string | undefined,
@@ -73,6 +82,10 @@ export function runInitCommand(
   defaultPath: string,
   io: CliIo,
 ): number {
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(INIT_USAGE);
+    return 0;
+  }
   const dir = rest[0];
   if (config !== undefined && dir !== undefined && config !== dir)
     io.err(`cronstable init: -c ${config} and DIRECTORY ${dir} disagree; writing to ${dir}\n`);

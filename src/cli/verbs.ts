@@ -19,6 +19,11 @@ export const VERBS: readonly VerbEntry[] = [
     route: 'next',
     summary: 'print the next fire instants of a cron expression or a configured job',
   },
+  {
+    name: 'init',
+    route: 'admin',
+    summary: 'write a starter config into DIRECTORY (refuses one already in use)',
+  },
   { name: 'slots', route: 'admin', summary: 'every scheduled slot of JOB and its fate, from the run ledger' },
   {
     name: 'state',
