@@ -37,11 +37,14 @@ export async function postMcp(
 
 /**
  * `MCP endpoint returned HTTP <status>` plus `: <error>` when the body names one. A detail that only
- * restates the status (`{"error":"unauthorized"}` on a 401) is left out: `... HTTP 401` says it all.
+ * restates the status (`{"error":"unauthorized"}` or spec 10's `{"error":"401: Unauthorized"}` on a
+ * 401) is left out: `... HTTP 401` says it all.
  */
 export function httpFailure(status: number, body: string): string {
   const detail = errorDetail(body);
-  const restates = detail !== null && detail.toLowerCase() === STATUS_CODES[status]?.toLowerCase();
+  const reason = STATUS_CODES[status]?.toLowerCase();
+  const said = detail?.toLowerCase();
+  const restates = said !== undefined && (said === reason || said === `${status}: ${reason}`);
   return `MCP endpoint returned HTTP ${status}${detail && !restates ? `: ${detail}` : ''}`;
 }
 
