@@ -8,11 +8,12 @@
 import type { ApiDeps } from '../api/deps.ts';
 import { inputSchemaOf, type JsonSchema, outputSchemaOf, requiredStrings } from '../api/json-schema.ts';
 import { errorText } from '../util/errors.ts';
+import { nestedDeeperThan } from '../util/jsondepth.ts';
 import type { Logger } from '../util/log.ts';
 import { auditRecord, type CallOutcome, isConfirmRefusal } from './audit.ts';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './depth.ts';
-import { INVALID_PARAMS, internalError, isPlainObject, RpcError } from './rpc.ts';
+import { INVALID_PARAMS, internalError, isPlainObject, MCP_MAX_DEPTH, RpcError } from './rpc.ts';
 import { type ArgumentIssue, argumentIssues, issueText } from './schema-check.ts';
+
 import {
   CONFIRM_TYPE_ERROR,
   confirmRefusal,
@@ -155,10 +156,10 @@ export class ToolRegistry {
     if (rawArgs !== undefined && !isPlainObject(rawArgs))
       throw new RpcError(INVALID_PARAMS, "'arguments' must be an object");
     const args = rawArgs ?? {};
-    if (nestedDeeperThan(args)) {
+    if (nestedDeeperThan(args, MCP_MAX_DEPTH)) {
       // Refused before the schema check, which recurses: the detail goes to the log only.
       this.record(entry, args, 'internal', caller);
-      this.hooks.log.error(`mcp: tool ${name} failed: arguments nest deeper than ${MAX_JSON_DEPTH} levels`);
+      this.hooks.log.error(`mcp: tool ${name} failed: arguments nest deeper than ${MCP_MAX_DEPTH} levels`);
       throw internalError();
     }
     let result: ToolResult;

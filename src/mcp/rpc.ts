@@ -23,3 +23,10 @@ export const internalError = () => new RpcError(INTERNAL_ERROR, 'internal error'
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * The deepest nesting an MCP request's `id` or arguments may carry (spec 07 §2.6, §7): refused
+ * before any recursive code (schema checks, redaction, JSON.stringify) meets it. Real MCP
+ * arguments stay within a handful of levels.
+ */
+export const MCP_MAX_DEPTH = 64;

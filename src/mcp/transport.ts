@@ -20,13 +20,14 @@
 import type { Context } from 'hono';
 import { JSON_TYPE } from '../http/json.ts';
 import { errorText } from '../util/errors.ts';
-import { nestedDeeperThan } from './depth.ts';
+import { nestedDeeperThan } from '../util/jsondepth.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
 import {
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
   isPlainObject,
+  MCP_MAX_DEPTH,
   PARSE_ERROR,
   RpcError,
 } from './rpc.ts';
@@ -188,8 +189,8 @@ export function mcpHttp(engine: McpEngine): McpHttp {
         return reply(400, rpcError(null, PARSE_ERROR, 'malformed JSON'));
       }
       if (Array.isArray(message)) return reply(400, rpcError(null, INVALID_REQUEST, 'batching unsupported'));
-      // An `id` that cannot be echoed safely (nested past MAX_JSON_DEPTH) makes the envelope invalid.
-      if (isPlainObject(message) && nestedDeeperThan(message.id))
+      // An `id` that cannot be echoed safely (nested past MCP_MAX_DEPTH) makes the envelope invalid.
+      if (isPlainObject(message) && nestedDeeperThan(message.id, MCP_MAX_DEPTH))
         return reply(200, rpcError(null, INVALID_REQUEST, 'invalid JSON-RPC 2.0 message'));
 
       // §2.6 envelope.

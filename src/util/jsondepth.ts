@@ -27,3 +27,19 @@ export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): numbe
   }
   return max;
 }
+
+/**
+ * Whether a parsed value nests objects/arrays more than `max` levels deep, walked without
+ * recursion: for values that arrive already parsed (an MCP request's `id` or tool arguments).
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Object.values(node as object))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
