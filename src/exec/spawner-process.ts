@@ -41,8 +41,25 @@ interface RemoteRun {
   exited: boolean;
   open: Set<StreamName>;
   local: ChildPort | null;
-  /** performance.now() when the launch was handed to the spawner: the run's start (spawned's agoMs) */
+  /** performance.now() when the launch was handed to the spawner: the earliest a run can have started */
   askedAt: number;
+}
+
+/**
+ * How long ago the P frame's process was forked. The frame is read whenever this thread gets to it,
+ * with the X frame of a short run maybe in the same read, so "now" would make a herd's runs ~0 ms;
+ * and the hand-over instant would count the spawner's queue, which under a herd of 500 outlasts a
+ * 1 s executionTimeout before the job has run a line. The spawner stamps the fork on CLOCK_MONOTONIC
+ * (process.hrtime's clock); without that stamp (no Time::HiRes) the read instant stands. Clamped to
+ * the hand-over, so a clock that disagrees can never date a run before it was asked for.
+ */
+function forkedAgo(buf: Buffer, at: number, len: number, askedAt: number): number {
+  if (len < 17) return 0;
+  const sec = buf.readUInt32BE(at + 9);
+  const nsec = buf.readUInt32BE(at + 13);
+  if (sec === 0 && nsec === 0) return 0;
+  const ago = (Number(process.hrtime.bigint()) - (sec * 1e9 + nsec)) / 1e6;
+  return Math.min(Math.max(ago, 0), performance.now() - askedAt);
 }
 
 export class SpawnerProcess {
@@ -188,9 +205,7 @@ export class SpawnerProcess {
       case FRAME_P:
         run.answered = true;
         this.pending -= 1;
-        // The P frame is read whenever this thread gets to it, with the X frame of a short run maybe in
-        // the same read: the run counts from when it was handed over, which the fork follows at once.
-        run.events.spawned(buf.readUInt32BE(at + 5), performance.now() - run.askedAt);
+        run.events.spawned(buf.readUInt32BE(at + 5), forkedAgo(buf, at, len, run.askedAt));
         break;
       case FRAME_F:
         run.answered = true;

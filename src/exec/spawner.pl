@@ -12,9 +12,10 @@
 #                                                           spawn (strings: u32 length + bytes;
 #                                                           cwd '' = unchanged; nice u32 + 100)
 #                     C id stream                           stop reading a stream
-#   from it:          P id pid | F id errno | D id stream bytes | E id stream | X id waitstatus
+#   from it:          P id pid sec nsec | F id errno | D id stream bytes | E id stream | X id waitstatus
 # (ids, pids, errno and wait status: u32; stream: 1 byte, 1 = stdout, 2 = stderr;
-#  uid/gid 0xFFFFFFFF = unchanged; flags: 1 capture stdout, 2 capture stderr.)
+#  uid/gid 0xFFFFFFFF = unchanged; flags: 1 capture stdout, 2 capture stderr; P's sec/nsec: the
+#  fork's instant on CLOCK_MONOTONIC, the clock Node's process.hrtime reads, 0/0 when unknown.)
 use strict; use warnings;
 use POSIX ();
 use Fcntl qw(F_GETFL F_SETFL F_SETFD FD_CLOEXEC O_NONBLOCK);
@@ -62,6 +63,9 @@ sub set_env {
   }
   %ENV = %env;
 }
+# The fork's instant, so a run counts from its start even when the daemon reads the answer late (a
+# herd's queue) or early. Time::HiRes is in libperl, not perl-base: without it the daemon estimates.
+my $mono = eval { require Time::HiRes; my $c = Time::HiRes::CLOCK_MONOTONIC(); Time::HiRes::clock_gettime($c); sub { Time::HiRes::clock_gettime($c) } };
 my $EMPTY = POSIX::SigSet->new();
 sub spawn_run {
   my ($p) = @_;
@@ -82,6 +86,7 @@ sub spawn_run {
   # (in the child: a copied page per handle, with a herd's pipes open).
   binmode($_, ':pop') for grep { defined } ($er, $ew, $or, $ow, $xr, $xw);
   my $pid = fork();
+  my $at = $mono && $pid ? $mono->() : 0;
   if (!defined $pid) { emit(pack('aNN', 'F', $id, $! + 0)); return }
   if ($pid == 0) {
     # Only SIGCHLD has a handler here, and exec resets handlers: the mask is what may be left.
@@ -99,7 +104,7 @@ sub spawn_run {
     child_failed($ew);
   }
   close($ew); close($ow) if $ow; close($xw) if $xw;
-  my $run = { id => $id, pid => $pid, er => $er, out => $or, err => $xr, started => 0, failed => 0 };
+  my $run = { id => $id, pid => $pid, er => $er, out => $or, err => $xr, started => 0, failed => 0, at => $at };
   $runs{$id} = $run; $by_pid{$pid} = $run;
   $errpipes{fileno($er)} = $run;
   watch(fileno($er));
@@ -119,7 +124,8 @@ sub settle {
     return;
   }
   $run->{started} = 1;
-  emit(pack('aNN', 'P', $run->{id}, $run->{pid}));
+  my $sec = int($run->{at});
+  emit(pack('aNNNN', 'P', $run->{id}, $run->{pid}, $sec, int(($run->{at} - $sec) * 1e9)));
   for my $s ([1, 'out'], [2, 'err']) {
     my $fh = $run->{$s->[1]} or next;
     nonblock($fh);
