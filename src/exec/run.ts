@@ -68,6 +68,7 @@ class Run {
   private cancelling: Promise<void> | null = null;
   private timeoutTimer: NodeJS.Timeout | null = null;
   private completed = false;
+  private withdrawing = false;
 
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => {
@@ -107,6 +108,7 @@ class Run {
       started: this.started,
       done: this.done,
       cancel: (reason) => this.cancel(reason),
+      withdraw: () => this.withdraw(),
       liveOutput: () => ({ lines: this.ring.toArray(), published: this.published }),
     };
   }
@@ -129,6 +131,7 @@ class Run {
     const events: ChildEvents = {
       spawned: (pid, agoMs) => this.spawned(pid, agoMs ?? 0),
       failed: (err) => this.launchFailed(err),
+      withdrawn: () => this.withdrawn(),
       error: (err) => {
         if (this.pid === null) this.launchFailed(err);
         else this.warn(`job ${spec.name}: process error: ${errorText(err)}`);
@@ -272,12 +275,30 @@ class Run {
     }
   }
 
+  private withdraw(): void {
+    if (!this.launching || this.completed || this.withdrawing) return;
+    this.withdrawing = true;
+    this.port?.withdraw?.();
+  }
+
+  private withdrawn(): void {
+    if (this.completed || !this.launching) return;
+    this.launching = false;
+    this.resolveStarted(null);
+    this.exitCode = LAUNCH_FAILURE_EXIT_CODE;
+    this.exitMono = this.mono();
+    this.resolveExited();
+    this.complete(true, true);
+  }
+
   cancel(reason: CancelReason): Promise<void> {
     if (this.completed || (this.pid === null && !this.launching)) return Promise.resolve();
     if (this.cancelling) return this.cancelling;
     this.terminated = true;
     this.cancelReason = reason;
     this.clearTimeoutTimer();
+    // Not forked yet: take it back rather than start it only to stop it.
+    if (this.launching) this.withdraw();
     // A launch still queued on a spawner process: signal the process as soon as it exists.
     this.cancelling = this.launching
       ? this.started.then((pid) => (pid === null ? undefined : this.cancelSequence()))
@@ -328,7 +349,7 @@ class Run {
     this.complete(true);
   }
 
-  private complete(startFailed = false): void {
+  private complete(startFailed = false, withdrawn = false): void {
     if (this.completed) return;
     this.completed = true;
     this.clearTimeoutTimer();
@@ -362,6 +383,7 @@ class Run {
       publishedLines: this.published,
     };
     if (this.startError !== null) result.startError = this.startError;
+    if (withdrawn) result.withdrawn = true;
     for (const stream of this.pipes.keys()) this.port?.destroy(stream);
     this.resolveDone(result);
   }

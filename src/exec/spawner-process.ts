@@ -43,6 +43,8 @@ interface RemoteRun {
   local: ChildPort | null;
   /** performance.now() when the launch was handed to the spawner: the earliest a run can have started */
   askedAt: number;
+  /** A W frame went out for it: an ECANCELED answer means it was taken back. */
+  withdrawing: boolean;
 }
 
 /**
@@ -121,6 +123,7 @@ export class SpawnerProcess {
       open: new Set<StreamName>(),
       local: null,
       askedAt: performance.now(),
+      withdrawing: false,
     };
     if (req.captureStdout) run.open.add('stdout');
     if (req.captureStderr) run.open.add('stderr');
@@ -142,6 +145,11 @@ export class SpawnerProcess {
       destroy: (stream) => {
         if (run.local) run.local.destroy(stream);
         else if (run.open.has(stream) && this.input) this.input.write(encodeClose(run.id, stream));
+      },
+      withdraw: () => {
+        if (run.answered || run.local || run.withdrawing || !this.input) return;
+        run.withdrawing = true;
+        this.input.write(encodeWithdraw(run.id));
       },
     };
   };
@@ -207,12 +215,16 @@ export class SpawnerProcess {
         this.pending -= 1;
         run.events.spawned(buf.readUInt32BE(at + 5), forkedAgo(buf, at, len, run.askedAt));
         break;
-      case FRAME_F:
+      case FRAME_F: {
         run.answered = true;
         this.pending -= 1;
         this.forget(run);
-        run.events.failed(spawnError(run.req.file, buf.readUInt32BE(at + 5)));
+        const errno = buf.readUInt32BE(at + 5);
+        if (run.withdrawing && errno === constants.errno.ECANCELED && run.events.withdrawn)
+          run.events.withdrawn();
+        else run.events.failed(spawnError(run.req.file, errno));
         break;
+      }
       case FRAME_D:
         run.events.data(streamOf(buf[at + 5]!), buf.subarray(at + 6, at + len));
         break;
@@ -253,6 +265,10 @@ export class SpawnerProcess {
     this.runs.clear();
     this.pending = 0;
     for (const run of runs) {
+      if (!run.answered && run.withdrawing && run.events.withdrawn) {
+        run.events.withdrawn();
+        continue;
+      }
       if (!run.answered) {
         run.local = this.fallback(run.req, run.events);
         continue;
@@ -328,6 +344,14 @@ function encodeSpawn(id: number, req: SpawnRequest): Buffer {
   // Spec 09 §3: the start directory ('' = the spawner's) and the nice (+100; NONE = inherit).
   put(req.cwd ?? '');
   out.writeUInt32BE(req.nice === undefined ? NONE : req.nice + 100, o);
+  return out;
+}
+
+function encodeWithdraw(id: number): Buffer {
+  const out = Buffer.allocUnsafe(4 + 5);
+  out.writeUInt32BE(5, 0);
+  out.write('W', 4, 'latin1');
+  out.writeUInt32BE(id, 5);
   return out;
 }
 

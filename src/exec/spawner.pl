@@ -12,6 +12,8 @@
 #                                                           spawn (strings: u32 length + bytes;
 #                                                           cwd '' = unchanged; nice u32 + 100)
 #                     C id stream                           stop reading a stream
+#                     W id                                  withdraw a spawn not yet forked (answered
+#                                                           F id ECANCELED; ignored once forked)
 #   from it:          P id pid sec nsec | F id errno | D id stream bytes | E id stream | X id waitstatus
 # (ids, pids, errno and wait status: u32; stream: 1 byte, 1 = stdout, 2 = stderr;
 #  uid/gid 0xFFFFFFFF = unchanged; flags: 1 capture stdout, 2 capture stderr; P's sec/nsec: the
@@ -25,7 +27,7 @@ open(my $ev, '>&=', 4) or POSIX::_exit(70);
 binmode $cmd; binmode $ev;
 sub cloexec { fcntl($_[0], F_SETFD, FD_CLOEXEC) }
 sub nonblock { my $f = fcntl($_[0], F_GETFL, 0); fcntl($_[0], F_SETFL, $f | O_NONBLOCK) }
-cloexec($cmd); cloexec($ev);
+cloexec($cmd); cloexec($ev); nonblock($cmd);
 pipe(my $wake_r, my $wake_w) or POSIX::_exit(71);
 cloexec($wake_r); cloexec($wake_w); nonblock($wake_r); nonblock($wake_w);
 # The dispositions the jobs inherit (exec resets only handled signals, so ignored ones would stay).
@@ -34,6 +36,14 @@ $SIG{CHLD} = sub { syswrite($wake_w, 'x') };
 my $NONE = 4294967295;
 my (%runs, %by_pid, %readers, %errpipes);
 my $inbuf = '';
+# Frames read but not yet acted on. Input is read ahead of the forks, so a withdrawal (W) written
+# after a queue of spawns (a daemon stopping under overload) reaches them before they are forked.
+my @queue;
+my (%withdrawn, $eof);
+my $forked_upto = 0;
+my $ECANCELED = 125;
+# Frames acted on per turn of the loop: answers, output and reaping go on during a long queue.
+my $TURN = 32;
 my $rin = '';
 sub watch { vec($rin, $_[0], 1) = 1 }
 sub unwatch { vec($rin, $_[0], 1) = 0 }
@@ -161,7 +171,12 @@ sub child_failed { syswrite($_[0], pack('N', $! + 0)); POSIX::_exit(127) }
 sub command {
   my ($p) = @_;
   my $t = substr($p, 0, 1);
-  if ($t eq 'S') { spawn_run($p) }
+  if ($t eq 'S') {
+    my $id = unpack('N', substr($p, 1, 4));
+    $forked_upto = $id;
+    return emit(pack('aNN', 'F', $id, $ECANCELED)) if delete $withdrawn{$id};
+    spawn_run($p);
+  }
   elsif ($t eq 'V') { set_env($p) }
   elsif ($t eq 'C') {
     my ($id, $stream) = unpack('NC', substr($p, 1));
@@ -170,9 +185,28 @@ sub command {
     drop_reader(fileno($fh));
   }
 }
+# Everything the daemon has written so far, as frames on @queue; withdrawals apply at once.
+sub take_input {
+  while (1) {
+    my $got = sysread($cmd, $inbuf, 65536, length $inbuf);
+    if (!defined $got) { next if $! == EINTR; last }
+    if ($got == 0) { $eof = 1; unwatch(fileno($cmd)); last }
+  }
+  while (length($inbuf) >= 4) {
+    my $len = unpack('N', $inbuf);
+    last if length($inbuf) < 4 + $len;
+    my $p = substr($inbuf, 4, $len);
+    substr($inbuf, 0, 4 + $len) = '';
+    if (substr($p, 0, 1) eq 'W') {
+      my $id = unpack('N', substr($p, 1, 4));
+      $withdrawn{$id} = 1 if $id > $forked_upto;
+    } else { push @queue, $p }
+  }
+}
 while (1) {
   flush();
-  my $n = select(my $rout = $rin, undef, undef, 1);
+  if ($eof && !@queue) { POSIX::_exit(0) }
+  my $n = select(my $rout = $rin, undef, undef, @queue ? 0 : 1);
   if ($n < 0) { next if $! == EINTR; POSIX::_exit(72) }
   # The ready descriptors, from the bit string (cheaper than testing every watched one).
   my $bits = unpack('b*', $rout);
@@ -181,6 +215,7 @@ while (1) {
   push @ready, $at while ($at = index($bits, '1', $at + 1)) >= 0;
   for my $fd (@ready) {
     if ($fd == fileno($wake_r)) { my $x; 1 while sysread($wake_r, $x, 512); next }
+    if ($fd == fileno($cmd)) { take_input(); next }
     if (my $run = $errpipes{$fd}) { settle($run); next }
     my $r = $readers{$fd} or next;
     my $buf = '';
@@ -190,15 +225,9 @@ while (1) {
     emit(pack('aNC', 'D', $r->[0]{id}, $r->[1]) . $buf);
   }
   reap();
-  if (vec($rout, fileno($cmd), 1)) {
-    my $got = sysread($cmd, $inbuf, 65536, length $inbuf);
-    if (defined $got && $got == 0) { flush(); POSIX::_exit(0) }
-    while (length($inbuf) >= 4) {
-      my $len = unpack('N', $inbuf);
-      last if length($inbuf) < 4 + $len;
-      my $p = substr($inbuf, 4, $len);
-      substr($inbuf, 0, 4 + $len) = '';
-      command($p);
-    }
+  for (1 .. $TURN) {
+    my $p = shift @queue;
+    last unless defined $p;
+    command($p);
   }
 }

@@ -87,6 +87,8 @@ export interface RunResult {
   publishedLines: number;
   /** Launch failures only: the OS error (e.g. `spawn /nope ENOENT`), for the error log. Never env values. */
   startError?: string;
+  /** Taken back before it started (RunHandle.withdraw): no process ran; exit code 127, startFailed. */
+  withdrawn?: true;
 }
 
 export interface RunHandle {
@@ -106,6 +108,11 @@ export interface RunHandle {
    * Resolves when the process is gone. A no-op for a run that failed to launch.
    */
   cancel(reason: CancelReason): Promise<void>;
+  /**
+   * A launch still queued on a spawner process is taken back: `done` then resolves `withdrawn`. A
+   * process that exists already (or is forked before the word arrives) runs on untouched.
+   */
+  withdraw?(): void;
   /** The live-output ring so far (oldest first) and how many lines were published in all. */
   liveOutput(): { lines: OutputLine[]; published: number };
 }
@@ -133,6 +140,8 @@ export interface ChildEvents {
   spawned(pid: number, agoMs?: number): void;
   /** The process could not be created (ENOENT, EACCES, EPERM, invalid arguments, ...). */
   failed(err: unknown): void;
+  /** A withdrawn launch was taken back before its fork (ChildPort.withdraw): nothing ran. */
+  withdrawn?(): void;
   /** An error of a started process (e.g. a failed signal delivery): informational. */
   error(err: unknown): void;
   data(stream: StreamName, chunk: Uint8Array): void;
@@ -144,6 +153,11 @@ export interface ChildEvents {
 /** The spawner's side of one process: stop reading a stream (after the drain bound). */
 export interface ChildPort {
   destroy(stream: StreamName): void;
+  /**
+   * Take back a launch that is still queued (a spawner process's backlog): answered `withdrawn`
+   * when it was not forked yet, else it goes on as asked. Absent where a launch is never queued.
+   */
+  withdraw?(): void;
 }
 
 export type Spawner = (req: SpawnRequest, events: ChildEvents) => ChildPort;

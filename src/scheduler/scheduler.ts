@@ -65,6 +65,9 @@ export interface SchedulerDeps {
   pacing?: PacerOptions;
 }
 
+/** The fail reason of a run taken back from the spawner's queue when the daemon stopped. */
+export const WITHDRAWN_AT_STOP = 'not started: the daemon stopped while its launch was queued';
+
 export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly jobs = new Map<string, JobRuntime>();
   private readonly queue: FireQueue;
@@ -400,6 +403,12 @@ export class Scheduler implements SchedulerView, SchedulerControl {
       this.book.settleSlot(inst.slot, 'cancelled');
       return;
     }
+    if (result.withdrawn) {
+      log.info(`Job ${job.name}: ${WITHDRAWN_AT_STOP}`);
+      this.book.recordRun(rt, inst, result, 'cancelled', WITHDRAWN_AT_STOP);
+      this.book.settleSlot(inst.slot, 'cancelled', WITHDRAWN_AT_STOP);
+      return;
+    }
     if (result.startFailed) {
       this.startFailures++;
       // The OS reason (a missing shell, a bad workingDirectory): never an environment value.
@@ -572,6 +581,10 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
     for (const t of this.deferred) this.deps.clock.clearTimer(t);
     this.deferred.clear();
+    // Launches still queued on a spawner have not started: take them back rather than start them
+    // during the stop (an overloaded node has hundreds queued; each would hold the stop up).
+    for (const rt of this.jobs.values())
+      for (const r of rt.running) if (r.handle.pid === null) r.handle.withdraw?.();
     // The kill sequence (SIGTERM, then SIGKILL within SHUTDOWN_KILL_MS) and the daemon's own
     // closing (web, store) fit inside the grace: SIGTERM exits within --shutdown-timeout.
     const drainMs = Math.max(0, graceMs - 2 * SHUTDOWN_KILL_MS);

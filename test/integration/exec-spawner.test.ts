@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FailsWhen } from '../../src/config/types.ts';
 import { type LaunchSpec, launch, SpawnerProcess, SpawnerSet, spawnInThread } from '../../src/exec/index.ts';
+import { spawnerScript } from '../../src/exec/spawner-script.ts';
 import { execSuite } from './exec-suite.ts';
 
 const spawner = new SpawnerProcess({ idleMs: 1000 });
@@ -100,6 +101,64 @@ describe('spawner process failures', () => {
     expect(warnings.join('\n')).toContain('spawner process exited');
     expect(doomed.usable).toBe(false);
     process.kill(-pid!, 'SIGKILL');
+  });
+});
+
+/** A spawner that reads its first request only after `ms`: launches sent meanwhile stay queued. */
+function lateSpawner(ms: number): SpawnerProcess {
+  return new SpawnerProcess({
+    idleMs: 1000,
+    command: ['/bin/sh', '-c', `sleep ${ms / 1000}; exec perl -e "$0"`, spawnerScript()],
+  });
+}
+
+describe('withdrawing queued launches (a daemon stopping with a backlog)', () => {
+  it('takes back the launches not yet forked; the rest run, each answered once', async () => {
+    const late = lateSpawner(300);
+    try {
+      const handles = Array.from({ length: 60 }, (_, i) =>
+        launch(spec(`echo run-${i}`), { ...quiet, spawner: late.spawn }),
+      );
+      for (const h of handles.slice(20)) h.withdraw!();
+      const results = await Promise.all(handles.map((h) => h.done));
+      // The spawner read the withdrawals with the requests, before its first fork.
+      expect(results.slice(0, 20).map((r) => [r.withdrawn, r.exitCode, r.stdout])).toEqual(
+        Array.from({ length: 20 }, (_, i) => [undefined, 0, `run-${i}\n`]),
+      );
+      for (const r of results.slice(20)) {
+        expect(r.withdrawn).toBe(true);
+        expect(r.startFailed).toBe(true);
+        expect(r.exitCode).toBe(127);
+        expect(r.stdout).toBeNull();
+      }
+      expect(await Promise.all(handles.slice(20).map((h) => h.started))).toEqual(Array(40).fill(null));
+      expect(late.backlog).toBe(0);
+    } finally {
+      late.close();
+    }
+  });
+
+  it('leaves a process that exists alone: withdraw after the fork is a no-op', async () => {
+    const handle = launch(spec('echo kept'), { ...quiet, spawner: spawner.spawn });
+    expect(await handle.started).toBeGreaterThan(0);
+    handle.withdraw!();
+    const result = await handle.done;
+    expect(result.withdrawn).toBeUndefined();
+    expect(result.stdout).toBe('kept\n');
+  });
+
+  it('a cancel of a queued launch withdraws it instead of starting and killing it', async () => {
+    const late = lateSpawner(300);
+    try {
+      const handle = launch(spec('echo never'), { ...quiet, spawner: late.spawn });
+      await handle.cancel('cancelled');
+      const result = await handle.done;
+      expect(result.withdrawn).toBe(true);
+      expect(result.cancelReason).toBe('cancelled');
+      expect(result.stdout).toBeNull();
+    } finally {
+      late.close();
+    }
   });
 });
 
