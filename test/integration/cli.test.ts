@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtimeBin } from '../../scripts/runtimes.mjs';
 import { VERBS } from '../../src/cli/verbs.ts';
+import { standaloneBinary } from '../helpers/standalone-binary.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'cronstable.mjs');
-const BINARY = join(ROOT, 'dist', 'cronstable');
 
 function run(cmd: string, args: string[], opts: { cwd?: string } = {}) {
   const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -127,9 +127,8 @@ describe('cronstable CLI (bundle on Node)', () => {
 
 describe('other runtimes', () => {
   it('the Bun standalone binary validates the demo config', () => {
-    // As `npm run build:binary` does it.
-    const build = run(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY]);
-    expect(build.code, build.err).toBe(0);
+    // Built as `npm run build:binary` builds it (shared with the package test).
+    const BINARY = standaloneBinary();
     const r = run(BINARY, ['-c', 'example/demo', '-v']);
     expect(r.err).toContain('Configuration is valid.');
     expect(r.code).toBe(0);
