@@ -111,6 +111,24 @@ describe('state admin CLI', () => {
     await store.close();
   });
 
+  it('spec 09 §9.7: the gc deferred note is a summary on stdout, nothing on stderr', async () => {
+    const { conf, statePath } = setup();
+    const store = await openStore({
+      path: statePath,
+      namespace: 'prod',
+      topology: 'single-node',
+      inline: true,
+    });
+    await store.append('manifests/host-a', { jobs: ['keep'] });
+    await store.close();
+    const r = cli('-c', conf, 'state', 'gc');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(
+      /^state: gc deferred: manifest history spans \d+s, less than the grace window \(86400s\)\n$/,
+    );
+  });
+
   it('reports usage errors with exit 2 and config problems with exit 1', () => {
     const { conf } = setup();
     expect(cli('-c', conf, 'state').code).toBe(2);
