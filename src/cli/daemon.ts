@@ -7,11 +7,17 @@ import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { CliIo } from '../util/cli-io.ts';
 import { errorText } from '../util/errors.ts';
-import { getLogger, LEVELS, parseLevel, setLogLevel } from '../util/log.ts';
-import { DAEMON_USAGE, DEFAULT_CONFIG_PATH } from './usage.ts';
+import { getLogger, LEVELS, type LevelName, setLogLevel } from '../util/log.ts';
+import { DAEMON_USAGE, DAEMON_USAGE_LINE, DEFAULT_CONFIG_PATH } from './usage.ts';
 import { verbArgs } from './verb-args.ts';
 
 const log = getLogger('cronstable');
+
+/** `-l` names a level in any case (spec 09 §7.7); the aliases FATAL, WARN and NOTSET included. */
+export function cliLogLevel(name: string): number | undefined {
+  const upper = name.toUpperCase();
+  return Object.hasOwn(LEVELS, upper) ? LEVELS[upper as LevelName] : undefined;
+}
 
 function emitWarnings(cfg: LoadedConfig): void {
   for (const w of cfg.warnings)
@@ -54,10 +60,10 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
     return 0;
   }
   const levelName = values['log-level'] ?? 'INFO';
-  const level = parseLevel(levelName);
+  const level = cliLogLevel(levelName);
   if (level === undefined) {
     io.err(
-      `cronstable: invalid log level '${levelName}'; use one of CRITICAL, FATAL, ERROR, WARNING, WARN, INFO, DEBUG, NOTSET\n`,
+      `${DAEMON_USAGE_LINE}\ncronstable: error: invalid --log-level '${levelName}' (use DEBUG, INFO, WARNING, ERROR or CRITICAL)\n`,
     );
     return 2;
   }
@@ -65,7 +71,7 @@ export async function runDaemonCommand(argv: string[], io: CliIo): Promise<numbe
   const path = values.config ?? DEFAULT_CONFIG_PATH;
   if (path === DEFAULT_CONFIG_PATH && !existsSync(path)) {
     io.err(
-      `cronstable error: configuration file not found, please provide one with the --config option\n${DAEMON_USAGE}`,
+      `cronstable error: configuration file not found at the default location (${path}). Run \`cronstable init\` to create a starter configuration there, or point -c/--config at an existing file or directory.\n${DAEMON_USAGE}`,
     );
     return 1;
   }

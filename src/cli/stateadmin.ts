@@ -22,6 +22,8 @@ actions:
 job actions (inside a running job): get, set, delete, keys (see cronstable state get --help)
 `;
 
+const ERROR_PREFIX = 'cronstable state error: ';
+
 const ACTIONS = new Set(['check', 'gc', 'backup', 'restore', 'migrate']);
 
 export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> {
@@ -76,8 +78,9 @@ export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> 
   if (action !== 'restore' && positionals.length > 0) return usage(`unexpected argument '${positionals[0]}'`);
 
   const configPath = (values.config as string | undefined) ?? split.config ?? DEFAULT_CONFIG_PATH;
+  // Errors and refusals go to stderr, summaries and inventories to stdout (spec 09 §9.7).
   const fail = (m: string) => {
-    io.out(`cronstable state error: ${m}\n`);
+    io.err(`${ERROR_PREFIX}${m}\n`);
     return 1;
   };
   const cfg = loadVerbConfig(configPath);
@@ -115,6 +118,6 @@ export async function runStateAdmin(argv: string[], io: CliIo): Promise<number> 
   } catch (e) {
     return fail(errorText(e));
   }
-  for (const line of result.lines) io.out(`${line}\n`);
+  for (const line of result.lines) (line.startsWith(ERROR_PREFIX) ? io.err : io.out)(`${line}\n`);
   return result.ok ? 0 : 1;
 }

@@ -1,6 +1,10 @@
 import { verbsHelp } from './verbs.ts';
 
-export const DAEMON_USAGE = `usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--shutdown-timeout S] [--version]
+/** The first line of the usage, which an argument error repeats (argparse's habit). */
+export const DAEMON_USAGE_LINE =
+  'usage: cronstable [-h] [-c FILE|DIR] [-l LEVEL] [-v] [--job-set-id] [--shutdown-timeout S] [--version]';
+
+export const DAEMON_USAGE = `${DAEMON_USAGE_LINE}
        cronstable next EXPR [--tz ZONE] [--after ISO8601] [-n N] [--hash-key NAME] [--dst-repeated P] [--dst-skipped P]
        cronstable next --job NAME -c FILE|DIR [--after ISO8601] [-n N] [--dst-repeated P] [--dst-skipped P]
        cronstable [-c FILE|DIR] slots JOB [--since ISO] [--until ISO] [--json]
@@ -16,7 +20,7 @@ options:
   -h, --help             show this help message and exit
   -c, --config FILE|DIR  configuration file, or directory of .yaml/.yml/crontab files
                          (default: /etc/cronstable.d)
-  -l, --log-level LEVEL  CRITICAL, ERROR, WARNING, INFO (default) or DEBUG
+  -l, --log-level LEVEL  CRITICAL, ERROR, WARNING, INFO (default) or DEBUG, in any case
   -v, --validate-config  load and validate the configuration, then exit
                          (0 valid, 1 invalid); it does not mean "verbose"
   --job-set-id           print the job-set id of the configuration and exit

@@ -3,6 +3,7 @@
 // built-in") is hashed as the reference's own default text, and keys the reference never
 // hashed (sentry `level`, `extra`) enter only when set away from their default (§4.2's rule
 // for new fields), so existing ids never change.
+import { eventlogTuned } from '../config/eventlog.ts';
 import type { ReportBlock } from '../config/types.ts';
 
 const REDACTED = '<redacted>';
@@ -68,5 +69,7 @@ export function reportIdentity(report: ReportBlock | null | undefined): unknown 
     if (headers) for (const k of Object.keys(headers)) headers[k] = REDACTED;
   }
   out.shell = out.shell ? dropDefaults('shell', out.shell) : { ...DEFAULT_SHELL_REPORTER };
+  // Spec 09 §7.6: a block equal to its defaults is left out, so adding the key changed no id.
+  if (!eventlogTuned(report.eventlog)) delete out.eventlog;
   return out;
 }

@@ -1,5 +1,6 @@
 // Built-in job defaults (spec 01 §3, spec 02 §1 and §9, spec 03 §1.3): step 1 of the merge.
 import { DEFAULT_DST_POLICY } from '../schedule/dst.ts';
+import { EVENTLOG_DEFAULTS } from './eventlog.ts';
 import type { ReportBlock } from './file-schema.ts';
 import type { JobOptions } from './types.ts';
 
@@ -10,6 +11,7 @@ function emptySecret() {
 /** Reporter defaults; null subject/body mean "the default template" (reporting spec §9.5). */
 export function defaultReportBlock(): ReportBlock {
   return {
+    eventlog: { ...EVENTLOG_DEFAULTS },
     mail: {
       from: null,
       to: null,

@@ -82,7 +82,11 @@ const sentryReporter = map({
   maxStringLength: int(),
 });
 
+// Spec 09 §7.6: Windows-only, accepted everywhere so one config serves a mixed fleet.
+const eventlogReporter = map({ enabled: bool(), source: str(), includeOutput: bool() });
+
 export const reportBlock = map({
+  eventlog: nullable(eventlogReporter),
   mail: nullable(mailReporter),
   sentry: nullable(sentryReporter),
   shell: nullable(shellReporter),

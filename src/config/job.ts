@@ -15,6 +15,7 @@ import {
 import { errorText } from '../util/errors.ts';
 import { EnvFileError, loadEnvFile, overlayEnvironment } from './envfile.ts';
 import { type ConfigIssue, excerpt, quote } from './errors.ts';
+import { enabledEventlogs, eventlogSourceProblem } from './eventlog.ts';
 import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import { launchPlaceOf } from './launch-place-check.ts';
@@ -211,5 +212,13 @@ export function checkJobOptions(name: string, job: JobOptions, loc: Locator, ctx
       'onFailure.retry.backoffMultiplier must be > 0',
     ]);
   for (const [keys, text] of problems) ctx.issues.push(loc.issue(keys, `Job ${excerpt(name)}: ${text}`));
-  return problems.length === 0;
+  let ok = problems.length === 0;
+  for (const { key, block } of enabledEventlogs(job)) {
+    const problem = eventlogSourceProblem(name, block);
+    if (problem) {
+      ctx.issues.push(loc.issue([key, 'report', 'eventlog', 'source'], problem));
+      ok = false;
+    }
+  }
+  return ok;
 }

@@ -9,6 +9,7 @@ import { lowerCrontab } from './crontab.ts';
 import { buildDag } from './dags.ts';
 import { osMessage } from './envfile.ts';
 import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos } from './errors.ts';
+import { enabledEventlogs, eventlogWarning } from './eventlog.ts';
 import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
@@ -372,6 +373,10 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     files: [],
     warnings,
   };
+  const eventlog = eventlogWarning(
+    cfg.jobs.filter((j) => enabledEventlogs(j).length > 0).map((j) => `job ${j.name}`),
+  );
+  if (eventlog) warnings.push(eventlog);
   const duplicates = duplicateJobNames(cfg.jobs);
   if (duplicates) issues.push(duplicates);
   const fallback = (name: SectionName) => sections[name]?.pos ?? filePos(path);

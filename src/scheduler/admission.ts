@@ -124,15 +124,29 @@ export const onlyIfLastSucceededGate: Gate = (fire, env) => {
   return env.durable ? env.durable.lastOutcome(job, memory).then(decide) : decide(memory);
 };
 
-/** 3b. @reboot runs once per OS boot (spec 03 §8.4). */
+/**
+ * 3b. @reboot runs once per OS boot (spec 03 §8.4). A previous daemon's run still running counts
+ * as this boot's run whatever the marker says, and nothing is written (spec 09 §9.5).
+ */
 export const rebootOnceGate: Gate = (fire, env) => {
-  if (fire.trigger !== 'reboot' || !env.durable) return PASS;
-  return env.durable.rebootAllowed(fire.job).then((allowed) => {
-    if (allowed) return PASS;
-    env.log.info(`Job ${fire.job.name}: @reboot already ran during this boot; not running it again`);
-    return skip('skipped:already-ran-this-boot');
-  });
+  const durable = env.durable;
+  // Synchronous unless it is an @reboot fire with a store: every other fire passes in this tick.
+  if (fire.trigger !== 'reboot' || !durable) return PASS;
+  return rebootDecision(fire, env, durable);
 };
+
+async function rebootDecision(fire: Fire, env: AdmissionEnv, durable: DurableControl): Promise<Step> {
+  const survivor = durable.rebootSurvivor ? await durable.rebootSurvivor(fire.job) : null;
+  if (survivor !== null) {
+    env.log.info(
+      `Job ${fire.job.name} (@reboot): a previous daemon's run (pid ${survivor}) is still running; it counts as the boot run and the launch is skipped`,
+    );
+    return skip('skipped:already-ran-this-boot');
+  }
+  if (await durable.rebootAllowed(fire.job)) return PASS;
+  env.log.info(`Job ${fire.job.name}: @reboot already ran during this boot; not running it again`);
+  return skip('skipped:already-ran-this-boot');
+}
 
 /**
  * 3c. The retry ladder. A scheduled or @reboot fire resets it *before* the concurrency check

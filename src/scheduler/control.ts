@@ -31,6 +31,8 @@ export interface DurableControl {
   ): Promise<'success' | 'failure' | null | 'blocked'>;
   /** @reboot: whether this boot still owes the job its run. */
   rebootAllowed(job: JobConfig): Promise<boolean>;
+  /** @reboot: the pid of a previous daemon's run still running in this boot, or null (spec 09 §9.5). */
+  rebootSurvivor?(job: JobConfig): Promise<number | null>;
   /** The `slots/<job>` lease of `concurrencyScope: cluster` (spec 02 §10.2). */
   claimSlot(job: JobConfig): Promise<SlotClaim>;
   /** The run's job-API identity (token, injected env); never prevents the launch. */

@@ -145,6 +145,8 @@ export async function stateCheck(opts: AdminOptions): Promise<CheckResult> {
       `unknown_schema: ${plural(unknown, 'record')}`,
       `quarantined: ${plural(0, 'record')}`,
     ];
+    // The inventory is a summary (stdout); a failed integrity check is also an error (stderr).
+    if (integrity !== 'ok') lines.push(fail(`integrity check failed: ${integrity}`).lines[0]!);
     return { ok: integrity === 'ok', lines, integrity, prefixes };
   } finally {
     db.close();

@@ -13,6 +13,7 @@ import {
 import type { Database } from './driver.ts';
 import { SCHEMA_VERSION } from './primitives/common.ts';
 import { pruneFireClaims } from './primitives/fire-claims.ts';
+import { pruneExpiredClaims } from './primitives/idempotency.ts';
 import { blobs, leases, records, streamCounts } from './schema.ts';
 
 /** Rows of `column` starting with `prefix` (ending in '/'), as an index range. */
@@ -45,6 +46,8 @@ export interface GcResult extends AdminResult {
   removedLeases: number;
   /** Fire claims older than the grace window (their slots are long settled). */
   removedFireClaims: number;
+  /** Idempotency claims expired for longer than the grace window (spec 09 §9.1). */
+  removedIdempotencyClaims: number;
 }
 
 interface ManifestFacts {
@@ -102,6 +105,7 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
     blobSweepSkipped: null,
     removedLeases: 0,
     removedFireClaims: 0,
+    removedIdempotencyClaims: 0,
   };
   if (!(gc.graceSeconds > 0)) return { ...empty, ...fail('gc is disabled (state.gcGraceSeconds <= 0)') };
   const ns = nsOf(opts);
@@ -201,6 +205,8 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
       ? pruneFireClaims(o, ns, cutoff, true)
       : db.transaction(() => pruneFireClaims(o, ns, cutoff, false));
 
+    const removedIdempotencyClaims = pruneExpiredClaims(db, ns, cutoff, gc.dryRun);
+
     const sweep = sweepBlobs(db, ns, cutoff, gc.dryRun ? new Set(removedStreams) : new Set(), gc.dryRun);
     const lines = [
       `state: gc ${verb} ${plural(removedStreams.length, 'stream')} (${plural(removedRecords, 'record')}), ${plural(0, 'temp file')}, ${plural(0, 'quarantined record')}; kept ${plural(kept, 'stream')}`,
@@ -211,6 +217,8 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
     if (deadLeases.length > 0)
       lines.push(`state: gc ${verb} ${plural(deadLeases.length, 'dead dagadvance lease')}`);
     if (removedFireClaims > 0) lines.push(`state: gc ${verb} ${plural(removedFireClaims, 'old fire claim')}`);
+    // The reference computes this count but never prints it; the TS reports it (spec 09 §9.1).
+    lines.push(`state: gc ${verb} ${plural(removedIdempotencyClaims, 'expired idempotency claim')}`);
     for (const s of removedStreams) lines.push(`  - ${s}`);
     return {
       ok: true,
@@ -223,6 +231,7 @@ export async function stateGc(opts: AdminOptions, gc: GcOptions): Promise<GcResu
       blobSweepSkipped: sweep.skipped,
       removedLeases: deadLeases.length,
       removedFireClaims,
+      removedIdempotencyClaims,
     };
   } finally {
     db.close();

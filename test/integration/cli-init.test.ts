@@ -1,10 +1,15 @@
-// Spec 09 §9.6, vector 45: `cronstable init` writes a starter that `-v` accepts and refuses a file
-// or a live configuration directory.
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Spec 09 §9.6, vector 45: `cronstable init` writes a starter that `-v` accepts and a daemon runs,
+// and refuses a file or a live configuration directory; `state` on a config without a state section
+// fails on stderr only (§9.7).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
+import { until } from '../helpers/until.ts';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
 const cli = (...args: string[]) =>
@@ -46,5 +51,59 @@ describe('cronstable init', () => {
     expect(both.stderr).toContain(
       `cronstable init: -c ${join(t, 'elsewhere')} and DIRECTORY ${other} disagree; writing to ${other}`,
     );
+  });
+
+  it('v45: state on a config without a state section exits 1, nothing on stdout, the error on stderr', () => {
+    const t = writeTree({
+      'nostate.yaml': 'jobs:\n  - name: J\n    command: "true"\n    schedule: "* * * * *"\n',
+    });
+    const r = cli('-c', join(t, 'nostate.yaml'), 'state', 'check');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('cronstable state error: the configuration at');
+    expect(r.stderr).toContain("has no 'state' section");
+  });
+
+  it('the starter runs: a daemon on it, with its commented web block switched on, runs hello', async () => {
+    const target = join(writeTree({}, true), 'conf');
+    expect(cli('init', target).status).toBe(0);
+    const file = join(target, 'cronstable.yaml');
+    const port = await freePort();
+    // What a user does next: uncomment the web block (only its address changes, to a free port).
+    const starter = readFileSync(file, 'utf8');
+    const enabled = starter
+      .replace(/^# (web:| {2}listen:| {4}- http| {2}authToken:| {4}fromEnvVar:)/gm, '$1')
+      .replace('http://127.0.0.1:8080', `http://127.0.0.1:${port}`);
+    expect(enabled).not.toBe(starter);
+    writeFileSync(file, enabled);
+    const token = 'starter-token-0123456789';
+    const daemon = spawn(process.execPath, ['--import', 'tsx', MAIN, '-c', target], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, CRONSTABLE_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    daemon.stdout?.on('data', (d) => {
+      out += String(d);
+    });
+    daemon.stderr?.on('data', (d) => {
+      out += String(d);
+    });
+    try {
+      const started = await until('POST /jobs/hello/start', 30_000, async () => {
+        const r = await fetch(`http://127.0.0.1:${port}/jobs/hello/start`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return r.status;
+      });
+      expect(started).toBeLessThan(300);
+      await until('hello output', 30_000, async () =>
+        out.includes(`hello from cronstable on ${hostname()}`) ? true : null,
+      );
+      expect(out).toMatch(/Job hello exit code 0/);
+    } finally {
+      await stopChild(daemon);
+    }
   });
 });

@@ -57,7 +57,23 @@ describe('cronstable CLI (bundle on Node)', () => {
   it('rejects an unknown log level with exit 2', () => {
     const r = cli('-c', 'example/demo', '-v', '-l', 'LOUD');
     expect(r.code).toBe(2);
-    expect(r.err).toContain("invalid log level 'LOUD'");
+    expect(r.err).toContain("invalid --log-level 'LOUD'");
+  });
+
+  it('v37: -l takes a level in any case; a misspelt one exits 2 with the usage line (spec 09 §7.7)', () => {
+    const debug = cli('-c', 'example/demo', '-v', '-l', 'debug');
+    expect(debug.code).toBe(0);
+    expect(debug.err).toContain('INFO:cronstable:Configuration is valid.');
+    const warn = cli('-c', 'example/demo', '-v', '-l', 'Warn');
+    expect(warn.code).toBe(0);
+    expect(warn.err).not.toContain('Configuration is valid.');
+    const bad = cli('-c', 'example/demo', '-v', '-l', 'debugg');
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe('');
+    expect(bad.err).toMatch(/^usage: cronstable \[-h\]/);
+    expect(bad.err).toContain(
+      "cronstable: error: invalid --log-level 'debugg' (use DEBUG, INFO, WARNING, ERROR or CRITICAL)",
+    );
   });
 
   it('rejects unknown flags with usage and exit 2', () => {
@@ -70,8 +86,10 @@ describe('cronstable CLI (bundle on Node)', () => {
     if (existsSync('/etc/cronstable.d')) return;
     const r = cli('-v');
     expect(r.code).toBe(1);
+    // Spec 09 §9.7: the text points at `cronstable init`, then the help follows.
+    expect(r.out).toBe('');
     expect(r.err).toContain(
-      'cronstable error: configuration file not found, please provide one with the --config option',
+      'cronstable error: configuration file not found at the default location (/etc/cronstable.d). Run `cronstable init` to create a starter configuration there, or point -c/--config at an existing file or directory.\nusage: cronstable',
     );
   });
 

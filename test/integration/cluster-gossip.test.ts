@@ -427,6 +427,43 @@ describe('gossip backend over real mTLS', () => {
     expect(Date.parse(peer?.last_seen as string)).toBeGreaterThan(Date.now() - 1500);
   });
 
+  it('v43: a peer declaring an empty node_name fails its round and is neither agreed nor electable', async () => {
+    const leaf = certs.nodes['node-i'] as { cert: string; key: string };
+    const body = JSON.stringify({
+      node_name: '',
+      job_set_id: JOB_SET,
+      instance_id: 'e'.repeat(32),
+      distribution: 'single-leader',
+      elect_leader: true,
+      members: [{ node_name: '', instance_id: 'e'.repeat(32), agreed: true }],
+      mutual_agreeing: ['', 'node-a'],
+    });
+    const server = httpsServer({ key: readFileSync(leaf.key), cert: readFileSync(leaf.cert) }, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    );
+    servers.push(server);
+    const port = await freePort(IPS[8] as string);
+    await new Promise<void>((r) => server.listen(port, IPS[8], r));
+    const [a] = (await fleet([
+      {
+        name: 'node-a',
+        ip: IPS[0] as string,
+        peers: [],
+        extraPeers: [`${IPS[8]}:${port}`],
+        distribution: 'single-leader',
+      },
+    ])) as [TestNode];
+    await until('two rounds', () => a.backend.election().view.completedRounds >= 2);
+    const peer = a.backend.report().peers[0];
+    expect(peer?.status).not.toBe('agreed');
+    expect(peer?.last_error).toContain(
+      "malformed /peer response: 'node_name' is empty, over 256 chars or contains control characters",
+    );
+    expect(a.backend.election().agreeingNames).not.toContain('');
+    expect(a.backend.election().availableContenders).not.toContain('');
+    expect(a.backend.report().leader).not.toBe('');
+  });
+
   it('a 304 without a cached ETag is a failure', async () => {
     const leaf = certs.nodes['node-i'] as { cert: string; key: string };
     const server = httpsServer({ key: readFileSync(leaf.key), cert: readFileSync(leaf.cert) }, (_req, res) =>

@@ -232,7 +232,7 @@ describe("the README's SQL section", () => {
           name: 'discover/shards',
           size: 7,
         }),
-        expect.objectContaining({ scope: 'orders', name: 'report.csv', size: 8, versions: 2 }),
+        expect.objectContaining({ scope: 'orders', name: 'report.csv', size: 8, versions: 1 }),
       ]);
       expect(fireClaims).toEqual([
         {

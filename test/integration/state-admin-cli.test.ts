@@ -111,6 +111,24 @@ describe('state admin CLI', () => {
     await store.close();
   });
 
+  it('spec 09 §9.7: the gc deferred note is a summary on stdout, nothing on stderr', async () => {
+    const { conf, statePath } = setup();
+    const store = await openStore({
+      path: statePath,
+      namespace: 'prod',
+      topology: 'single-node',
+      inline: true,
+    });
+    await store.append('manifests/host-a', { jobs: ['keep'] });
+    await store.close();
+    const r = cli('-c', conf, 'state', 'gc');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(
+      /^state: gc deferred: manifest history spans \d+s, less than the grace window \(86400s\)\n$/,
+    );
+  });
+
   it('reports usage errors with exit 2 and config problems with exit 1', () => {
     const { conf } = setup();
     expect(cli('-c', conf, 'state').code).toBe(2);
@@ -120,6 +138,7 @@ describe('state admin CLI', () => {
     });
     const r = cli('-c', join(dir, 'plain.yaml'), 'state', 'check');
     expect(r.code).toBe(1);
-    expect(r.out).toContain('cronstable state error: the configuration at');
+    expect(r.out).toBe('');
+    expect(r.err).toContain('cronstable state error: the configuration at');
   });
 });

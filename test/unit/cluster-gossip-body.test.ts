@@ -46,7 +46,7 @@ describe('received /peer body validation (spec 05 §5.3)', () => {
     ['not an object', '[1]', /not a JSON object/],
     ['scalar not a string', JSON.stringify({ ...base, node_name: 7 }), /node_name is not a string/],
     ['missing job_set_id', JSON.stringify({ ...base, job_set_id: undefined }), /job_set_id/],
-    ['too long', JSON.stringify({ ...base, instance_id: 'x'.repeat(257) }), /longer than 256/],
+    ['too long', JSON.stringify({ ...base, instance_id: 'x'.repeat(257) }), /over 256 chars/],
     ['control characters', JSON.stringify({ ...base, distribution: 'spr\u0007ad' }), /control/],
     ['cluster_size zero', JSON.stringify({ ...base, cluster_size: 0 }), /cluster_size/],
     ['cluster_size fractional', JSON.stringify({ ...base, cluster_size: 2.5 }), /cluster_size/],
@@ -55,6 +55,39 @@ describe('received /peer body validation (spec 05 §5.3)', () => {
     const out = parsePeerBody(text);
     expect(out).toBeInstanceOf(Error);
     expect((out as Error).message).toMatch(message);
+  });
+
+  // Spec 09 §9.4, vector 43: "" sorts first and could win the election.
+  it.each(['node_name', 'job_set_id', 'scheme_version', 'instance_id', 'distribution'])(
+    'v43: rejects an empty %s with the malformed-response text',
+    (key) => {
+      const out = parse({ ...base, [key]: '' });
+      expect(out).toBeInstanceOf(Error);
+      expect((out as Error).message).toBe(
+        `malformed /peer response: '${key}' is empty, over 256 chars or contains control characters`,
+      );
+    },
+  );
+
+  it('v43: drops empty names from members and the name lists', () => {
+    const out = parse({
+      ...base,
+      members: [
+        { node_name: '', instance_id: 'i', agreed: true },
+        { node_name: 'm', instance_id: '', agreed: true },
+        { node_name: 'm', instance_id: 'i', agreed: true },
+      ],
+      mutual_agreeing: ['', 'a'],
+      quorate_vouched: ['', 'a'],
+      ran_reboot_jobs: ['', 'r'],
+    });
+    expect(out).toMatchObject({
+      members: [{ nodeName: 'm', instanceId: 'i', agreed: true }],
+      mutualAgreeing: ['a'],
+      quorateVouched: ['a'],
+      ranRebootJobs: ['r'],
+    });
+    expect(parseRebootRan(JSON.stringify({ job_set_id: 'v1:abc', names: ['', 'x'] }))?.names).toEqual(['x']);
   });
 
   it('filters list entries one by one and marks a body without members as legacy', () => {

@@ -310,7 +310,7 @@ describe('idempotency', () => {
 describe('artifacts', () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
 
-  it('puts and gets bytes; versions accumulate; list shows the newest per name, sorted', async () => {
+  it("puts and gets bytes; a put replaces the name's record (spec 09 §9.2); list is sorted by name", async () => {
     const clock = fakeClock();
     const s = await open({ clock });
     const put = await s.artifactPut('job', 'report.csv', bytes('v1'), { rows: 1 });
@@ -331,7 +331,7 @@ describe('artifacts', () => {
     ]);
     expect(await s.artifactGet('job', 'nope')).toBeNull();
     expect(await s.artifactGet('other-scope', 'report.csv')).toBeNull();
-    expect((await s.list('artifacts/job')).length).toBe(3);
+    expect((await s.list('artifacts/job')).length).toBe(2);
   });
 
   it('dedupes identical bytes into one blob; a swept blob reads as gone', async () => {

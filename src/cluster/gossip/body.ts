@@ -57,6 +57,12 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const isPrintable = (text: string, max = MAX_SCALAR): boolean =>
   text.length <= max && !CONTROL.test(text);
 
+/**
+ * A name a peer may declare (spec 09 §9.4): printable and non-empty, since `""` sorts first and
+ * would win the election, stopping every Leader job.
+ */
+const isName = (text: string): boolean => text !== '' && isPrintable(text);
+
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** At most 512 summaries, names of at most 128 characters, cut by sorted name. */
@@ -101,14 +107,14 @@ function scalar(body: Json, key: string, required: boolean): string | null {
   const v = body[key];
   if (v === undefined && !required) return null;
   if (typeof v !== 'string') throw new Error(`${key} is not a string`);
-  if (v.length > MAX_SCALAR) throw new Error(`${key} is longer than ${MAX_SCALAR} characters`);
-  if (CONTROL.test(v)) throw new Error(`${key} contains control characters`);
+  if (!isName(v))
+    throw new Error(`'${key}' is empty, over ${MAX_SCALAR} chars or contains control characters`);
   return v;
 }
 
 function names(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
-  return v.slice(0, MAX_LIST).filter((s): s is string => typeof s === 'string' && isPrintable(s));
+  return v.slice(0, MAX_LIST).filter((s): s is string => typeof s === 'string' && isName(s));
 }
 
 function members(v: unknown): MemberEntry[] | null {
@@ -117,8 +123,8 @@ function members(v: unknown): MemberEntry[] | null {
   for (const m of v.slice(0, MAX_LIST)) {
     if (!isObject(m)) continue;
     const { node_name: nodeName, instance_id: instanceId, agreed } = m;
-    if (typeof nodeName !== 'string' || !isPrintable(nodeName)) continue;
-    if (typeof instanceId !== 'string' || !isPrintable(instanceId)) continue;
+    if (typeof nodeName !== 'string' || !isName(nodeName)) continue;
+    if (typeof instanceId !== 'string' || !isName(instanceId)) continue;
     if (typeof agreed !== 'boolean') continue;
     out.push({ nodeName, instanceId, agreed });
   }
@@ -195,7 +201,7 @@ export function parsePeerBody(text: string): ReceivedBody | Error {
       jobSummariesTruncated: raw.job_summaries_truncated === true,
     };
   } catch (err) {
-    return new Error(`bad /peer body: ${errorText(err)}`);
+    return new Error(`malformed /peer response: ${errorText(err)}`);
   }
 }
 

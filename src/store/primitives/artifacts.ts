@@ -1,7 +1,8 @@
 // Artifacts (spec 03 §6.5): content-addressed blobs plus an `artifacts/<scope>` record per put,
-// written in ONE transaction (no window with an unreferenced blob). Versions accumulate; get
-// and list read the newest record per name. A record whose blob was swept reads as 'gone'.
-import { and, desc, eq, sql } from 'drizzle-orm';
+// written in ONE transaction (no window with an unreferenced blob). The put deletes the name's
+// superseded records in that transaction, so a stream holds one record per name (spec 09 §9.2);
+// get and list still read the newest. A record whose blob was swept reads as 'gone'.
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { sha256Hex } from '../../util/hash.ts';
 import type { Orm } from '../driver.ts';
 import { blobs, records } from '../schema.ts';
@@ -30,6 +31,24 @@ export function putBlob(c: Ctx, sha256: string, bytes: Uint8Array): void {
   c.db.prepared(putBlobQ).run({ ns: c.ns, sha256, size: bytes.byteLength, data, now: c.now });
 }
 
+const inScope = and(
+  eq(records.ns, p('ns')),
+  eq(records.stream, p('stream')),
+  eq(records.schemaVersion, SCHEMA_VERSION),
+);
+/** A record of the placeholder `name`; the CASE keeps json_extract off a malformed body. */
+const nameIs = sql`(CASE WHEN json_valid(${records.data}) THEN json_extract(${records.data}, '$.name') END) = ${p('name')}`;
+
+/**
+ * The name's older v1 records. Rows of another schema version (a newer peer's) or with an
+ * unreadable body stay, as everywhere. Blobs left unreferenced go to the orphan sweep.
+ */
+const supersededQ = (o: Orm) =>
+  o
+    .delete(records)
+    .where(and(inScope, lt(records.id, p('id')), nameIs))
+    .prepare();
+
 export function artifactPut(
   c: Ctx,
   scope: string,
@@ -46,7 +65,8 @@ export function artifactPut(
   if (meta !== undefined) data.meta = meta;
   c.db.transaction(() => {
     putBlob(c, sha256, bytes);
-    insertRecord(c, artifactStream(scope), data);
+    const rec = insertRecord(c, artifactStream(scope), data);
+    c.db.prepared(supersededQ).run({ ns: c.ns, stream: artifactStream(scope), name, id: rec.id });
   });
   return { sha256, size };
 }
@@ -68,16 +88,11 @@ function asArtifact(data: string): ArtifactRecord | null {
   return { name, sha256, size, at: typeof at === 'number' ? at : 0 };
 }
 
-const inScope = and(
-  eq(records.ns, p('ns')),
-  eq(records.stream, p('stream')),
-  eq(records.schemaVersion, SCHEMA_VERSION),
-);
 const versionsQ = (o: Orm) =>
   o
     .select({ data: records.data })
     .from(records)
-    .where(and(inScope, sql`json_extract(${records.data}, '$.name') = ${p('name')}`))
+    .where(and(inScope, nameIs))
     .orderBy(desc(records.id))
     .prepare();
 const blobQ = (o: Orm) =>
