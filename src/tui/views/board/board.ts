@@ -24,7 +24,7 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   // Q23: once a job reported live resources, the column stays, so the table does not jump.
   if (hasResColumn(s.data.jobs)) resSeen.add(ctx.ctl);
   const columns = layoutColumns({
-    cols: s.cols - 1,
+    cols: s.cols,
     compact: s.prefs.compact,
     res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),

@@ -1,0 +1,45 @@
+// Issue 33 items 5-9 (terminal dashboard): the log pane's PgUp, the help sheet from the TUI's own key map, the
+// board at 80x24, DAG schedules in the week view and `…` on every cut line, each against the loopback
+// fixture daemon and a real Controller at the sizes the issue names.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cellWidth } from '../../src/tui/text/width.ts';
+import { FixtureDaemon, fixtureJobs, type Harness, mountTui } from '../helpers/tui-fixture.ts';
+
+const daemon = new FixtureDaemon();
+beforeAll(() => daemon.start());
+afterAll(() => daemon.stop());
+
+let h: Harness;
+afterEach(() => {
+  h?.close();
+  daemon.jobs = fixtureJobs();
+  daemon.logs = {};
+  daemon.extra = null;
+});
+
+const lines = () => h.text().split('\n');
+
+describe('item 7: the board at 80x24 follows spec 08 §4.3', () => {
+  it('keeps the command column and gives name its 24 cells', async () => {
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    await h.shows('● live');
+    const titles = lines().find((l) => /status\s+name/.test(l))!;
+    expect(titles).toMatch(/^ status\s+name\s+last\s+next\s+command\s*$/);
+    expect(titles).not.toMatch(/schedule|dur|runs/);
+    // name is 24 cells plus the space before `last`
+    expect(titles.indexOf('last') - titles.indexOf('name')).toBe(25);
+    const row = lines().find((l) => l.includes('heartbeat'))!;
+    expect(row).toContain('echo "beat');
+    for (const l of lines()) expect(cellWidth(l)).toBe(80);
+  });
+
+  it('at 120x40 the row is used to its last cell: the leftover goes to name and command', async () => {
+    h = mountTui(daemon, { cols: 120, rows: 40 });
+    await h.shows('● live');
+    const titles = lines().find((l) => /status\s+name/.test(l))!;
+    expect(titles).toMatch(/schedule\s+last\s+next\s+dur\s+runs\s+command/);
+    // 1 marker + 11+24+14+10+10+8+11+20 + 7 spaces = 116: four cells left, two each to name and command
+    expect(titles.indexOf('schedule') - titles.indexOf('name')).toBe(27);
+    expect(cellWidth(titles.slice(titles.indexOf('command')))).toBe(22);
+  });
+});
