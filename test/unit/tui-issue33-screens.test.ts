@@ -43,3 +43,42 @@ describe('item 7: the board at 80x24 follows spec 08 §4.3', () => {
     expect(cellWidth(titles.slice(titles.indexOf('command')))).toBe(22);
   });
 });
+
+describe('item 5: PgUp on a log a little longer than the pane', () => {
+  const PGUP = '\u001b[5~';
+  const PGDN = '\u001b[6~';
+  /** the drawer's rows (right of its divider) */
+  const pane = () => lines().map((l) => l.slice(l.indexOf('│') + 1));
+
+  it('stops with the oldest line on top and no blank rows at the bottom (120x40)', async () => {
+    // 40 rows of drawer: header, tabs, rule and the search row leave 36 for the log; 42 lines + the end marker
+    daemon.logs.heartbeat = Array.from(
+      { length: 42 },
+      (_, i) => `line ${String(i + 1).padStart(2, '0')}`,
+    ).join('\n');
+    h = mountTui(daemon, { cols: 120, rows: 40 });
+    h.ctl.openDrawer('heartbeat');
+    await h.shows('line 42', 'end of run output');
+    await h.press(PGUP);
+    const rows = pane();
+    expect(rows.find((r) => r.includes('line '))).toContain('line 01');
+    expect(rows.at(-1)).toMatch(/line \d\d/);
+    expect(rows.at(-1)).not.toContain('line 42');
+    // a second PgUp has nowhere further to go; one PgDn is back at the newest lines
+    await h.press(PGUP);
+    expect(pane()).toEqual(rows);
+    await h.press(PGDN);
+    expect(h.text()).toContain('end of run output');
+    expect(pane().at(-1)).toContain('end of run output');
+  });
+
+  it('a log that fits does not move at all', async () => {
+    daemon.logs.heartbeat = 'only\nthree\nlines';
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    h.ctl.openDrawer('heartbeat');
+    await h.shows('lines', 'end of run output');
+    const before = h.text();
+    await h.press(PGUP, PGUP);
+    expect(h.text()).toBe(before);
+  });
+});
