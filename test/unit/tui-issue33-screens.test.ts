@@ -2,7 +2,11 @@
 // board at 80x24, DAG schedules in the week view and `…` on every cut line, each against the loopback
 // fixture daemon and a real Controller at the sizes the issue names.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiDag } from '../../src/dashboard/dag.ts';
+import { weekJobs } from '../../src/dashboard/week.ts';
+import { parseCron } from '../../src/schedule/parse.ts';
 import { cellWidth } from '../../src/tui/text/width.ts';
+import { ETL_DAG } from '../helpers/tui-extra-routes.ts';
 import { FixtureDaemon, fixtureJobs, type Harness, mountTui } from '../helpers/tui-fixture.ts';
 
 const daemon = new FixtureDaemon();
@@ -80,5 +84,38 @@ describe('item 5: PgUp on a log a little longer than the pane', () => {
     const before = h.text();
     await h.press(PGUP, PGUP);
     expect(h.text()).toBe(before);
+  });
+});
+
+describe('item 8: the week view charts the scheduled DAGs', () => {
+  const dag = (name: string, over: Partial<ApiDag>): ApiDag => ({ ...ETL_DAG, name, ...over }) as ApiDag;
+
+  it('a scheduled DAG is one more schedule, with its fires in the grid and the agenda (120x40)', async () => {
+    const dags = [
+      dag('nightly-etl', { scheduled: true, schedule: '30 4 * * *' }),
+      // neither a manual nor a disabled DAG fires
+      dag('adhoc', {}),
+      dag('paused-etl', { scheduled: true, schedule: '0 1 * * *', enabled: false }),
+    ];
+    daemon.extra = (_req, url, res) => {
+      if (url !== '/dags') return false;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(dags));
+      return true;
+    };
+    h = mountTui(daemon, { cols: 120, rows: 40 });
+    await h.press('v');
+    // the fixture alone: 12 fires from 5 schedules; the DAG adds 7 fires and a sixth schedule
+    await h.shows('next 7 days: 19 fires from 6 schedules');
+    await h.press(...Array.from({ length: 12 }, () => 'j'));
+    await h.shows(/Mon 07-06 04:30\s+dag:nightly-etl/);
+    expect(h.text()).not.toContain('adhoc');
+    expect(h.text()).not.toContain('paused-etl');
+  });
+
+  it('an H field in a DAG schedule hashes on dag:<name>, the daemon’s key, in UTC', () => {
+    const [entry] = weekJobs([], [dag('etl-h', { scheduled: true, schedule: 'H 4 * * *' })]);
+    expect(entry!.name).toBe('dag:etl-h');
+    expect(entry!.compiled.sched).toEqual(parseCron('H 4 * * *', { hashKey: 'dag:etl-h' }));
+    expect(entry!.compiled.frameLabel).toBe('UTC');
   });
 });
