@@ -5,9 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiDag } from '../../src/dashboard/dag.ts';
 import { weekJobs } from '../../src/dashboard/week.ts';
 import { parseCron } from '../../src/schedule/parse.ts';
-import { cellWidth } from '../../src/tui/text/width.ts';
+import { Line } from '../../src/tui/text/line.ts';
+import { Theme } from '../../src/tui/text/theme.ts';
+import { cellWidth, clip } from '../../src/tui/text/width.ts';
 import { ETL_DAG } from '../helpers/tui-extra-routes.ts';
-import { FixtureDaemon, fixtureJobs, type Harness, mountTui } from '../helpers/tui-fixture.ts';
+import { FixtureDaemon, fixtureJobs, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+import { gossipCluster } from '../helpers/tui-panel-fixtures.ts';
 
 const daemon = new FixtureDaemon();
 beforeAll(() => daemon.start());
@@ -117,5 +120,99 @@ describe('item 8: the week view charts the scheduled DAGs', () => {
     expect(entry!.name).toBe('dag:etl-h');
     expect(entry!.compiled.sched).toEqual(parseCron('H 4 * * *', { hashKey: 'dag:etl-h' }));
     expect(entry!.compiled.frameLabel).toBe('UTC');
+  });
+});
+
+describe('item 9: a cut line ends in …', () => {
+  const row = (part: string | RegExp) =>
+    lines().find((l) => (typeof part === 'string' ? l.includes(part) : part.test(l)))!;
+  const longReason = 'failsWhen=nonzeroReturn and retcode=69 while the disk at /var/lib/app was full again';
+  const failingWithLongReason = () =>
+    fixtureJobs().map((j) =>
+      j.name === 'nightly-backup' && j.last_run
+        ? { ...j, last_run: { ...j.last_run, fail_reason: longReason } }
+        : j,
+    );
+
+  it('the verdict bar at 80x24', async () => {
+    daemon.jobs = failingWithLongReason();
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    await h.shows('JOB FAILING — nightly-backup');
+    const bar = row('JOB FAILING');
+    expect(cellWidth(bar)).toBe(80);
+    expect(bar.endsWith('…')).toBe(true);
+  });
+
+  it('the cluster-alert bar says a job is failing, and is cut with … at 80x24 (whole at 120x40)', async () => {
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    h.store.setData({ cluster: gossipCluster({ quorate: false }) });
+    await h.shows('CLUSTER ALERT — NO QUORUM');
+    const bar = row('CLUSTER ALERT');
+    expect(bar).toContain('nightly-backup also failing');
+    expect(bar.endsWith('…')).toBe(true);
+    h.close();
+    daemon.jobs = fixtureJobs().map((j) =>
+      j.name === 'report-daily' && j.last_run
+        ? { ...j, last_run: { ...j.last_run, outcome: 'failure' as const } }
+        : j,
+    );
+    h = mountTui(daemon, { cols: 120, rows: 40 });
+    h.store.setData({ cluster: gossipCluster({ quorate: false }) });
+    await h.shows('CLUSTER ALERT — NO QUORUM');
+    expect(row('CLUSTER ALERT')).not.toContain('…');
+    expect(row('CLUSTER ALERT')).toMatch(
+      /☢ CLUSTER ALERT — NO QUORUM — LEADER JOBS PAUSED — 2 jobs also failing · this node: node-a {3}\(i timeline\)/,
+    );
+  });
+
+  it('a state value in the inspector at 80x24', async () => {
+    const stats = { ops: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`operation${i}`, i])) };
+    daemon.extra = (_req, url, res) => {
+      if (url !== '/state') return false;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ enabled: true, view: 'metadata', backend: 'sqlite', stats }));
+      return true;
+    };
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    await h.press(KEY.ctrlK, ...'toggle state', KEY.enter);
+    await h.shows('stats.ops:');
+    expect(row('stats.ops:')).toMatch(/stats\.ops: \{"operation0":0,.*… │/);
+  });
+
+  it('the settings hint fits its panel at 80x24, and is cut with … when the panel is narrower', async () => {
+    h = mountTui(daemon, { cols: 80, rows: 24 });
+    await h.press(KEY.ctrlK, ...'open settings', KEY.enter);
+    await h.shows('prefs file');
+    expect(row('j/k select')).toMatch(/j\/k select · enter\/space\/→ next · ← prev · esc close\s+│/);
+    h.close();
+    h = mountTui(daemon, { cols: 44, rows: 24 });
+    await h.press(KEY.ctrlK, ...'open settings', KEY.enter);
+    await h.shows('prefs file');
+    expect(row('j/k select')).toMatch(/j\/k select · [^│]*… │/);
+  });
+});
+
+describe('item 9: one cut for every row (Line, clip)', () => {
+  const theme = new Theme('carolina', 'none');
+  const plain = (spans: Array<[string, number?]>, width: number) => {
+    const l = new Line(theme, width);
+    for (const [t, cells] of spans) l.add(t, {}, cells);
+    return l.done().replace(/\u001b\[[0-9;]*m/g, '');
+  };
+
+  it('a span cut at the edge ends in …; a cut through padding alone does not', () => {
+    expect(plain([['JOB FAILING — a very long reason']], 12)).toBe('JOB FAILING…');
+    expect(plain([['name'], ['   ']], 6)).toBe('name  ');
+    expect(plain([['cmd', 20]], 10)).toBe('cmd       ');
+    expect(clip('日本語のバックアップ', 7)).toBe('日本語…');
+    expect(clip('日本語のバックアップ', 6)).toBe('日本 …');
+  });
+
+  it('a span left out because the row was already full turns its last cell into …', () => {
+    expect(plain([['0123456789'], ['   (i timeline)']], 10)).toBe('012345678…');
+    expect(plain([['0123456789'], ['   ']], 10)).toBe('0123456789');
+    // a wide character in the last two cells gives way whole
+    expect(plain([['abcdefgh日'], ['x']], 10)).toBe('abcdefgh …');
   });
 });
