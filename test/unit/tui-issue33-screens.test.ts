@@ -5,9 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiDag } from '../../src/dashboard/dag.ts';
 import { weekJobs } from '../../src/dashboard/week.ts';
 import { parseCron } from '../../src/schedule/parse.ts';
+import { GLOBAL_KEYS } from '../../src/tui/app/dispatch.ts';
 import { Line } from '../../src/tui/text/line.ts';
 import { Theme } from '../../src/tui/text/theme.ts';
 import { cellWidth, clip } from '../../src/tui/text/width.ts';
+import { helpLines } from '../../src/tui/views/help/help.ts';
+import { innerWidth } from '../../src/tui/views/panel.ts';
+import { VIEWS } from '../../src/tui/views/registry.ts';
 import { ETL_DAG } from '../helpers/tui-extra-routes.ts';
 import { FixtureDaemon, fixtureJobs, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
 import { gossipCluster } from '../helpers/tui-panel-fixtures.ts';
@@ -214,5 +218,89 @@ describe('item 9: one cut for every row (Line, clip)', () => {
     expect(plain([['0123456789'], ['   ']], 10)).toBe('0123456789');
     // a wide character in the last two cells gives way whole
     expect(plain([['abcdefgh日'], ['x']], 10)).toBe('abcdefgh …');
+  });
+});
+
+describe('item 6: the help sheet is the terminal’s own key map', () => {
+  const PGDN = '\u001b[6~';
+
+  /** Every row of the sheet at this size, read off the screen page by page (the panel's inner text). */
+  async function sheet(cols: number, rows: number): Promise<string[]> {
+    h = mountTui(daemon, { cols, rows });
+    await h.press('?');
+    await h.shows('keyboard shortcuts');
+    const total = helpLines(innerWidth(64, cols), VIEWS).length;
+    const visible = Math.max(4, rows - 6);
+    const all: string[] = [];
+    for (let page = 0; all.length < total; page++) {
+      const screen = lines();
+      const top = screen.findIndex((l) => l.includes('╴keyboard shortcuts╶'));
+      const body = screen
+        .slice(top + 1, top + 1 + visible)
+        .map((l) => l.slice(l.indexOf('│') + 2, l.lastIndexOf('│') - 1));
+      const offset = Math.min(page * 10, total - visible);
+      body.forEach((r, i) => {
+        all[offset + i] = r;
+      });
+      await h.press(PGDN);
+    }
+    h.close();
+    return all;
+  }
+
+  /** The sheet's rows as [keys, description] pairs, wrapped descriptions joined again. */
+  function pairs(rows: string[], keyCol: number): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const r of rows) {
+      if (r.trim() === '' || /^(shared with the web dashboard|terminal extras)\s*$/.test(r)) continue;
+      const keys = r.slice(0, keyCol).trim();
+      const text = r.slice(keyCol).trim();
+      if (keys !== '') out.push([keys, text]);
+      else out.at(-1)![1] = `${out.at(-1)![1]} ${text}`.trim();
+    }
+    return out;
+  }
+
+  for (const [cols, rows] of [
+    [120, 40],
+    [80, 24],
+    [44, 24],
+  ] as const) {
+    it(`lists exactly the keys the terminal takes, with their own text, whole words, at ${cols}x${rows}`, async () => {
+      const all = await sheet(cols, rows);
+      const text = all.join('\n');
+      // nothing only the web page has
+      for (const webOnly of ['1 / 2 / 3 / 4', 'Tab / Enter', 'column header', 'tab strip', 'high-contrast'])
+        expect(text).not.toContain(webOnly);
+      expect(text).not.toContain('…');
+      // every key label has two clear cells before its description
+      const keyCol = all.find((r) => r.startsWith('Ctrl-K / Ctrl-P'))!.indexOf('Command palette');
+      expect(keyCol).toBe(17);
+      const heading = /^(shared with the web dashboard|terminal extras)\s*$/;
+      for (const r of all)
+        if (!heading.test(r) && r.slice(0, keyCol).trim() !== '')
+          expect(r.slice(keyCol - 2, keyCol)).toBe('  ');
+      // the key map, and nothing else, word for word
+      const expected = [...GLOBAL_KEYS, ...VIEWS.helpRows()].map(([k, w]) => [k, w]);
+      expect(pairs(all, keyCol).sort()).toEqual(expected.sort());
+      expect(pairs(all, keyCol)).toContainEqual([
+        't',
+        'Next theme: carolina, amber, green, modern, standard',
+      ]);
+      expect(pairs(all, keyCol)).toContainEqual(['T', 'Dark (phosphor) ⇄ light (paper)']);
+      // the shared section holds only keys the web sheet lists too: `a`, `q` and the panels' capitals are extras
+      const extras = all.findIndex((r) => r.startsWith('terminal extras'));
+      const sharedKeys = all.slice(0, extras).map((r) => r.slice(0, keyCol).trim());
+      for (const k of ['q', 'a', 'C', 'R', 'PgDn', 'Ctrl-C']) expect(sharedKeys).not.toContain(k);
+      for (const k of ['Ctrl-K / Ctrl-P', 'j / ↓', 'r', 't', 'v', '?']) expect(sharedKeys).toContain(k);
+    });
+  }
+
+  it('every board key has a description, and every row names a key something takes', () => {
+    for (const d of VIEWS.descriptors)
+      for (const k of d.keys ?? []) expect(k.what.trim(), k.keys.join()).not.toBe('');
+    for (const [label] of VIEWS.helpRows().filter(([l]) => /^\S( \/ \S)*$/.test(l)))
+      for (const k of label.split(' / '))
+        expect(VIEWS.boardKey(k === '↓' ? 'down' : k === '↑' ? 'up' : k)).toBeDefined();
   });
 });

@@ -147,3 +147,26 @@ export function wrapCells(text: string, width: number): string[] {
   if (row !== '' || rows.length === 0) rows.push(row);
   return rows;
 }
+
+/**
+ * Splits plain text into rows of at most `width` cells at spaces, so no word is cut (a word wider than a row
+ * is split by cells, the one case that cannot be helped).
+ */
+export function wrapWords(text: string, width: number): string[] {
+  if (width <= 0) return [text];
+  const rows: string[] = [];
+  let row = '';
+  for (const word of text.split(' ').filter((w) => w !== '')) {
+    const joined = row === '' ? word : `${row} ${word}`;
+    if (cellWidth(joined) <= width) {
+      row = joined;
+      continue;
+    }
+    if (row !== '') rows.push(row);
+    const pieces = cellWidth(word) > width ? wrapCells(word, width) : [word];
+    rows.push(...pieces.slice(0, -1));
+    row = pieces.at(-1)!;
+  }
+  rows.push(row);
+  return rows;
+}
