@@ -1,6 +1,8 @@
 // The week calendar model (spec 06 §9.2 "◫ week"): 7 local days from a local midnight, every job's fires from
 // the engine placed in the viewer's zone; jobs firing too often to chart go to a "background hum" strip.
-import { type CompiledJob, fromCivil, occurrences, toCivil } from './engine.ts';
+import type { ApiDag } from './dag.ts';
+import { type CompiledJob, compileJob, fromCivil, occurrences, toCivil } from './engine.ts';
+import type { ApiJob } from './types.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -60,6 +62,25 @@ export interface WeekModel {
   hum: HumJob[];
   /** charted fires (including the ones folded into "+N more") */
   fires: number;
+}
+
+/**
+ * What the week charts: every job, and every scheduled DAG as `dag:<name>` (spec 08 §4.12, as the pressure
+ * view counts them). A DAG's schedule is read in UTC (`/dags` carries no zone) with the daemon's hash key for
+ * it, `dag:<name>`, so an `H` field lands on the minute the daemon fires.
+ */
+export function weekJobs(jobs: readonly ApiJob[], dags: readonly ApiDag[] = []): WeekJob[] {
+  const out: WeekJob[] = jobs.map((j) => ({ name: j.name, enabled: j.enabled, compiled: compileJob(j) }));
+  for (const d of dags) {
+    if (!d.scheduled || d.schedule === undefined) continue;
+    const name = `dag:${d.name}`;
+    out.push({
+      name,
+      enabled: d.enabled,
+      compiled: compileJob({ name, schedule: d.schedule, timezone: null, utc: true }),
+    });
+  }
+  return out;
 }
 
 /** Stable hue (0-359) for a job name (FNV-1a). */

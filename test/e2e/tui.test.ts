@@ -315,6 +315,10 @@ describe('cronstable tui in a pseudo-terminal', () => {
     );
     expect(screen).not.toMatch(/\bschedule\b/);
     expect(screen).not.toMatch(/\bdur\b/);
+    // issue 33 item 7: the command column stays at 80 columns and name keeps its 24 cells
+    const titles = screen.split('\n').find((l) => /status\s+name/.test(l))!;
+    expect(titles).toMatch(/name\s+last\s+next\s+command/);
+    expect(titles.indexOf('last') - titles.indexOf('name')).toBe(25);
     for (const line of screen.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(screen.split('\n')[0]).toContain('cronstable');
   });

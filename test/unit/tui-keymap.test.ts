@@ -469,8 +469,12 @@ describe('job drawer', () => {
       expect(h.text()).not.toContain('line 40');
       await h.press(PGDN);
       expect(scroll()).toBe(0);
+      // Home: the oldest page, its first line on the top row and the pane full (26 log rows in a 30-row drawer)
       await h.press(HOME);
-      expect(scroll()).toBe(total - 1);
+      expect(scroll()).toBe(total - 26);
+      expect(h.text()).toContain('line 1 ');
+      await h.press(PGUP);
+      expect(scroll()).toBe(total - 26);
       await h.press(KEY.end);
       expect(scroll()).toBe(0);
       expect(h.text()).toContain('line 40');

@@ -130,6 +130,10 @@ describe('job drawer', () => {
     h = mountTui(daemon);
     await h.press('j', KEY.enter);
     await h.shows('── end of run output ──');
+    // longer than the pane, so there is somewhere to scroll back to (issue 33: never past the oldest page)
+    for (let i = 1; i <= 30; i++) h.ctl.tail!.push('stdout', `filler ${i}`);
+    h.ctl.repaint();
+    await h.shows('filler 30');
     await h.press('k', 'k');
     const bottom = () =>
       h
@@ -138,7 +142,7 @@ describe('job drawer', () => {
         .filter((l) => l.includes('▏'))
         .at(-1);
     const before = bottom();
-    expect(before).toContain('needle two');
+    expect(before).toContain('filler 28');
     h.ctl.tail!.push('stdout', 'fresh one');
     h.ctl.tail!.push('stdout', 'fresh two');
     h.ctl.repaint();

@@ -3,11 +3,19 @@
 import { filterKey } from '../views/board/board.ts';
 import { skipBoot } from '../views/boot/boot.ts';
 import { clearMarks } from '../views/bulk/bulk.ts';
-import type { RenderCtx } from '../views/types.ts';
+import type { HelpRow, RenderCtx } from '../views/types.ts';
 import { wallboardKey, zenActive } from '../views/wallboard/wallboard.ts';
 import type { Controller } from './controller.ts';
 import type { Key } from './keys.ts';
 import type { Surface } from './state.ts';
+
+/** The keys dispatch takes before any surface or the board does, as the help sheet lists them. */
+export const GLOBAL_KEYS: readonly HelpRow[] = [
+  ['Ctrl-K / Ctrl-P', 'Command palette'],
+  ['Esc', 'Close the panel or drawer on top'],
+  ['Ctrl-C', 'Quit'],
+  ['Ctrl-Z', 'Suspend (fg resumes)'],
+];
 
 export interface DispatchHooks {
   /** Ctrl-Z: hand the terminal back and stop (spec 08 §1.4) */

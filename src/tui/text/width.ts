@@ -86,6 +86,19 @@ export function truncate(text: string, width: number, ellipsis = '…'): string 
   return out + ' '.repeat(Math.max(0, room - used)) + tail;
 }
 
+/** Trailing blanks and SGR sequences: what a cut may drop without saying so. */
+const TRAILING_BLANK = /(?:\s|\u001b\[[0-9;]*m)+$/;
+
+/**
+ * `text` cut to at most `width` cells as every row of the dashboard is cut (spec 08 §6.5): ending in `…` when
+ * visible text is lost, without one when only trailing blanks (padding) are.
+ */
+export function clip(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text;
+  const lost = cellWidth(text.replace(TRAILING_BLANK, '')) > width;
+  return truncate(text, width, lost ? '…' : '');
+}
+
 /** `text` padded with spaces (or cut) to exactly `width` cells. */
 export function fit(text: string, width: number, ellipsis = '…'): string {
   const w = cellWidth(text);
@@ -132,5 +145,28 @@ export function wrapCells(text: string, width: number): string[] {
     i += ch.length;
   }
   if (row !== '' || rows.length === 0) rows.push(row);
+  return rows;
+}
+
+/**
+ * Splits plain text into rows of at most `width` cells at spaces, so no word is cut (a word wider than a row
+ * is split by cells, the one case that cannot be helped).
+ */
+export function wrapWords(text: string, width: number): string[] {
+  if (width <= 0) return [text];
+  const rows: string[] = [];
+  let row = '';
+  for (const word of text.split(' ').filter((w) => w !== '')) {
+    const joined = row === '' ? word : `${row} ${word}`;
+    if (cellWidth(joined) <= width) {
+      row = joined;
+      continue;
+    }
+    if (row !== '') rows.push(row);
+    const pieces = cellWidth(word) > width ? wrapCells(word, width) : [word];
+    rows.push(...pieces.slice(0, -1));
+    row = pieces.at(-1)!;
+  }
+  rows.push(row);
   return rows;
 }

@@ -3,7 +3,6 @@
 // the list, so nothing depends on which module was imported first; a folder, surface kind or key claimed
 // twice is an error here rather than a key that silently does one of two things.
 import type { Command } from '../../dashboard/commands.ts';
-import { SHORTCUTS } from '../../dashboard/shortcuts.ts';
 import type { Controller } from '../app/controller.ts';
 import type { Surface } from '../app/state.ts';
 import type { BoardKey, HelpRow, PanelSpec, View, ViewCtx, ViewDescriptor, ViewTable } from './types.ts';
@@ -20,9 +19,6 @@ const SHOWN: Readonly<Record<string, string>> = {
   enter: 'Enter',
 };
 const shown = (name: string): string => SHOWN[name] ?? name;
-
-/** Keys the web dashboard's table lists: the help sheet shows those in its shared section. */
-const WEB_KEYS = new Set(SHORTCUTS.flatMap((s) => s.keys.flatMap((k) => k.keys)));
 
 function claim<T>(map: Map<string, T>, name: string, value: T, what: string): void {
   if (map.has(name)) throw new Error(`${what} '${name}' is claimed twice`);
@@ -44,10 +40,10 @@ export function viewTable(descriptors: readonly ViewDescriptor[]): ViewTable {
       claim(panelKeys, d.panel.key, d.panel, 'panel key');
     }
   }
+  // The help sheet is this key map as it is: every board key with its own text, then each view's keys inside
+  // its surfaces (issue 33: nothing the terminal does not take, nothing described as another UI does it).
   const help: HelpRow[] = descriptors.flatMap((d) => [
-    ...(d.keys ?? [])
-      .filter((k) => k.what !== undefined && !k.keys.every((n) => WEB_KEYS.has(shown(n))))
-      .map((k): HelpRow => [k.keys.map(shown).join(' / '), k.what!]),
+    ...(d.keys ?? []).map((k): HelpRow => [k.keys.map(shown).join(' / '), k.what]),
     ...(d.help ?? []),
   ]);
   return {

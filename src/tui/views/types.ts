@@ -57,8 +57,8 @@ export interface View<S extends Surface = Surface> {
 export interface BoardKey {
   /** key names as the decoder spells them (`j`, `down`, ` `) */
   keys: readonly string[];
-  /** the help sheet's text; absent when the web dashboard's table already lists the key */
-  what?: string;
+  /** what it does, as the help sheet lists it (the sheet is generated from this key map) */
+  what: string;
   run(ctx: KeyCtx): void;
 }
 
@@ -77,7 +77,7 @@ export interface PanelSpec {
   opened?(ctl: Controller): void;
 }
 
-/** One row of the help sheet's terminal extras: keys as shown, and what they do. */
+/** One row of the help sheet: keys as shown, and what they do. */
 export type HelpRow = readonly [string, string];
 
 /** What one folder under views/ declares; registry.ts lists every folder's descriptor once, in order. */
@@ -107,7 +107,7 @@ export interface ViewTable {
   panel(kind: string): PanelSpec | undefined;
   panelByKey(name: string): PanelSpec | undefined;
   paletteCommands(ctx: ViewCtx): Command[];
-  /** the help sheet's terminal extras */
+  /** the help sheet's rows: every board key, then the keys views take in their surfaces, in registry order */
   helpRows(): readonly HelpRow[];
   afterPoll(ctl: Controller): void;
 }

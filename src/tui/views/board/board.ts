@@ -1,6 +1,6 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
 
-import { nextSegment } from '../../../dashboard/health.ts';
+import { nextSegment, SEGMENTS } from '../../../dashboard/health.ts';
 import type { Key } from '../../app/keys.ts';
 import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
@@ -24,7 +24,7 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
   // Q23: once a job reported live resources, the column stays, so the table does not jump.
   if (hasResColumn(s.data.jobs)) resSeen.add(ctx.ctl);
   const columns = layoutColumns({
-    cols: s.cols - 1,
+    cols: s.cols,
     compact: s.prefs.compact,
     res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
@@ -76,24 +76,29 @@ const move =
 
 /** The board's own keys (dispatch step 10); the views' keys join them in the registry's table. */
 const BOARD_KEYS: readonly BoardKey[] = [
-  { keys: ['j', 'down'], run: move((sel, n) => (n ? (sel + 1) % n : 0)) },
-  { keys: ['k', 'up'], run: move((sel, n) => (n ? (sel - 1 + n) % n : 0)) },
-  { keys: ['pagedown'], run: move((sel, n) => Math.min(n - 1, sel + 10)) },
-  { keys: ['pageup'], run: move((sel) => Math.max(0, sel - 10)) },
-  { keys: ['home'], run: move(() => 0) },
-  { keys: ['end'], run: move((_, n) => n - 1) },
+  { keys: ['j', 'down'], what: 'Next job', run: move((sel, n) => (n ? (sel + 1) % n : 0)) },
+  { keys: ['k', 'up'], what: 'Previous job', run: move((sel, n) => (n ? (sel - 1 + n) % n : 0)) },
+  { keys: ['pagedown'], what: 'Ten jobs down', run: move((sel, n) => Math.min(n - 1, sel + 10)) },
+  { keys: ['pageup'], what: 'Ten jobs up', run: move((sel) => Math.max(0, sel - 10)) },
+  { keys: ['home'], what: 'First job', run: move(() => 0) },
+  { keys: ['end'], what: 'Last job', run: move((_, n) => n - 1) },
   {
     keys: ['enter'],
+    what: "Open the job's drawer (logs first)",
     run: (ctx) => {
       const { job } = selection(ctx);
       if (job) ctx.ctl.openDrawer(job.name);
     },
   },
-  { keys: ['/'], run: ({ ctl }) => ctl.store.set({ filterFocused: true }) },
+  {
+    keys: ['/'],
+    what: 'Filter by name or command',
+    run: ({ ctl }) => ctl.store.set({ filterFocused: true }),
+  },
   { keys: ['q'], what: 'Quit', run: ({ ctl }) => ctl.quit(0) },
   {
     keys: ['s'],
-    what: 'Cycle sort key',
+    what: `Sort by: ${TUI_SORTS.map((k) => SORT_TEXT[k]).join(', ')}`,
     run: ({ ctl, s }) => {
       const next = TUI_SORTS[(TUI_SORTS.indexOf(s.sortKey) + 1) % TUI_SORTS.length]!;
       ctl.store.set({ sortKey: next });
@@ -102,7 +107,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['S'],
-    what: 'Cycle sort direction',
+    what: 'Flip the sort direction',
     run: ({ ctl, s }) => {
       ctl.store.set({ sortDesc: !s.sortDesc });
       ctl.toast(`sort: ${SORT_TEXT[s.sortKey]} ${s.sortDesc ? '↑' : '↓'}`, 'info');
@@ -110,12 +115,12 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['f'],
-    what: 'Cycle status filter',
+    what: `Status filter: ${SEGMENTS.join(', ')}`,
     run: ({ ctl, s }) => ctl.store.set({ segment: nextSegment(s.segment) }),
   },
   {
     keys: [' '],
-    what: 'Mark a job; r / x then run / cancel the marked',
+    what: 'Mark a job (r / x then act on the marked)',
     run: (ctx) => {
       const b = selection(ctx);
       if (!b.job) return;
@@ -125,6 +130,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['r'],
+    what: 'Run the selected job, or the marked ones',
     run: (ctx) => {
       const { job } = selection(ctx);
       if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'start');
@@ -133,6 +139,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['x'],
+    what: 'Cancel the selected job, or the marked ones',
     run: (ctx) => {
       const { job } = selection(ctx);
       if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'cancel');
@@ -141,6 +148,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['c'],
+    what: "Copy the selected job's command",
     run: (ctx) => {
       const { job } = selection(ctx);
       if (job) ctx.ctl.copy(job.command, '❏ command sent to clipboard');
@@ -148,6 +156,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['g'],
+    what: 'Refresh now',
     run: ({ ctl }) => {
       ctl.toast('↻ refreshing', 'info');
       ctl.wake();
@@ -155,6 +164,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['t'],
+    what: `Next theme: ${HUES.join(', ')}`,
     run: ({ ctl, s }) => {
       const next = HUES[(HUES.indexOf(s.prefs.theme) + 1) % HUES.length]!;
       ctl.setPrefs({ theme: next });
@@ -163,6 +173,7 @@ const BOARD_KEYS: readonly BoardKey[] = [
   },
   {
     keys: ['T'],
+    what: 'Dark (phosphor) ⇄ light (paper)',
     run: ({ ctl, s }) => {
       ctl.setPrefs({ light: !s.prefs.light });
       ctl.toast(`◑ ${s.prefs.light ? 'phosphor' : 'paper'}`, 'info');
@@ -173,7 +184,6 @@ const BOARD_KEYS: readonly BoardKey[] = [
 export const boardDescriptor: ViewDescriptor = {
   folder: 'board',
   keys: BOARD_KEYS,
-  help: [['PgUp / PgDn', 'Scroll']],
 };
 
 /** The focused filter box takes printable keys; Enter, Tab and Esc blur it and keep the text. */

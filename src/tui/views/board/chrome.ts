@@ -117,16 +117,27 @@ export interface Verdict {
 /** The verdict over the board (spec 08 §3.4), from the shared failure banner and cluster alert. */
 export function verdict(s: TuiState): Verdict | null {
   const alert = clusterAlert(s.data.cluster);
+  const banner = failureBanner(s.data.jobs);
   if (alert) {
     const node = s.data.cluster?.node_name;
+    // Spec 08 §3.4: the sub says which jobs also fail, else what degraded; failing jobs come first, so a
+    // narrow bar still says so.
+    const failing = banner?.jobs ?? [];
+    const also =
+      failing.length === 1
+        ? `${flatten(failing[0]!.name)} also failing`
+        : failing.length > 1
+          ? `${failing.length} jobs also failing`
+          : '';
     return {
       sev: 'crit',
       glyph: '☢',
       head: `CLUSTER ALERT — ${flatten(alert.title).toUpperCase()}`,
-      sub: `${node ? `this node: ${flatten(node)} · ` : ''}${flatten(alert.detail)}`,
+      sub: [also, node ? `this node: ${flatten(node)}` : '', also ? '' : flatten(alert.detail)]
+        .filter((p) => p !== '')
+        .join(' · '),
     };
   }
-  const banner = failureBanner(s.data.jobs);
   if (banner === null) return null;
   if (banner.kind === 'single') {
     const f = banner.jobs[0]!;

@@ -51,6 +51,7 @@ const DROP_ORDER: readonly ColumnId[] = ['spark', 'res', 'schedule', 'dur', 'cmd
 const runningResources = (j: ApiJob) => j.running_resources ?? null;
 
 export interface LayoutInputs {
+  /** the row's width: the 1-cell marker, the cells and the spaces between them */
   cols: number;
   compact: boolean;
   /** some job has running_resources (kept once seen, Q23) */
@@ -59,7 +60,11 @@ export interface LayoutInputs {
   owner: boolean;
 }
 
-/** The columns that fit `cols`, name and command sharing what is left. */
+/**
+ * The columns that fit `cols` (spec 08 §4.3: while Σwidths + columns > cols, drop spark, res, schedule, dur,
+ * cmd, owner), name and command sharing what is left. A row is the marker plus the cells joined by one space,
+ * Σwidths + columns cells in all: at 80 columns status, name, last, next and command fit exactly (issue 33).
+ */
 export function layoutColumns(inp: LayoutInputs): Column[] {
   let ids: ColumnId[] = ['status', 'name', 'schedule', 'last', 'next', 'dur', 'spark', 'res', 'owner', 'cmd'];
   if (inp.compact) ids = ids.filter((c) => c !== 'schedule' && c !== 'spark');

@@ -13,7 +13,7 @@ import { Line } from '../../text/line.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { clampScroll, noteScrollMax } from '../surface.ts';
 import type { DrawerPaint, KeyCtx, RenderCtx, View, ViewDescriptor } from '../types.ts';
-import { effectiveScroll, type LogsView, logRows, matches } from './logs.ts';
+import { effectiveScroll, LOGS_SCROLL, type LogsView, logRows, matches } from './logs.ts';
 import { historyRows, type Row, resourceRows, scheduleRows } from './tabs.ts';
 
 export const TABS = ['logs', 'history', 'resources', 'schedule'] as const;
@@ -142,9 +142,10 @@ function logsKey(d: DrawerSurface, key: Key, ctx: KeyCtx): boolean {
   const { ctl } = ctx;
   const tail = ctl.tail;
   const total = tail?.entries.length ?? 0;
-  const now = effectiveScroll(d, total);
+  // within what the last paint could show: PgUp near the top stops with the oldest entry on the top row
+  const now = clampScroll(LOGS_SCROLL, effectiveScroll(d, total));
   const scrollTo = (n: number) =>
-    ctl.update(d, { scroll: Math.max(0, Math.min(Math.max(0, total - 1), n)), anchor: total });
+    ctl.update(d, { scroll: clampScroll(LOGS_SCROLL, Math.min(Math.max(0, total - 1), n)), anchor: total });
   switch (key.name) {
     case '/':
       ctl.update(d, { searchFocused: true });

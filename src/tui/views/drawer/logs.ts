@@ -6,6 +6,7 @@ import { visibleText } from '../../text/sanitize.ts';
 import { utcClock } from '../../text/stamp.ts';
 import { reink } from '../../text/theme.ts';
 import { cellWidth, wrapCells } from '../../text/width.ts';
+import { noteScrollMax } from '../surface.ts';
 import type { RenderCtx } from '../types.ts';
 
 export interface LogsView {
@@ -57,6 +58,22 @@ function entryRows(e: LogEntry, ctx: RenderCtx, width: number, hit: boolean, sel
   });
 }
 
+/** The surface-scroll key of the Logs tab's entry scroll (keys clamp to what the last paint allowed). */
+export const LOGS_SCROLL = 'drawer-logs';
+
+/**
+ * The largest scroll (entries up from the newest) that still fills `room` rows: the entries from the oldest
+ * up to the bottom one must take at least `room` rows. 0 when the whole log fits.
+ */
+export function maxScroll(total: number, rowsOf: (i: number) => readonly string[], room: number): number {
+  let used = 0;
+  for (let i = 0; i < total; i++) {
+    used += rowsOf(i).length;
+    if (used >= room) return total - 1 - i;
+  }
+  return 0;
+}
+
 /** The pane rows (`height` of them) for the tail, bottom-anchored, `view.scroll` entries up. */
 export function logRows(
   tail: LogTail | null,
@@ -78,18 +95,22 @@ export function logRows(
   head.add(`   follow ${tail?.follow === false ? 'off' : 'on'}`, { fg: 'dim' });
   // Q11: the stream carries no times, so these are when the line arrived here; said so, in the header's zone.
   if (ctx.s.prefs.timestamps) head.add('   times: received, UTC', { fg: 'dim' });
-  const scroll = effectiveScroll(view, entries.length);
-  const fresh = scroll - view.scroll;
-  if (fresh > 0) head.add(`   ${g.down} ${fresh} new`, { fg: 'accent', bold: true });
-  const found = view.search ? matches(entries, view.search) : [];
-  if (view.search) head.add(`   ${found.length} match${found.length === 1 ? '' : 'es'}`, { fg: 'dim' });
-  const rows: string[] = [head.done()];
+  const hits = new Set(view.search ? matches(entries, view.search) : []);
+  const rowsOf = (i: number) => entryRows(entries[i]!, ctx, width, hits.has(i), i === view.match);
   const room = height - 1;
   const body: string[] = [];
   if (tail?.error) body.push(new Line(theme, width).add(`  ⚠ ${tail.error}`, { fg: 'warn' }).done());
   if (entries.length === 0 && !tail?.error)
     body.push(new Line(theme, width).add('  waiting for output…', { fg: 'dim' }).done());
-  const hits = new Set(found);
+  // Scrolled back past the oldest page, the view stops with the oldest entry on the top row: a log a little
+  // longer than the pane scrolls by what it has, never into blank rows at the bottom (issue 33).
+  const max = maxScroll(entries.length, rowsOf, room - body.length);
+  noteScrollMax(LOGS_SCROLL, max);
+  const scroll = Math.min(max, effectiveScroll(view, entries.length));
+  const fresh = effectiveScroll(view, entries.length) - view.scroll;
+  if (fresh > 0) head.add(`   ${g.down} ${fresh} new`, { fg: 'accent', bold: true });
+  if (view.search) head.add(`   ${hits.size} match${hits.size === 1 ? '' : 'es'}`, { fg: 'dim' });
+  const rows: string[] = [head.done()];
   // Walk up from the newest entry past the scrolled ones, collecting rows until the pane is full.
   const last = entries.length - 1 - scroll;
   const collected: string[][] = [];
@@ -99,7 +120,7 @@ export function logRows(
       : [];
   let count = body.length + endRows.length;
   for (let i = last; i >= 0 && count < room; i--) {
-    const r = entryRows(entries[i]!, ctx, width, hits.has(i), i === view.match);
+    const r = rowsOf(i);
     collected.push(r);
     count += r.length;
   }

@@ -102,7 +102,7 @@ export const settingsView: View<SettingsSurface> = {
       title: 'settings',
       width: WIDTH,
       body,
-      hint: 'j/k select · enter/space/→ next · ← previous · esc close',
+      hint: 'j/k select · enter/space/→ next · ← prev · esc close',
     };
   },
   key(st, key, { ctl }) {

@@ -3,9 +3,15 @@
 // of the fires in time order and the "background hum" of jobs that fire too often to chart. `←`/`→` move by a
 // week; `r` recomputes. Rebuilt only when the schedules, the week or the day change.
 
-import { compileJob } from '../../../dashboard/engine.ts';
+import type { ApiDag } from '../../../dashboard/dag.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
-import { buildWeek, HUM_THRESHOLD, localMidnight, type WeekModel } from '../../../dashboard/week.ts';
+import {
+  buildWeek,
+  HUM_THRESHOLD,
+  localMidnight,
+  type WeekModel,
+  weekJobs,
+} from '../../../dashboard/week.ts';
 import type { Surface } from '../../app/state.ts';
 import type { Glyphs } from '../../text/glyphs.ts';
 import { flatten } from '../../text/sanitize.ts';
@@ -37,26 +43,35 @@ const AGENDA_MAX = 200;
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 let memo: { key: string; model: WeekModel } | null = null;
-let sigMemo: { jobs: readonly ApiJob[]; sig: string } | null = null;
+let sigMemo: { jobs: readonly ApiJob[]; dags: readonly ApiDag[]; sig: string } | null = null;
 
-/** What the week depends on in `/jobs` (each poll hands in a new array with the same schedules). */
-function scheduleSignature(jobs: readonly ApiJob[]): string {
-  if (sigMemo?.jobs === jobs) return sigMemo.sig;
-  const sig = jobs
-    .map((j) => `${j.name}|${j.schedule}|${j.schedule_resolved ?? ''}|${j.timezone}|${j.utc}|${j.enabled}`)
-    .join('\n');
-  sigMemo = { jobs, sig };
+/** What the week depends on in `/jobs` and `/dags` (each poll hands in a new array with the same schedules). */
+function scheduleSignature(jobs: readonly ApiJob[], dags: readonly ApiDag[]): string {
+  if (sigMemo?.jobs === jobs && sigMemo.dags === dags) return sigMemo.sig;
+  const sig = [
+    ...jobs.map(
+      (j) => `${j.name}|${j.schedule}|${j.schedule_resolved ?? ''}|${j.timezone}|${j.utc}|${j.enabled}`,
+    ),
+    ...dags.map((d) => `dag:${d.name}|${d.scheduled}|${d.schedule ?? ''}|${d.enabled}`),
+  ].join('\n');
+  sigMemo = { jobs, dags, sig };
   return sig;
 }
 
-/** The week model, rebuilt only when the schedules, the week, the day or `rev` change. */
-export function weekModel(jobs: readonly ApiJob[], now: number, offset: number, rev = 0): WeekModel {
-  const key = `${localMidnight(ZONE, now)}|${offset}|${rev}|${scheduleSignature(jobs)}`;
+/**
+ * The week model of the jobs and the scheduled DAGs (issue 33: a DAG's fires belong in the week, as in the
+ * pressure view), rebuilt only when the schedules, the week, the day or `rev` change.
+ */
+export function weekModel(
+  jobs: readonly ApiJob[],
+  now: number,
+  offset: number,
+  rev = 0,
+  dags: readonly ApiDag[] = [],
+): WeekModel {
+  const key = `${localMidnight(ZONE, now)}|${offset}|${rev}|${scheduleSignature(jobs, dags)}`;
   if (memo?.key === key) return memo.model;
-  const model = buildWeek(
-    jobs.map((j) => ({ name: j.name, enabled: j.enabled, compiled: compileJob(j) })),
-    { nowMs: now, zone: ZONE, weekOffset: offset },
-  );
+  const model = buildWeek(weekJobs(jobs, dags), { nowMs: now, zone: ZONE, weekOffset: offset });
   memo = { key, model };
   return model;
 }
@@ -133,7 +148,7 @@ function humRows(m: WeekModel): PanelRow[] {
 
 function paint(w: WeekSurface, ctx: RenderCtx): PanelPaint {
   const { s } = ctx;
-  const m = weekModel(s.data.jobs, s.now, w.offset, w.rev);
+  const m = weekModel(s.data.jobs, s.now, w.offset, w.rev, s.data.dags ?? []);
   const schedules = new Set([
     ...m.days.flatMap((d) => d.chips.map((c) => c.name)),
     ...m.hum.map((h) => h.name),
@@ -174,6 +189,7 @@ export const weekView: View<WeekSurface> = {
     }
     if (key.name === 'r' && !key.ctrl) {
       ctl.update(w, { rev: w.rev + 1 });
+      void ctl.loadDags();
       ctl.toast('↻ week', 'info');
       return true;
     }
@@ -187,4 +203,6 @@ export const weekDescriptor: ViewDescriptor = panelDescriptor('week', weekView, 
   icon: '◫',
   what: 'Week calendar',
   create: () => ({ kind: 'week', scroll: 0, offset: 0, rev: 0 }) as WeekSurface as Surface,
+  // the DAGs' schedules as they are now (the first load's list may be old)
+  opened: (ctl) => void ctl.loadDags(),
 });
