@@ -311,7 +311,13 @@ export const webSchema = map(
     socketMode: str(),
     // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
     // Spec 10 §3.1: `clientCa` requires client certificates at the handshake (mutual TLS).
-    tls: map({ cert: str(), key: str(), ca: nullable(str()), clientCa: nullable(str()) }, ['cert', 'key']),
+    // cert and key are checked together by webTlsProblems, so a half pair gets spec 10's text.
+    tls: map({
+      cert: nullable(str()),
+      key: nullable(str()),
+      ca: nullable(str()),
+      clientCa: nullable(str()),
+    }),
   },
   ['listen'],
 );

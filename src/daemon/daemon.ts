@@ -26,6 +26,7 @@ import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
 import { statsdSubscriber } from './statsd.ts';
+import { WebLife } from './web-life.ts';
 
 export interface DaemonOptions {
   configPath: string;
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   dagLeaseSeconds?: number;
   /** How often pauses expire and converge with the store, ms (default 10 s). */
   pauseRefreshMs?: number;
+  /** How often a web API that could not come up (TLS files, no address bound) retries, ms (default 60 s). */
+  webRetryMs?: number;
 }
 
 function reportBlockFor(job: JobConfig, hook: ReportHook) {
@@ -67,8 +70,7 @@ export class Daemon {
   private cluster: DaemonCluster | null = null;
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
-  private web: { stop(): Promise<void>; refreshTokens(): void } | null = null;
-  private webKey: string | null = null;
+  private readonly web: WebLife;
   private metrics: import('../metrics/index.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
   /** The DAG engine (spec 04), when the store is open. */
@@ -82,6 +84,12 @@ export class Daemon {
     this.config = config;
     this.signature = filesSignature(config.files);
     this.clock = opts.clock ?? new RealClock();
+    this.web = new WebLife({
+      log: this.log,
+      context: () => this.webContext(),
+      metrics: () => this.webMetrics(),
+      retryMs: opts.webRetryMs,
+    });
   }
 
   get scheduler(): Scheduler {
@@ -188,8 +196,9 @@ export class Daemon {
     this.pollTimer = setInterval(() => {
       if (filesSignature(this.config.files) !== this.signature)
         void this.reload('a configuration file changed');
-      // Token files rotate without a config change (spec 10 §2.6); a stat per file is all it costs.
-      else this.web?.refreshTokens();
+      // Token and certificate files rotate without a config change (spec 10 §2.6, §3.4); a stat
+      // per file is all it costs.
+      else this.web.refresh();
     }, every);
     this.pollTimer.unref();
   }
@@ -284,7 +293,7 @@ export class Daemon {
       await this.cluster?.manager
         .stop()
         .catch((e) => this.log.warning(`cluster: stopping failed: ${errorText(e)}`));
-      await this.web?.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
+      await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
       await this.state
         ?.stop()
         .catch((e) => this.log.warning(`state: closing the store failed: ${errorText(e)}`));
@@ -328,39 +337,19 @@ export class Daemon {
     };
   }
 
-  /**
-   * Starts the web API when a `web:` section is present and restarts it when that section
-   * changed on reload (spec 06 §1.4). A bad token config leaves the web API down while
-   * everything else keeps running; the next reload tries again.
-   */
-  private async applyWeb(): Promise<void> {
-    const web = this.config.web;
-    const key = web ? JSON.stringify([web, this.config.mcp]) : null;
-    if (key === this.webKey && this.web) {
-      this.web.refreshTokens();
-      return;
-    }
-    if (this.web) {
-      await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
-      this.web = null;
-    }
-    this.webKey = key;
-    if (!web || web.listen.length === 0) return;
-    const { startWebServer, WebConfigError } = await import('../web/server.ts');
+  /** Starts, restarts or refreshes the web API for the current config (daemon/web-life.ts). */
+  private applyWeb(): Promise<void> {
+    return this.web.apply(this.config.web ?? null, this.config.mcp ?? null);
+  }
+
+  /** The process's one metrics registry, made when the web API first starts. */
+  private async webMetrics(): Promise<import('../metrics/index.ts').Metrics> {
     if (!this.metrics) {
       const { Metrics } = await import('../metrics/index.ts');
       this.metrics = new Metrics({ version: daemonVersion(), startTimeMs: this.clock.now() });
       this.metrics.attach(this.webContext());
     }
-    this.metrics.configure(web);
-    try {
-      const { mountMcp } = await import('./mcp-load.ts');
-      this.web = await startWebServer(this.webContext(), web, this.log, { mcp: mountMcp });
-    } catch (e) {
-      if (!(e instanceof WebConfigError)) throw e;
-      this.webKey = null;
-      this.log.error(`Error in the web configuration, so not starting the web API: ${e.message}`);
-    }
+    return this.metrics;
   }
 
   kill(): Promise<void> {
@@ -381,6 +370,12 @@ export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
  * with it). End-to-end crash-resume tests set it so a dead holder's run is adopted in seconds.
  */
 export const DAG_LEASE_ENV = 'CRONSTABLE_TEST_DAG_LEASE_SECONDS';
+
+/**
+ * Test hook: how often a web API that could not come up retries, in ms (100 to 60000), so a test of
+ * the bind retry (spec 10 v42) takes seconds; the product keeps the reference's 60 s pass.
+ */
+export const WEB_RETRY_ENV = 'CRONSTABLE_TEST_WEB_RETRY_MS';
 
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
@@ -415,7 +410,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     }
     log.warning(`test hook ${DAG_LEASE_ENV}=${lease}: DAG advance leases last ${lease} s, not 30`);
   }
-  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds });
+  let webRetryMs = opts.webRetryMs;
+  const retry = process.env[WEB_RETRY_ENV];
+  if (retry) {
+    webRetryMs = Number(retry);
+    if (!/^\d+$/.test(retry) || webRetryMs < 100 || webRetryMs > 60_000) {
+      log.error(`${WEB_RETRY_ENV}: '${retry}' is not a whole number of ms from 100 to 60000`);
+      return 2;
+    }
+    log.warning(`test hook ${WEB_RETRY_ENV}=${retry}: a web API that is not up retries every ${retry} ms`);
+  }
+  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds, webRetryMs });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;
