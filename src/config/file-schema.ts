@@ -228,6 +228,8 @@ export const stateSchema = map(
       maxArtifactBytes: int(),
       lockTtlSeconds: float(),
       allowNonLoopbackBind: bool(),
+      // Spec 10 §3.5: cert/key serve an https:// listen; ca is injected into jobs as CRONSTABLE_STATE_CACERT.
+      tls: map({ cert: nullable(str()), key: nullable(str()), ca: nullable(str()) }),
     }),
   },
   ['path'],

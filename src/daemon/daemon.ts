@@ -198,7 +198,10 @@ export class Daemon {
         void this.reload('a configuration file changed');
       // Token and certificate files rotate without a config change (spec 10 §2.6, §3.4); a stat
       // per file is all it costs.
-      else this.web.refresh();
+      else {
+        this.web.refresh();
+        this.state?.jobApi?.refreshTls();
+      }
     }, every);
     this.pollTimer.unref();
   }
@@ -275,6 +278,7 @@ export class Daemon {
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
+    this.state?.jobApi?.refreshTls();
     await this.applyWeb();
   }
 
