@@ -381,6 +381,27 @@ export const DAG_LEASE_ENV = 'CRONSTABLE_TEST_DAG_LEASE_SECONDS';
  */
 export const WEB_RETRY_ENV = 'CRONSTABLE_TEST_WEB_RETRY_MS';
 
+/**
+ * A whole-number test hook from the environment: undefined when unset, null (after logging why)
+ * when it is not a whole number in range; a warning says it is in effect.
+ */
+function numericHook(
+  log: Logger,
+  name: string,
+  [min, max, unit]: [number, number, string],
+  effect: (value: string) => string,
+): number | undefined | null {
+  const raw = process.env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    log.error(`${name}: '${raw}' is not a whole number of ${unit} from ${min} to ${max}`);
+    return null;
+  }
+  log.warning(`test hook ${name}=${raw}: ${effect(raw)}`);
+  return value;
+}
+
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   tuneHeap();
@@ -404,26 +425,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     log.warning(`test hook ${TEST_EPOCH_ENV}=${epoch}: the daemon's wall clock starts there, not now`);
     clock = new ShiftedClock(startMs);
   }
-  let dagLeaseSeconds = opts.dagLeaseSeconds;
-  const lease = process.env[DAG_LEASE_ENV];
-  if (lease) {
-    dagLeaseSeconds = Number(lease);
-    if (!/^\d+$/.test(lease) || dagLeaseSeconds < 3 || dagLeaseSeconds > 30) {
-      log.error(`${DAG_LEASE_ENV}: '${lease}' is not a whole number of seconds from 3 to 30`);
-      return 2;
-    }
-    log.warning(`test hook ${DAG_LEASE_ENV}=${lease}: DAG advance leases last ${lease} s, not 30`);
-  }
-  let webRetryMs = opts.webRetryMs;
-  const retry = process.env[WEB_RETRY_ENV];
-  if (retry) {
-    webRetryMs = Number(retry);
-    if (!/^\d+$/.test(retry) || webRetryMs < 100 || webRetryMs > 60_000) {
-      log.error(`${WEB_RETRY_ENV}: '${retry}' is not a whole number of ms from 100 to 60000`);
-      return 2;
-    }
-    log.warning(`test hook ${WEB_RETRY_ENV}=${retry}: a web API that is not up retries every ${retry} ms`);
-  }
+  const lease = numericHook(
+    log,
+    DAG_LEASE_ENV,
+    [3, 30, 'seconds'],
+    (v) => `DAG advance leases last ${v} s, not 30`,
+  );
+  const retry = numericHook(
+    log,
+    WEB_RETRY_ENV,
+    [100, 60_000, 'ms'],
+    (v) => `a web API that is not up retries every ${v} ms`,
+  );
+  if (lease === null || retry === null) return 2;
+  const dagLeaseSeconds = lease ?? opts.dagLeaseSeconds;
+  const webRetryMs = retry ?? opts.webRetryMs;
   const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds, webRetryMs });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {

@@ -60,7 +60,9 @@ export class WebLife {
       return;
     }
     const { log } = this.deps;
-    const { loadWebTls, startWebServer, WebConfigError, WebRetryError } = await import('../web/server.ts');
+    const { loadWebTls, notYetLoadable, startWebServer, WebConfigError, WebRetryError } = await import(
+      '../web/server.ts'
+    );
     if (this.server) {
       // The gate of spec 10 §3.4 on every restart reason: new TLS files that do not load yet (a
       // rotation racing the config edit) keep the running listener until a later pass.
@@ -68,9 +70,7 @@ export class WebLife {
         try {
           loadWebTls(web);
         } catch (e) {
-          log.warning(
-            `web: new TLS material is not yet loadable (a partial/half-written rotation, or a config edit racing one?); keeping the running listener and retrying next reload: ${errorText(e)}`,
-          );
+          log.warning(notYetLoadable(e));
           this.scheduleRetry();
           return;
         }

@@ -36,6 +36,10 @@ export { WebConfigError } from './auth.ts';
  */
 export class WebRetryError extends Error {}
 
+/** The warning of spec 10 §3.4 when rotated files do not load: the running listener is kept. */
+export const notYetLoadable = (e: unknown): string =>
+  `web: new TLS material is not yet loadable (a partial/half-written rotation, or a config edit racing one?); keeping the running listener and retrying next reload: ${errorText(e)}`;
+
 /** Whether any listen entry is https://, so the TLS files must load before anything binds. */
 export const servesHttps = (web: WebSection): boolean => web.listen.some((l) => l.startsWith('https://'));
 
@@ -157,9 +161,7 @@ export async function startWebServer(
       try {
         options = loadTlsFiles(web.tls ?? {});
       } catch (e) {
-        log.warning(
-          `web: new TLS material is not yet loadable (a partial/half-written rotation, or a config edit racing one?); keeping the running listener and retrying next reload: ${errorText(e)}`,
-        );
+        log.warning(notYetLoadable(e));
         return;
       }
       for (const l of listeners)
