@@ -57,7 +57,7 @@ export function webTlsProblems(web: WebSection): string[] {
     out.push(
       `web.tls.cert and web.tls.key must be set together (a server certificate needs its private key); got cert=${cert ? 'True' : 'False'}, key=${key ? 'True' : 'False'}`,
     );
-  if (Boolean(tls?.clientCa) && !cert)
+  if (tls?.clientCa && !cert)
     out.push(
       'web.tls.clientCa is set but web.tls.cert and web.tls.key are not; a listener cannot require client certificates without serving one of its own',
     );
