@@ -56,6 +56,8 @@ export class WebLife {
     const { web, mcp } = this.wanted;
     const key = web ? JSON.stringify([web, mcp]) : null;
     if (key === this.key && (this.server || key === null)) {
+      // Converged (a config edit may have undone the one a retry was waiting for).
+      this.clearRetry();
       this.refresh();
       return;
     }

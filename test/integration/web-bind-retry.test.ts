@@ -1,10 +1,12 @@
 // The bind retry (spec 10 §3.6, vector 42) on a real daemon: B starts on a port another process
 // holds, logs that nothing could be bound, and comes up on its own once the port is free. The
 // retry pass is the reference's 60 s in the product; the test hook shortens it to half a second.
-// TLS files that do not load at start take the same retry.
+// TLS files that do not load at start take the same retry, and so does a restart for a changed
+// config whose new TLS files do not load yet (the running listener is kept meanwhile).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
@@ -17,7 +19,7 @@ const NOT_UP =
   'web: no listen address could be bound, so the web API is not up; retrying on the next housekeeping pass';
 
 /** Starts the built daemon on `yaml` with a half-second retry pass; `logs()` is all it printed. */
-function daemon(yaml: string): { child: ChildProcess; logs: () => string } {
+function daemon(yaml: string): { child: ChildProcess; logs: () => string; dir: string } {
   const dir = writeTree({ 'cronstable.yaml': yaml }, true);
   let out = '';
   const child = spawn(process.execPath, [DAEMON, '-c', dir], {
@@ -30,7 +32,7 @@ function daemon(yaml: string): { child: ChildProcess; logs: () => string } {
       out += c.toString();
     });
   started.push(child);
-  return { child, logs: () => out };
+  return { child, logs: () => out, dir };
 }
 
 const started: ChildProcess[] = [];
@@ -80,6 +82,31 @@ describe('spec 10 §3.1, §3.6: a web API that cannot come up retries', () => {
       writeFileSync(pki.cert, good);
       await until('the web API once the files load', 10_000, () => answers(`http://127.0.0.1:${p}/version`));
       expect(d.logs()).toContain(`web: started listening on https://127.0.0.1:${q}`);
+    },
+  );
+
+  it.skipIf(!hasOpenssl)(
+    '§3.4: a config change that meets half-written TLS files keeps the running listener, then restarts once they load',
+    async () => {
+      const pki = mintPki(writeTree({ 'keep.txt': '' }, true));
+      const [q, p, p2] = [await freePort(), await freePort(), await freePort()];
+      const web = (extra: string) =>
+        `${JOBS}web:\n  listen:\n    - https://127.0.0.1:${q}\n    - http://127.0.0.1:${p}\n${extra}  tls:\n    cert: ${pki.cert}\n    key: ${pki.key}\n`;
+      const d = daemon(web(''));
+      await until('the first start', 20_000, () => answers(`http://127.0.0.1:${p}/version`));
+      const good = readFileSync(pki.cert);
+      writeFileSync(pki.cert, 'half-written\n');
+      writeFileSync(join(d.dir, 'cronstable.yaml'), web(`    - http://127.0.0.1:${p2}\n`));
+      d.child.kill('SIGHUP');
+      await until('the not-yet-loadable warning', 10_000, async () =>
+        d.logs().includes('web: new TLS material is not yet loadable') ? true : null,
+      );
+      expect(await answers(`http://127.0.0.1:${p}/version`)).toBe(true);
+      expect(await answers(`http://127.0.0.1:${p2}/version`)).toBeNull();
+      expect(d.logs()).not.toContain('stopping http server');
+      writeFileSync(pki.cert, good);
+      await until('the restart on the next pass', 10_000, () => answers(`http://127.0.0.1:${p2}/version`));
+      expect(d.logs()).toContain('web: configuration changed, stopping http server');
     },
   );
 });
