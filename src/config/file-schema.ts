@@ -232,6 +232,8 @@ export const stateSchema = map(
       maxArtifactBytes: int(),
       lockTtlSeconds: float(),
       allowNonLoopbackBind: bool(),
+      // Spec 10 §3.5: cert/key serve an https:// listen; ca is injected into jobs as CRONSTABLE_STATE_CACERT.
+      tls: map({ cert: nullable(str()), key: nullable(str()), ca: nullable(str()) }),
     }),
   },
   ['path'],
@@ -315,7 +317,13 @@ export const webSchema = map(
     socketMode: str(),
     // Our addition (spec 06 §1.2 allows it): serve https:// listeners with these files.
     // Spec 10 §3.1: `clientCa` requires client certificates at the handshake (mutual TLS).
-    tls: map({ cert: str(), key: str(), ca: nullable(str()), clientCa: nullable(str()) }, ['cert', 'key']),
+    // cert and key are checked together by webTlsProblems, so a half pair gets spec 10's text.
+    tls: map({
+      cert: nullable(str()),
+      key: nullable(str()),
+      ca: nullable(str()),
+      clientCa: nullable(str()),
+    }),
   },
   ['listen'],
 );

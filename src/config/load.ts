@@ -380,7 +380,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const duplicates = duplicateJobNames(cfg.jobs);
   if (duplicates) issues.push(duplicates);
   const fallback = (name: SectionName) => sections[name]?.pos ?? filePos(path);
-  if (cfg.state) checkState(cfg.state, fallback('state'), issues);
+  if (cfg.state) checkState(cfg.state, fallback('state'), issues, warnings);
   if (cfg.cluster) checkCluster(cfg.cluster, fallback('cluster'), issues, warnings);
   if (cfg.web) {
     checkWeb(cfg.web, fallback('web'), issues);

@@ -111,7 +111,7 @@ export function checkMcpAgainstWeb(
   issues.push(
     loc.issue(
       ['enabled'],
-      `mcp is enabled without web.authToken on routable address(es) ${routable.join(', ')}: anyone who can reach them could drive the daemon's tools; set web.authToken, listen only on loopback or unix:// addresses, or set mcp.allowUnauthenticated: true`,
+      `mcp.enabled is set but no web.authToken/authTokens is set, and the web API listens on non-loopback address(es) ${routable.join(', ')}: /mcp would be served without authentication (with no token the web app installs no auth middleware at all). Set web.authToken or a web.authTokens entry, restrict web.listen to loopback/unix-socket addresses, set web.tls.clientCa so the listener authenticates callers by certificate, or set mcp.allowUnauthenticated: true when the endpoint is protected by other means (an mTLS-terminating proxy, a network policy).`,
     ),
   );
 }

@@ -4,6 +4,7 @@
 import { CLUSTER_BACKENDS, LEASE_BACKENDS } from '../util/backend-kinds.ts';
 import { type ConfigIssue, quote, type SourcePos } from './errors.ts';
 import type { ClusterSection, LoggingSection, StateSection, WebSection } from './file-schema.ts';
+import { jobApiCleartextWarning, jobApiTlsProblems, parseJobApiListen } from './jobapi-listen.ts';
 import { Locator } from './locate.ts';
 import { webTlsProblems } from './tighten.ts';
 import type { LoadWarning } from './types.ts';
@@ -18,19 +19,12 @@ function problems(section: object, root: string, fallback: SourcePos, issues: Co
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/;
 
-/** `http://host:port` or bare `host:port`; returns the parts or an error text. */
-export function parseJobApiListen(text: string): { host: string; port: number } | string {
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text)?.[1];
-  if (scheme !== undefined && scheme !== 'http')
-    return `jobApi.listen scheme ${quote(scheme)} is not supported (use http://)`;
-  const m = /^(?:http:\/\/)?(\[[^\]]+\]|[^:/]*)(?::(\d+))?\/?$/.exec(text);
-  if (!m) return `jobApi.listen ${quote(text)} must be http://host:port or host:port`;
-  const port = m[2] === undefined ? 0 : Number(m[2]);
-  if (port > 65535) return `jobApi.listen port ${port} must be between 0 and 65535`;
-  return { host: m[1] || '127.0.0.1', port };
-}
-
-export function checkState(state: StateSection, fallback: SourcePos, issues: ConfigIssue[]): void {
+export function checkState(
+  state: StateSection,
+  fallback: SourcePos,
+  issues: ConfigIssue[],
+  warnings: LoadWarning[] = [],
+): void {
   const bad = problems(state, 'state', fallback, issues);
   if (state.path.trim() === '') bad(['path'], 'path must not be empty');
   const grace = state.gcGraceSeconds;
@@ -44,15 +38,18 @@ export function checkState(state: StateSection, fallback: SourcePos, issues: Con
     bad(['slotTtlSeconds'], 'slotTtlSeconds must be a finite number >= 5');
   const api = state.jobApi;
   if (!api) return;
-  if (api.listen) {
-    const parsed = parseJobApiListen(api.listen);
-    if (typeof parsed === 'string') bad(['jobApi', 'listen'], parsed);
-    else if (!LOOPBACK.test(parsed.host) && !api.allowNonLoopbackBind)
-      bad(
-        ['jobApi', 'listen'],
-        `jobApi.listen host ${quote(parsed.host)} is not a loopback address; the endpoint carries bearer tokens and secrets in plain HTTP (set allowNonLoopbackBind: true to allow it)`,
-      );
-  }
+  const parsed = api.listen ? parseJobApiListen(api.listen) : null;
+  if (typeof parsed === 'string') bad(['jobApi', 'listen'], parsed);
+  else if (parsed && !LOOPBACK.test(parsed.host) && !api.allowNonLoopbackBind)
+    bad(
+      ['jobApi', 'listen'],
+      `jobApi.listen host ${quote(parsed.host)} is not a loopback address; the endpoint carries bearer tokens and secrets in plain HTTP (set allowNonLoopbackBind: true to allow it)`,
+    );
+  const listen = typeof parsed === 'string' ? null : parsed;
+  if (typeof parsed !== 'string')
+    for (const message of jobApiTlsProblems(api, listen)) bad(['jobApi', 'tls'], message);
+  const cleartext = listen && jobApiCleartextWarning(api, listen, (h) => LOOPBACK.test(h));
+  if (cleartext) warnings.push({ level: 'warning', logger: 'cronstable', message: cleartext });
   if (api.maxValueBytes !== undefined && api.maxValueBytes < 0)
     bad(['jobApi', 'maxValueBytes'], 'jobApi.maxValueBytes must be >= 0');
   if (api.maxArtifactBytes !== undefined && api.maxArtifactBytes < 0)

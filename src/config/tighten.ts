@@ -46,7 +46,7 @@ export function crontabControlProblem(line: string): string | null {
   return `control character ${pyRepr(m[0])} in a crontab line: it cannot be part of a schedule, command or environment value (a NUL is unspawnable, and the others read as line breaks in some tools but not others). Remove it, or move this job to a YAML config.`;
 }
 
-/** §7.4: parse-time agreement of `web.tls` with the `https://` listen addresses. */
+/** §7.4 and spec 10 §3.1: parse-time agreement of `web.tls` with the `https://` listen addresses. */
 export function webTlsProblems(web: WebSection): string[] {
   const https = web.listen.filter((u) => u.startsWith('https://'));
   const tls = web.tls;
@@ -57,7 +57,11 @@ export function webTlsProblems(web: WebSection): string[] {
     out.push(
       `web.tls.cert and web.tls.key must be set together (a server certificate needs its private key); got cert=${cert ? 'True' : 'False'}, key=${key ? 'True' : 'False'}`,
     );
-  if ((cert || tls?.ca) && https.length === 0)
+  if (tls?.clientCa && !cert)
+    out.push(
+      'web.tls.clientCa is set but web.tls.cert and web.tls.key are not; a listener cannot require client certificates without serving one of its own',
+    );
+  if ((cert || key || tls?.ca || tls?.clientCa) && https.length === 0)
     out.push(
       'web.tls is configured but no web.listen address uses https:// , so the TLS material would be ignored and the API served in cleartext; use an https:// listen address or remove web.tls',
     );

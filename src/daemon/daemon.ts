@@ -26,6 +26,7 @@ import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { type StateServices, startStateServices } from './state.ts';
 import { statsdSubscriber } from './statsd.ts';
+import { WebLife } from './web-life.ts';
 
 export interface DaemonOptions {
   configPath: string;
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   dagLeaseSeconds?: number;
   /** How often pauses expire and converge with the store, ms (default 10 s). */
   pauseRefreshMs?: number;
+  /** How often a web API that could not come up (TLS files, no address bound) retries, ms (default 60 s). */
+  webRetryMs?: number;
 }
 
 function reportBlockFor(job: JobConfig, hook: ReportHook) {
@@ -67,8 +70,7 @@ export class Daemon {
   private cluster: DaemonCluster | null = null;
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
-  private web: { stop(): Promise<void>; refreshTokens(): void } | null = null;
-  private webKey: string | null = null;
+  private readonly web: WebLife;
   private metrics: import('../metrics/index.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
   /** The DAG engine (spec 04), when the store is open. */
@@ -82,6 +84,12 @@ export class Daemon {
     this.config = config;
     this.signature = filesSignature(config.files);
     this.clock = opts.clock ?? new RealClock();
+    this.web = new WebLife({
+      log: this.log,
+      context: () => this.webContext(),
+      metrics: () => this.webMetrics(),
+      retryMs: opts.webRetryMs,
+    });
   }
 
   get scheduler(): Scheduler {
@@ -188,8 +196,12 @@ export class Daemon {
     this.pollTimer = setInterval(() => {
       if (filesSignature(this.config.files) !== this.signature)
         void this.reload('a configuration file changed');
-      // Token files rotate without a config change (spec 10 §2.6); a stat per file is all it costs.
-      else this.web?.refreshTokens();
+      // Token and certificate files rotate without a config change (spec 10 §2.6, §3.4); a stat
+      // per file is all it costs.
+      else {
+        this.web.refresh();
+        this.state?.jobApi?.refreshTls();
+      }
     }, every);
     this.pollTimer.unref();
   }
@@ -266,6 +278,7 @@ export class Daemon {
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
+    this.state?.jobApi?.refreshTls();
     await this.applyWeb();
   }
 
@@ -284,7 +297,7 @@ export class Daemon {
       await this.cluster?.manager
         .stop()
         .catch((e) => this.log.warning(`cluster: stopping failed: ${errorText(e)}`));
-      await this.web?.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
+      await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
       await this.state
         ?.stop()
         .catch((e) => this.log.warning(`state: closing the store failed: ${errorText(e)}`));
@@ -328,39 +341,19 @@ export class Daemon {
     };
   }
 
-  /**
-   * Starts the web API when a `web:` section is present and restarts it when that section
-   * changed on reload (spec 06 §1.4). A bad token config leaves the web API down while
-   * everything else keeps running; the next reload tries again.
-   */
-  private async applyWeb(): Promise<void> {
-    const web = this.config.web;
-    const key = web ? JSON.stringify([web, this.config.mcp]) : null;
-    if (key === this.webKey && this.web) {
-      this.web.refreshTokens();
-      return;
-    }
-    if (this.web) {
-      await this.web.stop().catch((e) => this.log.warning(`web: stopping failed: ${errorText(e)}`));
-      this.web = null;
-    }
-    this.webKey = key;
-    if (!web || web.listen.length === 0) return;
-    const { startWebServer, WebConfigError } = await import('../web/server.ts');
+  /** Starts, restarts or refreshes the web API for the current config (daemon/web-life.ts). */
+  private applyWeb(): Promise<void> {
+    return this.web.apply(this.config.web ?? null, this.config.mcp ?? null);
+  }
+
+  /** The process's one metrics registry, made when the web API first starts. */
+  private async webMetrics(): Promise<import('../metrics/index.ts').Metrics> {
     if (!this.metrics) {
       const { Metrics } = await import('../metrics/index.ts');
       this.metrics = new Metrics({ version: daemonVersion(), startTimeMs: this.clock.now() });
       this.metrics.attach(this.webContext());
     }
-    this.metrics.configure(web);
-    try {
-      const { mountMcp } = await import('./mcp-load.ts');
-      this.web = await startWebServer(this.webContext(), web, this.log, { mcp: mountMcp });
-    } catch (e) {
-      if (!(e instanceof WebConfigError)) throw e;
-      this.webKey = null;
-      this.log.error(`Error in the web configuration, so not starting the web API: ${e.message}`);
-    }
+    return this.metrics;
   }
 
   kill(): Promise<void> {
@@ -381,6 +374,33 @@ export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
  * with it). End-to-end crash-resume tests set it so a dead holder's run is adopted in seconds.
  */
 export const DAG_LEASE_ENV = 'CRONSTABLE_TEST_DAG_LEASE_SECONDS';
+
+/**
+ * Test hook: how often a web API that could not come up retries, in ms (100 to 60000), so a test of
+ * the bind retry (spec 10 v42) takes seconds; the product keeps the reference's 60 s pass.
+ */
+export const WEB_RETRY_ENV = 'CRONSTABLE_TEST_WEB_RETRY_MS';
+
+/**
+ * A whole-number test hook from the environment: undefined when unset, null (after logging why)
+ * when it is not a whole number in range; a warning says it is in effect.
+ */
+function numericHook(
+  log: Logger,
+  name: string,
+  [min, max, unit]: [number, number, string],
+  effect: (value: string) => string,
+): number | undefined | null {
+  const raw = process.env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    log.error(`${name}: '${raw}' is not a whole number of ${unit} from ${min} to ${max}`);
+    return null;
+  }
+  log.warning(`test hook ${name}=${raw}: ${effect(raw)}`);
+  return value;
+}
 
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
@@ -405,17 +425,22 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     log.warning(`test hook ${TEST_EPOCH_ENV}=${epoch}: the daemon's wall clock starts there, not now`);
     clock = new ShiftedClock(startMs);
   }
-  let dagLeaseSeconds = opts.dagLeaseSeconds;
-  const lease = process.env[DAG_LEASE_ENV];
-  if (lease) {
-    dagLeaseSeconds = Number(lease);
-    if (!/^\d+$/.test(lease) || dagLeaseSeconds < 3 || dagLeaseSeconds > 30) {
-      log.error(`${DAG_LEASE_ENV}: '${lease}' is not a whole number of seconds from 3 to 30`);
-      return 2;
-    }
-    log.warning(`test hook ${DAG_LEASE_ENV}=${lease}: DAG advance leases last ${lease} s, not 30`);
-  }
-  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds });
+  const lease = numericHook(
+    log,
+    DAG_LEASE_ENV,
+    [3, 30, 'seconds'],
+    (v) => `DAG advance leases last ${v} s, not 30`,
+  );
+  const retry = numericHook(
+    log,
+    WEB_RETRY_ENV,
+    [100, 60_000, 'ms'],
+    (v) => `a web API that is not up retries every ${v} ms`,
+  );
+  if (lease === null || retry === null) return 2;
+  const dagLeaseSeconds = lease ?? opts.dagLeaseSeconds;
+  const webRetryMs = retry ?? opts.webRetryMs;
+  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds, webRetryMs });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;

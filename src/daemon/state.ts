@@ -49,6 +49,7 @@ export async function startStateServices(
     jobApi = await JobApiServer.start({
       store,
       listen: api.listen ?? undefined,
+      tls: api.tls ?? null,
       maxValueBytes: api.maxValueBytes ?? 1_048_576,
       maxArtifactBytes: api.maxArtifactBytes ?? 67_108_864,
       lockTtlSeconds: api.lockTtlSeconds ?? 30,

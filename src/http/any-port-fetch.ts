@@ -4,12 +4,15 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import type { ClientTlsOptions } from './client-tls.ts';
 
 export interface AnyPortInit {
   method?: string;
   headers?: Record<string, string>;
   body?: string | null;
   signal?: AbortSignal;
+  /** CA, client certificate and verification for an https:// URL (spec 10 §3.3). */
+  tls?: ClientTlsOptions | null;
 }
 
 /** Statuses whose Response may carry no body. */
@@ -34,7 +37,8 @@ export function anyPortFetch(url: string, init: AnyPortInit = {}): Promise<Respo
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers: Record<string, string> = { ...init.headers };
     if (init.body != null) headers['content-length'] = String(Buffer.byteLength(init.body));
-    const req = send(target, { method: init.method ?? 'GET', headers });
+    const tls = target.protocol === 'https:' && init.tls ? init.tls : {};
+    const req = send(target, { method: init.method ?? 'GET', headers, ...tls });
     let answered: IncomingMessage | null = null;
     const onAbort = () => {
       const reason = signal!.reason;

@@ -1,6 +1,9 @@
-// A tiny client of the job API for the job CLI (spec 03 §7): node:http only (proxy variables
-// are never consulted), 30 s default timeout, JSON or raw-byte bodies.
+// A tiny client of the job API for the job CLI (spec 03 §7): node:http and node:https only (proxy
+// variables are never consulted), 30 s default timeout, JSON or raw-byte bodies. Over https it
+// trusts the CA file in CRONSTABLE_STATE_CACERT alone when set (spec 10 §3.5); checks never go off.
+import { readFileSync } from 'node:fs';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { compactJson } from './pyvalue.ts';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -47,27 +50,52 @@ export interface JobApiClientOptions {
   url: string;
   token: string;
   timeoutMs?: number;
+  /** The CA bundle an https endpoint's certificate must chain to (PEM); default: the system store. */
+  ca?: Buffer;
 }
+
+/** OpenSSL's verification failures as Node names them (a handshake the CA cannot vouch for). */
+const VERIFY =
+  /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_|HOSTNAME_MISMATCH)/;
 
 export class JobApiClient {
   readonly url: URL;
   private readonly token: string;
   private readonly timeoutMs: number;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  private readonly agent: Agent;
+  private readonly https: boolean;
 
   constructor(opts: JobApiClientOptions) {
     this.url = new URL(opts.url);
     this.token = opts.token;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.https = this.url.protocol === 'https:';
+    this.agent = this.https
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 4, ...(opts.ca ? { ca: opts.ca } : {}) })
+      : new Agent({ keepAlive: true, maxSockets: 4 });
   }
 
-  /** From `CRONSTABLE_STATE_URL` / `CRONSTABLE_STATE_TOKEN`; throws NotInJobError. */
+  /**
+   * From `CRONSTABLE_STATE_URL` / `CRONSTABLE_STATE_TOKEN` (and `CRONSTABLE_STATE_CACERT`); throws
+   * NotInJobError, or JobApiTransportError when the CA bundle cannot be read.
+   */
   static fromEnv(env: NodeJS.ProcessEnv, timeoutMs?: number): JobApiClient {
     const url = env.CRONSTABLE_STATE_URL;
     if (!url) throw new NotInJobError('CRONSTABLE_STATE_URL');
     const token = env.CRONSTABLE_STATE_TOKEN;
     if (!token) throw new NotInJobError('CRONSTABLE_STATE_TOKEN');
-    return new JobApiClient({ url, token, timeoutMs });
+    const caPath = env.CRONSTABLE_STATE_CACERT;
+    let ca: Buffer | undefined;
+    if (caPath) {
+      try {
+        ca = readFileSync(caPath);
+      } catch (e) {
+        throw new JobApiTransportError(
+          `cannot load the CA bundle CRONSTABLE_STATE_CACERT points at (${caPath}): ${(e as Error).message}`,
+        );
+      }
+    }
+    return new JobApiClient({ url, token, timeoutMs, ca });
   }
 
   /** Closes idle keep-alive connections. */
@@ -107,11 +135,11 @@ export class JobApiClient {
     if (payload !== undefined || method === 'POST') headers['Content-Length'] = payload?.byteLength ?? 0;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     return new Promise<JobApiResponse>((resolve, reject) => {
-      const req = request(
+      const req = (this.https ? httpsRequest : request)(
         {
-          protocol: 'http:',
+          protocol: this.https ? 'https:' : 'http:',
           hostname: target.hostname.replace(/^\[(.*)\]$/, '$1'),
-          port: target.port || 80,
+          port: target.port || (this.https ? 443 : 80),
           path: `${target.pathname}${target.search}`,
           method,
           headers,
@@ -147,10 +175,17 @@ export class JobApiClient {
       req.once('close', () => opts.signal?.removeEventListener('abort', onAbort));
       req.once('error', (e) => {
         clearTimeout(timer);
+        const code = (e as NodeJS.ErrnoException).code ?? '';
         reject(
           e instanceof JobApiTransportError
             ? e
-            : new JobApiTransportError(`cannot reach the state endpoint at ${this.url.origin}: ${e.message}`),
+            : this.https && VERIFY.test(code)
+              ? new JobApiTransportError(
+                  `TLS handshake with the cronstable state endpoint at ${this.url.origin} failed: ${e.message} (does CRONSTABLE_STATE_CACERT point at the CA that signed the daemon's certificate?)`,
+                )
+              : new JobApiTransportError(
+                  `cannot reach the state endpoint at ${this.url.origin}: ${e.message}`,
+                ),
         );
       });
       req.end(payload);

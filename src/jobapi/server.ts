@@ -3,9 +3,12 @@
 // module owns the run table and the listener (src/http); the routes are routes.ts.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { parseJobApiListen } from '../config/sections.ts';
+import { resolve } from 'node:path';
+import { parseJobApiListen } from '../config/jobapi-listen.ts';
 import { createFetchServer } from '../http/serve.ts';
+import { loadTlsFiles, tlsFingerprint } from '../http/tls-files.ts';
 import { type Store, StoreUnavailableError } from '../store/types.ts';
 import { getLogger } from '../util/log.ts';
 import { pyJsonDumps } from '../util/pyjson.ts';
@@ -21,8 +24,13 @@ export const DEFAULT_LOCK_TTL_SECONDS = 30;
 export interface JobApiServerOptions {
   /** The state backend; null while it is not started (routes then answer 503). */
   store: Store | null;
-  /** `state.jobApi.listen`: `http://host:port` or `host:port`; default `127.0.0.1:0`. */
+  /** `state.jobApi.listen`: `https://host:port`, `http://host:port` or `host:port`; default `127.0.0.1:0`. */
   listen?: string | null;
+  /**
+   * `state.jobApi.tls` (spec 10 §3.5): `cert`/`key` serve an https listen; `ca` is the client-side
+   * anchor whose path every job gets as `CRONSTABLE_STATE_CACERT`.
+   */
+  tls?: { cert?: string | null; key?: string | null; ca?: string | null } | null;
   maxValueBytes?: number;
   maxArtifactBytes?: number;
   lockTtlSeconds?: number;
@@ -88,11 +96,15 @@ export class JobApiServer implements JobApiHost {
   private server: Server | null = null;
   private baseUrl: string | null = null;
   private stopping: Promise<void> | null = null;
+  private readonly tls: JobApiServerOptions['tls'];
+  /** The cert/key fingerprint being served over https; null over plain http. */
+  private tlsPrint: string | null = null;
 
   constructor(opts: JobApiServerOptions) {
     this.storeRef = opts.store;
     this.host = opts.host;
     this.listenSpec = opts.listen ?? null;
+    this.tls = opts.tls ?? null;
     this.maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
     this.maxArtifactBytes = opts.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES;
     this.lockTtlSeconds = opts.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS;
@@ -135,16 +147,19 @@ export class JobApiServer implements JobApiHost {
 
   async start(): Promise<void> {
     if (this.server) return;
-    let host = '127.0.0.1';
-    let port = 0;
-    if (this.listenSpec) {
-      const parsed = parseJobApiListen(this.listenSpec);
-      if (typeof parsed === 'string') throw new Error(parsed);
-      host = parsed.host.replace(/^\[(.*)\]$/, '$1');
-      port = parsed.port;
-    }
+    const parsed = this.listenSpec ? parseJobApiListen(this.listenSpec) : null;
+    if (typeof parsed === 'string') throw new Error(parsed);
+    const host = parsed ? parsed.host.replace(/^\[(.*)\]$/, '$1') : '127.0.0.1';
+    const port = parsed?.port ?? 0;
+    const https = parsed?.tls === true;
     const app = jobApiApp(this);
-    const server = createFetchServer(app.fetch);
+    const server = https
+      ? createFetchServer(app.fetch, {
+          createServer: createHttpsServer,
+          serverOptions: loadTlsFiles(this.tlsFiles()),
+        })
+      : createFetchServer(app.fetch);
+    if (https) this.tlsPrint = tlsFingerprint(this.tlsFiles());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ host, port }, () => {
@@ -154,10 +169,40 @@ export class JobApiServer implements JobApiHost {
     });
     server.on('error', (e) => this.log.warning(`job API server error: ${e.message}`));
     const addr = server.address() as AddressInfo;
-    const shown = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
+    // Jobs dial the configured name (the one the certificate covers); the bound address only when
+    // none was given or it is a wildcard.
+    const named = parsed && !parsed.wildcard ? parsed.host.replace(/^\[(.*)\]$/, '$1') : addr.address;
+    const shown = named.includes(':') ? `[${named}]` : named;
     this.server = server;
-    this.baseUrl = `http://${shown}:${addr.port}`;
+    this.baseUrl = `${https ? 'https' : 'http'}://${shown}:${addr.port}`;
     this.log.info(`job API listening on ${this.baseUrl}`);
+  }
+
+  private tlsFiles(): { cert?: string | null; key?: string | null } {
+    return { cert: this.tls?.cert, key: this.tls?.key };
+  }
+
+  /**
+   * Swaps in rotated cert/key files with `setSecureContext()` (spec 10 §3.5, done better: the
+   * endpoint is not rebuilt, so the per-run token table survives and running jobs keep working).
+   * `ca` is only a path handed to jobs, so it is not watched.
+   */
+  refreshTls(): void {
+    if (this.tlsPrint === null || !this.server || this.stopping) return;
+    const now = tlsFingerprint(this.tlsFiles());
+    if (now === this.tlsPrint) return;
+    try {
+      (this.server as unknown as HttpsServer).setSecureContext(loadTlsFiles(this.tlsFiles()));
+    } catch (e) {
+      this.log.warning(
+        `state: new job API TLS material is not yet loadable (a partial/half-written rotation?); keeping the running endpoint and retrying next reload: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return;
+    }
+    this.tlsPrint = now;
+    this.log.info(
+      'state: job API TLS certificate files changed, the new certificate is in effect (the endpoint and its run tokens are kept)',
+    );
   }
 
   /** Releases every held job lock, forgets every run and closes the endpoint. */
@@ -205,6 +250,7 @@ export class JobApiServer implements JobApiHost {
       CRONSTABLE_SCHEDULED_AT: run.scheduledAt ?? '',
       CRONSTABLE_HOST: this.host,
     };
+    if (this.tls?.ca) env.CRONSTABLE_STATE_CACERT = resolve(this.tls.ca);
     const dag = run.dag;
     if (dag) {
       env.CRONSTABLE_DAG_NAME = dag.name;

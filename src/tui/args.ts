@@ -1,5 +1,12 @@
 // `cronstable tui` flags (spec 08 §1.1). Pure: argv and the environment in, options or a usage error out.
 import { parseArgs } from 'node:util';
+import {
+  CLIENT_TLS_FLAGS,
+  CLIENT_TLS_USAGE,
+  type ClientTlsOptions,
+  type ClientTlsSpec,
+  resolveClientTls,
+} from '../http/client-tls.ts';
 import { errorText } from '../util/errors.ts';
 import { THEME_NAMES } from './text/theme.ts';
 
@@ -8,6 +15,7 @@ export const DEFAULT_TOKEN_ENV = 'CRONSTABLE_WEB_TOKEN';
 
 export const TUI_USAGE = `usage: cronstable tui [--url URL] [--token TOKEN] [--token-env VAR] [--theme NAME] [--tv]
                       [--job NAME] [--poll SECONDS] [--boot | --no-boot] [--ascii]
+                      [--cacert PATH] [--client-cert PATH --client-key PATH] [--insecure]
 
 The terminal dashboard: a running daemon's web API, in an SSH session.
 
@@ -21,6 +29,7 @@ options:
   --poll SECONDS     refresh interval, 0 = paused, else 0.5 to 3600 (default 3)
   --boot, --no-boot  force or skip the boot self-test
   --ascii            ASCII glyphs and borders
+${CLIENT_TLS_USAGE}
   -h, --help         show this help
 `;
 
@@ -35,6 +44,10 @@ export interface TuiOptions {
   /** null = the preference decides */
   boot: boolean | null;
   ascii: boolean;
+  /** Client TLS flags and variables (spec 10 §3.3), or null for the default transport. */
+  tls: ClientTlsSpec | null;
+  /** The files `tls` names, loaded by the command once a terminal is known to be there. */
+  tlsOptions?: ClientTlsOptions | null;
 }
 
 export class TuiArgError extends Error {}
@@ -57,6 +70,7 @@ export function parseTuiArgs(argv: readonly string[], env: NodeJS.ProcessEnv): T
         boot: { type: 'boolean' },
         'no-boot': { type: 'boolean' },
         ascii: { type: 'boolean' },
+        ...CLIENT_TLS_FLAGS,
       },
     }));
   } catch (e) {
@@ -93,5 +107,6 @@ export function parseTuiArgs(argv: readonly string[], env: NodeJS.ProcessEnv): T
     pollMs,
     boot,
     ascii: values.ascii === true,
+    tls: resolveClientTls(values, env),
   };
 }

@@ -1,5 +1,6 @@
 // `cronstable tui`: flags first (usage errors exit 2 before anything else), then the tty check, then the
-// dashboard itself, loaded by a dynamic import so Ink and React are evaluated only here.
+// TLS files (spec 10 §3.3), then the dashboard itself, loaded by a dynamic import so Ink and React are evaluated only here.
+import { ClientTlsError, insecureExtras, loadClientTls } from '../http/client-tls.ts';
 import type { CliIo } from '../util/cli-io.ts';
 import { tuneHeap } from '../util/heap.ts';
 import { parseTuiArgs, TUI_USAGE, TuiArgError } from './args.ts';
@@ -30,6 +31,20 @@ export async function runTuiCommand(
     const which = !tty.stdin && !tty.stdout ? 'stdin and stdout are' : !tty.stdin ? 'stdin is' : 'stdout is';
     io.err(`cronstable tui: an interactive terminal is required (${which} not a tty)\n`);
     return 2;
+  }
+  if (opts.tls) {
+    try {
+      opts.tlsOptions = loadClientTls(opts.tls);
+    } catch (e) {
+      if (!(e instanceof ClientTlsError)) throw e;
+      io.err(`cronstable tui: ${e.reason} (${e.material})\n`);
+      return 2;
+    }
+    if (opts.tls.insecure)
+      io.err(
+        'warning: --insecure disables certificate verification; the bearer token is still sent, so it reaches whoever answers\n',
+      );
+    for (const w of insecureExtras(opts.tls)) io.err(`${w}\n`);
   }
   // Before the import: V8 reads these when it compiles Ink's WebAssembly and as the young generation grows.
   tuneHeap();

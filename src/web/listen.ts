@@ -1,9 +1,10 @@
 // Listen addresses (spec 06 §1.2): `http://HOST:PORT`, `unix:///abs/path.sock` (+ socketMode) and,
 // our extension, `https://HOST:PORT` with `web.tls`. Each binds on its own; a bad one is skipped.
-import { chmodSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 import type { WebSection } from '../config/file-schema.ts';
 import { createFetchServer, type FetchHandler } from '../http/serve.ts';
 import { errorText } from '../util/errors.ts';
@@ -37,6 +38,15 @@ export interface BoundListener {
   url: string;
   server: Server;
   socketPath: string | null;
+  /** Whether it serves https (and so takes a rotated certificate with `setSecureContext`). */
+  tls: boolean;
+}
+
+/** The one TLS context of a web-app start (spec 10 §3.1), loaded before any listener binds. */
+export interface ServerTls {
+  options: SecureContextOptions;
+  /** `web.tls.clientCa` is set: every https listener requires a client certificate. */
+  mutual: boolean;
 }
 
 function removeStaleSocket(path: string): void {
@@ -70,22 +80,20 @@ export async function bindListener(
   addr: ListenAddress,
   web: WebSection,
   log: Logger,
+  tls: ServerTls | null,
 ): Promise<BoundListener | null> {
   let server: Server;
+  const https = addr.kind === 'tcp' && addr.tls;
   try {
-    if (addr.kind === 'tcp' && addr.tls) {
-      const tls = web.tls;
+    if (https) {
       if (!tls) throw new Error('https:// needs web.tls (cert and key)');
       server = createFetchServer(fetch, {
         createServer: createHttpsServer,
         serverOptions: {
-          cert: readFileSync(tls.cert),
-          key: readFileSync(tls.key),
+          ...tls.options,
           // Mutual TLS (spec 10 §3.1): only this bundle is trusted for clients, and a client without
           // a certificate chaining to it fails the handshake, before any HTTP is spoken.
-          ...(tls.clientCa
-            ? { ca: readFileSync(tls.clientCa), requestCert: true, rejectUnauthorized: true }
-            : {}),
+          ...(tls.mutual ? { requestCert: true, rejectUnauthorized: true } : {}),
         },
       });
     } else server = createFetchServer(fetch);
@@ -114,7 +122,7 @@ export async function bindListener(
     url = `${addr.tls ? 'https' : 'http'}://${host}:${port}`;
   }
   log.info(`web: started listening on ${url}`);
-  return { url, server, socketPath: addr.kind === 'unix' ? addr.path : null };
+  return { url, server, socketPath: addr.kind === 'unix' ? addr.path : null, tls: https };
 }
 
 /** Closes a listener and every open connection (log streams included). */

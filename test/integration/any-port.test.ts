@@ -86,7 +86,7 @@ describe('a daemon on a port the built-in fetch refuses', () => {
       '{}',
     );
     expect(out).toMatchObject({ kind: 'unreachable' });
-    expect(out.kind === 'unreachable' && out.reason).toContain('ECONNREFUSED');
+    expect(out.kind === 'unreachable' && out.message).toContain('ECONNREFUSED');
     const ctl = new AbortController();
     ctl.abort(new DOMException('timed out', 'TimeoutError'));
     await expect(anyPortFetch(`http://127.0.0.1:${port}/`, { signal: ctl.signal })).rejects.toMatchObject({

@@ -550,6 +550,6 @@ describe('listen', () => {
 
   it('refuses an unsupported listen value', async () => {
     const s = new JobApiServer({ store: kit.store, host: 'h', logger: quiet, listen: 'unix:///tmp/x.sock' });
-    await expect(s.start()).rejects.toThrow(/not supported/);
+    await expect(s.start()).rejects.toThrow(/must be an http:\/\/ or https:\/\/ URL or a bare host:port/);
   });
 });

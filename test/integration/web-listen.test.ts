@@ -1,7 +1,7 @@
-// Listeners and start-up: unix sockets, https (self-signed cert made by openssl at test time),
+// Listeners and start-up: unix sockets, https (a throwaway CA minted at test time, test/helpers/pki.ts),
 // per-address failures, and the fail-closed token check.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
 import { startWebServer, WebConfigError } from '../../src/web/server.ts';
+import { hasOpenssl, mintPki } from '../helpers/pki.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { buildContext, job, loadWebConfig } from './web-harness.ts';
 
@@ -53,8 +54,6 @@ async function start(webYaml: string, files: Record<string, string> = {}) {
   }
 }
 
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
 describe('web listeners', () => {
   it('serves on a unix socket with socketMode applied, and removes it on stop', async () => {
     const dir = writeTree({ 'keep.txt': '' });
@@ -93,31 +92,8 @@ describe('web listeners', () => {
     }
   });
 
-  it.skipIf(!hasOpenssl)('serves https with web.tls (self-signed certificate from openssl)', async () => {
-    const dir = writeTree({ 'keep.txt': '' });
-    const key = join(dir, 'key.pem');
-    const cert = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      ],
-      { stdio: 'ignore' },
-    );
+  it.skipIf(!hasOpenssl)('serves https with web.tls (a certificate from a throwaway CA)', async () => {
+    const { cert, key, ca: caPath } = mintPki(writeTree({ 'keep.txt': '' }));
     const { server, logs, cleanup } = await start(
       `  listen:\n    - https://127.0.0.1:0\n    - http://127.0.0.1:0\n  tls:\n    cert: ${cert}\n    key: ${key}\n  authToken:\n    value: tok`,
     );
@@ -126,8 +102,7 @@ describe('web listeners', () => {
       expect(https).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(server.urls.some((u) => u.startsWith('http://'))).toBe(true);
       expect(logs).toContain(`INFO web: started listening on ${https}`);
-      const { readFileSync } = await import('node:fs');
-      const ca = readFileSync(cert);
+      const ca = readFileSync(caPath);
       expect((await get({ url: https, ca }, '/status')).status).toBe(401);
       const ok = await get({ url: https, ca, headers: { authorization: 'Bearer tok' } }, '/job-set-id');
       expect(ok.status).toBe(200);

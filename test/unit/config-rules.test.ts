@@ -235,7 +235,8 @@ describe('sections (specs 03, 05, 06)', () => {
       'maxOpsPerSecond must be a finite number >= 0',
     );
     expect(errorOf(`${STATE}  jobApi:\n    listen: unix:///tmp/x.sock\n`)).toContain(
-      "scheme 'unix' is not supported",
+      // Spec 10 §3.5's text (formerly "scheme 'unix' is not supported").
+      'state.jobApi.listen must be an http:// or https:// URL or a bare host:port (the job CLI reaches the endpoint over TCP only)',
     );
     expect(errorOf(`${STATE}  jobApi:\n    listen: 0.0.0.0:9000\n`)).toContain('not a loopback address');
     expect(

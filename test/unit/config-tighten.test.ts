@@ -84,7 +84,7 @@ describe('spec 09 §7 validation tightening', () => {
       );
   });
 
-  it('v34: web.tls and https:// listeners must agree', () => {
+  it('v34 (spec 09 §7.4, spec 10 §3.1): web.tls and https:// listeners must agree', () => {
     const tlsOnly = errorOf({
       'conf.yaml': 'web:\n  listen:\n    - http://127.0.0.1:8080\n  tls:\n    cert: c.pem\n    key: k.pem\n',
     });
@@ -100,6 +100,26 @@ describe('spec 09 §7 validation tightening', () => {
     });
     expect(half).toContain('web.tls.cert and web.tls.key must be set together');
     expect(half).toContain('got cert=True, key=False');
+    // Spec 10 v34: `cert` alone (no key at all) and `clientCa` alone get their own §3.1 texts.
+    const certOnly = errorOf({
+      'conf.yaml': 'web:\n  listen:\n    - https://127.0.0.1:8443\n  tls:\n    cert: c.pem\n',
+    });
+    expect(certOnly).toContain(
+      'web.tls.cert and web.tls.key must be set together (a server certificate needs its private key); got cert=True, key=False',
+    );
+    const caOnly = errorOf({
+      'conf.yaml': 'web:\n  listen:\n    - https://127.0.0.1:8443\n  tls:\n    clientCa: ca.pem\n',
+    });
+    expect(caOnly).toContain(
+      'web.tls.clientCa is set but web.tls.cert and web.tls.key are not; a listener cannot require client certificates without serving one of its own',
+    );
+    // clientCa over an http-only list is TLS material that would be ignored too.
+    expect(
+      errorOf({
+        'conf.yaml':
+          'web:\n  listen:\n    - http://127.0.0.1:8080\n  tls:\n    cert: c.pem\n    key: k.pem\n    clientCa: ca.pem\n',
+      }),
+    ).toContain('web.tls is configured but no web.listen address uses https://');
     const ok = load({
       'conf.yaml': 'web:\n  listen:\n    - https://127.0.0.1:8443\n  tls:\n    cert: c.pem\n    key: k.pem\n',
     });

@@ -104,7 +104,11 @@ describe('mcp config errors', () => {
     expect(msg).toMatch(/conf\.yaml:5:3: mcp\.enabled: /);
     expect(msg).toContain('http://0.0.0.0:8080');
     expect(msg).toContain('web.authToken');
-    expect(msg).toContain('loopback or unix://');
+    expect(msg).toContain('restrict web.listen to loopback/unix-socket addresses');
+    // Spec 10 §3.2: the full text, naming the four fixes.
+    expect(msg).toContain(
+      'mcp.enabled is set but no web.authToken/authTokens is set, and the web API listens on non-loopback address(es) http://0.0.0.0:8080: /mcp would be served without authentication (with no token the web app installs no auth middleware at all). Set web.authToken or a web.authTokens entry, restrict web.listen to loopback/unix-socket addresses, set web.tls.clientCa so the listener authenticates callers by certificate, or set mcp.allowUnauthenticated: true when the endpoint is protected by other means (an mTLS-terminating proxy, a network policy).',
+    );
     expect(msg).toContain('mcp.allowUnauthenticated: true');
     expect(
       load(`${web('http://0.0.0.0:8080')}mcp:\n  enabled: true\n  allowUnauthenticated: true\n`).mcp,

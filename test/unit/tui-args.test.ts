@@ -21,6 +21,7 @@ describe('parseTuiArgs', () => {
       pollMs: null,
       boot: null,
       ascii: false,
+      tls: null,
     });
   });
 

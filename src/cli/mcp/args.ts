@@ -1,10 +1,17 @@
 // `cronstable mcp` flags (spec 07 §8.1): parsed into the few values the relay and the check need.
 // Pure, so the usage rules are testable without a process; bad values are usage errors (exit 2).
 import { parseArgs } from 'node:util';
+import {
+  CLIENT_TLS_FLAGS,
+  CLIENT_TLS_USAGE,
+  type ClientTlsSpec,
+  resolveClientTls,
+} from '../../http/client-tls.ts';
 import { errorText } from '../../util/errors.ts';
 
 export const MCP_USAGE = `usage: cronstable mcp [--url URL] [--token-env VAR | --token TOKEN] [--protocol-version REV]
                      [--timeout SECONDS] [--check]
+                     [--cacert PATH] [--client-cert PATH --client-key PATH] [--insecure]
 
 Relay MCP JSON-RPC between stdin/stdout and a running daemon's POST /mcp endpoint, one message
 per line, for MCP clients that start their servers as subprocesses. It loads no configuration and
@@ -18,6 +25,7 @@ starts no daemon.
   --protocol-version REV    MCP revision sent until initialize negotiates one (default: 2025-11-25)
   --timeout SECONDS         deadline of each request (default: 30)
   --check                   initialize and list the tools once, print a verdict, exit 0 or 1
+${CLIENT_TLS_USAGE.replace(/^ {2}(--\S+(?: PATH)?) +/gm, (_m, f: string) => `  ${f.padEnd(26)}`)}
   -h, --help                show this help`;
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -32,6 +40,8 @@ export interface BridgeOptions {
   protocolVersion: string;
   timeoutMs: number;
   check: boolean;
+  /** Client TLS flags and variables (spec 10 §3.3), or null for the default transport. */
+  tls: ClientTlsSpec | null;
 }
 
 export type ParsedArgs = { kind: 'help' } | { kind: 'run'; options: BridgeOptions; warnings: string[] };
@@ -59,6 +69,7 @@ export function parseBridgeArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedA
         'protocol-version': { type: 'string' },
         timeout: { type: 'string' },
         check: { type: 'boolean' },
+        ...CLIENT_TLS_FLAGS,
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -104,7 +115,14 @@ export function parseBridgeArgs(argv: string[], env: NodeJS.ProcessEnv): ParsedA
   }
   return {
     kind: 'run',
-    options: { endpoint, token, protocolVersion, timeoutMs, check: values.check === true },
+    options: {
+      endpoint,
+      token,
+      protocolVersion,
+      timeoutMs,
+      check: values.check === true,
+      tls: resolveClientTls(values, env),
+    },
     warnings,
   };
 }

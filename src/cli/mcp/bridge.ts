@@ -1,6 +1,7 @@
 // `cronstable mcp`: the stdio-to-HTTP bridge to a running daemon's MCP endpoint (spec 07 §8). Kept
 // out of the daemon's module graph (Node built-ins only) so a desktop client's spawn starts at once.
 import type { Readable } from 'node:stream';
+import { ClientTlsError, insecureExtras, loadClientTls } from '../../http/client-tls.ts';
 import { MCP_USAGE, parseBridgeArgs, UsageError } from './args.ts';
 import { check } from './check.ts';
 import { relay } from './relay.ts';
@@ -28,6 +29,23 @@ export async function runMcpBridge(p: BridgeProcess): Promise<number> {
   }
   const err = (line: string) => p.err(`${line}\n`);
   for (const w of parsed.warnings) err(`cronstable mcp: ${w}`);
-  if (parsed.options.check) return check(parsed.options, err);
-  return relay(parsed.options, { stdin: p.stdin, frame: (json) => p.out(`${json}\n`), err });
+  const opts = parsed.options;
+  let tls: ReturnType<typeof loadClientTls> | null = null;
+  if (opts.tls) {
+    try {
+      tls = loadClientTls(opts.tls);
+    } catch (e) {
+      if (!(e instanceof ClientTlsError)) throw e;
+      err(`${opts.check ? 'mcp check: ' : ''}cannot use the given TLS material (${e.material}): ${e.reason}`);
+      return 1;
+    }
+    if (opts.tls.insecure)
+      err(
+        'warning: --insecure disables TLS verification; the bearer token is still sent, so it goes to whoever answers',
+      );
+    for (const w of insecureExtras(opts.tls)) err(w);
+  }
+  const transport = { ...opts, tlsOptions: tls };
+  if (opts.check) return check(transport, err);
+  return relay(transport, { stdin: p.stdin, frame: (json) => p.out(`${json}\n`), err });
 }

@@ -1,20 +1,20 @@
 // `cronstable mcp --check` (spec 07 §8.3): initialize, then tools/list, then one verdict line on
 // stderr. Unlike the reference, a tools/list that fails is a failed check, not "0 tool(s)".
-import type { BridgeOptions } from './args.ts';
-import { httpFailure, isObject, postMcp, unreachable } from './post.ts';
+import { httpFailure, isObject, postMcp, type TransportOptions } from './post.ts';
 
-type Step = { ok: true; result: Record<string, unknown> } | { ok: false; message: string };
+/** `transport`: no daemon answered, and `message` is the whole verdict. */
+type Step =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; message: string; transport?: boolean };
 
-export async function check(opts: BridgeOptions, err: (line: string) => void): Promise<number> {
+export async function check(opts: TransportOptions, err: (line: string) => void): Promise<number> {
   const init = await call(opts, opts.protocolVersion, 1, 'initialize', {
     protocolVersion: opts.protocolVersion,
     capabilities: {},
     clientInfo: { name: 'cronstable-mcp-check', version: '0' },
   });
   if (!init.ok) {
-    err(
-      `mcp check: ${init.message.startsWith('cannot reach') ? init.message : `initialize failed (${init.message})`}`,
-    );
+    err(`mcp check: ${init.transport ? init.message : `initialize failed (${init.message})`}`);
     return 1;
   }
   const pv = init.result.protocolVersion;
@@ -33,7 +33,7 @@ export async function check(opts: BridgeOptions, err: (line: string) => void): P
 }
 
 async function call(
-  opts: BridgeOptions,
+  opts: TransportOptions,
   protocolVersion: string,
   id: number,
   method: string,
@@ -44,8 +44,7 @@ async function call(
     protocolVersion,
     JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   );
-  if (outcome.kind === 'unreachable')
-    return { ok: false, message: unreachable(opts.endpoint, outcome.reason) };
+  if (outcome.kind === 'unreachable') return { ok: false, message: outcome.message, transport: true };
   if (outcome.status !== 200 || outcome.body.trim() === '')
     return { ok: false, message: httpFailure(outcome.status, outcome.body) };
   let reply: unknown;

@@ -3,14 +3,19 @@
 // bridge and --check print), or no answer at all (a transport failure).
 import { STATUS_CODES } from 'node:http';
 import { anyPortFetch } from '../../http/any-port-fetch.ts';
+import { type ClientTlsOptions, closedForCertificate, tlsFailure } from '../../http/client-tls.ts';
 import type { BridgeOptions } from './args.ts';
+
+/** The options plus the loaded client TLS material (null: the default transport). */
+export type TransportOptions = BridgeOptions & { tlsOptions: ClientTlsOptions | null };
 
 export type PostOutcome =
   | { kind: 'reply'; status: number; body: string }
-  | { kind: 'unreachable'; reason: string };
+  /** `message` is the whole text for the error frame or the check's verdict. */
+  | { kind: 'unreachable'; message: string };
 
 export async function postMcp(
-  opts: Pick<BridgeOptions, 'endpoint' | 'token' | 'timeoutMs'>,
+  opts: Pick<TransportOptions, 'endpoint' | 'token' | 'timeoutMs'> & { tlsOptions?: ClientTlsOptions | null },
   protocolVersion: string,
   body: string,
 ): Promise<PostOutcome> {
@@ -28,11 +33,24 @@ export async function postMcp(
       headers,
       body,
       signal: AbortSignal.timeout(opts.timeoutMs),
+      tls: opts.tlsOptions,
     });
     return { kind: 'reply', status: res.status, body: await res.text() };
   } catch (e) {
-    return { kind: 'unreachable', reason: transportReason(e, opts.timeoutMs) };
+    return { kind: 'unreachable', message: transportFailure(opts, e) };
   }
+}
+
+/** Spec 10 §3.3: a certificate the bridge does not trust, or a listener that wants one of ours. */
+function transportFailure(
+  opts: Pick<TransportOptions, 'endpoint' | 'timeoutMs'> & { tlsOptions?: ClientTlsOptions | null },
+  e: unknown,
+): string {
+  const tls = tlsFailure(opts.endpoint, e, Boolean(opts.tlsOptions?.cert));
+  if (tls?.kind === 'verify')
+    return `TLS verification failed for the cronstable MCP endpoint at ${opts.endpoint}: ${tls.reason} (pass --cacert with the CA that signed the listener's certificate, or --insecure to skip verification entirely)`;
+  if (tls?.kind === 'client-certificate') return closedForCertificate(opts.endpoint);
+  return unreachable(opts.endpoint, transportReason(e, opts.timeoutMs));
 }
 
 /**

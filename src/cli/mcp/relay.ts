@@ -3,8 +3,7 @@
 // one at a time, in order, so replies come back in the order the client asked.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { BridgeOptions } from './args.ts';
-import { httpFailure, isObject, postMcp, unreachable } from './post.ts';
+import { httpFailure, isObject, postMcp, type TransportOptions } from './post.ts';
 
 export interface BridgeIo {
   stdin: Readable;
@@ -22,7 +21,7 @@ const errorFrame = (id: Id, code: number, message: string): string =>
 /** Code for "the daemon did not give a JSON-RPC reply" (implementation-defined server error range). */
 const UPSTREAM = -32001;
 
-export async function relay(opts: BridgeOptions, io: BridgeIo): Promise<number> {
+export async function relay(opts: TransportOptions, io: BridgeIo): Promise<number> {
   let protocolVersion = opts.protocolVersion;
   let attempted = false;
   let reached = false;
@@ -47,7 +46,7 @@ export async function relay(opts: BridgeOptions, io: BridgeIo): Promise<number> 
     attempted = true;
     const outcome = await postMcp(opts, protocolVersion, line);
     if (outcome.kind === 'unreachable') {
-      const text = unreachable(opts.endpoint, outcome.reason);
+      const text = outcome.message;
       if (isRequest) io.frame(errorFrame(id, UPSTREAM, text));
       else io.err(`cronstable mcp: ${text}`);
       continue;

@@ -62,7 +62,7 @@ export function runTui(opts: TuiOptions, env: NodeJS.ProcessEnv = process.env): 
       setTimeout(() => process.exit(code), 250).unref();
     };
     const ctl = new Controller({
-      client: new ApiClient(opts.url, opts.token),
+      client: new ApiClient(opts.url, opts.token, opts.tlsOptions ?? null),
       store,
       now: Date.now,
       mono,

@@ -1,7 +1,8 @@
 // The TUI's only way to the daemon: its web API (spec 08 §2.1). Bearer token on every request, bounded
 // timeouts, path segments percent-encoded with nothing left safe (a `/` in a job name stays one segment).
 // Requests go through node:http, not the built-in fetch, which refuses some ports a daemon may use (6000).
-import { anyPortFetch as fetch } from '../../http/any-port-fetch.ts';
+import { anyPortFetch } from '../../http/any-port-fetch.ts';
+import { type ClientTlsOptions, closedForCertificate, tlsFailure } from '../../http/client-tls.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -28,9 +29,15 @@ const GET_TIMEOUT_MS = 10_000;
 const POST_TIMEOUT_MS = 15_000;
 const STREAM_CONNECT_MS = 5_000;
 
-function networkError(e: unknown): HttpError {
+function networkError(e: unknown, base: string, presentedCert: boolean): HttpError {
   const err = e as Error & { cause?: { code?: string; message?: string } };
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return new HttpError(null, 'timed out');
+  // Spec 10 §3.3, done better: a TLS failure says so instead of a bare code.
+  const tls = tlsFailure(base, e, presentedCert);
+  if (tls?.kind === 'verify')
+    return new HttpError(null, `TLS verification failed: ${tls.reason} (pass --cacert, or --insecure)`);
+  if (tls?.kind === 'client-certificate') return new HttpError(null, closedForCertificate(base));
+  if (tls?.kind === 'other') return new HttpError(null, `TLS handshake failed: ${tls.reason}`);
   const detail = err.cause?.code ?? err.cause?.message ?? err.message;
   return new HttpError(null, String(detail));
 }
@@ -41,8 +48,17 @@ export class ApiClient {
   constructor(
     readonly base: string,
     token: string | null,
+    private readonly tls: ClientTlsOptions | null = null,
   ) {
     this.token = token;
+  }
+
+  private fetch(path: string, init: Parameters<typeof anyPortFetch>[1]): Promise<Response> {
+    return anyPortFetch(this.base + path, { ...init, tls: this.tls });
+  }
+
+  private failure(e: unknown): HttpError {
+    return networkError(e, this.base, Boolean(this.tls?.cert));
   }
 
   private headers(accept: string): Record<string, string> {
@@ -54,12 +70,12 @@ export class ApiClient {
   private async get(path: string, accept: string): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(this.base + path, {
+      res = await this.fetch(path, {
         headers: this.headers(accept),
         signal: AbortSignal.timeout(GET_TIMEOUT_MS),
       });
     } catch (e) {
-      throw networkError(e);
+      throw this.failure(e);
     }
     if (res.status === 401) {
       await res.body?.cancel();
@@ -77,7 +93,7 @@ export class ApiClient {
     try {
       return (await res.json()) as T;
     } catch (e) {
-      throw networkError(e);
+      throw this.failure(e);
     }
   }
 
@@ -91,14 +107,14 @@ export class ApiClient {
     try {
       const headers = this.headers('application/json');
       if (body !== undefined) headers['content-type'] = 'application/json';
-      res = await fetch(this.base + path, {
+      res = await this.fetch(path, {
         method: 'POST',
         headers,
         body: body === undefined ? null : JSON.stringify(body),
         signal: AbortSignal.timeout(POST_TIMEOUT_MS),
       });
     } catch (e) {
-      throw networkError(e);
+      throw this.failure(e);
     }
     const text = await res.text();
     let parsed: unknown = text;
@@ -122,9 +138,9 @@ export class ApiClient {
     );
     let res: Response;
     try {
-      res = await fetch(this.base + path, { headers: this.headers('text/event-stream'), signal: ctl.signal });
+      res = await this.fetch(path, { headers: this.headers('text/event-stream'), signal: ctl.signal });
     } catch (e) {
-      throw networkError(e);
+      throw this.failure(e);
     } finally {
       clearTimeout(timer);
     }
