@@ -491,8 +491,10 @@ export class DagEngine {
       await this.disown(o, true);
       return 'released';
     }
-    // 5. spawn what was claimed
+    // 5. spawn what was claimed; a sensor this pass timed out failed, which is its report (spec 09 §4.3)
     for (const l of pass.launches) this.tasks.spawn(dag, pass.run, l.taskKey, l.attempt, l.pokeCount);
+    for (const a of pass.actions)
+      if (a.type === 'sensor-timeout') this.tasks.reportSensorTimeout(dag, pass.run, a.taskKey);
     // 6. the next wake
     if (pass.run.state !== 'running') {
       this.deps.log.info(`dag run ${o.dag}/${o.runKey} reached a terminal state (${pass.run.state})`);
@@ -555,6 +557,7 @@ export class DagEngine {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.tasks.silenceReports();
     for (const t of this.timers.values()) this.deps.clock.clearTimer(t);
     for (const o of this.owned.values()) if (o.timer) this.deps.clock.clearTimer(o.timer);
     const pending = this.tasks.recordedAll();
