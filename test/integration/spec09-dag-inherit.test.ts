@@ -97,6 +97,14 @@ beforeAll(async () => {
     '      - id: slow',
     '        command: sleep 60',
     failReport(),
+    '  - name: dsensor',
+    '    tasks:',
+    '      - id: wait',
+    '        type: sensor',
+    '        command: exit 1',
+    '        pokeIntervalSeconds: 0.2',
+    '        pokeTimeoutSeconds: 1',
+    failReport(),
     '  - name: d27',
     '    schedule:',
     '      second: "*/4"',
@@ -159,6 +167,20 @@ describe('DAG tasks inherit defaults (spec 09 §4)', () => {
     // Every report is the task's, under the DAG's schedule; none is for the schedule trigger itself.
     for (const l of d27) expect(l).toMatch(/^d27\.ok [0-9a-f]{32} \[\*\/4 \* \* \* \* \* \*\]$/);
     expect(d.err).not.toMatch(/Cron job dag:d27/);
+  });
+});
+
+describe('a sensor reports its timeout, not each poke (spec 09 §4.4 item 2)', () => {
+  it('many not-ready pokes, one onFailure report when the poke timeout fails the sensor', async () => {
+    const key = await trigger(d, 'dsensor');
+    const run = await waitRun(d, 'dsensor', key, (r) => r.tasks.wait?.state === 'failed');
+    expect(run.tasks.wait!.pokeCount).toBeGreaterThan(1);
+    await until('the sensor failure report', 15_000, async () =>
+      lines('fail.log').some((l) => l.startsWith('dsensor.wait ')) ? true : null,
+    );
+    expect(lines('fail.log').filter((l) => l.startsWith('dsensor.wait '))).toEqual([
+      `dsensor.wait ${run.runId} sensor timed out`,
+    ]);
   });
 });
 
