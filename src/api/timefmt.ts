@@ -1,27 +1,12 @@
 // Timestamp renderings of the web API: ISO-8601 with an explicit offset (Python isoformat style,
 // microseconds only when non-zero) and the iCalendar UTC basic form.
 import { civilInFrame, type Frame, frameZone } from '../schedule/zone.ts';
+import { isoUtc, isoWithOffset } from '../util/iso-utc.ts';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const render = isoWithOffset;
 
-function render(localMs: number, offsetMs: number): string {
-  const d = new Date(localMs);
-  const ms = d.getUTCMilliseconds();
-  const frac = ms === 0 ? '' : `.${pad(ms, 3)}000`;
-  const off = Math.round(offsetMs / 60_000);
-  const sign = off < 0 ? '-' : '+';
-  const abs = Math.abs(off);
-  return (
-    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
-    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac}` +
-    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
-  );
-}
-
-/** `2026-07-05T09:00:01.123000+00:00` */
-export function isoUtc(ms: number): string {
-  return render(ms, 0);
-}
+export { isoUtc };
 
 export function isoUtcOrNull(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : isoUtc(ms);

@@ -3,54 +3,12 @@ import { DEFAULT_DST_POLICY, type DstPolicy } from '../schedule/dst.ts';
 import { builtinJobOptions } from './builtins.ts';
 import { quote, type SourcePos } from './errors.ts';
 import type { RawDag } from './file-schema.ts';
-import { type BuildContext, checkLaunch, parseScheduleFor } from './job.ts';
+import { type BuildContext, parseScheduleFor } from './job.ts';
 import { Locator } from './locate.ts';
-import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
+import { buildTaskTemplate, type TaskInheritance, taskReports } from './task-template.ts';
 import type { CommandSettings, DagConfig, DagTaskConfig } from './types.ts';
 import { locationOf } from './validators.ts';
-
-const TASK_DEFAULTS = {
-  type: 'task' as const,
-  command: null,
-  dependsOn: [] as string[],
-  triggerRule: 'all_success' as const,
-  retries: 0,
-  retryDelaySeconds: 0,
-  expand: null,
-  pokeIntervalSeconds: 30,
-  pokeTimeoutSeconds: 3600,
-  pokeJitterSeconds: 0,
-  onReject: 'fail' as const,
-};
-
-const LAUNCH_KEYS = [
-  'shell',
-  'environment',
-  'env_file',
-  'captureStdout',
-  'captureStderr',
-  'saveLimit',
-  'maxLineLength',
-  'streamPrefix',
-  'failsWhen',
-  'executionTimeout',
-  'killTimeout',
-  'user',
-  'group',
-  'statsd',
-  'monitorResources',
-  'secrets',
-  'stateAllowedScopes',
-  'workingDirectory',
-  'priority',
-] as const satisfies readonly (keyof CommandSettings)[];
-
-/** Tasks start from the built-in job defaults (never from `defaults:`), launch keys only. */
-function launchDefaults(): CommandSettings {
-  const all = builtinJobOptions();
-  return Object.fromEntries(LAUNCH_KEYS.map((k) => [k, all[k]])) as unknown as CommandSettings;
-}
 
 /** Kahn's algorithm over the deduplicated edges; returns the ids left in a cycle, sorted. */
 export function cycleMembers(tasks: { id: string; dependsOn: string[] }[]): string[] {
@@ -79,7 +37,40 @@ export function cycleMembers(tasks: { id: string; dependsOn: string[] }[]): stri
     .sort();
 }
 
-export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): DagConfig | null {
+/** The launch keys a task keeps from its merged template (spec 09 §4.2: the effective ones). */
+const LAUNCH_KEYS = [
+  'shell',
+  'environment',
+  'env_file',
+  'captureStdout',
+  'captureStderr',
+  'saveLimit',
+  'maxLineLength',
+  'streamPrefix',
+  'failsWhen',
+  'executionTimeout',
+  'killTimeout',
+  'user',
+  'group',
+  'statsd',
+  'monitorResources',
+  'secrets',
+  'stateAllowedScopes',
+  'workingDirectory',
+  'priority',
+] as const satisfies readonly (keyof CommandSettings)[];
+
+/** Built-ins only: what a DAG outside any file's `defaults:` (tests, tools) inherits. */
+export function builtinInheritance(): TaskInheritance {
+  return { defaults: builtinJobOptions(), origins: [] };
+}
+
+export function buildDag(
+  raw: RawDag,
+  ctx: BuildContext,
+  fallback: SourcePos,
+  inherited: TaskInheritance = builtinInheritance(),
+): DagConfig | null {
   const dagLoc = new Locator([raw], fallback);
   const prefix = `dag ${quote(raw.name)}`;
   const before = ctx.issues.length;
@@ -130,33 +121,45 @@ export function buildDag(raw: RawDag, ctx: BuildContext, fallback: SourcePos): D
   const ids = new Set<string>();
   const tasks: DagTaskConfig[] = [];
   raw.tasks.forEach((rawTask) => {
-    const loc = new Locator([rawTask], locationOf(rawTask)?.pos ?? fallback);
     const tp = `${prefix}: task ${quote(rawTask.id)}`;
-    const merged = mergeConfig({ ...launchDefaults(), ...TASK_DEFAULTS }, rawTask) as Omit<
-      DagTaskConfig,
-      'launchName' | 'effectiveEnvironment' | 'runAs'
-    >;
-    const badId = nameProblem(merged.id);
-    if (badId) problem(['id'], `${prefix}: task id ${quote(merged.id)} ${badId}`, loc);
-    else if (merged.id === '' || /[#/]/.test(merged.id))
+    const launchName = `${raw.name}.${rawTask.id}`;
+    const pos = locationOf(rawTask)?.pos ?? fallback;
+    const { template, launch, loc } = buildTaskTemplate(rawTask, launchName, tp, inherited, ctx, pos);
+    const badId = nameProblem(template.id);
+    if (badId) problem(['id'], `${prefix}: task id ${quote(template.id)} ${badId}`, loc);
+    else if (template.id === '' || /[#/]/.test(template.id))
       problem(
         ['id'],
-        `${prefix}: task id ${quote(merged.id)} must be non-empty and may not contain '#' or '/'`,
+        `${prefix}: task id ${quote(template.id)} must be non-empty and may not contain '#' or '/'`,
         loc,
       );
-    else if (ids.has(merged.id)) problem(['id'], `${prefix}: duplicate task id ${quote(merged.id)}`, loc);
-    ids.add(merged.id);
-    if (merged.type !== 'approval' && (merged.command === null || merged.command.length === 0))
+    else if (ids.has(template.id)) problem(['id'], `${prefix}: duplicate task id ${quote(template.id)}`, loc);
+    ids.add(template.id);
+    if (template.type !== 'approval' && (template.command === null || template.command.length === 0))
       problem(['command'], `${tp}: task needs a command`, loc);
-    if (merged.retries < 0)
+    if (template.retries < 0)
       problem(['retries'], `${tp}: retries must be >= 0 (retry-forever is not supported for DAG tasks)`, loc);
-    const launch = checkLaunch(`${raw.name}.${merged.id}`, merged, loc, ctx, tp);
+    const launchKeys = Object.fromEntries(LAUNCH_KEYS.map((k) => [k, template[k]])) as Pick<
+      CommandSettings,
+      (typeof LAUNCH_KEYS)[number]
+    >;
     tasks.push({
-      ...merged,
-      retryDelaySeconds: Math.max(0, merged.retryDelaySeconds),
-      pokeIntervalSeconds: Math.max(0, merged.pokeIntervalSeconds),
-      launchName: `${raw.name}.${merged.id}`,
-      effectiveEnvironment: launch?.environment ?? merged.environment,
+      ...launchKeys,
+      ...taskReports(template),
+      id: template.id,
+      type: template.type,
+      command: template.command,
+      dependsOn: template.dependsOn,
+      triggerRule: template.triggerRule,
+      retries: template.retries,
+      expand: template.expand,
+      pokeTimeoutSeconds: template.pokeTimeoutSeconds,
+      pokeJitterSeconds: template.pokeJitterSeconds,
+      onReject: template.onReject,
+      retryDelaySeconds: Math.max(0, template.retryDelaySeconds),
+      pokeIntervalSeconds: Math.max(0, template.pokeIntervalSeconds),
+      launchName,
+      effectiveEnvironment: launch?.environment ?? template.environment,
       runAs: launch?.runAs ?? null,
       workingDirectory: launch?.workingDirectory ?? null,
     });

@@ -190,6 +190,9 @@ export const taskSchema = map(
     pokeJitterSeconds: finiteFloat(),
     onReject: enumOf('fail', 'skip'),
     ...commandKeys,
+    // Spec 09 §4.3: report blocks only; a `retry` here is a schema error (attempts come from `retries`).
+    onFailure: nullable(map({ report: nullable(reportBlock) })),
+    onSuccess: nullable(map({ report: nullable(reportBlock) })),
   },
   ['id'],
 );

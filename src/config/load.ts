@@ -21,6 +21,7 @@ import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
+import type { TaskInheritance } from './task-template.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
 import { keyPos, locationOf, validateRoot } from './validators.ts';
 import { parseStrictYaml } from './yaml.ts';
@@ -46,9 +47,15 @@ interface SectionEntry {
   pos: SourcePos;
 }
 
+/** A DAG as written, with the `defaults:` its tasks inherit (spec 09 §4.1: those of its own file). */
+interface DagSource {
+  raw: RawDag;
+  inherited: TaskInheritance;
+}
+
 interface FileResult {
   jobs: JobConfig[];
-  dags: RawDag[];
+  dags: DagSource[];
   /** Complete defaults this file's inline jobs got (built-ins, includes, own `defaults:`). */
   defaults: JobOptions;
   /** The raw `defaults:` maps behind `defaults`, nearest first, for error positions. */
@@ -183,7 +190,7 @@ class Loader {
         sections[name] = { value: file[name], file: label, pos: keyPos(file, name) ?? filePos(label) };
     }
     const jobs: JobConfig[] = [];
-    const dags: RawDag[] = [];
+    const dags: DagSource[] = [];
     let included: JobOptions | undefined;
     const includedOrigins: object[] = [];
     (file.include ?? []).forEach((entry, i) => {
@@ -216,7 +223,7 @@ class Loader {
       const job = this.buildJob(raw, defaults, defaultsOrigins);
       if (job) jobs.push(job);
     }
-    dags.push(...(file.dags ?? []));
+    for (const raw of file.dags ?? []) dags.push({ raw, inherited: { defaults, origins: defaultsOrigins } });
     if (this.issues.length > before) return null;
     return { jobs, dags, defaults, defaultsOrigins, sections };
   }
@@ -391,9 +398,10 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     checkMcp(cfg.mcp, fallback('mcp'), issues);
     checkMcpAgainstWeb(cfg.mcp, cfg.web, fallback('mcp'), issues, warnings);
   }
-  const rawDags = results.flatMap((r) => r.dags);
-  for (const raw of rawDags) {
-    const dag = buildDag(raw, loader.ctx, locationOf(raw)?.pos ?? filePos(path));
+  const dagSources = results.flatMap((r) => r.dags);
+  const rawDags = dagSources.map((d) => d.raw);
+  for (const { raw, inherited } of dagSources) {
+    const dag = buildDag(raw, loader.ctx, locationOf(raw)?.pos ?? filePos(path), inherited);
     if (dag) cfg.dags.push(dag);
   }
   crossChecks(cfg, rawDags, issues);

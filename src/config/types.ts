@@ -131,6 +131,9 @@ export interface DagTaskConfig extends CommandSettings {
   pokeTimeoutSeconds: number;
   pokeJitterSeconds: number;
   onReject: 'fail' | 'skip';
+  /** Spec 09 §4.3: reported per finished instance; `onFailure` has no `retry` (attempts are `retries`). */
+  onFailure: { report: ReportBlock };
+  onSuccess: { report: ReportBlock };
   /** `<dag>.<id>`: the name the task runs under. */
   launchName: string;
   effectiveEnvironment: EnvVar[];

@@ -108,3 +108,21 @@ export function planRemovedGc(input: {
     for (const [name, d] of Object.entries(m.dags)) if (d.seenAt >= cutoff) keep.add(name);
   return { collect: true, keep: [...keep].sort(), cutoff };
 }
+
+/**
+ * Spec 09 §9.3: `catchup-dag/<dag>` checkpoint streams are DAG-managed. One goes with the removed-DAG
+ * collection: its DAG is in no kept set and the stream has not been written for the grace window.
+ */
+export function staleCheckpointStreams(
+  streams: readonly { stream: string; newestAt: number }[],
+  keep: readonly string[],
+  cutoff: number,
+  prefix = 'catchup-dag/',
+): string[] {
+  const kept = new Set(keep);
+  return streams
+    .filter(
+      (s) => s.stream.startsWith(prefix) && !kept.has(s.stream.slice(prefix.length)) && s.newestAt < cutoff,
+    )
+    .map((s) => s.stream);
+}

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
 import { pyFloatRepr } from '../util/pyjson.ts';
+import { runContext } from './run-context.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type ShellConfig = NonNullable<ReportBlock['shell']>;
@@ -49,6 +50,17 @@ export function shellReporterEnv(ctx: ReportContext): Record<string, string> {
     CRONSTABLE_STDERR_TRUNCATED: err.truncated ? '1' : '0',
     CRONSTABLE_CPU_SECONDS: ctx.cpu_seconds === null ? '' : pyFloatRepr(ctx.cpu_seconds),
     CRONSTABLE_MAX_RSS_BYTES: ctx.max_rss_bytes === null ? '' : String(Math.round(ctx.max_rss_bytes)),
+    ...runContextEnv(ctx),
+  };
+}
+
+/** Spec 09 §6: always exported, `""` for a null value. */
+function runContextEnv(ctx: ReportContext): Record<string, string> {
+  const run = runContext(ctx);
+  return {
+    CRONSTABLE_HOST: run.host,
+    CRONSTABLE_STARTED_AT: run.started_at ?? '',
+    CRONSTABLE_RUN_ID: run.run_id ?? '',
   };
 }
 

@@ -22,6 +22,14 @@ export interface ReportContext {
   max_rss_bytes: number | null;
   /** The schedule as a crontab string (object forms rendered), for CRONSTABLE_JOB_SCHEDULE. */
   schedule: string;
+  /**
+   * Spec 09 §6, the run context. `host`: the daemon's `HOSTNAME` (absent = read it at report time; never
+   * null). `started_at`: the launch attempt instant, ISO-8601 UTC. `run_id`: the id the run saw as
+   * `CRONSTABLE_RUN_ID` (a DAG task: its DAG run's id). Absent = null, for contexts without a run.
+   */
+  host?: string;
+  started_at?: string | null;
+  run_id?: string | null;
 }
 
 export interface ReportLogger {

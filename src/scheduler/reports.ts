@@ -2,11 +2,19 @@
 // dispatch, logged, never throwing into the reaper.
 import type { JobConfig } from '../config/types.ts';
 import type { RunResult } from '../exec/types.ts';
+import { announceReport } from '../report/announce.ts';
 import type { ReportContext, ReportHook } from '../report/types.ts';
-import { errorText } from '../util/errors.ts';
+import { daemonHost } from '../util/host.ts';
+import { isoUtc } from '../util/iso-utc.ts';
 import type { Logger } from '../util/log.ts';
 
-export function reportContext(job: JobConfig, result: RunResult, failReason: string | null): ReportContext {
+/** `runId`: the id the run got as `CRONSTABLE_RUN_ID` (the ledger's id), minted for every run. */
+export function reportContext(
+  job: JobConfig,
+  result: RunResult,
+  failReason: string | null,
+  runId: string,
+): ReportContext {
   return {
     name: job.name,
     success: failReason === null,
@@ -22,6 +30,10 @@ export function reportContext(job: JobConfig, result: RunResult, failReason: str
     cpu_system_seconds: null,
     max_rss_bytes: null,
     schedule: job.scheduleText,
+    // Spec 09 §6: the launch attempt instant (kept for a launch that failed), on every node's HOSTNAME.
+    host: daemonHost(),
+    started_at: isoUtc(result.startedAt),
+    run_id: runId,
   };
 }
 
@@ -31,11 +43,5 @@ export async function sendReport(
   job: JobConfig,
   ctx: ReportContext,
 ): Promise<void> {
-  const what = hook === 'failure' ? 'failure' : hook === 'permanentFailure' ? 'permanent failure' : 'success';
-  deps.log.info(`Cron job ${job.name}: reporting ${what}`);
-  try {
-    await deps.report(hook, job, ctx);
-  } catch (e) {
-    deps.log.error(`Problem reporting job ${job.name} ${what}: ${errorText(e)}`);
-  }
+  await announceReport(deps.log, hook, job.name, () => deps.report(hook, job, ctx));
 }

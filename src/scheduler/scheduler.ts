@@ -421,7 +421,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     this.book.recordRun(rt, inst, result, failReason === null ? 'success' : 'failure', failReason);
     rt.lastOutcome = failReason === null ? 'success' : 'failure';
     this.book.settleSlot(inst.slot, failReason === null ? 'succeeded' : 'failed', failReason);
-    const ctx = reportContext(job, result, failReason);
+    const ctx = reportContext(job, result, failReason, inst.id);
     if (failReason === null) {
       rt.ladder?.cancel('succeeded');
       inst.ladder?.cancel('succeeded');

@@ -85,7 +85,7 @@ async function report(hook: ReportHook, name: string, result: RunResult): Promis
         ? j.onSuccess.report
         : j.onPermanentFailure.report;
   const logger = new RecordingLogger();
-  await dispatchReports(hook, block, reportContext(j, result, result.failReason), {
+  await dispatchReports(hook, block, reportContext(j, result, result.failReason, 'tour-run'), {
     logger,
     env: { SMTP_PASSWORD: 'tour-pass', PATH: process.env.PATH },
   });

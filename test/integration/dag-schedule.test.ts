@@ -61,7 +61,7 @@ describe('scheduled DAG runs', () => {
       const ms = all.map((r) => Date.parse(r.logical_date));
       for (let i = 1; i < ms.length; i++) expect(ms[i]! - ms[i - 1]!).toBe(2000);
       expect(all.filter((r) => r.kind === 'catchup').length).toBeGreaterThanOrEqual(2);
-      expect(d.err).toMatch(/catch-up replayed \d+ missed instant/);
+      expect(d.err).toMatch(/dag \S+: catch-up replaying \d+ missed run\(s\)/);
     } finally {
       expect(await stopDaemon(d)).toBe(0);
     }

@@ -42,6 +42,9 @@ describe('shell reporter', () => {
         max_rss_bytes: 52428800,
         schedule: '0 */2 * * * *',
         environment: { JOB_ONLY: 'no' },
+        host: 'node-a',
+        started_at: '2026-07-05T09:00:01.123000+00:00',
+        run_id: '0123456789abcdef0123456789abcdef',
       }),
       { logger: log, env: daemonEnv },
     );
@@ -63,6 +66,9 @@ describe('shell reporter', () => {
       CRONSTABLE_STDERR_TRUNCATED: '0',
       CRONSTABLE_CPU_SECONDS: '1.25',
       CRONSTABLE_MAX_RSS_BYTES: '52428800',
+      CRONSTABLE_HOST: 'node-a',
+      CRONSTABLE_STARTED_AT: '2026-07-05T09:00:01.123000+00:00',
+      CRONSTABLE_RUN_ID: '0123456789abcdef0123456789abcdef',
     });
   });
 

@@ -5,6 +5,7 @@
 // and other DAGs' XCom are never touched.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DagEngine } from '../../src/dag/engine/engine.ts';
+import { staleCheckpointStreams } from '../../src/dag/gc.ts';
 import {
   type DagManifest,
   effectiveRetain,
@@ -293,4 +294,16 @@ describe('a DAG removed from the config and added back (§3.7, §10)', () => {
     expect(run.state).toBe('success');
     expect(run.tasks.after!.state).toBe('success');
   }, 20_000);
+});
+
+describe('catch-up checkpoints are DAG-managed (spec 09 §9.3)', () => {
+  it('drops a removed DAG’s catchup-dag stream once it is older than the grace window', () => {
+    const streams = [
+      { stream: 'catchup-dag/kept', newestAt: 10 },
+      { stream: 'catchup-dag/gone', newestAt: 10 },
+      { stream: 'catchup-dag/gone-recent', newestAt: 500 },
+      { stream: 'catchup/gone', newestAt: 10 },
+    ];
+    expect(staleCheckpointStreams(streams, ['kept'], 100)).toEqual(['catchup-dag/gone']);
+  });
 });

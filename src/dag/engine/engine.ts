@@ -11,13 +11,14 @@ import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
-import { catchupRuns, dueFires, type RunToCreate, seedNextFire, watermarkOf } from '../backfill.ts';
+import { type RunToCreate, seedNextFire } from '../backfill.ts';
 import { decodeItems } from '../expand.ts';
 import type { DagManifest } from '../gc.ts';
 import { newRun, type RunKind } from '../model.ts';
 import { plan } from '../planner.ts';
 import { apply, claimPass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
+import { DagCatchup } from './catchup-runner.ts';
 import { DagRetention, type RetentionPass } from './retention.ts';
 import { RunStore, runMapKey } from './run-store.ts';
 import { DagTasks, type LiveTaskOutput } from './tasks.ts';
@@ -97,6 +98,7 @@ export class DagEngine {
   private readonly owned = new Map<string, Owned>();
   private readonly tasks: DagTasks;
   private readonly gc: DagRetention;
+  private readonly catchup: DagCatchup;
   /** The current timer of each periodic loop (seeding, firing, adoption, renewal, retention). */
   private readonly timers = new Map<string, TimerHandle>();
   private started = false;
@@ -126,6 +128,15 @@ export class DagEngine {
       host: deps.host,
       graceSeconds: deps.gcGraceSeconds ?? 604_800,
       dags: () => this.list(),
+    });
+    this.catchup = new DagCatchup({
+      store: deps.store,
+      clock: deps.clock,
+      log: deps.log,
+      dag: (name) => this.dags.get(name),
+      gate: (dag) => this.gateAllows(dag),
+      create: (dag, r) => this.createRun(dag, r),
+      stopping: () => this.stopping,
     });
   }
 
@@ -221,14 +232,7 @@ export class DagEngine {
       ix.next = seedNextFire(dag, nowMs);
       ix.seeded = true;
       try {
-        const stats = await this.deps.store.dagRunStats(dag.name);
-        const missed = catchupRuns(dag, watermarkOf([stats.watermark]), nowMs);
-        let created = 0;
-        for (const r of missed) if (await this.createRun(dag, r)) created++;
-        if (missed.length > 0)
-          this.deps.log.info(
-            `dag ${dag.name}: catch-up replayed ${missed.length} missed instant(s) (${created} new run(s))`,
-          );
+        await this.catchup.run(dag, nowMs);
       } catch (e) {
         this.deps.log.warning(`dag ${dag.name}: catch-up failed: ${errorText(e)}`);
       }
@@ -257,15 +261,7 @@ export class DagEngine {
         ix.seeded = false;
         continue;
       }
-      const due = dueFires(dag, ix.next, nowMs);
-      ix.next = due.next;
-      for (const r of due.runs) {
-        try {
-          await this.createRun(dag, r);
-        } catch (e) {
-          this.deps.log.warning(`dag ${dag.name}: could not create run ${r.runKey}: ${errorText(e)}`);
-        }
-      }
+      ix.next = await this.catchup.fire(dag, ix.next, nowMs);
     }
     if (unseeded) await this.seedAll();
   }
@@ -491,8 +487,10 @@ export class DagEngine {
       await this.disown(o, true);
       return 'released';
     }
-    // 5. spawn what was claimed
+    // 5. spawn what was claimed; a sensor this pass timed out failed, which is its report (spec 09 §4.3)
     for (const l of pass.launches) this.tasks.spawn(dag, pass.run, l.taskKey, l.attempt, l.pokeCount);
+    for (const a of pass.actions)
+      if (a.type === 'sensor-timeout') this.tasks.reportSensorTimeout(dag, pass.run, a.taskKey);
     // 6. the next wake
     if (pass.run.state !== 'running') {
       this.deps.log.info(`dag run ${o.dag}/${o.runKey} reached a terminal state (${pass.run.state})`);
@@ -555,6 +553,8 @@ export class DagEngine {
   async stop(graceMs: number): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.tasks.silenceReports();
+    this.catchup.stop();
     for (const t of this.timers.values()) this.deps.clock.clearTimer(t);
     for (const o of this.owned.values()) if (o.timer) this.deps.clock.clearTimer(o.timer);
     const pending = this.tasks.recordedAll();

@@ -14,6 +14,7 @@ import {
   nextManifest,
   parseManifest,
   planRemovedGc,
+  staleCheckpointStreams,
 } from '../gc.ts';
 
 export interface DagRetentionDeps {
@@ -115,6 +116,12 @@ export class DagRetention {
     }
     try {
       out.collected = await this.deps.store.dagRunPruneRemoved(plan.keep, plan.cutoff);
+      const stale = staleCheckpointStreams(
+        await this.deps.store.streams('catchup-dag/'),
+        plan.keep,
+        plan.cutoff,
+      );
+      for (const stream of stale) await this.deps.store.deleteStream(stream);
       if (out.collected > 0)
         this.deps.log.info(`dag: gc removed ${out.collected} terminal run(s) of dags no longer configured`);
     } catch (e) {

@@ -17,6 +17,7 @@ import { launchSpecOfTask } from './launch-spec.ts';
 import { liveRedactor } from './redact-stream.ts';
 import { GroupSampler, type TaskResources, taskMonitor } from './resources.ts';
 import { type RunStore, runMapKey } from './run-store.ts';
+import { type InstanceOutcome, sendTaskReport } from './task-report.ts';
 
 export interface DagTasksDeps {
   runs: RunStore;
@@ -79,15 +80,47 @@ interface Completion extends Verdict {
 interface CompletionQueue {
   dag: string;
   runKey: string;
-  items: { taskKey: string; ev: Completion; resolve: () => void }[];
+  /** `resolve(landed)`: whether the completion changed its entry (false: fenced out, or the run is gone). */
+  items: { taskKey: string; ev: Completion; resolve: (landed: boolean) => void }[];
   flushing: boolean;
 }
 
 export class DagTasks {
   private readonly launched = new Set<Launched>();
   private readonly completions = new Map<string, CompletionQueue>();
+  /** Set at shutdown: nothing is reported from then on (spec 09 §4.3). */
+  private quiet = false;
 
   constructor(private readonly deps: DagTasksDeps) {}
+
+  /** Shutdown has begun: instances finishing from now on send no reports. */
+  silenceReports(): void {
+    this.quiet = true;
+  }
+
+  /**
+   * An instance's report (spec 09 §4.3), once its transition is recorded: fire-and-forget, so the graph
+   * never waits on a reporter. A sensor's not-yet-ready poke is not a failure here (§4.4 item 2): only
+   * its poke timeout (`reportSensorTimeout`) or its success reports.
+   */
+  private report(dag: DagConfig, runId: string, task: DagTaskConfig, outcome: InstanceOutcome): void {
+    if (this.quiet || task.type === 'approval' || (task.type === 'sensor' && !outcome.ok)) return;
+    void sendTaskReport(this.deps.log, dag, task, runId, outcome);
+  }
+
+  /** A sensor that timed out failed as a task (the advance pass recorded it): its `onFailure` report. */
+  reportSensorTimeout(dag: DagConfig, run: RunState, taskKey: string): void {
+    const entry = run.tasks[taskKey];
+    const task = dag.tasks.find((t) => t.id === entry?.id);
+    if (this.quiet || !entry || task?.type !== 'sensor') return;
+    void sendTaskReport(this.deps.log, dag, task, run.runId, {
+      ok: false,
+      failReason: entry.failReason,
+      exitCode: entry.exitCode,
+      startedAtMs: entry.startedAt === null ? null : entry.startedAt * 1000,
+      result: null,
+    });
+  }
 
   private nowS(): number {
     return this.deps.clock.now() / 1000;
@@ -127,6 +160,7 @@ export class DagTasks {
     const xcomScope = `dagxcom/${dag.name}/${run.runId}`;
     let creds: RunCredentials | null = null;
     const record = (ev: Verdict) => this.complete(dag, run.runKey, taskKey, { ...ev, attempt, pokeCount });
+    const launchedAt = this.deps.clock.now();
     let handle: RunHandle;
     const listeners = new Set<LiveSink>();
     try {
@@ -161,7 +195,10 @@ export class DagTasks {
     } catch (e) {
       log.error(`dag task ${task.launchName} (${run.runKey}/${taskKey}): launch error: ${errorText(e)}`);
       if (creds) void this.deps.registry?.unregister(creds.token);
-      void record({ ok: false, exitCode: 127, failReason: 'launch error' });
+      const verdict = { ok: false, exitCode: 127, failReason: 'launch error' };
+      void record(verdict).then((landed) => {
+        if (landed) this.report(dag, run.runId, task, { ...verdict, startedAtMs: launchedAt, result: null });
+      });
       return;
     }
     log.info(`dag task ${task.launchName} started (${run.runKey}/${taskKey}, attempt ${attempt})`);
@@ -218,13 +255,23 @@ export class DagTasks {
         log.info(
           `dag task ${task.launchName} (${run.runKey}/${taskKey}) finished: ${ok ? 'success' : `failed (${failReason})`}`,
         );
-        await record({
+        const landed = await record({
           ok,
           exitCode: res.exitCode,
           failReason,
           jitter: Math.random(),
           ...(monitor ? { resources } : {}),
         });
+        // A cancelled instance (shutdown, replaced) reports nothing.
+        if (landed && res.cancelReason === null)
+          this.report(dag, run.runId, task, {
+            ok,
+            failReason,
+            exitCode: res.exitCode,
+            startedAtMs: res.startedAt,
+            result: res,
+            resources,
+          });
       },
       async (e: unknown) => {
         stopSampling();
@@ -242,8 +289,8 @@ export class DagTasks {
    * fan-in of a thousand instances is a handful of writes, not a thousand); a failed write is retried
    * 5 s later, doubling to 60 s, until it lands (fencing makes a repeat harmless).
    */
-  private complete(dag: DagConfig, runKey: string, taskKey: string, ev: Completion): Promise<void> {
-    return new Promise<void>((resolve) => {
+  private complete(dag: DagConfig, runKey: string, taskKey: string, ev: Completion): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
       const key = runMapKey(dag.name, runKey);
       let q = this.completions.get(key);
       if (!q) {
@@ -262,7 +309,7 @@ export class DagTasks {
     while (q.items.length > 0) {
       const batch = q.items.splice(0);
       try {
-        await this.deps.runs.mutate(q.dag, q.runKey, (run) => {
+        const out = await this.deps.runs.mutate(q.dag, q.runKey, (run) => {
           const dag = this.deps.dag(q.dag);
           if (!dag) return { run, changed: false, touched: [] };
           const now = this.nowS();
@@ -284,7 +331,8 @@ export class DagTasks {
             })),
           );
         });
-        for (const b of batch) b.resolve();
+        const landed = new Set(out?.touched ?? []);
+        for (const b of batch) b.resolve(landed.has(b.taskKey));
         backoff = 5_000;
         this.deps.wake(q.dag, q.runKey);
       } catch (e) {

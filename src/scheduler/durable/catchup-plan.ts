@@ -2,18 +2,11 @@
 // recorded as missed, and the jitter every node computes alike.
 import type { JobConfig } from '../../config/types.ts';
 import { nextFire } from '../../schedule/index.ts';
+import { crc32 } from '../../util/crc32.ts';
 
 export const MAX_CATCHUP = 100;
 
-/** crc32 (IEEE), for the deterministic catch-up jitter every node computes alike. */
-export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of new TextEncoder().encode(text)) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
+export { crc32 };
 
 /**
  * The missed instants after the watermark up to `now`: one for run-once (the latest), at most
