@@ -9,11 +9,11 @@ import { metricsSettings, tidyExposition } from '../../src/metrics/index.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
 import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';
+import { acceptsGzip } from '../../src/web/conditional.ts';
 import { blockSeconds, foldLine, icsDuration, renderCalendar, typicalRuntime } from '../../src/web/ical.ts';
 import { parseListen } from '../../src/web/listen.ts';
 import { originPolicy, sameOrigin } from '../../src/web/origin.ts';
 import { intParam } from '../../src/web/respond.ts';
-import { acceptsGzip } from '../../src/web/routes/core.ts';
 import { sseResponse } from '../../src/web/sse.ts';
 
 describe('status phrases', () => {
