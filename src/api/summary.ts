@@ -1,5 +1,4 @@
 // `GET /summary` (spec 10 §4.3): the counts a wallboard or a status line needs, without the rows.
-import { nextFire } from '../schedule/index.ts';
 import type { WebContext } from './context.ts';
 import { nodeName } from './deps.ts';
 import { isoUtc } from './timefmt.ts';
@@ -7,14 +6,13 @@ import type { SummaryBody } from './wire/overview.schema.ts';
 
 type NextFire = NonNullable<SummaryBody['next_fire']>;
 
-/** The job's first fire a pause does not hold: its next fire, or the first at or after `until`. */
+/**
+ * The job's next fire unless a pause holds it (spec 10 §4.3, vector 20): a held fire is ignored, not
+ * replaced by the first one after the pause, so a paused job never headlines a wallboard.
+ */
 function unpausedFire(ctx: WebContext, name: string, next: number): number | null {
   const pause = ctx.scheduler.pauses.active(name);
-  if (!pause || next >= pause.untilMs) return next;
-  const job = ctx.scheduler.job(name);
-  if (!job?.cron) return null;
-  // A slot exactly at `until` is owed (spec 10 §1.3), so the search starts just before it.
-  return nextFire(job.cron, job.frame, pause.untilMs - 1, job.dst);
+  return pause && next < pause.untilMs ? null : next;
 }
 
 export function summaryBody(ctx: WebContext): SummaryBody {
