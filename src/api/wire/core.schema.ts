@@ -86,6 +86,8 @@ export const ClusterSchema = z.union([
     conflicting_sizes: z.array(int),
     policy_conflict: z.boolean(),
     conflicting_policies: z.array(z.string()),
+    /** Gossip only (spec 10 §4.6): 0, or the full count of electable names past the 512-name cap. */
+    candidates_truncated: int.optional(),
     quorate: z.boolean(),
     leader: nstr,
     is_leader: z.boolean(),
