@@ -167,8 +167,13 @@ describe('GET /openapi.json', () => {
       const params = (op.parameters as Json[] | undefined) ?? [];
       expect(params.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(templated);
       for (const p of params) {
-        expect(['path', 'query']).toContain(p.in);
+        expect(['path', 'query', 'header']).toContain(p.in);
         if (p.in === 'path') expect(p.required).toBe(true);
+        // The one header parameter is the conditional GET's, and it comes with its 304 (spec 10 §4.10).
+        if (p.in === 'header') {
+          expect(p.name).toBe('If-None-Match');
+          expect(responses['304'], `${method} ${path} 304`).toBeDefined();
+        }
       }
       if (!['/', '/metrics'].includes(path)) expect(responses['401'], `${method} ${path} 401`).toBeDefined();
     }

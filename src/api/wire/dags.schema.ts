@@ -169,6 +169,7 @@ export const docs: RouteDoc[] = [
     path: '/dags',
     summary: 'Configured DAGs with their run rollups',
     response: dagListSchema,
+    conditional: true,
   },
   {
     method: 'get',

@@ -71,6 +71,7 @@ export const docs: RouteDoc[] = [
       "Every job's retained runs (start, finish, outcome), oldest first, for the heat map; ETag and gzip",
     query: { limit: z.string().describe('newest runs per job (default 50, clamped 1-50)') },
     response: ActivitySchema,
+    conditional: true,
   },
   {
     method: 'post',
