@@ -9,7 +9,16 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   daemon: () => import('./daemon.bench.ts'),
   state: () => import('./state.bench.ts'),
   jobapi: () => import('./jobapi.bench.ts'),
-  web: () => import('./web.bench.ts'),
+  // /status under load, the calendar, /status beside an overloaded launcher; then conditional GET and gzip.
+  web: async () => {
+    const [web, conditional] = await Promise.all([
+      import('./web.bench.ts'),
+      import('./conditional.bench.ts'),
+    ]);
+    return { run: async () => [...(await web.run()), ...(await conditional.run())] };
+  },
+  // A 304 on /jobs against /version, /metrics of 3k jobs plain and gzipped (issue 32), alone.
+  conditional: () => import('./conditional.bench.ts'),
   // The pure planner, the same passes against a real store, then a 256-wide fan-out on a daemon.
   dag: async () => {
     const [pure, store, drain] = await Promise.all([

@@ -146,7 +146,10 @@ function loadTest(port: number, path: string, headers = ''): Promise<number[]> {
   });
 }
 
-async function serve<T>(jobs: number, fn: (base: string, cfg: LoadedConfig) => Promise<T>): Promise<T> {
+export async function serve<T>(
+  jobs: number,
+  fn: (base: string, cfg: LoadedConfig) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'cronstable-bench-'));
   const file = join(dir, 'jobs.yaml');
   writeFileSync(file, `${generateJobFile(jobs)}web:\n  listen:\n    - http://127.0.0.1:0\n`);

@@ -31,6 +31,11 @@ export interface WebContext {
   metrics?: MetricsRegistry;
   /** Outcome of the last config parse, for `cronstable_config_last_reload_*` (absent before the first). */
   configReload?(): { successful: boolean; atMs: number | null } | null;
+  /**
+   * Drains and stops this node as SIGTERM does (`POST /shutdown`, spec 10 §4.7); absent where nothing
+   * owns the process (an embedded server), and the route then refuses.
+   */
+  requestShutdown?(): void;
   /** The DAG engine's HTTP surface; absent until DAGs exist (every DAG route then answers 404). */
   dags?: DagWebApi;
 }

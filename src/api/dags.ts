@@ -13,7 +13,12 @@ import type {
   DagXcom,
 } from './wire/dags.schema.ts';
 
-export const unknownDag = (name: string) => fail(404, `unknown dag '${name}'`);
+/** A DAG this daemon does not run (spec 10 §4.9). */
+export const unknownDag = (name: string) => fail(404, `dag '${name}' not found`);
+/** Run documents without a store: there is no DAG engine, so nothing was ever recorded. */
+export const NO_STORE_TEXT =
+  'no `state:` store is configured; DAG run documents only exist in a durable store';
+const noStore = () => fail(404, NO_STORE_TEXT);
 
 const typed = <T>(a: DagAnswer): ApiResult<T> => (a.ok ? ok(a.body as T) : fail(a.status, a.error));
 
@@ -29,17 +34,17 @@ export async function dagList(ctx: WebContext): Promise<DagSummary[]> {
 
 /** `GET /dags/{name}/runs?limit=`: newest first; 500 when the store read fails. */
 export async function dagRuns(ctx: WebContext, name: string, limit: number): Promise<ApiResult<DagRuns>> {
-  return ctx.dags ? typed(await ctx.dags.runs(name, limit)) : unknownDag(name);
+  return ctx.dags ? typed(await ctx.dags.runs(name, limit)) : noStore();
 }
 
 /** `GET /dags/{name}/runs/{runKey}`: the run document. */
 export async function dagRun(ctx: WebContext, name: string, runKey: string): Promise<ApiResult<DagRun>> {
-  return ctx.dags ? typed(await ctx.dags.run(name, runKey)) : unknownDag(name);
+  return ctx.dags ? typed(await ctx.dags.run(name, runKey)) : noStore();
 }
 
 /** `GET /dags/{name}/runs/{runKey}/xcom`. */
 export async function dagXcom(ctx: WebContext, name: string, runKey: string): Promise<ApiResult<DagXcom>> {
-  return ctx.dags ? typed(await ctx.dags.xcom(name, runKey)) : unknownDag(name);
+  return ctx.dags ? typed(await ctx.dags.xcom(name, runKey)) : noStore();
 }
 
 /** `POST /dags/{name}/trigger`: 500 when the run document could not be written. */

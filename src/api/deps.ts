@@ -4,6 +4,7 @@ import type { Logger } from '../util/log.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
 import type { JobResourceSampler } from './jobresources.ts';
 import type { NodeSampler } from './node.ts';
+import type { ChangeWatch, SharedBodyCache } from './shared-body.ts';
 import type { StatusView } from './status.ts';
 
 export interface ApiDeps {
@@ -16,6 +17,8 @@ export interface ApiDeps {
   node: NodeSampler;
   /** CPU / RSS samples of running `monitorResources` jobs. */
   jobResources: JobResourceSampler;
+  /** The shared `/jobs` and default `/activity` bodies (spec 10 §4.4, §4.10). */
+  bodies: { watch: ChangeWatch; jobs: SharedBodyCache; activity: SharedBodyCache };
 }
 
 /** This node's display name: the cluster node name, else the host name. */

@@ -6,6 +6,7 @@ import { errorText } from '../util/errors.ts';
 import type { ApiDeps } from './deps.ts';
 import { resourceStats } from './jobresources.ts';
 import { jobsList, runObject, runStats, trends } from './jobview.ts';
+import { type SharedBody, sharedBody, tagOf } from './shared-body.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 import type { JobResources, JobRow, JobRuns, JobTrends } from './wire/jobs.schema.ts';
 
@@ -20,6 +21,20 @@ const notFound = (name: string) => fail(404, jobNotFoundText(name));
 /** Every job in config order (`GET /jobs`). */
 export function jobRows(d: ApiDeps): JobRow[] {
   return withRunningResources(d, jobsList(d.ctx) as JobRow[]);
+}
+
+const enc = new TextEncoder();
+
+/**
+ * `GET /jobs` as a shared body (spec 10 §4.10). Its tag hashes the rows with each countdown replaced
+ * by the absolute next fire, so a poller's If-None-Match keeps matching while only time passes.
+ */
+export function jobsSharedBody(d: ApiDeps): SharedBody {
+  const fires: (number | null)[] = [];
+  const rows = withRunningResources(d, jobsList(d.ctx, undefined, fires) as JobRow[]);
+  const bytes = enc.encode(JSON.stringify(rows));
+  for (let i = 0; i < rows.length; i++) if (rows[i]!.scheduled_in !== null) rows[i]!.scheduled_in = fires[i]!;
+  return sharedBody(bytes, tagOf(JSON.stringify(rows)));
 }
 
 /** One job's row, as a `GET /jobs` element. */
@@ -39,19 +54,27 @@ function withRunningResources(d: ApiDeps, rows: JobRow[]): JobRow[] {
   return rows;
 }
 
-/** `GET /jobs/{name}/runs`: the retained history (newest 50, oldest first) and its stats. */
-export function jobRuns(d: ApiDeps, name: string): ApiResult<JobRuns> {
+/** The most runs a job retains, and so the default and the most `/runs?limit=` can ask for. */
+export const RUNS_LIMIT = 50;
+
+/**
+ * `GET /jobs/{name}/runs`: the newest `limit` retained runs, oldest first, with stats over every
+ * retained run (spec 10 §4.5).
+ */
+export function jobRuns(d: ApiDeps, name: string, limit = RUNS_LIMIT): ApiResult<JobRuns> {
   const history = d.ctx.scheduler.history(name);
   if (!history) return notFound(name);
-  const runs = history.recentRuns().slice(-50);
+  const all = history.recentRuns().slice(-RUNS_LIMIT);
+  const runs = all.slice(-limit);
   // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
   const sampled = d.jobResources.summariesOf(name);
-  if (sampled.size === 0) return ok({ name, runs: runs.map(runObject), stats: runStats(runs) } as JobRuns);
-  const usage = runs.map((r) => sampled.get(r.id) ?? null);
+  if (sampled.size === 0) return ok({ name, runs: runs.map(runObject), stats: runStats(all) } as JobRuns);
+  const usage = (rs: readonly (typeof all)[number][]) => rs.map((r) => sampled.get(r.id) ?? null);
+  const shown = usage(runs);
   return ok({
     name,
-    runs: runs.map((r, i) => ({ ...runObject(r), resources: usage[i] })),
-    stats: { ...runStats(runs), ...resourceStats(usage) },
+    runs: runs.map((r, i) => ({ ...runObject(r), resources: shown[i] })),
+    stats: { ...runStats(all), ...resourceStats(usage(all)) },
   } as JobRuns);
 }
 

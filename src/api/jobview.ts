@@ -189,8 +189,15 @@ export function jobObject(
   return out;
 }
 
-/** Every job in config order (spec 06 §5.4); with `only`, just that job's row (or none). */
-export function jobsList(ctx: WebContext, only?: string): Record<string, unknown>[] {
+/**
+ * Every job in config order (spec 06 §5.4); with `only`, just that job's row (or none). `fires`, when
+ * given, receives each row's absolute next fire (the `/jobs` entity tag hashes it, not the countdown).
+ */
+export function jobsList(
+  ctx: WebContext,
+  only?: string,
+  fires?: (number | null)[],
+): Record<string, unknown>[] {
   const now = ctx.clock.now();
   const view = ctx.cluster();
   const election = view.electLeader ? view : null;
@@ -198,7 +205,9 @@ export function jobsList(ctx: WebContext, only?: string): Record<string, unknown
   for (const st of ctx.scheduler.status()) {
     if (only !== undefined && st.name !== only) continue;
     const job = ctx.scheduler.job(st.name);
-    if (job) out.push(jobObject(ctx, job, st, now, election));
+    if (!job) continue;
+    out.push(jobObject(ctx, job, st, now, election));
+    fires?.push(st.nextFire);
   }
   return out;
 }

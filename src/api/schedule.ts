@@ -91,6 +91,9 @@ export async function scheduleSuggest(
   return p.ok ? ok(suggest(p.body, period)) : p;
 }
 
+/** The 404 of `/schedule/why` and `/jobs/{name}/calendar.ics` (spec 10 §4.9): jobs and DAGs share the name space. */
+export const noScheduleText = (name: string) => `no job or DAG schedule named '${name}'`;
+
 /**
  * `GET /schedule/why`: did `name` (a job or `dag:<name>`) fire at `at` (null: `atText` did not parse)?
  * 400 for a bad instant, 404 for an unknown name.
@@ -104,7 +107,7 @@ export function scheduleWhy(
   // Outside the engine's calendar (1970-2099) is a bad request, not a 500 from the engine.
   if (at === null || !isSupportedInstant(at)) return fail(400, `bad timestamp: ${atText}`);
   const entry = allEntries(ctx).find((e) => e.name === name);
-  if (!entry) return fail(404, `job '${name}' not found`);
+  if (!entry) return fail(404, noScheduleText(name));
   const job = ctx.scheduler.job(name);
   const dag = name.startsWith('dag:') ? ctx.config().dags.find((x) => `dag:${x.name}` === name) : undefined;
   const notes = (job?.findings ?? dag?.findings ?? []).map((f) => ({

@@ -56,6 +56,8 @@ export interface ClusterReport {
   conflicting_sizes: number[];
   policy_conflict: boolean;
   conflicting_policies: string[];
+  /** Gossip only: the full count of electable names when over the 512-name advertisement cap, else 0. */
+  candidates_truncated?: number;
   quorate: boolean;
   /** Leader (single-leader) or lease holder display name; always null under spread. */
   leader: string | null;

@@ -71,6 +71,8 @@ export class Daemon {
   private shim: { remove(): void } | null = null;
   private gc: GcSchedule | null = null;
   private readonly web: WebLife;
+  /** What `POST /shutdown` does (spec 10 §4.7): set by whoever owns the process, as its SIGTERM. */
+  onShutdownRequest: (() => void) | null = null;
   private metrics: import('../metrics/index.ts').Metrics | null = null;
   private lastReload: { successful: boolean; atMs: number | null } | null = null;
   /** The DAG engine (spec 04), when the store is open. */
@@ -320,6 +322,7 @@ export class Daemon {
       cluster: () => this.clusterView(),
       metrics: this.metrics ?? undefined,
       configReload: () => this.lastReload,
+      requestShutdown: () => this.onShutdownRequest?.(),
       ...(this.dags ? { dags: new DagApi(this.dags) } : {}),
     };
   }
@@ -453,6 +456,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
         log.warning(`Received ${signal} again: stopping every running job now`);
         void daemon.kill().then(() => resolve(130));
       }
+    };
+    // POST /shutdown drains exactly as the first SIGTERM does (its route logged who asked).
+    daemon.onShutdownRequest = () => {
+      if (signals++ === 0) void daemon.stop().then(() => resolve(0));
     };
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);

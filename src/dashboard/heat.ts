@@ -1,8 +1,15 @@
 // ▦ heat (spec 06 §9.2): per-job activity in 24 buckets over the last 6 h, 24 h or 7 d, from the retained runs of
-// `/jobs/{name}/runs`. Pure: bucketing, levels and the fetch plan (≤ 80 jobs, refetch only what changed).
+// every job in one `/activity` body (spec 10 §4.4), or `/jobs/{name}/runs` one job at a time from a daemon
+// without it. Pure: bucketing, levels and the fetch plan (≤ 80 jobs, refetch only what changed).
 
 import { parseIso } from './format.ts';
-import type { ApiJob, ApiRun, Outcome } from './types.ts';
+import type { ApiActivity, ApiJob, Outcome } from './types.ts';
+
+/** What a heat cell reads of a run: `/activity` rows and `/runs` entries both have it. */
+export interface HeatRun {
+  finished_at: string;
+  outcome: string;
+}
 
 export const HEAT_WINDOWS = { '6h': 6 * 3_600_000, '24h': 24 * 3_600_000, '7d': 7 * 86_400_000 } as const;
 export type HeatWindow = keyof typeof HEAT_WINDOWS;
@@ -20,9 +27,9 @@ export interface HeatCell {
 
 const OUTCOME_RANK: Record<Outcome, number> = { success: 0, unknown: 1, cancelled: 2, failure: 3 };
 
-/** Runs finished in (now - window, now], counted per bucket (oldest left). */
+/** Runs finished in (now - window, now], counted per bucket (oldest left); a skipped slot never ran. */
 export function bucketRuns(
-  runs: readonly ApiRun[],
+  runs: readonly HeatRun[],
   now: number,
   windowMs: number,
   buckets = HEAT_BUCKETS,
@@ -37,12 +44,12 @@ export function bucketRuns(
   }));
   for (const r of runs) {
     const at = parseIso(r.finished_at);
-    if (at === null || at <= start || at > now) continue;
+    if (at === null || at <= start || at > now || !(r.outcome in OUTCOME_RANK)) continue;
+    const outcome = r.outcome as Outcome;
     const cell = cells[Math.min(buckets - 1, Math.floor((at - start) / width))]!;
     cell.runs++;
-    if (r.outcome === 'failure' || r.outcome === 'unknown') cell.failures++;
-    const rank = OUTCOME_RANK[r.outcome] ?? 0;
-    if (cell.worst === null || rank > OUTCOME_RANK[cell.worst]) cell.worst = r.outcome;
+    if (outcome === 'failure' || outcome === 'unknown') cell.failures++;
+    if (cell.worst === null || OUTCOME_RANK[outcome] > OUTCOME_RANK[cell.worst]) cell.worst = outcome;
   }
   return cells;
 }
@@ -82,4 +89,9 @@ export function bucketLabel(civilMs: number, window: HeatWindow): string {
 export function bucketSpanText(ms: number): string {
   const m = Math.round(ms / 60_000);
   return m < 60 ? `${m} min` : `${Math.round(m / 6) / 10} h`.replace('.0 h', ' h');
+}
+
+/** One `/activity` body as the per-job run lists the heat map caches (a job it does not name ran nothing). */
+export function activityRuns(body: ApiActivity, names: readonly string[]): Map<string, HeatRun[]> {
+  return new Map(names.map((n) => [n, body.jobs[n] ?? []]));
 }

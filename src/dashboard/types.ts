@@ -22,8 +22,10 @@ import type {
   JobRow,
   RunOutcome as Outcome,
 } from '../api/wire/jobs.schema.ts';
+import type { ActivityBody as ApiActivity, SummaryBody as ApiSummary } from '../api/wire/overview.schema.ts';
 
 export type {
+  ApiActivity,
   ApiFinding,
   ApiFleetNode,
   ApiHistoryEntry,
@@ -34,6 +36,7 @@ export type {
   ApiRun,
   ApiRunStats,
   ApiRuns,
+  ApiSummary,
   Outcome,
   PeerStatus,
 };

@@ -1,6 +1,7 @@
 // The Hono app (spec 06 §2): Host gate (without a token) -> Origin gate -> auth -> web.headers placement -> routes; unknown
 // paths resolve after auth (401 before 404), a known path with the wrong method answers 405
-// (Hono's method-not-allowed middleware, with the project's JSON error body).
+// (Hono's method-not-allowed middleware, with the project's JSON error body). The generic reasons are
+// spec 10 §4.9's.
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ApiDeps } from '../api/deps.ts';
@@ -18,6 +19,7 @@ import { dashboardRoute } from './routes/dashboard.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { openApiRoute } from './routes/openapi.ts';
+import { overviewRoutes } from './routes/overview.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
 import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
@@ -62,7 +64,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (_c, methods) =>
-        jsonError(405, 'method not allowed', { allow: [...methods].sort().join(', ') }),
+        jsonError(405, '405: Method Not Allowed', { allow: [...methods].sort().join(', ') }),
     }),
   );
 
@@ -75,6 +77,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
   coreRoutes(app, deps);
   whoamiRoute(app);
   jobRoutes(app, deps);
+  overviewRoutes(app, deps, { auth: opts.tokens !== null });
   slotRoutes(app, deps);
   calendarRoutes(app, deps);
   scheduleRoutes(app, deps);
@@ -84,10 +87,10 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
   if (ui) dashboardRoute(app, deps);
   openApiRoute(app, deps, { auth: opts.tokens !== null, publicPaths });
 
-  app.notFound(() => jsonError(404, 'not found'));
+  app.notFound(() => jsonError(404, '404: Not Found'));
   app.onError((err, c) => {
     deps.log.error(`web: ${c.req.method} ${c.req.path} failed: ${err?.stack ?? err}`);
-    return jsonError(500, 'internal server error');
+    return jsonError(500, 'internal error; the reason is in the cronstable log');
   });
   return app;
 }

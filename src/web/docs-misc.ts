@@ -33,7 +33,8 @@ const JsonRpcResponseSchema = z.union([
 
 const calendarQuery = {
   days: qint(`days ahead (default ${DEFAULT_DAYS}, clamped 1-${MAX_DAYS})`),
-  per_job: qint(`fires per job at most (default ${DEFAULT_PER_JOB}, clamped 1-${MAX_PER_JOB})`),
+  limit: qint(`fires per job at most (default ${DEFAULT_PER_JOB}, clamped 1-${MAX_PER_JOB})`),
+  per_job: qint('legacy name of limit, read only when limit is absent'),
 };
 
 export const docs: RouteDoc[] = [
@@ -57,9 +58,11 @@ export const docs: RouteDoc[] = [
   {
     method: 'get',
     path: '/',
-    summary: 'The dashboard page (when web.ui is on; public even with a token)',
+    summary:
+      'The dashboard page (when web.ui is on; public even with a token); ETag, revalidated on every load',
     response: z.string(),
     contentType: 'text/html',
+    conditional: true,
     errors: [503],
   },
   {

@@ -1,6 +1,7 @@
-// Where `web.headers` go (spec 06 §2.3): every 2xx, plus the answers a handler marks (start/cancel
-// 409, schedule 400); never 401/404/other errors. `/metrics` keeps its exposition Content-Type;
-// `.ics` feeds get Content-Disposition after the operator's headers; elsewhere the operator wins.
+// Where `web.headers` go (spec 06 §2.3): every 2xx and 304, plus the answers a handler marks
+// (start/cancel 409, schedule 400); never 401/404/other errors. A Content-Type among them is ignored
+// on every route (spec 10 §4.9): a route's body and its type go together. `.ics` feeds get
+// Content-Disposition after the operator's headers; elsewhere the operator wins.
 import type { MiddlewareHandler } from 'hono';
 import type { WebEnv } from './respond.ts';
 
@@ -15,13 +16,10 @@ export function customHeaders(
     await next();
     if (entries.length === 0 || exempt.includes(c.req.path)) return;
     const res = c.res;
-    if (!(res.status >= 200 && res.status < 300) && c.get('customHeaders') !== true) return;
+    const placed = (res.status >= 200 && res.status < 300) || res.status === 304;
+    if (!placed && c.get('customHeaders') !== true) return;
     const path = c.req.path;
-    const metrics = path === '/metrics';
-    for (const [k, v] of entries) {
-      if (metrics && k.toLowerCase() === 'content-type') continue;
-      res.headers.set(k, v);
-    }
+    for (const [k, v] of entries) if (k.toLowerCase() !== 'content-type') res.headers.set(k, v);
     if (path.endsWith('/calendar.ics') && res.status === 200)
       res.headers.set('content-disposition', ICS_DISPOSITION);
   };

@@ -10,6 +10,7 @@ import { docs as accessDocs } from '../api/wire/access.schema.ts';
 import { docs as coreDocs } from '../api/wire/core.schema.ts';
 import { docs as dagDocs } from '../api/wire/dags.schema.ts';
 import { docs as jobDocs } from '../api/wire/jobs.schema.ts';
+import { docs as overviewDocs } from '../api/wire/overview.schema.ts';
 import type { RouteDoc } from '../api/wire/route-doc.ts';
 import { docs as scheduleDocs } from '../api/wire/schedule.schema.ts';
 import { docs as slotDocs } from '../api/wire/slots.schema.ts';
@@ -22,6 +23,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
   ...coreDocs,
   ...accessDocs,
   ...jobDocs,
+  ...overviewDocs,
   ...slotDocs,
   ...scheduleDocs,
   ...dagDocs,
@@ -124,6 +126,14 @@ function operation(doc: RouteDoc, opts: OpenApiOptions, schemas: Json): Json {
     delete schema.description;
     parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema });
   }
+  if (doc.conditional)
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'an ETag of an earlier answer (a list, `*` and W/ tags match): 304 while it still holds',
+      schema: { type: 'string' },
+    });
   const op: Json = { operationId: id, summary: doc.summary, tags: [tagOf(doc.path)] };
   if (parameters.length > 0) op.parameters = parameters;
   if (doc.body)
@@ -137,6 +147,8 @@ function operation(doc: RouteDoc, opts: OpenApiOptions, schemas: Json): Json {
   else if (doc.response)
     success.content = { [contentType]: { schema: jsonSchema(doc.response, 'output', schemas, id) } };
   const responses: Json = { [String(doc.status ?? 200)]: success };
+  if (doc.conditional)
+    responses['304'] = { description: 'Not modified: the If-None-Match tag still matches' };
   const isPublic = opts.publicPaths.has(doc.path);
   const statuses = [...(doc.errors ?? []), ...(opts.auth && !isPublic ? [401] : [])];
   for (const status of [...new Set(statuses)].sort())

@@ -51,6 +51,16 @@ export function intParam(value: string | undefined, def: number, min: number, ma
   return Math.min(max, Math.max(min, n));
 }
 
+/**
+ * A listing's size (spec 10 §4.5): `limit` when given, else the route's legacy name; unparsable
+ * means the default (the legacy name is then not consulted), out of range is clamped, never a 400.
+ */
+export function limitParam(c: Ctx, legacy: string | null, def: number, min: number, max: number): number {
+  const limit = c.req.query('limit');
+  const raw = limit !== undefined || legacy === null ? limit : c.req.query(legacy);
+  return intParam(raw, def, min, max);
+}
+
 /** A path parameter (decoded by Hono; `%2F` stays inside the segment). */
 export function param(c: Ctx, key: string): string {
   return c.req.param(key) ?? '';

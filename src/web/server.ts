@@ -10,6 +10,7 @@
 //   reload: web section changed (or mcp) -> await web.stop(), start again; WebConfigError -> retry next reload.
 //   shutdown: stop the web server after running jobs have finished.
 
+import { apiBodies } from '../api/bodies.ts';
 import type { MetricsRegistry, WebContext } from '../api/context.ts';
 import type { ApiDeps } from '../api/deps.ts';
 import { JobResourceSampler } from '../api/jobresources.ts';
@@ -108,7 +109,16 @@ export async function startWebServer(
   const status = new StatusView(ctx);
   const node = NodeSampler.fromConfig(web);
   const jobResources = new JobResourceSampler(ctx.scheduler);
-  const deps: ApiDeps = { ctx, web, log, metrics, status, node, jobResources };
+  const deps: ApiDeps = {
+    ctx,
+    web,
+    log,
+    metrics,
+    status,
+    node,
+    jobResources,
+    bodies: apiBodies(ctx, () => deps),
+  };
   const mcp = opts.mcp ? await opts.mcp(deps) : null;
   const app = buildApp(deps, { tokens, origin, mcp });
   const fetch = (req: Request, env: unknown) => app.fetch(req, env);
@@ -174,6 +184,7 @@ export async function startWebServer(
         node.stop();
         jobResources.stop();
         status.close();
+        deps.bodies.watch.close();
         detachPrivate?.();
         await Promise.all(listeners.map(closeListener));
       })();

@@ -240,7 +240,11 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     await expect.poll(() => page.locator('[data-testid=sandbox]').count()).toBe(0);
   }, 30_000);
 
-  it('▦ heat: each job row counts the runs /jobs/{name}/runs retained in the window', async () => {
+  it('▦ heat: each job row counts the runs /jobs/{name}/runs retained in the window, all read from one /activity', async () => {
+    // Spec 10 §4.4: the heat map asks /activity once instead of /jobs/{name}/runs per job.
+    const asked: string[] = [];
+    const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname);
+    page.on('request', onRequest);
     await page.locator('[data-testid=view-heat]').click();
     await page.waitForSelector('[data-testid=heat-grid]');
     const jobs = (await api('/jobs')) as Json[];
@@ -259,6 +263,9 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toBeGreaterThan(0);
     const pulse = Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs'));
     expect(pulse).toBeLessThanOrEqual((await api('/jobs/pulse-fast/runs')).runs.length);
+    page.off('request', onRequest);
+    expect(asked).toContain('/activity');
+    expect(asked.filter((p) => /^\/jobs\/[^/]+\/runs$/.test(p))).toEqual([]);
     await page.locator('[data-testid=heat-6h]').click();
     await expect.poll(() => page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
     await page.screenshot({ path: join(SHOTS, 'heat.png') });

@@ -169,7 +169,7 @@ export class FixtureDaemon {
       res.end('event: end\ndata: {}\n\n');
       return;
     }
-    json({ error: 'not found' }, 404);
+    json({ error: '404: Not Found' }, 404);
   }
 }
 

@@ -4,6 +4,7 @@
 // runs behind the confirm gate, and the log tail's cursor survives the 1000-line ring wrapping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { apiBodies } from '../../src/api/bodies.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
 import { JobResourceSampler } from '../../src/api/jobresources.ts';
 import { NodeSampler } from '../../src/api/node.ts';
@@ -93,10 +94,12 @@ describe('MCP job and node tools (in-process, real scheduler)', () => {
       status: new StatusView(h.ctx),
       node: NodeSampler.fromConfig(web),
       jobResources: new JobResourceSampler(h.ctx.scheduler),
+      bodies: apiBodies(h.ctx, () => deps),
     };
   });
   afterAll(async () => {
     deps.status.close();
+    deps.bodies.watch.close();
     await h.stop();
   });
 

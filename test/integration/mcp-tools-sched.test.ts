@@ -286,7 +286,7 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
         body: { reboot: true },
       });
       expect(await refused('cron_why_no_run', { name: 'ghost', at: '2026-12-01T09:00:00Z' })).toBe(
-        "job not found: 'ghost'. Use cron_list_jobs to enumerate.",
+        "no job or DAG schedule named 'ghost'. Use cron_list_jobs or cron_list_dags to enumerate.",
       );
       expect(await refused('cron_why_no_run', { name: 'hello', at: 'tuesday' })).toContain('ISO 8601');
       expect(await refused('cron_why_no_run', { name: 'hello' })).toContain("'at'");

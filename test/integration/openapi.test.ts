@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiBodies } from '../../src/api/bodies.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
 import { JobResourceSampler } from '../../src/api/jobresources.ts';
 import { NodeSampler } from '../../src/api/node.ts';
@@ -166,8 +167,13 @@ describe('GET /openapi.json', () => {
       const params = (op.parameters as Json[] | undefined) ?? [];
       expect(params.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(templated);
       for (const p of params) {
-        expect(['path', 'query']).toContain(p.in);
+        expect(['path', 'query', 'header']).toContain(p.in);
         if (p.in === 'path') expect(p.required).toBe(true);
+        // The one header parameter is the conditional GET's, and it comes with its 304 (spec 10 §4.10).
+        if (p.in === 'header') {
+          expect(p.name).toBe('If-None-Match');
+          expect(responses['304'], `${method} ${path} 304`).toBeDefined();
+        }
       }
       if (!['/', '/metrics'].includes(path)) expect(responses['401'], `${method} ${path} 401`).toBeDefined();
     }
@@ -203,6 +209,7 @@ describe('GET /openapi.json', () => {
         status: new StatusView(built.ctx),
         node: NodeSampler.fromConfig(web),
         jobResources: new JobResourceSampler(built.ctx.scheduler),
+        bodies: apiBodies(built.ctx, () => deps),
       };
       const mcp = createMcp(deps, resolveMcpSettings({ enabled: true }));
       const app = buildApp(deps, {
@@ -359,6 +366,9 @@ describe('GET /openapi.json', () => {
       { decision: 'approve', by: 'openapi-test' },
     );
     await post('/mcp', '/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' });
+    // Last: the daemon drains and exits after acknowledging it.
+    await post('/shutdown', '/shutdown');
+    expect(await d.exit).toBe(0);
 
     const all = operations().map((o) => routeKey(o.method, o.path));
     expect(

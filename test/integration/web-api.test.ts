@@ -264,14 +264,14 @@ describe('web API without auth', () => {
     const res = await h.get('/jobs/quick/start');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
-    expect(await res.json()).toEqual({ error: 'method not allowed' });
+    expect(await res.json()).toEqual({ error: '405: Method Not Allowed' });
     expect((await h.post('/status')).status).toBe(405);
     const head = await fetch(`${h.base}/status`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
   });
 
-  it('serves /status as text by default and JSON only for an exact Accept', async () => {
+  it('serves /status as text by default and JSON when Accept lists application/json', async () => {
     await waitUntil(() => h.scheduler.running('quick').length === 0);
     // /status serves a snapshot that may show an ended run as running for up to a second.
     let text = await (await h.get('/status')).text();
@@ -287,11 +287,14 @@ describe('web API without auth', () => {
     );
     expect(lines.find((l) => l.startsWith('quick:'))).toMatch(/^quick: scheduled \(in \d+ days\)$/);
     expect(text.endsWith('\n')).toBe(false);
-    expect(
-      (await h.get('/status', { headers: { accept: 'application/json, text/plain' } })).headers.get(
-        'content-type',
-      ),
-    ).toBe('text/plain; charset=utf-8');
+    // Spec 10 §4.8: any media range naming application/json picks JSON; wildcards and q=0 keep text.
+    const typeFor = async (accept: string) =>
+      (await h.get('/status', { headers: { accept } })).headers.get('content-type');
+    expect(await typeFor('application/json, text/plain')).toBe('application/json; charset=utf-8');
+    expect(await typeFor('text/html, Application/JSON;q=0.9')).toBe('application/json; charset=utf-8');
+    expect(await typeFor('*/*')).toBe('text/plain; charset=utf-8');
+    expect(await typeFor('application/*')).toBe('text/plain; charset=utf-8');
+    expect(await typeFor('application/json;q=0, text/plain')).toBe('text/plain; charset=utf-8');
     const json = (await (
       await h.get('/status', { headers: { accept: 'application/json' } })
     ).json()) as Record<string, unknown>[];
@@ -429,7 +432,9 @@ describe('web API without auth', () => {
     expect(await (await h.get('/dags')).json()).toEqual([]);
     const dag = await h.get('/dags/nightly-close/runs');
     expect(dag.status).toBe(404);
-    expect(await dag.json()).toEqual({ error: "unknown dag 'nightly-close'" });
+    expect(await dag.json()).toEqual({
+      error: 'no `state:` store is configured; DAG run documents only exist in a durable store',
+    });
     expect(await (await h.get('/state')).json()).toEqual({ enabled: false });
     expect(await (await h.get('/state/records?stream=runs/x')).json()).toEqual({
       error: 'state store is not configured',

@@ -166,7 +166,7 @@ describe('calendar feeds', () => {
     const missing = await h.get('/jobs/ghost/calendar.ics');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-feed')).toBeNull();
-    expect(await missing.json()).toEqual({ error: "job 'ghost' not found" });
+    expect(await missing.json()).toEqual({ error: "no job or DAG schedule named 'ghost'" });
     const escaped = await (
       await h.get(`/jobs/${encodeURIComponent('comma, name; with')}/calendar.ics`)
     ).text();

@@ -3,7 +3,14 @@
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
 import { compileJob } from '../../src/dashboard/engine.ts';
-import { bucketRuns, heatJobs, heatLevel, runsSignature, staleRuns } from '../../src/dashboard/heat.ts';
+import {
+  activityRuns,
+  bucketRuns,
+  heatJobs,
+  heatLevel,
+  runsSignature,
+  staleRuns,
+} from '../../src/dashboard/heat.ts';
 import { busiestCell, cellShade, frameQuery, histogram, shadeRange } from '../../src/dashboard/pressure.ts';
 import { buildRadar, trackPosition } from '../../src/dashboard/radar.ts';
 import { chartPoints, columnStats, cpuCeiling, formatBytes } from '../../src/dashboard/resources.ts';
@@ -143,6 +150,24 @@ describe('heatmap buckets', () => {
     expect(cells[23]).toMatchObject({ runs: 3, failures: 1 }); // the last 15 minutes
     expect(cells[22]).toMatchObject({ runs: 1, failures: 0 });
     expect(cells.reduce((n, c) => n + c.runs, 0)).toBe(4);
+  });
+
+  it('reads one /activity body for every job; a skipped slot is not a run', () => {
+    const at = (m: number) => new Date(now - m * 60_000).toISOString();
+    const body = {
+      jobs: {
+        a: [
+          { started_at: at(3), finished_at: at(2), outcome: 'failure' as const },
+          { started_at: null, finished_at: at(1), outcome: 'skipped' as const },
+        ],
+        off: [],
+      },
+    };
+    const runs = activityRuns(body, ['a', 'off', 'gone']);
+    expect([...runs.keys()]).toEqual(['a', 'off', 'gone']);
+    expect(runs.get('gone')).toEqual([]);
+    const cells = bucketRuns(runs.get('a')!, now, 6 * 3_600_000);
+    expect(cells[23]).toMatchObject({ runs: 1, failures: 1, worst: 'failure' });
   });
 
   it('levels against the busiest cell', () => {

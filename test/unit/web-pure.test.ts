@@ -9,11 +9,11 @@ import { metricsSettings, tidyExposition } from '../../src/metrics/index.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
 import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';
+import { acceptsGzip, acceptsJson, ifNoneMatchHits } from '../../src/web/conditional.ts';
 import { blockSeconds, foldLine, icsDuration, renderCalendar, typicalRuntime } from '../../src/web/ical.ts';
 import { parseListen } from '../../src/web/listen.ts';
 import { originPolicy, sameOrigin } from '../../src/web/origin.ts';
 import { intParam } from '../../src/web/respond.ts';
-import { acceptsGzip } from '../../src/web/routes/core.ts';
 import { sseResponse } from '../../src/web/sse.ts';
 
 describe('status phrases', () => {
@@ -272,6 +272,28 @@ describe('content coding and event streams', () => {
     expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
     expect(acceptsGzip('gzip;q=0')).toBe(false);
     expect(acceptsGzip('identity')).toBe(false);
+  });
+
+  it('matches If-None-Match lists, * and weak tags against a tag (spec 10 §4.10)', () => {
+    const tag = '"0123456789abcdef0123456789abcdef"';
+    expect(ifNoneMatchHits(undefined, tag)).toBe(false);
+    expect(ifNoneMatchHits(tag, tag)).toBe(true);
+    expect(ifNoneMatchHits(`W/${tag}, "x"`, tag)).toBe(true);
+    expect(ifNoneMatchHits(`"x" ,  ${tag}`, tag)).toBe(true);
+    expect(ifNoneMatchHits('*', tag)).toBe(true);
+    expect(ifNoneMatchHits('"x", W/"y"', tag)).toBe(false);
+    expect(ifNoneMatchHits(tag.slice(1, -1), tag)).toBe(false);
+  });
+
+  it('picks JSON when any Accept range is application/json with q > 0 (spec 10 §4.8)', () => {
+    expect(acceptsJson(undefined)).toBe(false);
+    expect(acceptsJson('application/json')).toBe(true);
+    expect(acceptsJson('text/html, application/json;q=0.9')).toBe(true);
+    expect(acceptsJson('Application/JSON; charset=utf-8')).toBe(true);
+    expect(acceptsJson('*/*')).toBe(false);
+    expect(acceptsJson('application/*')).toBe(false);
+    expect(acceptsJson('application/json;q=0')).toBe(false);
+    expect(acceptsJson('application/json; q=0.0, text/plain')).toBe(false);
   });
 
   it('sends keep-alive comments while a stream is quiet, and stops them on cancel', async () => {

@@ -86,6 +86,8 @@ export const ClusterSchema = z.union([
     conflicting_sizes: z.array(int),
     policy_conflict: z.boolean(),
     conflicting_policies: z.array(z.string()),
+    /** Gossip only (spec 10 §4.6): 0, or the full count of electable names past the 512-name cap. */
+    candidates_truncated: int.optional(),
     quorate: z.boolean(),
     leader: nstr,
     is_leader: z.boolean(),
@@ -167,14 +169,14 @@ export const docs: RouteDoc[] = [
     method: 'get',
     path: '/status',
     summary:
-      'One entry per job in config order; JSON when Accept is exactly application/json (else one text line per job)',
+      'One entry per job in config order; JSON when Accept lists application/json with q > 0 (else one text line per job)',
     response: z.array(StatusRowSchema),
   },
   {
     method: 'get',
     path: '/job-set-id',
     summary:
-      'The job-set fingerprint; JSON {job_set_id, jobs} when Accept is exactly application/json (else the id as text)',
+      'The job-set fingerprint; JSON {job_set_id, jobs} when Accept lists application/json with q > 0 (else the id as text)',
     response: JobSetIdSchema,
   },
   {
@@ -188,6 +190,7 @@ export const docs: RouteDoc[] = [
     path: '/fleet',
     summary: "The gossip mesh's view of every node and its jobs",
     response: FleetSchema,
+    conditional: true,
   },
   {
     method: 'get',

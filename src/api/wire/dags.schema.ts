@@ -58,7 +58,11 @@ export const dagRunSummarySchema = z.object({
 
 export type DagRunSummary = z.infer<typeof dagRunSummarySchema>;
 
-export const dagRunsSchema = z.object({ dag: z.string(), runs: z.array(dagRunSummarySchema) });
+export const dagRunsSchema = z.object({
+  dag: z.string(),
+  name: z.string(),
+  runs: z.array(dagRunSummarySchema),
+});
 export type DagRuns = z.infer<typeof dagRunsSchema>;
 
 const secondsOrNull = z.number().nullable();
@@ -130,7 +134,7 @@ export const dagXcomSchema = z.object({
 export type DagXcom = z.infer<typeof dagXcomSchema>;
 export type DagXcomEntry = DagXcom['entries'][number];
 
-export const dagTriggerSchema = z.object({ dag: z.string(), runKey: z.string() });
+export const dagTriggerSchema = z.object({ dag: z.string(), name: z.string(), runKey: z.string() });
 export type DagTrigger = z.infer<typeof dagTriggerSchema>;
 
 export const dagBackfillSchema = z.object({
@@ -165,6 +169,7 @@ export const docs: RouteDoc[] = [
     path: '/dags',
     summary: 'Configured DAGs with their run rollups',
     response: dagListSchema,
+    conditional: true,
   },
   {
     method: 'get',

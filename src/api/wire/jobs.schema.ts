@@ -176,10 +176,19 @@ export const JobTrendsSchema = z.object({
   }),
 });
 export type JobTrends = z.infer<typeof JobTrendsSchema>;
-const runsQuery = { runs: z.string().describe('how many sampled runs (default 20, clamped 0-50)') };
+const runsQuery = {
+  limit: z.string().describe('how many sampled runs (default 20, clamped 0-50)'),
+  runs: z.string().describe('legacy name of limit, read only when limit is absent'),
+};
 
 export const docs: RouteDoc[] = [
-  { method: 'get', path: '/jobs', summary: 'Every job in config order', response: z.array(JobRowSchema) },
+  {
+    method: 'get',
+    path: '/jobs',
+    summary: 'Every job in config order; ETag (countdowns do not change it) and gzip',
+    response: z.array(JobRowSchema),
+    conditional: true,
+  },
   {
     method: 'get',
     path: '/jobs/{name}',
@@ -190,7 +199,8 @@ export const docs: RouteDoc[] = [
   {
     method: 'get',
     path: '/jobs/{name}/runs',
-    summary: "A job's retained runs (newest 50, oldest first) and their stats",
+    summary: "A job's newest `limit` retained runs (oldest first) and the stats of every retained run",
+    query: { limit: z.string().describe('runs to list (default 50, clamped 1-50)') },
     response: JobRunsSchema,
     errors: [404],
   },

@@ -19,6 +19,8 @@ export interface RouteDoc {
   /** Success status when not 200. */
   status?: number;
   contentType?: 'application/json' | 'text/plain' | 'text/calendar' | 'text/event-stream' | 'text/html';
+  /** Sends an ETag and answers a matching If-None-Match with a bodiless 304 (spec 10 §4.10). */
+  conditional?: boolean;
   /** Error statuses this route answers with `{"error": message}`. */
   errors?: number[];
 }

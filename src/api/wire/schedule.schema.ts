@@ -133,7 +133,8 @@ export const docs: RouteDoc[] = [
     query: {
       expr: z.string(),
       ...q,
-      count: z.number().int().min(1).max(60).describe('fires to list, default 12'),
+      limit: z.number().int().min(1).max(60).describe('fires to list, default 12'),
+      count: z.number().int().min(1).max(60).describe('legacy name of limit, read only when limit is absent'),
       seed: z.string().describe('hash key for H'),
       dst_repeated: z.enum(['first', 'last', 'both']),
       dst_skipped: z.enum(['shift', 'skip']),

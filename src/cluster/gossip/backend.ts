@@ -22,7 +22,14 @@ import {
 import { type PeerServer, startPeerServer, type TlsMaterial } from './server.ts';
 import type { GossipSettings } from './settings.ts';
 import { conflictKey, type RoundSnapshot, roundLogs } from './transitions.ts';
-import { type FleetView, fleetView, peerBody, sortedNames } from './views.ts';
+import {
+  candidatesOver,
+  type FleetView,
+  fleetView,
+  MAX_ADVERTISED_NAMES,
+  peerBody,
+  sortedNames,
+} from './views.ts';
 
 export class GossipBackend implements ClusterBackend {
   readonly kind = 'gossip' as const;
@@ -236,6 +243,7 @@ export class GossipBackend implements ClusterBackend {
       conflicting_sizes: e.conflicts.sizes,
       policy_conflict: e.conflicts.policies.length > 0,
       conflicting_policies: e.conflicts.policies,
+      candidates_truncated: candidatesOver(e),
       quorate: e.quorate,
       leader: spread ? null : e.leader,
       is_leader: !spread && e.quorate && e.leader === this.settings.nodeName,
@@ -264,7 +272,20 @@ export class GossipBackend implements ClusterBackend {
       ranRebootJobs: this.ran,
       jobSummaries: this.host.jobSummaries(),
     };
-    return peerBody(own, this.peers, this.election());
+    const e = this.election();
+    this.noteCandidateCap(candidatesOver(e));
+    return peerBody(own, this.peers, e);
+  }
+
+  private overCap = false;
+
+  /** One warning per episode of more electable names than an advertisement carries (spec 10 §4.6). */
+  private noteCandidateCap(over: number): void {
+    if (over > 0 && !this.overCap)
+      this.host.log.warning(
+        `cluster: ${over} agreeing or electable node names exceed the ${MAX_ADVERTISED_NAMES}-name advertisement cap; the ${MAX_ADVERTISED_NAMES} lowest names are gossiped and the rest are dropped, so a \`spread\` job whose owner falls in the dropped tail may run on more than one node.`,
+      );
+    this.overCap = over > 0;
   }
 
   private peerPayload() {

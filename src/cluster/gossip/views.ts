@@ -31,6 +31,25 @@ export interface FleetView {
 export const sortedNames = (names: Iterable<string>): string[] =>
   [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
+/** The most node names a `/peer` list advertises (spec 10 §4.6). */
+export const MAX_ADVERTISED_NAMES = 512;
+
+/**
+ * The names a node may elect, as advertised: sorted before the cut so every node keeps the same lowest
+ * 512; `over` is the full count when the cut dropped any, else 0 (`/cluster` `candidates_truncated`).
+ */
+export function advertisedNames(names: Iterable<string>): { names: string[]; over: number } {
+  const all = sortedNames(names);
+  return all.length > MAX_ADVERTISED_NAMES
+    ? { names: all.slice(0, MAX_ADVERTISED_NAMES), over: all.length }
+    : { names: all, over: 0 };
+}
+
+/** How many names the advertisement of `e` cut (its longer list's full count), or 0. */
+export function candidatesOver(e: Election): number {
+  return Math.max(advertisedNames(e.agreeingNames).over, advertisedNames(e.eligible).over);
+}
+
 export interface OwnState {
   settings: GossipSettings;
   instanceId: string;
@@ -60,8 +79,8 @@ export function peerBody(own: OwnState, peers: readonly PeerRecord[], e: Electio
     distribution: own.settings.distribution,
     elect_leader: own.settings.electLeader,
     members,
-    mutual_agreeing: e.agreeingNames,
-    quorate_vouched: e.eligible,
+    mutual_agreeing: advertisedNames(e.agreeingNames).names,
+    quorate_vouched: advertisedNames(e.eligible).names,
     ran_reboot_jobs: sortedNames(own.ranRebootJobs).slice(0, MAX_RAN_JOBS),
     job_summaries: summaries.summaries,
     job_summaries_truncated: summaries.truncated,

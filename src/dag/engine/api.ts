@@ -14,10 +14,16 @@ export type EngineAnswer =
 const INLINE_MAX = 65_536;
 const XCOM_MAX_ENTRIES = 500;
 
+// The 404 texts of spec 10 §4.9.
 const unknownDag = (name: string): EngineAnswer => ({
   ok: false,
   status: 404,
-  error: `unknown dag '${name}'`,
+  error: `dag '${name}' not found`,
+});
+const unknownRun = (name: string, runKey: string): EngineAnswer => ({
+  ok: false,
+  status: 404,
+  error: `dag '${name}' has no run '${runKey}'`,
 });
 
 export function dagSummary(d: DagConfig) {
@@ -91,7 +97,7 @@ export class DagApi {
   async runs(dag: string, limit: number): Promise<EngineAnswer> {
     if (!this.engine.configured(dag)) return unknownDag(dag);
     try {
-      return { ok: true, body: { dag, runs: await this.store.dagRunList(dag, limit) } };
+      return { ok: true, body: { dag, name: dag, runs: await this.store.dagRunList(dag, limit) } };
     } catch (e) {
       return { ok: false, status: 500, error: errorText(e) };
     }
@@ -100,7 +106,7 @@ export class DagApi {
   async run(dag: string, runKey: string): Promise<EngineAnswer> {
     if (!this.engine.configured(dag)) return unknownDag(dag);
     const got = await this.store.dagRunGet(dag, runKey);
-    if (!got) return { ok: false, status: 404, error: `unknown run '${runKey}'` };
+    if (!got) return unknownRun(dag, runKey);
     return {
       ok: true,
       body: { ...got.run, tasks: inConfigOrder(this.engine.configured(dag)!, got.run.tasks) },
@@ -110,7 +116,7 @@ export class DagApi {
   async xcom(dag: string, runKey: string): Promise<EngineAnswer> {
     if (!this.engine.configured(dag)) return unknownDag(dag);
     const got = await this.store.dagRunGet(dag, runKey);
-    if (!got) return { ok: false, status: 404, error: `unknown run '${runKey}'` };
+    if (!got) return unknownRun(dag, runKey);
     const runId = got.run.runId;
     const scope = `dagxcom/${dag}/${runId}`;
     const entries: Record<string, unknown>[] = [];
@@ -150,7 +156,7 @@ export class DagApi {
     const d = this.engine.configured(dag);
     if (!d) return unknownDag(dag);
     try {
-      return { ok: true, body: { dag, runKey: await this.engine.trigger(d) } };
+      return { ok: true, body: { dag, name: dag, runKey: await this.engine.trigger(d) } };
     } catch (e) {
       return { ok: false, status: 500, error: `could not record the run: ${errorText(e)}` };
     }

@@ -3,6 +3,7 @@
 // route cannot disagree; what differs is the MCP wording of refusals and the one-line summary.
 // Their schemas are in src/mcp/tools/schedule.schema.ts.
 import {
+  noScheduleText,
   scheduleDuplicates,
   scheduleEntry,
   schedulePressure,
@@ -134,11 +135,13 @@ export const scheduleHandlers = [
     ...observe,
     async run(args, ctx) {
       const entry = scheduleEntry(ctx.deps.ctx, args.name);
-      if (!entry) return toolError(jobNotFoundText(args.name));
+      // The REST wording (spec 10 §4.9), pointing at both listings since a DAG schedule is asked as dag:<name>.
+      const unknown = () =>
+        toolError(`${noScheduleText(args.name)}. Use cron_list_jobs or cron_list_dags to enumerate.`);
+      if (!entry) return unknown();
       const at = instantOf(args.at, entry.frame);
       const r = scheduleWhy(ctx.deps.ctx, args.name, at, args.at);
-      if (!r.ok)
-        return toolError(r.status === 400 ? `${AT_ERROR}; got '${args.at}'` : jobNotFoundText(args.name));
+      if (!r.ok) return r.status === 400 ? toolError(`${AT_ERROR}; got '${args.at}'`) : unknown();
       return toolOk(whyText(r.body as unknown as WhyBody, entry.cron), r.body);
     },
   }),

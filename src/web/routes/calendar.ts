@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import { allEntries, analyzedEntries } from '../../api/analysis.ts';
 import type { ApiDeps } from '../../api/deps.ts';
+import { noScheduleText } from '../../api/schedule.ts';
 import { ICS_DISPOSITION } from '../headers.ts';
 import {
   type CalendarEntry,
@@ -11,8 +12,7 @@ import {
   MAX_DAYS,
   MAX_PER_JOB,
 } from '../ical.ts';
-import { type Ctx, intParam, param, type WebEnv } from '../respond.ts';
-import { jobNotFound } from './jobs.ts';
+import { type Ctx, intParam, jsonError, limitParam, param, type WebEnv } from '../respond.ts';
 
 const ICS_HEADERS = {
   'content-type': 'text/calendar; charset=utf-8',
@@ -29,7 +29,7 @@ export function calendarRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
       calName,
       nowMs: ctx.clock.now(),
       days: intParam(c.req.query('days'), DEFAULT_DAYS, 1, MAX_DAYS),
-      perJob: intParam(c.req.query('per_job'), DEFAULT_PER_JOB, 1, MAX_PER_JOB),
+      perJob: limitParam(c, 'per_job', DEFAULT_PER_JOB, 1, MAX_PER_JOB),
     });
     return new Response(body, { headers: ICS_HEADERS });
   };
@@ -46,7 +46,7 @@ export function calendarRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   app.get('/jobs/:name/calendar.ics', (c) => {
     const name = param(c, 'name');
     const entry = allEntries(ctx).find((e) => e.name === name);
-    if (!entry) return jobNotFound(name);
+    if (!entry) return jsonError(404, noScheduleText(name));
     const entries =
       entry.enabled && !entry.reboot && entry.cron
         ? [{ name, cron: entry.cron, frame: entry.frame, dst: entry.dst, runs: runsOf(name) }]

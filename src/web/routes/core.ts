@@ -3,29 +3,19 @@
 import type { Hono } from 'hono';
 import { clusterBody, fleetBody, jobSetIdBody, nodeBody, nodeHistoryBody } from '../../api/core.ts';
 import type { ApiDeps } from '../../api/deps.ts';
+import { jsonBody } from '../../api/shared-body.ts';
+import { acceptsGzip, acceptsJson, serveJson } from '../conditional.ts';
 import { JSON_TYPE, json, TEXT_TYPE, text, type WebEnv } from '../respond.ts';
 
 /** What `new Response()` accepts (the DOM `BodyInit`, which Node's types do not declare globally). */
 type ResponseBody = ConstructorParameters<typeof Response>[0];
-
-/** Whether an Accept-Encoding header admits gzip (and does not give it q=0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  for (const part of header.split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== 'x-gzip') continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  }
-  return false;
-}
 
 export function coreRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
   app.get('/version', () => text(ctx.version));
 
   app.get('/status', (c) => {
-    const kind = c.req.header('accept') === 'application/json' ? 'json' : 'text';
+    const kind = acceptsJson(c.req.header('accept')) ? 'json' : 'text';
     const headers: Record<string, string> = {
       'content-type': kind === 'json' ? JSON_TYPE : TEXT_TYPE,
       vary: 'accept-encoding',
@@ -40,12 +30,13 @@ export function coreRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   });
 
   app.get('/job-set-id', (c) => {
-    if (c.req.header('accept') === 'application/json') return json(jobSetIdBody(d));
+    if (acceptsJson(c.req.header('accept'))) return json(jobSetIdBody(d));
     return text(ctx.jobSetId());
   });
 
-  app.get('/cluster', () => json(clusterBody(d)));
-  app.get('/fleet', () => json(fleetBody(d)));
+  // No tag on /cluster: its live CPU and memory would change it on every request.
+  app.get('/cluster', (c) => serveJson(c, { ...jsonBody(clusterBody(d)), tag: null }));
+  app.get('/fleet', (c) => serveJson(c, jsonBody(fleetBody(d))));
   app.get('/node', () => json(nodeBody(d)));
   app.get('/node/history', () => json(nodeHistoryBody(d)));
 }

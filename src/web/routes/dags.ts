@@ -1,6 +1,6 @@
 // DAG routes (spec 04 §9, spec 06 §5.13), answered by ../api/dags.ts (which the MCP DAG tools call
 // too). Until the DAG engine plugs in `ctx.dags`, `GET /dags` answers [] and every route naming a DAG
-// answers 404 `unknown dag '<name>'`.
+// answers 404 (spec 10 §4.9's texts).
 import type { Hono } from 'hono';
 import {
   dagBackfill,
@@ -14,8 +14,10 @@ import {
   unknownDag,
 } from '../../api/dags.ts';
 import type { ApiDeps } from '../../api/deps.ts';
+import { jsonBody } from '../../api/shared-body.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../util/jsondepth.ts';
-import { answer, type Ctx, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { serveJson } from '../conditional.ts';
+import { answer, type Ctx, jsonError, limitParam, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
 
 /** A JSON-object request body, or the 400 answer (spec 04 §9). */
@@ -37,10 +39,10 @@ async function objectBody(c: Ctx): Promise<Record<string, unknown> | Response> {
 export function dagRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
-  app.get('/dags', async () => json(await dagList(ctx)));
+  app.get('/dags', async (c) => serveJson(c, jsonBody(await dagList(ctx))));
 
   app.get('/dags/:name/runs', async (c) =>
-    answer(await dagRuns(ctx, param(c, 'name'), intParam(c.req.query('limit'), 50, 1, 500))),
+    answer(await dagRuns(ctx, param(c, 'name'), limitParam(c, null, 50, 1, 500))),
   );
 
   app.get('/dags/:name/runs/:runKey', async (c) =>

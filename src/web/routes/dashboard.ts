@@ -3,7 +3,9 @@
 // that was never built) the route answers 503 saying to run the build, and the error is logged.
 import type { Hono } from 'hono';
 import type { ApiDeps } from '../../api/deps.ts';
+import { type SharedBody, textBody } from '../../api/shared-body.ts';
 import { errorText } from '../../util/errors.ts';
+import { serveCacheable } from '../conditional.ts';
 import { dashboardHtml } from '../page.ts';
 import { jsonError, type WebEnv } from '../respond.ts';
 
@@ -22,7 +24,8 @@ export function dashboardRoute(
   render: () => string | Promise<string> = dashboardHtml,
 ): void {
   let reported = false;
-  app.get('/', async () => {
+  let page: { html: string; body: SharedBody } | null = null;
+  app.get('/', async (c) => {
     let html: string;
     try {
       html = await render();
@@ -33,12 +36,15 @@ export function dashboardRoute(
       reported = true;
       return jsonError(503, message);
     }
-    return new Response(html, {
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-        ...DASHBOARD_SECURITY_HEADERS,
-      },
+    // The page changes only with the build: tagged and compressed once (spec 10 §4.10), revalidated
+    // on every load (no-cache) with the same list matcher the JSON routes use (its Do better).
+    if (page?.html !== html) page = { html, body: textBody(html) };
+    return serveCacheable(page.body, {
+      contentType: 'text/html; charset=utf-8',
+      ifNoneMatch: c.req.header('if-none-match'),
+      acceptEncoding: c.req.header('accept-encoding'),
+      minGzip: 0,
+      headers: { 'cache-control': 'no-cache', ...DASHBOARD_SECURITY_HEADERS },
     });
   });
 }

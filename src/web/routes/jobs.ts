@@ -7,15 +7,16 @@ import {
   jobNotFoundText,
   jobResources,
   jobRow,
-  jobRows,
   jobRuns,
   jobTrends,
+  RUNS_LIMIT,
   startJob,
 } from '../../api/jobs.ts';
 import { jobLogSource } from '../../api/logsource.ts';
 import { pauseJob, resumeJob } from '../../api/pause.ts';
 import type { ApiResult } from '../../api/types.ts';
-import { type Ctx, errorWithHeaders, intParam, json, jsonError, param, type WebEnv } from '../respond.ts';
+import { serveJson } from '../conditional.ts';
+import { type Ctx, errorWithHeaders, json, jsonError, limitParam, param, type WebEnv } from '../respond.ts';
 import { sseResponse } from '../sse.ts';
 
 export const jobNotFound = (name: string) => jsonError(404, jobNotFoundText(name));
@@ -29,11 +30,13 @@ function answer<T>(c: Ctx, r: ApiResult<T>, body: (value: T) => Response): Respo
 export function jobRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   const { ctx } = d;
 
-  app.get('/jobs', () => json(jobRows(d)));
+  app.get('/jobs', (c) => serveJson(c, d.bodies.jobs.get()));
 
   app.get('/jobs/:name', (c) => answer(c, jobRow(d, param(c, 'name')), json));
 
-  app.get('/jobs/:name/runs', (c) => answer(c, jobRuns(d, param(c, 'name')), json));
+  app.get('/jobs/:name/runs', (c) =>
+    answer(c, jobRuns(d, param(c, 'name'), limitParam(c, null, RUNS_LIMIT, 1, RUNS_LIMIT)), json),
+  );
 
   app.get('/jobs/:name/logs', (c) => {
     const name = param(c, 'name');
@@ -42,7 +45,7 @@ export function jobRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
   });
 
   app.get('/jobs/:name/resources', (c) =>
-    answer(c, jobResources(d, param(c, 'name'), intParam(c.req.query('runs'), 20, 0, 50)), json),
+    answer(c, jobResources(d, param(c, 'name'), limitParam(c, 'runs', 20, 0, 50)), json),
   );
 
   app.get('/jobs/:name/trends', (c) => answer(c, jobTrends(d, param(c, 'name')), json));

@@ -12,7 +12,7 @@ import {
 } from '../../api/schedule.ts';
 import type { ApiResult } from '../../api/types.ts';
 import { parseIsoInstant } from '../../util/instant.ts';
-import { answer, type Ctx, errorWithHeaders, intParam, json, type WebEnv } from '../respond.ts';
+import { answer, type Ctx, errorWithHeaders, intParam, json, limitParam, type WebEnv } from '../respond.ts';
 
 /** A schedule answer: a 400 keeps `web.headers` (spec 06 §2.3), other errors are plain. */
 function reply<T>(c: Ctx, r: ApiResult<T>): Response {
@@ -24,7 +24,8 @@ export function scheduleRoutes(app: Hono<WebEnv>, d: ApiDeps): void {
 
   app.get('/schedule/preview', (c) => {
     const q = c.req.query();
-    const count = intParam(q.count ?? q.n, 12, 1, 60);
+    // `count` (and the older `n`) are the legacy names of `limit`.
+    const count = limitParam(c, q.count === undefined ? 'n' : 'count', 12, 1, 60);
     const result = schedulePreview(ctx, {
       expr: q.expr,
       tz: q.tz,

@@ -1,13 +1,16 @@
 // The activity heatmap (spec 08 §4.12; the web twin is HeatView.tsx): per job (the first 40, enabled first then
 // by name) 24 buckets over the last 6 h / 24 h / 7 d of its retained runs, ` ░▒▓█` against the busiest bucket,
-// coloured by the bucket's worst outcome. Runs come from `/jobs/{name}/runs`, fetched one job at a time and
-// again only after that job finished another run (the shared staleness signature); `r` fetches everything.
+// coloured by the bucket's worst outcome. Runs come from one `/activity` request for every job (spec 10 §4.4),
+// or from `/jobs/{name}/runs` one job at a time when the daemon answers it 404; again only after a job finished
+// another run (the shared staleness signature); `r` fetches everything.
 import { formatUtcClock } from '../../../dashboard/format.ts';
 import {
+  activityRuns,
   bucketLabel,
   bucketRuns,
   HEAT_BUCKETS,
   HEAT_WINDOWS,
+  type HeatRun,
   type HeatWindow,
   heatJobs,
   heatLevel,
@@ -15,10 +18,10 @@ import {
   staleRuns,
 } from '../../../dashboard/heat.ts';
 import { OUTCOME_TONE } from '../../../dashboard/sparkline.ts';
-import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
+import type { ApiActivity, ApiJob, ApiRuns } from '../../../dashboard/types.ts';
 import type { Controller } from '../../app/controller.ts';
 import type { Surface } from '../../app/state.ts';
-import { seg } from '../../data/client.ts';
+import { HttpError, seg } from '../../data/client.ts';
 import { flatten } from '../../text/sanitize.ts';
 import { fit, fitRight } from '../../text/width.ts';
 import {
@@ -49,7 +52,23 @@ const NAME_COL = 24;
 const CELL = 2;
 const WINDOWS = Object.keys(HEAT_WINDOWS) as HeatWindow[];
 
-type RunsCache = Map<string, { sig: string; runs: ApiRun[] }>;
+type RunsCache = Map<string, { sig: string; runs: HeatRun[] }>;
+/** Controllers whose daemon answered `/activity` with 404 (an older daemon): asked job by job. */
+const noActivity = new WeakSet<Controller>();
+
+/** Every stale job's runs in one `/activity` request; false when the daemon has no such route or failed. */
+async function gatherAll(ctl: Controller, todo: string[], sigs: Map<string, string>): Promise<boolean> {
+  if (noActivity.has(ctl)) return false;
+  try {
+    const all = activityRuns(await ctl.deps.client.json<ApiActivity>('/activity'), todo);
+    for (const [name, runs] of all) cacheOf(ctl).set(name, { sig: sigs.get(name) ?? '', runs });
+    patchKind<HeatSurface>(ctl, 'heatmap', (h) => ({ loading: 0, version: h.version + 1 }));
+    return true;
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) noActivity.add(ctl);
+    return false;
+  }
+}
 /** Per controller (one daemon), kept across openings: a job's runs are fetched again only after a new finish. */
 const caches = new WeakMap<Controller, RunsCache>();
 const batches = new WeakSet<Controller>();
@@ -74,6 +93,7 @@ async function gather(ctl: Controller): Promise<void> {
   const sigs = new Map(shown.map((j) => [j.name, runsSignature(j)]));
   patchKind<HeatSurface>(ctl, 'heatmap', { loading: todo.length });
   try {
+    if (await gatherAll(ctl, todo, sigs)) return;
     for (const [i, name] of todo.entries()) {
       if (!ctl.state.stack.some((x) => x.kind === 'heatmap')) break;
       try {
@@ -95,7 +115,7 @@ async function gather(ctl: Controller): Promise<void> {
 function jobRow(
   shades: readonly string[],
   job: ApiJob,
-  runs: ApiRun[] | undefined,
+  runs: HeatRun[] | undefined,
   end: number,
   windowMs: number,
   max: number,

@@ -1,29 +1,34 @@
-// ▦ heat: per-job activity in 24 buckets over the last 6 h, 24 h or 7 d, from each job's retained runs
-// (`/jobs/{name}/runs`, at most 80 jobs). Runs are cached per job and refetched only after a new finish.
+// ▦ heat: per-job activity in 24 buckets over the last 6 h, 24 h or 7 d, from every job's retained runs in
+// one `/activity` request (spec 10 §4.4); a daemon without that route (404) is asked `/jobs/{name}/runs`
+// job by job (at most 80). Runs are cached per job and refetched only after a new finish.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { toCivil, viewerZone } from '../../../dashboard/engine.ts';
 import {
+  activityRuns,
   bucketLabel,
   bucketRuns,
   bucketSpanText,
   HEAT_BUCKETS,
   HEAT_MAX_JOBS,
   HEAT_WINDOWS,
+  type HeatRun,
   type HeatWindow,
   heatJobs,
   heatLevel,
   runsSignature,
   staleRuns,
 } from '../../../dashboard/heat.ts';
-import type { ApiJob, ApiRun, ApiRuns } from '../../../dashboard/types.ts';
-import type { Api } from '../../io/api.ts';
+import type { ApiActivity, ApiJob, ApiRuns } from '../../../dashboard/types.ts';
+import { type Api, HttpError } from '../../io/api.ts';
 import { usePref } from '../../io/hooks.ts';
 
 const WINDOWS = Object.keys(HEAT_WINDOWS) as HeatWindow[];
 const PARALLEL = 4;
 
 /** Kept across openings of the view: a job's runs are fetched again only after it finished another run. */
-const runsCache = new Map<string, { sig: string; runs: ApiRun[] }>();
+const runsCache = new Map<string, { sig: string; runs: HeatRun[] }>();
+/** Set once the daemon answered `/activity` with 404 (an older daemon): ask job by job from then on. */
+let noActivityRoute = false;
 
 export function HeatView({
   jobs,
@@ -48,6 +53,17 @@ export function HeatView({
     if (todo.length === 0) return;
     const sigs = new Map(shown.map((j) => [j.name, runsSignature(j)]));
     setLoading(todo.length);
+    const whole = async (): Promise<boolean> => {
+      if (noActivityRoute) return false;
+      try {
+        const all = activityRuns(await api.json<ApiActivity>('/activity'), todo);
+        for (const [name, runs] of all) runsCache.set(name, { sig: sigs.get(name) ?? '', runs });
+        return true;
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 404) noActivityRoute = true;
+        return false;
+      }
+    };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (live && next < todo.length) {
@@ -61,9 +77,13 @@ export function HeatView({
         if (live) setLoading((n) => n - 1);
       }
     };
-    void Promise.all(Array.from({ length: PARALLEL }, worker)).then(() => {
-      if (live) setVersion((v) => v + 1);
-    });
+    void whole()
+      .then((done) => (done ? undefined : Promise.all(Array.from({ length: PARALLEL }, worker))))
+      .then(() => {
+        if (!live) return;
+        setLoading(0);
+        setVersion((v) => v + 1);
+      });
     return () => {
       live = false;
     };
