@@ -9,7 +9,7 @@ import { lowerCrontab } from './crontab.ts';
 import { buildDag } from './dags.ts';
 import { osMessage } from './envfile.ts';
 import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos } from './errors.ts';
-import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
+import { fileSchema, type NotifySchemaOut, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
 import { type Env, interpolateFile } from './interpolate.ts';
@@ -18,6 +18,7 @@ import { Locator } from './locate.ts';
 import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
+import { resolveNotify } from './notify.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { JobConfig, JobOptions, LoadedConfig } from './types.ts';
@@ -36,7 +37,7 @@ export interface LoadOptions {
   env?: Env;
 }
 
-const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging'] as const;
+const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging', 'notify'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface SectionEntry {
@@ -369,6 +370,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     web: sectionValue('web'),
     mcp: sections.mcp ? ((sections.mcp.value as LoadedConfig['mcp']) ?? {}) : null,
     logging: sectionValue('logging'),
+    notify: sections.notify ? resolveNotify(sections.notify.value as NotifySchemaOut) : null,
     files: [],
     warnings,
   };

@@ -12,6 +12,7 @@ import { DagApi } from '../dag/engine/api.ts';
 import { DagEngine } from '../dag/engine/engine.ts';
 import { expectLaunches, launch } from '../exec/index.ts';
 import { dispatchReports } from '../report/index.ts';
+import type { Notifier } from '../report/notify.ts';
 import type { ReportHook } from '../report/types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { type Clock, RealClock, ShiftedClock } from '../util/clock.ts';
@@ -21,6 +22,7 @@ import { getLogger, LEVELS, type Logger } from '../util/log.ts';
 import { type DaemonCluster, daemonCluster, isClusterAdvisory } from './cluster.ts';
 import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installMemoryReport } from './memory-report.ts';
+import { daemonNotifier, dagRunNotices } from './notify.ts';
 import { type PauseService, startPauses } from './pauses.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
@@ -42,6 +44,8 @@ export interface DaemonOptions {
   dagLeaseSeconds?: number;
   /** How often pauses expire and converge with the store, ms (default 10 s). */
   pauseRefreshMs?: number;
+  /** One mail report's budget, ms (default 60 s, spec 09 §8.4); see `MAIL_BUDGET_ENV`. */
+  mailBudgetMs?: number;
 }
 
 function reportBlockFor(job: JobConfig, hook: ReportHook) {
@@ -74,6 +78,8 @@ export class Daemon {
   /** The DAG engine (spec 04), when the store is open. */
   dags: DagEngine | null = null;
   private pauses: PauseService | null = null;
+  /** The top-level `notify:` block's sender (spec 09 §5). */
+  private readonly notifier: Notifier;
 
   constructor(
     config: LoadedConfig,
@@ -82,6 +88,7 @@ export class Daemon {
     this.config = config;
     this.signature = filesSignature(config.files);
     this.clock = opts.clock ?? new RealClock();
+    this.notifier = daemonNotifier(this.log, () => this.state?.store ?? null, opts.mailBudgetMs);
   }
 
   get scheduler(): Scheduler {
@@ -97,7 +104,11 @@ export class Daemon {
       log,
       launch,
       expectLaunches,
-      report: (hook, job, ctx) => dispatchReports(hook, reportBlockFor(job, hook), ctx, { logger: log }),
+      report: (hook, job, ctx) =>
+        dispatchReports(hook, reportBlockFor(job, hook), ctx, {
+          logger: log,
+          mailBudgetMs: this.opts.mailBudgetMs,
+        }),
       durable: state?.durable ?? null,
       gate: this.cluster?.gate,
       claims: this.cluster?.claims,
@@ -160,7 +171,9 @@ export class Daemon {
       store: () => this.state?.store ?? null,
       jobSetId: () => this.jobSet,
       scheduler: () => this.sched,
+      notifier: this.notifier,
     });
+    this.notifier.configure(this.config.notify);
     // Gossip polls its peers once before the first scheduling pass (spec 05 §5.1).
     await this.cluster.manager.apply(this.config.cluster, advisories);
     const scheduler = this.buildScheduler(this.state);
@@ -232,6 +245,7 @@ export class Daemon {
         cluster ? decideFire(cluster.manager, dagGateName(dag.name), dag.clusterPolicy).run : true,
       gcGraceSeconds: this.config.state?.gcGraceSeconds ?? 604_800,
       leaseSeconds: this.opts.dagLeaseSeconds,
+      runWatch: dagRunNotices(this.notifier),
     });
     this.dags.load(this.config.dags);
   }
@@ -263,6 +277,7 @@ export class Daemon {
     this.signature = filesSignature(next.files);
     const advisories = this.applyConfig(next);
     this.scheduler.load(next.jobs);
+    this.notifier.configure(next.notify);
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
@@ -382,6 +397,9 @@ export const TEST_EPOCH_ENV = 'CRONSTABLE_TEST_EPOCH';
  */
 export const DAG_LEASE_ENV = 'CRONSTABLE_TEST_DAG_LEASE_SECONDS';
 
+/** Test hook: one mail report's budget in ms (the product's is 60 s; its log text says 60). */
+export const MAIL_BUDGET_ENV = 'CRONSTABLE_TEST_MAIL_BUDGET_MS';
+
 /** `cronstable -c PATH`: runs until a signal stops it; resolves with the exit code. */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
   tuneHeap();
@@ -415,7 +433,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     }
     log.warning(`test hook ${DAG_LEASE_ENV}=${lease}: DAG advance leases last ${lease} s, not 30`);
   }
-  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds });
+  let mailBudgetMs = opts.mailBudgetMs;
+  const budget = process.env[MAIL_BUDGET_ENV];
+  if (budget) {
+    mailBudgetMs = Number(budget);
+    if (!/^\d+$/.test(budget) || mailBudgetMs < 100) {
+      log.error(`${MAIL_BUDGET_ENV}: '${budget}' is not a whole number of milliseconds of at least 100`);
+      return 2;
+    }
+    log.warning(`test hook ${MAIL_BUDGET_ENV}=${budget}: a mail report gets ${budget} ms, not 60 s`);
+  }
+  const daemon = new Daemon(config, { ...opts, clock, dagLeaseSeconds, mailBudgetMs });
   await daemon.start();
   const code = await new Promise<number>((resolve) => {
     let signals = 0;

@@ -53,7 +53,7 @@ export async function dispatchReports(
       await run();
     } catch (err) {
       try {
-        logger.error(`Problem reporting job ${ctx.name} failure: ${errorText(err)}`);
+        logger.error(`Problem reporting ${opts.problem ?? `job ${ctx.name} failure`}: ${errorText(err)}`);
         if (err instanceof Error && err.stack) logger.debug(err.stack);
       } catch {
         // a broken logger must not break reporting

@@ -131,6 +131,7 @@ export function templateVars(ctx: ReportContext): Record<string, unknown> {
     cpu_user_seconds: ctx.cpu_user_seconds,
     cpu_system_seconds: ctx.cpu_system_seconds,
     max_rss_bytes: ctx.max_rss_bytes,
+    ...ctx.extra,
   };
 }
 

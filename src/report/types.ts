@@ -22,6 +22,10 @@ export interface ReportContext {
   max_rss_bytes: number | null;
   /** The schedule as a crontab string (object forms rendered), for CRONSTABLE_JOB_SCHEDULE. */
   schedule: string;
+  /** More template variables (an event's `event`, `subject`, ...); they win over the standard ones. */
+  extra?: Record<string, unknown>;
+  /** More shell reporter variables, exported after the standard ones. */
+  extraEnv?: Record<string, string>;
 }
 
 export interface ReportLogger {
@@ -39,6 +43,8 @@ export interface ReportOptions {
   now?: () => number;
   /** One mail report's overall budget, ms (default MAIL_BUDGET_MS, 60 s); tests shorten it. */
   mailBudgetMs?: number;
+  /** What a reporter error is about: `Problem reporting <problem>: <error>` (default `job <name> failure`). */
+  problem?: string;
 }
 
 export interface StatsdTarget {
