@@ -10,8 +10,8 @@ import {
   leaderChangeEvent,
   quorumLossEvent,
 } from '../report/notify-event.ts';
+import type { ReportLogger } from '../report/types.ts';
 import type { Store } from '../store/types.ts';
-import type { Logger } from '../util/log.ts';
 
 /** Where notify claims live in the store: the daemon's own, apart from the scopes jobs use. */
 const CLAIM_SCOPE = 'cronstable/notify';
@@ -25,7 +25,11 @@ function storeClaims(store: Store): NotifyClaims {
   };
 }
 
-export function daemonNotifier(log: Logger, store: () => Store | null, mailBudgetMs?: number): Notifier {
+export function daemonNotifier(
+  log: ReportLogger,
+  store: () => Store | null,
+  mailBudgetMs?: number,
+): Notifier {
   return new Notifier({
     logger: log,
     host: () => process.env.HOSTNAME ?? hostname(),
