@@ -48,6 +48,17 @@ export interface ClusterManagerOptions {
   tlsCheckMs?: number;
   /** The system hostname (default os.hostname()). */
   hostname?: string;
+  /** Told each leadership or quorum flip this node sees (spec 09 §5.2); never at shutdown. */
+  onRoleChange?(change: RoleChange): void;
+}
+
+/** One flip of this node's role; `reload`: a reload stopped the manager (leader is then unknown). */
+export interface RoleChange {
+  what: 'leader' | 'quorum';
+  /** The new value: leader (or quorate) now. */
+  now: boolean;
+  leader: string | null;
+  reload: boolean;
 }
 
 /** Whether the section puts `clusterPolicy` in force (spec 05 §2.1: lease backends always). */
@@ -324,7 +335,7 @@ export class ClusterManager implements GateSource {
       (b, i, list): b is ClusterBackend => b !== null && list.indexOf(b) === i,
     );
     this.built = this.running = this.meshBuilt = this.meshRunning = null;
-    this.follow();
+    this.follow(this.stopped ? 'shutdown' : 'reload');
     await Promise.all(
       all.map((b) =>
         b
@@ -366,7 +377,7 @@ export class ClusterManager implements GateSource {
   }
 
   /** Compares the backend's view with the last one: counts and logs leadership and quorum changes. */
-  private follow(): void {
+  private follow(cause: 'view' | 'reload' | 'shutdown' = 'view'): void {
     let now = NO_ROLE;
     const b = this.running;
     if (b) {
@@ -380,9 +391,14 @@ export class ClusterManager implements GateSource {
     const before = this.role;
     this.role = now;
     const log = this.o.log;
+    const tell = (what: RoleChange['what'], flipped: boolean) => {
+      if (cause !== 'shutdown')
+        this.o.onRoleChange?.({ what, now: flipped, leader: now.leaderName, reload: cause === 'reload' });
+    };
     if (now.quorate !== before.quorate) {
       this.quorumTransitions++;
       log.info(now.quorate ? 'cluster: quorum reached' : 'cluster: quorum lost');
+      tell('quorum', now.quorate);
     }
     if (now.leader !== before.leader) {
       this.leaderTransitions++;
@@ -391,6 +407,7 @@ export class ClusterManager implements GateSource {
           ? 'cluster: this node is now the leader'
           : `cluster: this node is no longer the leader (leader: ${now.leaderName ?? 'none'})`,
       );
+      tell('leader', now.leader);
     }
   }
 }

@@ -3,6 +3,7 @@
 import { DST_VALUES } from '../schedule/dst.ts';
 import { CLUSTER_BACKENDS } from '../util/backend-kinds.ts';
 import { PRIORITY_LEVELS } from './launch-place.ts';
+import { NOTIFY_EVENTS } from './notify-events.ts';
 import {
   anyValue,
   bool,
@@ -361,6 +362,9 @@ export const mcpSchema = nullable(
   }),
 );
 
+/** Event notifications (spec 09 §5.1): a map, never blank; `events` absent means all four. */
+export const notifySchema = map({ events: seq(enumOf(...NOTIFY_EVENTS)), report: nullable(reportBlock) });
+
 export const fileSchema = map({
   jobs: seq(jobSchema),
   defaults: defaultsSchema,
@@ -371,6 +375,7 @@ export const fileSchema = map({
   cluster: clusterSchema,
   web: webSchema,
   mcp: mcpSchema,
+  notify: notifySchema,
 });
 
 type Out<S> = S extends Schema<infer T> ? T : never;
@@ -384,6 +389,7 @@ export type ClusterSection = Out<typeof clusterSchema>;
 export type WebSection = Out<typeof webSchema>;
 export type LoggingSection = Out<typeof loggingSchema>;
 export type McpSection = Out<typeof mcpSchema>;
+export type NotifySchemaOut = Out<typeof notifySchema>;
 export type ReportBlock = Out<typeof reportBlock>;
 export type SecretSource = Out<typeof secretSource>;
 export type ScheduleObject = Out<typeof scheduleObject>;

@@ -10,7 +10,7 @@ import { buildDag } from './dags.ts';
 import { osMessage } from './envfile.ts';
 import { ConfigError, type ConfigIssue, excerpt, issueAt, quote, type SourcePos } from './errors.ts';
 import { enabledEventlogs, eventlogWarning } from './eventlog.ts';
-import { fileSchema, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
+import { fileSchema, type NotifySchemaOut, type RawDag, type RawFile, type RawJob } from './file-schema.ts';
 import { isCrontabFile, isDirectoryEntryLoaded, sortEntryNames } from './files.ts';
 import { systemIdentityDb } from './identity.ts';
 import { type Env, interpolateFile } from './interpolate.ts';
@@ -19,6 +19,7 @@ import { Locator } from './locate.ts';
 import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
+import { resolveNotify } from './notify.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { TaskInheritance } from './task-template.ts';
@@ -38,7 +39,7 @@ export interface LoadOptions {
   env?: Env;
 }
 
-const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging'] as const;
+const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging', 'notify'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface SectionEntry {
@@ -377,6 +378,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     web: sectionValue('web'),
     mcp: sections.mcp ? ((sections.mcp.value as LoadedConfig['mcp']) ?? {}) : null,
     logging: sectionValue('logging'),
+    notify: sections.notify ? resolveNotify(sections.notify.value as NotifySchemaOut) : null,
     files: [],
     warnings,
   };

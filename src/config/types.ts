@@ -12,6 +12,7 @@ import type {
   WebSection,
 } from './file-schema.ts';
 import type { PriorityLevel } from './launch-place.ts';
+import type { NotifyEventName } from './notify-events.ts';
 
 export type { ReportBlock, SecretSource };
 
@@ -168,10 +169,20 @@ export interface LoadedConfig {
   web: WebSection | null;
   mcp: McpSection | null;
   logging: LoggingSection | null;
+  /** The top-level `notify:` block (spec 09 §5), null when absent. */
+  notify: NotifySettings | null;
   /** Every file the load read (for reload change detection): config files, includes, env_files. */
   files: string[];
   /** Non-fatal findings to log at load (schedule lints, advisories). */
   warnings: LoadWarning[];
+}
+
+/** The top-level `notify:` block as loaded (spec 09 §5.1). */
+export interface NotifySettings {
+  /** The events it reports, in the spec's order (all four when `events` is absent). */
+  events: NotifyEventName[];
+  /** The block merged over the reporter defaults; the event templates are the notifier's. */
+  report: ReportBlock;
 }
 
 export interface LoadWarning {

@@ -6,10 +6,12 @@ import { ClusterManager } from '../cluster/manager.ts';
 import type { JobSummary } from '../cluster/types.ts';
 import type { ClusterSection, StateSection } from '../config/file-schema.ts';
 import type { LoadWarning } from '../config/types.ts';
+import type { Notifier } from '../report/notify.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { getLogger } from '../util/log.ts';
+import { notifyRoleChange } from './notify.ts';
 
 /** What the fleet view shows of this node's jobs (spec 05 §5.3 `job_summaries`). */
 export function jobSummariesOf(scheduler: SchedulerView | null, nowMs: number): Record<string, JobSummary> {
@@ -59,6 +61,8 @@ export function daemonCluster(opts: {
   store: () => Store | null;
   jobSetId: () => string;
   scheduler: () => SchedulerView | null;
+  /** Told the leadership and quorum flips (spec 09 §5.2). */
+  notifier?: Notifier;
 }): DaemonCluster {
   const log = getLogger('cronstable.cluster');
   const manager = new ClusterManager({
@@ -67,6 +71,9 @@ export function daemonCluster(opts: {
     jobSetId: opts.jobSetId,
     jobSummaries: () => jobSummariesOf(opts.scheduler(), opts.clock.now()),
     store: opts.store,
+    onRoleChange: (change) => {
+      if (opts.notifier) notifyRoleChange(opts.notifier, manager, change);
+    },
   });
   const gate = new FleetGate(manager, {
     clock: opts.clock,

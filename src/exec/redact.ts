@@ -1,28 +1,34 @@
-// Best-effort secret redaction of archived output lines (spec 02 §13). Pure.
+// Best-effort secret redaction of archived output lines (spec 02 §13, as widened by spec 09 §8.3).
+// Pure.
 
 export const REDACTED = '***REDACTED***';
 
+// `auth` alone is no keyword: `oauth: on` is configuration, not a credential.
 const KEY =
-  '(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|auth[_-]?token|credential|private[_-]?key)';
+  '(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|secret[_-]?key|auth[_-]?token|credential|private[_-]?key|rediscli[_-]?auth)';
 
-// Rule 1: `key<sep>value`. The key is not preceded by a letter or digit (so `MY_PASSWORD` and
-// `AWS_SECRET_ACCESS_KEY` match), may end in `s` and be quoted; the separator is `=` or `:`.
+// Rule 1: `key<sep>value`. The keyword may sit anywhere in its token (`PGPASSWORD`, `MYSQLPWD`,
+// `OLDPWD`, `retokens`: the prefix is kept, the value goes), may end in `s` and be quoted; the
+// separator is `=` or `:`.
 // Value: a quoted string (escapes allowed), a bare token directly followed by `,` `}` `]`, or
 // anything else up to the end of the line (trailing blanks kept).
 const KEY_VALUE = new RegExp(
-  `(?<![A-Za-z0-9])(${KEY}s?["']?[ \\t]*[=:][ \\t]*)` +
+  `(${KEY}s?["']?[ \\t]*[=:][ \\t]*)` +
     `(?:"(?:[^"\\\\\\r\\n]|\\\\.)*"|'(?:[^'\\\\\\r\\n]|\\\\.)*'|[^\\s,}\\]]+(?=[,}\\]])|[^\\r\\n]*[^\\s])`,
   'gi',
 );
 
-// Rule 2: the password of URL userinfo, `scheme://[user]:PASSWORD@`.
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s/]+(?=@)/gi;
+// Rule 2: the password of URL userinfo, `scheme://[user]:PASSWORD@`. The scheme starts where no
+// scheme character precedes it and is at most 32 long, so a long run of them cannot make the
+// scan backtrack over the whole line.
+const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]*:)[^\s/]+(?=@)/gi;
 
-// Rule 3: `Bearer <token>`.
-const BEARER = /\b(Bearer[ \t]+)[A-Za-z0-9._-]{8,}/gi;
+// Rule 3: `Bearer <token>`: the RFC 6750 token characters, then any `=` padding.
+const BEARER = /\b(Bearer[ \t]+)[A-Za-z0-9._~+/-]{8,}=*/gi;
 
-// Rule 4: `Authorization: Basic <base64>` (colon or just blanks after the header name).
-const BASIC_AUTH = /\b(Authorization(?:[ \t]*:[ \t]*|[ \t]+)Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi;
+// Rule 4: `Authorization: Basic <credentials>` (colon or just blanks after the header name),
+// base64 and base64url alike.
+const BASIC_AUTH = /\b(Authorization(?:[ \t]*:[ \t]*|[ \t]+)Basic[ \t]+)[A-Za-z0-9._~+/=-]{8,}/gi;
 
 // Rule 5: well-known token shapes, replaced whole.
 const TOKENS: RegExp[] = [

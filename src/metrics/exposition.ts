@@ -50,9 +50,9 @@ export function floatBound(line: string): string {
 
 /**
  * Post-processes prom-client's text exposition (spec 06 §6.1): families without samples are
- * dropped, `le` bounds are rendered as floats (`"1.0"`), no blank lines; for OpenMetrics, counter
- * families are declared without `_total`, info families as `info` under their base name, and the
- * body ends with `# EOF`. (prom-client's own OpenMetrics mode renames shared metrics in place.)
+ * dropped, `le` bounds are rendered as floats (`"1.0"`), a CR in a label value is escaped (spec 09
+ * §8.2), no blank lines; for OpenMetrics, counter families are declared without `_total`, info
+ * families as `info` under their base name, and the body ends with `# EOF`. (prom-client's own OpenMetrics mode renames shared metrics in place.)
  */
 export function tidyExposition(text: string, openMetrics = false, eof = openMetrics): string {
   const out: string[] = [];
@@ -87,7 +87,8 @@ export function tidyExposition(text: string, openMetrics = false, eof = openMetr
     } else if (line.startsWith('# TYPE ')) type = line.slice(line.lastIndexOf(' ') + 1);
     if (!line.startsWith('#')) {
       hasSample = true;
-      block.push(floatBound(line));
+      // prom-client leaves a CR in a label value raw; a sample line can hold one nowhere else.
+      block.push(floatBound(line.includes('\r') ? line.replace(/\r/g, '\\r') : line));
     } else block.push(line);
   }
   flush();

@@ -34,7 +34,9 @@ function valueText(v: number): string {
 }
 
 const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-const escapeLabel = (v: string | number) => (typeof v === 'string' ? escapeText(v).replace(/"/g, '\\"') : v);
+/** Label values also escape CR (spec 09 §8.2): a raw CR ends the line for many scrapers. */
+const escapeLabel = (v: string | number) =>
+  typeof v === 'string' ? escapeText(v).replace(/\r/g, '\\r').replace(/"/g, '\\"') : v;
 
 function labelText(labels: Labels, first = ''): string {
   const parts = first ? [first] : [];

@@ -12,7 +12,7 @@ export { isMailConfigured } from './mail.ts';
 export { hasSecretSource, resolveSecret } from './secrets.ts';
 export { isSentryConfigured, parseDsn } from './sentry.ts';
 export { isShellConfigured, shellReporterEnv } from './shell.ts';
-export { startDatagram, statsdStart, statsdStop, stopDatagram } from './statsd.ts';
+export { startDatagram, statsdPrefix, statsdStart, statsdStop, stopDatagram } from './statsd.ts';
 export { renderTemplate, TemplateError, templateVars } from './template.ts';
 export type {
   ReportContext,
@@ -53,7 +53,7 @@ export async function dispatchReports(
       await run();
     } catch (err) {
       try {
-        logger.error(`Problem reporting job ${ctx.name} failure: ${errorText(err)}`);
+        logger.error(`Problem reporting ${opts.problem ?? `job ${ctx.name} failure`}: ${errorText(err)}`);
         if (err instanceof Error && err.stack) logger.debug(err.stack);
       } catch {
         // a broken logger must not break reporting

@@ -1,4 +1,5 @@
-// Mail reporter (reporting spec §9.7) over nodemailer's SMTP transport.
+// Mail reporter (reporting spec §9.7, spec 09 §8.4) over nodemailer's SMTP transport.
+import { connect, type Socket } from 'node:net';
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_BODY, DEFAULT_SUBJECT } from './defaults.ts';
 import { resolveSecret } from './secrets.ts';
@@ -17,8 +18,15 @@ function loadMailer(): Promise<Nodemailer> {
   return mailer;
 }
 
-/** Bound on connecting, the greeting and each socket idle period (spec: ~60 s). */
+/** Bound on the greeting and each socket idle period (spec: ~60 s). */
 export const SMTP_TIMEOUT_MS = 60_000;
+
+/**
+ * One mail report's whole budget (spec 09 §8.4): connect, STARTTLS, login and send together. A
+ * server that accepts and then never answers would otherwise hold the report, and with it the
+ * job's retry arming, for as long as each step's own timeout allows, one after another.
+ */
+export const MAIL_BUDGET_MS = 60_000;
 
 /** Configured when both `from` and `to` are non-empty. */
 export function isMailConfigured(
@@ -52,6 +60,9 @@ export async function sendMailReport(
   const pass = password.kind === 'value' ? password.value : null;
   const user = cfg.username ?? null;
   const { createTransport } = await loadMailer();
+  // The connection is opened here and handed to nodemailer, so that an expired budget can close
+  // it: nodemailer keeps its per-send connection to itself.
+  const sockets: Socket[] = [];
   const transport = createTransport({
     host: cfg.smtpHost || 'localhost',
     port: cfg.smtpPort ?? 25,
@@ -59,10 +70,23 @@ export async function sendMailReport(
     requireTLS: cfg.starttls ?? false,
     tls: { rejectUnauthorized: cfg.validate_certs ?? true },
     auth: user && pass ? { user, pass } : undefined,
-    connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
     dnsTimeout: SMTP_TIMEOUT_MS,
+    getSocket: (o: { host?: string; port?: number }, done: (err: Error | null, sock: unknown) => void) => {
+      const socket = connect({ host: o.host ?? 'localhost', port: o.port ?? 25 });
+      sockets.push(socket);
+      const failed = (err: Error) => done(err, null);
+      socket.once('error', failed);
+      socket.once('connect', () => {
+        socket.off('error', failed);
+        done(null, { connection: socket });
+      });
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), opts.mailBudgetMs ?? MAIL_BUDGET_MS);
   });
   try {
     const to = cfg.to.trim();
@@ -71,9 +95,17 @@ export async function sendMailReport(
       ? { from: cfg.from.trim(), to, subject, date, html: body }
       : { from: cfg.from.trim(), to, subject, date, text: body };
     logger.debug(`mail: sending report of job ${ctx.name} to ${to}`);
-    await transport.sendMail(message);
+    const sending = transport.sendMail(message);
+    if ((await Promise.race([sending, expired])) === 'expired') {
+      // The text names the product's budget; `mailBudgetMs` only exists so tests need not wait it.
+      logger.error(`mail: report for job ${ctx.name} did not complete within 60 seconds; giving up on it`);
+      sending.catch(() => undefined);
+      for (const socket of sockets) socket.destroy();
+      return;
+    }
     logger.debug(`mail: report of job ${ctx.name} sent`);
   } finally {
+    clearTimeout(timer);
     transport.close();
   }
 }

@@ -51,6 +51,7 @@ export function shellReporterEnv(ctx: ReportContext): Record<string, string> {
     CRONSTABLE_CPU_SECONDS: ctx.cpu_seconds === null ? '' : pyFloatRepr(ctx.cpu_seconds),
     CRONSTABLE_MAX_RSS_BYTES: ctx.max_rss_bytes === null ? '' : String(Math.round(ctx.max_rss_bytes)),
     ...runContextEnv(ctx),
+    ...ctx.extraEnv,
   };
 }
 

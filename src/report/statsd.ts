@@ -1,22 +1,34 @@
-// statsd job metrics (spec 02 §12): one UDP datagram per event, fire and forget.
+// statsd job metrics (spec 02 §12, spec 09 §8.1): one UDP datagram per event, fire and forget.
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { errorText } from '../util/errors.ts';
 import type { ReportLogger, StatsdStopMetrics, StatsdTarget } from './types.ts';
 
-/** `<prefix>.start:1|g\n`. */
-export function startDatagram(prefix: string): string {
-  return `${prefix}.start:1|g\n`;
+/**
+ * The prefix as it goes on the wire (spec 09 §8.1): CR, LF, `:` and `|` are removed, because each
+ * would split a line or a field of the datagram and let a job name forge other metrics.
+ */
+export function statsdPrefix(raw: string): string {
+  return raw.replace(/[\r\n:|]/g, '');
 }
 
-/** The stop datagram: stop, success, duration and, when monitored, cpu and max_rss. */
-export function stopDatagram(prefix: string, m: StatsdStopMetrics): string {
+/** `<prefix>.start:1|g\n`. */
+export function startDatagram(rawPrefix: string): string {
+  return `${statsdPrefix(rawPrefix)}.start:1|g\n`;
+}
+
+/**
+ * The stop datagram: stop, success, duration and, when monitored, cpu and max_rss. No sample rate:
+ * every run is sent, and an `@0.1` made rate-honouring servers count each run ten times.
+ */
+export function stopDatagram(rawPrefix: string, m: StatsdStopMetrics): string {
+  const prefix = statsdPrefix(rawPrefix);
   const lines = [
     `${prefix}.stop:1|g`,
     `${prefix}.success:${m.success ? 1 : 0}|g`,
-    `${prefix}.duration:${Math.round(m.durationMs)}|ms|@0.1`,
+    `${prefix}.duration:${Math.round(m.durationMs)}|ms`,
   ];
-  if (m.cpuMs !== undefined && m.cpuMs !== null) lines.push(`${prefix}.cpu:${Math.round(m.cpuMs)}|ms|@0.1`);
+  if (m.cpuMs !== undefined && m.cpuMs !== null) lines.push(`${prefix}.cpu:${Math.round(m.cpuMs)}|ms`);
   if (m.maxRssBytes !== undefined && m.maxRssBytes !== null) {
     lines.push(`${prefix}.max_rss:${Math.round(m.maxRssBytes)}|g`);
   }

@@ -133,6 +133,7 @@ export function templateVars(ctx: ReportContext): Record<string, unknown> {
     cpu_system_seconds: ctx.cpu_system_seconds,
     max_rss_bytes: ctx.max_rss_bytes,
     ...runContext(ctx),
+    ...ctx.extra,
   };
 }
 

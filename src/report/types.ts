@@ -30,6 +30,10 @@ export interface ReportContext {
   host?: string;
   started_at?: string | null;
   run_id?: string | null;
+  /** More template variables (an event's `event`, `subject`, ...); they win over the standard ones. */
+  extra?: Record<string, unknown>;
+  /** More shell reporter variables, exported after the standard ones. */
+  extraEnv?: Record<string, string>;
 }
 
 export interface ReportLogger {
@@ -45,6 +49,10 @@ export interface ReportOptions {
   env?: NodeJS.ProcessEnv;
   /** Wall clock (mail Date header); default Date.now. */
   now?: () => number;
+  /** One mail report's overall budget, ms (default MAIL_BUDGET_MS, 60 s); tests shorten it. */
+  mailBudgetMs?: number;
+  /** What a reporter error is about: `Problem reporting <problem>: <error>` (default `job <name> failure`). */
+  problem?: string;
 }
 
 export interface StatsdTarget {

@@ -1,7 +1,7 @@
 // Mail reporter against a real SMTP server (smtp-server), messages parsed with mailparser.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
@@ -226,6 +226,42 @@ describe('mail reporter', () => {
     await expect(
       sendMailReport('failure', mailCfg(port), failed, { logger: new RecordingLogger(), env: {} }),
     ).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  // Spec 09 §8.4: one budget for the whole send; the test shortens it (the product's is 60 s).
+  it('gives up on a server that accepts and never answers, closing the connection', async () => {
+    const closed: Promise<void>[] = [];
+    const silent = createServer((socket) => {
+      closed.push(new Promise((r) => socket.once('close', () => r())));
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const log = new RecordingLogger();
+      const t0 = Date.now();
+      await sendMailReport('failure', mailCfg((silent.address() as AddressInfo).port), failed, {
+        logger: log,
+        env: {},
+        mailBudgetMs: 700,
+      });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(650);
+      expect(log.at('error')).toEqual([
+        'mail: report for job j did not complete within 60 seconds; giving up on it',
+      ]);
+      expect(closed).toHaveLength(1);
+      await closed[0];
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('counts the send in the same budget: a server that stalls after DATA is given up too', async () => {
+    const smtp = await startSmtp({ onData: (stream) => stream.resume() });
+    const log = new RecordingLogger();
+    await sendMailReport('failure', mailCfg(smtp.port), failed, { logger: log, env: {}, mailBudgetMs: 700 });
+    expect(log.at('error')).toEqual([
+      'mail: report for job j did not complete within 60 seconds; giving up on it',
+    ]);
+    expect(smtp.received).toHaveLength(0);
   });
 });
 

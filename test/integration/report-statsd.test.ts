@@ -48,7 +48,7 @@ describe('statsd', () => {
     await statsdStop(target, { success: true, durationMs: 1500.4 }, log);
     expect(await udp.next(2)).toEqual([
       'cron.etl-build-facts.start:1|g\n',
-      'cron.etl-build-facts.stop:1|g\ncron.etl-build-facts.success:1|g\ncron.etl-build-facts.duration:1500|ms|@0.1\n',
+      'cron.etl-build-facts.stop:1|g\ncron.etl-build-facts.success:1|g\ncron.etl-build-facts.duration:1500|ms\n',
     ]);
     expect(log.entries.filter((e) => e.level !== 'debug')).toEqual([]);
   });
@@ -61,7 +61,7 @@ describe('statsd', () => {
       new RecordingLogger(),
     );
     expect(await udp.next(1)).toEqual([
-      'p.stop:1|g\np.success:0|g\np.duration:10|ms|@0.1\np.cpu:251|ms|@0.1\np.max_rss:1048576|g\n',
+      'p.stop:1|g\np.success:0|g\np.duration:10|ms\np.cpu:251|ms\np.max_rss:1048576|g\n',
     ]);
   });
 

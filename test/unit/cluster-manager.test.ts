@@ -6,7 +6,12 @@ import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../src/cluster/backends.ts';
-import { ClusterManager, electionConfigured, tlsFilesOf } from '../../src/cluster/manager.ts';
+import {
+  ClusterManager,
+  electionConfigured,
+  type RoleChange,
+  tlsFilesOf,
+} from '../../src/cluster/manager.ts';
 import type {
   BackendFactory,
   BackendKind,
@@ -101,6 +106,7 @@ interface Kit {
   built: FakeBackend[];
   logs: string[];
   failStart: { value: string | null };
+  changes: RoleChange[];
 }
 
 function kit(kinds: BackendKind[] = ['filesystem', 'gossip']): Kit {
@@ -108,6 +114,7 @@ function kit(kinds: BackendKind[] = ['filesystem', 'gossip']): Kit {
   const built: FakeBackend[] = [];
   const logs: string[] = [];
   const failStart = { value: null as string | null };
+  const changes: RoleChange[] = [];
   const factory =
     (kind: BackendKind): BackendFactory =>
     (section, host) => {
@@ -130,8 +137,9 @@ function kit(kinds: BackendKind[] = ['filesystem', 'gossip']): Kit {
     fleetMesh: async () => factory('gossip'),
     hostname: 'the-host',
     tlsCheckMs: 5_000,
+    onRoleChange: (c) => changes.push(c),
   });
-  return { clock, manager, built, logs, failStart };
+  return { clock, manager, built, logs, failStart, changes };
 }
 
 const fs = (extra: Partial<ClusterSection> = {}): ClusterSection => ({
@@ -253,6 +261,35 @@ describe('ClusterManager', () => {
     await k.manager.stop();
     expect(b.stopped).toBe(1);
     expect(k.clock.pendingTimers()).toBe(0);
+    // The same flips, told to the notify hook (spec 09 §5.2); the stop itself tells nothing.
+    expect(k.changes).toEqual([
+      { what: 'quorum', now: true, leader: 'the-host', reload: false },
+      { what: 'leader', now: true, leader: 'the-host', reload: false },
+      { what: 'leader', now: false, leader: null, reload: false },
+      { what: 'quorum', now: false, leader: null, reload: false },
+    ]);
+  });
+
+  it('tells a reload that stops a leading, quorate manager as a reload; shutdown tells nothing', async () => {
+    const k = kit();
+    await k.manager.apply(fs());
+    const b = k.built[0]!;
+    b.quorate = true;
+    b.leader = true;
+    await k.clock.advance(1000);
+    k.changes.splice(0);
+    await k.manager.apply(fs({ nodeName: 'renamed' }));
+    expect(k.changes).toEqual([
+      { what: 'quorum', now: false, leader: null, reload: true },
+      { what: 'leader', now: false, leader: null, reload: true },
+    ]);
+    const rebuilt = k.built.at(-1)!;
+    rebuilt.quorate = true;
+    rebuilt.leader = true;
+    await k.clock.advance(1000);
+    k.changes.splice(0);
+    await k.manager.stop();
+    expect(k.changes).toEqual([]);
   });
 
   it('clusterOwner (spec 05 §12.2): only under spread; null without quorum; no backend: Leader none, PreferLeader here', async () => {

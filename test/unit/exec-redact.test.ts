@@ -1,4 +1,4 @@
-// Archived-output redaction goldens (spec 02 §13).
+// Archived-output redaction goldens (spec 02 §13, widened by spec 09 §8.3).
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactLine, redactLines } from '../../src/exec/redact.ts';
 
@@ -22,16 +22,32 @@ describe('rule 1: key<sep>value', () => {
     ]);
   });
 
-  it('matches the suffix of compound names but not keys preceded by a letter or digit', () => {
+  // Spec 09 §8.3: the keyword matches anywhere in its token; the prefix text is kept.
+  it('matches a keyword anywhere in a compound name, keeping the prefix', () => {
     golden([
       ['MY_PASSWORD=hunter2 more words', `MY_PASSWORD=${R}`],
       ['AWS_SECRET_ACCESS_KEY=abc/def+ghi', `AWS_SECRET_ACCESS_KEY=${R}`],
       ['export DB-SECRET_KEY=k', `export DB-SECRET_KEY=${R}`],
       ['APIKEY=1 api-key=2', `APIKEY=${R}`],
-      ['mypassword=nope', 'mypassword=nope'],
-      ['db2token=nope', 'db2token=nope'],
+      ['mypassword=yes', `mypassword=${R}`],
+      ['db2token=yes', `db2token=${R}`],
+      ['MYSQLPWD=x', `MYSQLPWD=${R}`],
+      ['OLDPWD=/home/me', `OLDPWD=${R}`],
+      ['retokens: x', `retokens: ${R}`],
       ['password_file=/etc/x', 'password_file=/etc/x'],
       ['tokenizer=bert', 'tokenizer=bert'],
+    ]);
+  });
+
+  it('spec 09 vector 39: archived lines', () => {
+    golden([
+      ['PGPASSWORD=hunter2 psql', `PGPASSWORD=${R}`],
+      ['REDISCLI_AUTH=abc redis-cli', `REDISCLI_AUTH=${R}`],
+      ['rediscli-auth: abc', `rediscli-auth: ${R}`],
+      ['Authorization: Bearer abc+def/ghi~jkl==', `Authorization: Bearer ${R}`],
+      ['Authorization: Basic dXNlcjpwYXNz-_x', `Authorization: Basic ${R}`],
+      ['oauth: on', 'oauth: on'],
+      ['auth=x', 'auth=x'],
     ]);
   });
 
@@ -72,6 +88,19 @@ describe('rule 2: URL userinfo password', () => {
       ['see http://host:8080/x', 'see http://host:8080/x'],
     ]);
   });
+
+  it('starts the scheme where no scheme character precedes it, at most 32 long', () => {
+    const long = `a${'b'.repeat(40)}`;
+    golden([
+      [`x ${'s'.repeat(32)}://u:pw@h`, `x ${'s'.repeat(32)}://u:${R}@h`],
+      // Longer than 32: no scheme starts after a scheme character, so nothing is redacted.
+      [`${long}://u:pw@h`, `${long}://u:pw@h`],
+    ]);
+    // The guard keeps a hostile line linear (a timing test would be a benchmark; this one only
+    // checks that a long run of scheme characters does not change the outcome).
+    const hostile = `${'a'.repeat(20_000)}:`;
+    expect(redactLine(hostile)).toBe(hostile);
+  });
 });
 
 describe('rule 3: Bearer tokens', () => {
@@ -80,6 +109,7 @@ describe('rule 3: Bearer tokens', () => {
       ['Authorization: Bearer abcdefgh.ijk-lmn_opq', `Authorization: Bearer ${R}`],
       ['curl -H "bearer 0123456789"', `curl -H "bearer ${R}"`],
       ['bearer short', 'bearer short'],
+      ['Bearer abc~def+ghi/jkl== tail', `Bearer ${R} tail`],
     ]);
   });
 });
@@ -91,6 +121,7 @@ describe('rule 4: Basic auth', () => {
       ['Authorization Basic dXNlcjpwYXNzd29yZA==', `Authorization Basic ${R}`],
       ['authorization:basic dXNlcjpw', `authorization:basic ${R}`],
       ['Authorization: Basic abc', 'Authorization: Basic abc'],
+      ['Authorization: Basic dXNl-cjpw_YXNz.x~', `Authorization: Basic ${R}`],
     ]);
   });
 });

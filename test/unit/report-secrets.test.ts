@@ -167,10 +167,10 @@ describe('statsd datagrams', () => {
   it('start and stop texts', () => {
     expect(startDatagram('a.b')).toBe('a.b.start:1|g\n');
     expect(stopDatagram('p', { success: false, durationMs: 1234.6 })).toBe(
-      'p.stop:1|g\np.success:0|g\np.duration:1235|ms|@0.1\n',
+      'p.stop:1|g\np.success:0|g\np.duration:1235|ms\n',
     );
     expect(stopDatagram('p', { success: true, durationMs: 5, cpuMs: 12.4, maxRssBytes: 2048 })).toBe(
-      'p.stop:1|g\np.success:1|g\np.duration:5|ms|@0.1\np.cpu:12|ms|@0.1\np.max_rss:2048|g\n',
+      'p.stop:1|g\np.success:1|g\np.duration:5|ms\np.cpu:12|ms\np.max_rss:2048|g\n',
     );
   });
 });

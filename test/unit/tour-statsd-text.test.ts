@@ -37,7 +37,7 @@ describe('StatsdRegistry', () => {
     reg.add(parseStatsd('meridian.etl.build_facts.start:1|g\n').samples);
     reg.add(
       parseStatsd(
-        'meridian.etl.build_facts.stop:1|g\nmeridian.etl.build_facts.success:1|g\nmeridian.etl.build_facts.duration:5012|ms|@0.1\n',
+        'meridian.etl.build_facts.stop:1|g\nmeridian.etl.build_facts.success:1|g\nmeridian.etl.build_facts.duration:5012|ms\n',
       ).samples,
     );
     reg.add(parseStatsd('hits:2|c\nhits:1|c|@0.5\ndepth:5|g\ndepth:+3|g\nu:a|s\nu:b|s\nu:a|s').samples);
@@ -47,8 +47,8 @@ describe('StatsdRegistry', () => {
     );
     expect(text).toContain('# TYPE meridian_etl_build_facts_duration summary');
     expect(text).toContain('meridian_etl_build_facts_duration{quantile="0.99"} 5.012\n');
-    expect(text).toContain('meridian_etl_build_facts_duration_sum 50.12\n');
-    expect(text).toContain('meridian_etl_build_facts_duration_count 10\n');
+    expect(text).toContain('meridian_etl_build_facts_duration_sum 5.012\n');
+    expect(text).toContain('meridian_etl_build_facts_duration_count 1\n');
     expect(text).toContain('# TYPE hits counter\nhits 4\n');
     expect(text).toContain('depth 8\n');
     expect(text).toContain('u 2\n');

@@ -16,7 +16,7 @@ import { decodeItems } from '../expand.ts';
 import type { DagManifest } from '../gc.ts';
 import { newRun, type RunKind } from '../model.ts';
 import { plan } from '../planner.ts';
-import { apply, claimPass } from '../reducer.ts';
+import { apply, claimPass, type Pass } from '../reducer.ts';
 import { manualRunKey } from '../runkey.ts';
 import { DagCatchup } from './catchup-runner.ts';
 import { DagRetention, type RetentionPass } from './retention.ts';
@@ -59,6 +59,8 @@ export interface DagEngineDeps {
    * `CRONSTABLE_TEST_DAG_LEASE_SECONDS` hook sets it, so crash-resume tests need not wait a minute.
    */
   leaseSeconds?: number;
+  /** Told what each advance pass did, for the notify events (spec 09 §5.2). */
+  runWatch?: { afterPass(pass: Pass): void };
 }
 
 /** A run whose advance lease this node holds. */
@@ -491,6 +493,7 @@ export class DagEngine {
     for (const l of pass.launches) this.tasks.spawn(dag, pass.run, l.taskKey, l.attempt, l.pokeCount);
     for (const a of pass.actions)
       if (a.type === 'sensor-timeout') this.tasks.reportSensorTimeout(dag, pass.run, a.taskKey);
+    this.deps.runWatch?.afterPass(pass);
     // 6. the next wake
     if (pass.run.state !== 'running') {
       this.deps.log.info(`dag run ${o.dag}/${o.runKey} reached a terminal state (${pass.run.state})`);
