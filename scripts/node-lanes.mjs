@@ -32,6 +32,7 @@ export const LANE_FILES = [
   'test/integration/web-mtls.test.ts',
   'test/integration/mcp-tools.test.ts',
   'test/integration/mcp-bridge.test.ts',
+  'test/integration/mcp-latest.test.ts',
   'test/integration/cli-verbs.test.ts',
   'test/integration/daemon-cluster.test.ts',
   'test/e2e/tui.test.ts',
@@ -132,7 +133,12 @@ function runLane(line, files) {
   linkModules(lane);
   buildSqlite(lane, nodeDir, node);
   // Every `node` the tests and scripts start is the lane's.
-  const env = { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}` };
+  // CRONSTABLE_LANE_TOOLS: the conformance suite and Inspector releases that need Node 22+.
+  const env = {
+    ...process.env,
+    PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`,
+    CRONSTABLE_LANE_TOOLS: join(TOOLS, 'node_modules'),
+  };
   step(`Node ${line}: build`, node, ['scripts/build-ui.mjs'], { cwd: lane, env });
   step(`Node ${line}: bundle`, node, ['scripts/build.mjs'], { cwd: lane, env });
   step(
