@@ -5,7 +5,7 @@ import { monitorSettings } from '../exec/procstat.ts';
 import { errorText } from '../util/errors.ts';
 import type { ApiDeps } from './deps.ts';
 import { resourceStats } from './jobresources.ts';
-import { jobsList, runObject, runStats, trends } from './jobview.ts';
+import { jobsList, rowObject, runObject, runStats, trends } from './jobview.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 import type { JobResources, JobRow, JobRuns, JobTrends } from './wire/jobs.schema.ts';
 
@@ -43,15 +43,20 @@ function withRunningResources(d: ApiDeps, rows: JobRow[]): JobRow[] {
 export function jobRuns(d: ApiDeps, name: string): ApiResult<JobRuns> {
   const history = d.ctx.scheduler.history(name);
   if (!history) return notFound(name);
-  const runs = history.recentRuns().slice(-50);
+  // Runs and the slots a pause skipped; `stats.total` counts the skips, nothing else does (spec 10 §1.5).
+  const rows = history.recentRows();
+  const runs = rows.flatMap((r) => ('run' in r ? [r.run] : []));
+  const stats = { ...runStats(runs), total: rows.length };
   // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
   const sampled = d.jobResources.summariesOf(name);
-  if (sampled.size === 0) return ok({ name, runs: runs.map(runObject), stats: runStats(runs) } as JobRuns);
+  if (sampled.size === 0) return ok({ name, runs: rows.map(rowObject), stats } as JobRuns);
   const usage = runs.map((r) => sampled.get(r.id) ?? null);
   return ok({
     name,
-    runs: runs.map((r, i) => ({ ...runObject(r), resources: usage[i] })),
-    stats: { ...runStats(runs), ...resourceStats(usage) },
+    runs: rows.map((r) =>
+      'run' in r ? { ...runObject(r.run), resources: sampled.get(r.run.id) ?? null } : rowObject(r),
+    ),
+    stats: { ...stats, ...resourceStats(usage) },
   } as JobRuns);
 }
 

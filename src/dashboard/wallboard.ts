@@ -1,6 +1,7 @@
 // The wallboard / TV view (spec 06 §9.2): tiles worst first and when the idle screensaver takes over (when the
 // data on screen is too old to trust: connection.ts staleAge). Pure; the clock is passed in.
 import { formatDuration, parseIso } from './format.ts';
+import { pausedChip } from './paused.ts';
 import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
 import type { ApiJob } from './types.ts';
 
@@ -12,10 +13,12 @@ export const TV_RANK: Record<JobStatus, number> = {
   failed: 0,
   running: 1,
   pending: 2,
-  unknown: 3,
-  cancelled: 4,
-  ok: 5,
-  disabled: 6,
+  skipped: 3,
+  unknown: 4,
+  cancelled: 5,
+  ok: 6,
+  paused: 7,
+  disabled: 8,
 };
 
 export interface Tile {
@@ -37,6 +40,7 @@ export function tvTiles(jobs: readonly ApiJob[]): Tile[] {
       detail = r.exit_code !== null ? `exit ${r.exit_code}` : (r.fail_reason ?? r.outcome);
     } else if (r && r.duration !== null) detail = `took ${formatDuration(r.duration)}`;
     else if (status === 'pending') detail = 'no run yet';
+    else if (status === 'paused' && j.paused) detail = pausedChip(j.paused);
     return {
       name: j.name,
       status,
@@ -60,7 +64,9 @@ export function tileCounts(tiles: readonly Tile[]): Record<JobStatus, number> {
     running: 0,
     cancelled: 0,
     pending: 0,
+    skipped: 0,
     ok: 0,
+    paused: 0,
     disabled: 0,
   };
   for (const t of tiles) out[t.status]++;

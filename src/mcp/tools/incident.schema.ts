@@ -49,7 +49,17 @@ export const IncidentSchema = z.object({
   focus: z
     .object({
       name: z.string(),
-      status: z.enum(['running', 'failed', 'pending', 'unknown', 'cancelled', 'ok', 'disabled']),
+      status: z.enum([
+        'running',
+        'failed',
+        'pending',
+        'skipped',
+        'unknown',
+        'cancelled',
+        'ok',
+        'paused',
+        'disabled',
+      ]),
       failing: z.boolean(),
       group: GroupSchema.nullable(),
       last: TimelineSchema.nullable(),
