@@ -36,18 +36,17 @@ export const STATUS_LABEL: Record<JobStatus, string> = {
   disabled: 'Disabled',
 };
 
+/** Each status's place in `order` (a rank table built from one list, so it names every status once). */
+export function ranked(order: readonly JobStatus[]): Record<JobStatus, number> {
+  return Object.fromEntries(order.map((s, i) => [s, i])) as Record<JobStatus, number>;
+}
+
 /** Sort order of the Status column: the things that need eyes first (spec 10 §1.5's order). */
-export const STATUS_RANK: Record<JobStatus, number> = {
-  running: 0,
-  failed: 1,
-  pending: 2,
-  skipped: 3,
-  unknown: 4,
-  cancelled: 5,
-  ok: 6,
-  paused: 7,
-  disabled: 8,
-};
+export const STATUS_ORDER = [
+  ...(['running', 'failed', 'pending', 'skipped', 'unknown'] as const),
+  ...(['cancelled', 'ok', 'paused', 'disabled'] as const),
+] as const satisfies readonly JobStatus[];
+export const STATUS_RANK = ranked(STATUS_ORDER);
 
 /** What `jobStatus` reads of a `/jobs` row; `paused` and `history` are absent from older daemons. */
 export type StatusInput = Pick<ApiJob, 'enabled' | 'running' | 'last_run'> &

@@ -2,24 +2,14 @@
 // data on screen is too old to trust: connection.ts staleAge). Pure; the clock is passed in.
 import { formatDuration, parseIso } from './format.ts';
 import { pausedChip } from './paused.ts';
-import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
+import { type JobStatus, jobStatus, ranked, STATUS_LABEL, STATUS_ORDER } from './status.ts';
 import type { ApiJob } from './types.ts';
 
 /**
  * Worst first (spec 08 §3.1's wallboard order): what a person across the room must see is a failure, then
  * what is in flight.
  */
-export const TV_RANK: Record<JobStatus, number> = {
-  failed: 0,
-  running: 1,
-  pending: 2,
-  skipped: 3,
-  unknown: 4,
-  cancelled: 5,
-  ok: 6,
-  paused: 7,
-  disabled: 8,
-};
+export const TV_RANK = ranked(['failed', ...STATUS_ORDER.filter((s) => s !== 'failed')]);
 
 export interface Tile {
   name: string;
