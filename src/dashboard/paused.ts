@@ -25,10 +25,10 @@ export function pausedTitle(p: PauseRecord): string {
   return `Paused by ${p.by} (${p.channel}) until ${p.until}${p.note ? `: ${p.note}` : ''}`;
 }
 
-/** The TUI's Next cell of a paused job: `⏸ til HH:MM` (UTC), or `p til HH:MM` in ASCII. */
-export function pausedNext(p: PauseRecord, ascii: boolean): string {
+/** The TUI's Next cell of a paused job: `⏸ til HH:MM` (UTC), or `p til HH:MM` with the ASCII glyph. */
+export function pausedNext(p: PauseRecord, glyph: string): string {
   const until = parseIso(p.until);
-  return `${ascii ? 'p' : '⏸'} til ${until === null ? '?' : utcHourMinute(until)}`;
+  return `${glyph} til ${until === null ? '?' : utcHourMinute(until)}`;
 }
 
 /** Which action the pause toggle takes on a row: resume a paused job, else pause it. */
