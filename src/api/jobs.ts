@@ -5,7 +5,7 @@ import { monitorSettings } from '../exec/procstat.ts';
 import { errorText } from '../util/errors.ts';
 import type { ApiDeps } from './deps.ts';
 import { resourceStats } from './jobresources.ts';
-import { jobsList, runObject, runStats, trends } from './jobview.ts';
+import { jobsList, rowObject, runObject, runStats, trends } from './jobview.ts';
 import { type SharedBody, sharedBody, tagOf } from './shared-body.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 import type { JobResources, JobRow, JobRuns, JobTrends } from './wire/jobs.schema.ts';
@@ -64,17 +64,21 @@ export const RUNS_LIMIT = 50;
 export function jobRuns(d: ApiDeps, name: string, limit = RUNS_LIMIT): ApiResult<JobRuns> {
   const history = d.ctx.scheduler.history(name);
   if (!history) return notFound(name);
-  const all = history.recentRuns().slice(-RUNS_LIMIT);
-  const runs = all.slice(-limit);
+  // Runs and the slots a pause skipped; `stats.total` counts the skips, nothing else does (spec 10 §1.5).
+  const rows = history.recentRows();
+  const all = rows.flatMap((r) => ('run' in r ? [r.run] : []));
+  const stats = { ...runStats(all), total: rows.length };
+  const shown = rows.slice(-limit);
   // Runs the resource sampler watched carry their CPU time and peak RSS (spec 06 §5.5).
   const sampled = d.jobResources.summariesOf(name);
-  if (sampled.size === 0) return ok({ name, runs: runs.map(runObject), stats: runStats(all) } as JobRuns);
-  const usage = (rs: readonly (typeof all)[number][]) => rs.map((r) => sampled.get(r.id) ?? null);
-  const shown = usage(runs);
+  if (sampled.size === 0) return ok({ name, runs: shown.map(rowObject), stats } as JobRuns);
+  const usage = all.map((r) => sampled.get(r.id) ?? null);
   return ok({
     name,
-    runs: runs.map((r, i) => ({ ...runObject(r), resources: shown[i] })),
-    stats: { ...runStats(all), ...resourceStats(usage(all)) },
+    runs: shown.map((r) =>
+      'run' in r ? { ...runObject(r.run), resources: sampled.get(r.run.id) ?? null } : rowObject(r),
+    ),
+    stats: { ...stats, ...resourceStats(usage) },
   } as JobRuns);
 }
 

@@ -1,7 +1,7 @@
 // JSON shapes of jobs and runs (spec 06 §5.4-§5.6): `/jobs`, `/jobs/{name}/runs`, `/trends`, `/resources`.
 
 import type { JobConfig } from '../config/types.ts';
-import type { RunRecord } from '../scheduler/history.ts';
+import type { HistoryRow, RunRecord, SkipRow } from '../scheduler/history.ts';
 import type { JobStatus } from '../scheduler/scheduler.ts';
 import type { ClusterView, WebContext } from './context.ts';
 import { type PauseRecord, pauseRecord } from './pause-record.ts';
@@ -18,16 +18,36 @@ export function timezoneOf(job: { frame: JobConfig['frame'] }): string | null {
 }
 
 export function runObject(run: RunRecord): Record<string, unknown> {
+  const finished = isoUtc(run.finishedAt);
   return {
     outcome: run.outcome,
     exit_code: run.exitCode,
     started_at: isoUtcOrNull(run.startedAt),
-    finished_at: isoUtc(run.finishedAt),
+    finished_at: finished,
+    ranAt: finished,
     duration: run.durationSeconds,
     fail_reason: run.failReason,
+    skip_reason: null,
     resources: null,
   };
 }
+
+/** A slot a pause held, as a `/runs` row (spec 10 §1.3): nothing started, so no `ranAt`. */
+export function skipObject(skip: SkipRow): Record<string, unknown> {
+  return {
+    outcome: 'skipped',
+    exit_code: null,
+    started_at: null,
+    finished_at: isoUtc(skip.finishedAt),
+    duration: null,
+    fail_reason: null,
+    skip_reason: skip.reason,
+    resources: null,
+  };
+}
+
+export const rowObject = (row: HistoryRow): Record<string, unknown> =>
+  'run' in row ? runObject(row.run) : skipObject(row.skip);
 
 /** The `stats` block of `/jobs/{name}/runs`: the wire contract's two shapes, so the two cannot drift. */
 export type RunStatsJson = ApiRunStats & ApiResourceStats;
@@ -137,15 +157,23 @@ export function jobObject(
   election: ClusterView | null,
 ): Record<string, unknown> {
   const j = staticOf(job);
-  const runs = ctx.scheduler.history(j.name)?.recentRuns() ?? [];
-  const last = runs.length > 0 ? runs[runs.length - 1]! : null;
+  const h = ctx.scheduler.history(j.name);
+  // `last_run` stays on the last real run; skipped slots show in `history` (spec 10 §1.7 Do better).
+  const last = h?.lastRun() ?? null;
+  const rows = h?.recentRows() ?? [];
   const running = st?.status === 'running';
   let scheduledIn: number | null = null;
   if (j.enabled && !running && !j.reboot && st?.nextFire != null)
     scheduledIn = Math.round(Math.max(0, st.nextFire - now)) / 1000;
   const history: { outcome: string; duration: number | null }[] = [];
-  for (let i = Math.max(0, runs.length - 20); i < runs.length; i++)
-    history.push({ outcome: runs[i]!.outcome, duration: runs[i]!.durationSeconds });
+  for (let i = Math.max(0, rows.length - 20); i < rows.length; i++) {
+    const row = rows[i]!;
+    history.push(
+      'run' in row
+        ? { outcome: row.run.outcome, duration: row.run.durationSeconds }
+        : { outcome: 'skipped', duration: null },
+    );
+  }
   const out: Record<string, unknown> = {
     name: j.name,
     enabled: j.enabled,

@@ -13,6 +13,7 @@ import {
   suggest,
 } from './analysis.ts';
 import type { WebContext } from './context.ts';
+import { pausedNote } from './pause-record.ts';
 import { type Pressure, pressure } from './pressure.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 import { why } from './why.ts';
@@ -115,6 +116,8 @@ export function scheduleWhy(
     level: f.level,
     message: f.message,
   }));
+  const paused = job ? ctx.scheduler.pauses.active(name) : null;
+  if (paused) notes.push(pausedNote(paused));
   return ok(why(entry, at, notes));
 }
 

@@ -4,7 +4,7 @@ import { compileJob, nextFireOf } from './engine.ts';
 import { formatAge, formatCountdown, formatDuration } from './format.ts';
 import type { Row } from './table.ts';
 
-export type NextKind = 'off' | 'running' | 'reboot' | 'never' | 'none' | 'due' | 'countdown';
+export type NextKind = 'off' | 'running' | 'paused' | 'reboot' | 'never' | 'none' | 'due' | 'countdown';
 
 export interface NextCell {
   kind: NextKind;
@@ -19,6 +19,8 @@ export function nextCell(row: Row, nextAt: number | null, now: number): NextCell
   const j = row.job;
   if (!j.enabled) return { kind: 'off', text: '—', seconds: false };
   if (j.running) return { kind: 'running', text: '—', seconds: false };
+  // A paused job's slots are skipped until the pause ends (spec 10 §1.5: Next shows `—`).
+  if (j.paused) return { kind: 'paused', text: '—', seconds: false };
   const c = compileJob(j);
   if (c.reboot) return { kind: 'reboot', text: '@reboot', seconds: false };
   if (j.never_fires) return { kind: 'never', text: 'never', seconds: false };

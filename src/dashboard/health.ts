@@ -2,8 +2,8 @@
 // ASCII stand-in for terminals without the symbols), colour tone, the status segment it belongs to, and its
 // places in the table's status sort and on the wallboard. One table, so a badge, a filter chip, a sort, the web
 // page and the terminal can never disagree about a job.
-import { type JobStatus, jobStatus, STATUS_LABEL, STATUS_RANK } from './status.ts';
-import type { ApiJob, Outcome } from './types.ts';
+import { type JobStatus, jobStatus, STATUS_LABEL, STATUS_RANK, type StatusInput } from './status.ts';
+import type { Outcome } from './types.ts';
 import { TV_RANK } from './wallboard.ts';
 
 /** The toolbar's status segments; `all` shows every job. */
@@ -18,9 +18,11 @@ export const STATUS_GLYPH: Record<JobStatus, string> = {
   running: '▶',
   failed: '✕',
   pending: '◔',
+  skipped: '◇',
   unknown: '◍',
   cancelled: '⊘',
   ok: '●',
+  paused: '⏸',
   disabled: '◌',
 };
 
@@ -29,9 +31,11 @@ export const STATUS_ASCII: Record<JobStatus, string> = {
   running: '>',
   failed: 'x',
   pending: '.',
+  skipped: '~',
   unknown: '?',
   cancelled: '/',
   ok: 'o',
+  paused: 'p',
   disabled: '-',
 };
 
@@ -39,9 +43,11 @@ export const STATUS_TONE: Record<JobStatus, Tone> = {
   running: 'run',
   failed: 'fail',
   pending: 'pending',
+  skipped: 'pending',
   unknown: 'pending',
   cancelled: 'off',
   ok: 'ok',
+  paused: 'warn',
   disabled: 'off',
 };
 
@@ -51,6 +57,7 @@ export const OUTCOME_STATUS: Record<Outcome, JobStatus> = {
   failure: 'failed',
   cancelled: 'cancelled',
   unknown: 'unknown',
+  skipped: 'skipped',
 };
 
 /**
@@ -63,6 +70,8 @@ export const STATUS_SEGMENT: Record<JobStatus, Exclude<Segment, 'all'> | null> =
   unknown: null,
   cancelled: null,
   pending: null,
+  skipped: null,
+  paused: null,
   ok: 'ok',
   disabled: 'off',
 };
@@ -93,7 +102,7 @@ export function healthOf(status: JobStatus): Health {
   };
 }
 
-export function health(job: Pick<ApiJob, 'enabled' | 'running' | 'last_run'>): Health {
+export function health(job: StatusInput): Health {
   return healthOf(jobStatus(job));
 }
 

@@ -25,7 +25,13 @@ export interface HeatCell {
   from: number;
 }
 
-const OUTCOME_RANK: Record<Outcome, number> = { success: 0, unknown: 1, cancelled: 2, failure: 3 };
+const OUTCOME_RANK: Record<Outcome, number> = {
+  skipped: 0,
+  success: 0,
+  unknown: 1,
+  cancelled: 2,
+  failure: 3,
+};
 
 /** Runs finished in (now - window, now], counted per bucket (oldest left); a skipped slot never ran. */
 export function bucketRuns(
@@ -44,7 +50,8 @@ export function bucketRuns(
   }));
   for (const r of runs) {
     const at = parseIso(r.finished_at);
-    if (at === null || at <= start || at > now || !(r.outcome in OUTCOME_RANK)) continue;
+    // A slot a pause skipped is no run (spec 10 §1.3).
+    if (at === null || at <= start || at > now || r.outcome === 'skipped' || !(r.outcome in OUTCOME_RANK)) continue;
     const outcome = r.outcome as Outcome;
     const cell = cells[Math.min(buckets - 1, Math.floor((at - start) / width))]!;
     cell.runs++;

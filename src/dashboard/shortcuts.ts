@@ -29,6 +29,7 @@ export const SHORTCUTS: ReadonlyArray<{ section: string; keys: readonly Shortcut
       { keys: ['Enter'], what: 'open the selected job' },
       { keys: ['r'], what: 'run the selected job now' },
       { keys: ['x'], what: 'cancel the selected job' },
+      { keys: ['p'], what: 'pause the selected job for an hour, or resume it' },
       { keys: ['c'], what: "copy the selected job's command" },
       { keys: ['Tab', 'Enter'], what: 'on a column header: sort by it (again: reverse)' },
     ],

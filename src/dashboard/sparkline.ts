@@ -56,9 +56,11 @@ function sparkLabel(runs: readonly ApiHistoryEntry[], max: number): string {
   const failed = count('failure');
   const cancelled = count('cancelled');
   const unknown = count('unknown');
+  const skipped = count('skipped');
   if (failed) parts.push(`${failed} failed`);
   if (cancelled) parts.push(`${cancelled} cancelled`);
   if (unknown) parts.push(`${unknown} interrupted`);
+  if (skipped) parts.push(`${skipped} skipped (paused)`);
   const slowest = max > 0 ? `; slowest ${formatDuration(max)}` : '';
   return `${runs.length} run${runs.length === 1 ? '' : 's'}: ${parts.join(', ')}${slowest}`;
 }
@@ -72,6 +74,8 @@ export const OUTCOME_TONE: Record<Outcome, Tone> = {
   failure: STATUS_TONE[OUTCOME_STATUS.failure],
   cancelled: STATUS_TONE[OUTCOME_STATUS.cancelled],
   unknown: STATUS_TONE[OUTCOME_STATUS.unknown],
+  // A skipped slot paints neutral (spec 10 §1.5), not in the pending colour of a job left Skipped.
+  skipped: 'off',
 };
 
 export interface SparkCell {

@@ -13,32 +13,51 @@ import type { ApiJob } from './types.ts';
 
 export { signatureText };
 
-export type JobStatus = 'running' | 'failed' | 'pending' | 'unknown' | 'cancelled' | 'ok' | 'disabled';
+export type JobStatus =
+  | 'running'
+  | 'failed'
+  | 'pending'
+  | 'skipped'
+  | 'unknown'
+  | 'cancelled'
+  | 'ok'
+  | 'paused'
+  | 'disabled';
 
 export const STATUS_LABEL: Record<JobStatus, string> = {
   running: 'Running',
   failed: 'Failed',
   pending: 'Pending',
+  skipped: 'Skipped',
   unknown: 'Unknown',
   cancelled: 'Cancelled',
   ok: 'OK',
+  paused: 'Paused',
   disabled: 'Disabled',
 };
 
-/** Sort order of the Status column: the things that need eyes first. */
-export const STATUS_RANK: Record<JobStatus, number> = {
-  running: 0,
-  failed: 1,
-  pending: 2,
-  unknown: 3,
-  cancelled: 4,
-  ok: 5,
-  disabled: 6,
-};
+/** Each status's place in `order` (a rank table built from one list, so it names every status once). */
+export function ranked(order: readonly JobStatus[]): Record<JobStatus, number> {
+  return Object.fromEntries(order.map((s, i) => [s, i])) as Record<JobStatus, number>;
+}
 
-export function jobStatus(job: Pick<ApiJob, 'enabled' | 'running' | 'last_run'>): JobStatus {
+/** Sort order of the Status column: the things that need eyes first (spec 10 §1.5's order). */
+export const STATUS_ORDER = [
+  ...(['running', 'failed', 'pending', 'skipped', 'unknown'] as const),
+  ...(['cancelled', 'ok', 'paused', 'disabled'] as const),
+] as const satisfies readonly JobStatus[];
+export const STATUS_RANK = ranked(STATUS_ORDER);
+
+/** What `jobStatus` reads of a `/jobs` row; `paused` and `history` are absent from older daemons. */
+export type StatusInput = Pick<ApiJob, 'enabled' | 'running' | 'last_run'> &
+  Partial<Pick<ApiJob, 'paused' | 'history'>>;
+
+export function jobStatus(job: StatusInput): JobStatus {
   if (!job.enabled) return 'disabled';
   if (job.running) return 'running';
+  if (job.paused) return 'paused';
+  // `last_run` stays on the last real run; a slot a pause skipped since then is the newest history row.
+  if (job.history?.[job.history.length - 1]?.outcome === 'skipped') return 'skipped';
   const last = job.last_run;
   if (last === null) return 'pending';
   if (last.outcome === 'failure') return 'failed';

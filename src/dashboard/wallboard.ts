@@ -1,22 +1,15 @@
 // The wallboard / TV view (spec 06 §9.2): tiles worst first and when the idle screensaver takes over (when the
 // data on screen is too old to trust: connection.ts staleAge). Pure; the clock is passed in.
 import { formatDuration, parseIso } from './format.ts';
-import { type JobStatus, jobStatus, STATUS_LABEL } from './status.ts';
+import { pausedChip } from './paused.ts';
+import { type JobStatus, jobStatus, ranked, STATUS_LABEL, STATUS_ORDER } from './status.ts';
 import type { ApiJob } from './types.ts';
 
 /**
  * Worst first (spec 08 §3.1's wallboard order): what a person across the room must see is a failure, then
  * what is in flight.
  */
-export const TV_RANK: Record<JobStatus, number> = {
-  failed: 0,
-  running: 1,
-  pending: 2,
-  unknown: 3,
-  cancelled: 4,
-  ok: 5,
-  disabled: 6,
-};
+export const TV_RANK = ranked(['failed', ...STATUS_ORDER.filter((s) => s !== 'failed')]);
 
 export interface Tile {
   name: string;
@@ -37,6 +30,7 @@ export function tvTiles(jobs: readonly ApiJob[]): Tile[] {
       detail = r.exit_code !== null ? `exit ${r.exit_code}` : (r.fail_reason ?? r.outcome);
     } else if (r && r.duration !== null) detail = `took ${formatDuration(r.duration)}`;
     else if (status === 'pending') detail = 'no run yet';
+    else if (status === 'paused' && j.paused) detail = pausedChip(j.paused);
     return {
       name: j.name,
       status,
@@ -60,7 +54,9 @@ export function tileCounts(tiles: readonly Tile[]): Record<JobStatus, number> {
     running: 0,
     cancelled: 0,
     pending: 0,
+    skipped: 0,
     ok: 0,
+    paused: 0,
     disabled: 0,
   };
   for (const t of tiles) out[t.status]++;

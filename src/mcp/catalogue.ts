@@ -1,4 +1,4 @@
-// The tool catalogue's order (spec 07 §4.2, the `tools/list` order); tools beyond the reference's 29
+// The tool catalogue's order (spec 07 §4.2 with spec 10 §1.6's two pause tools, the `tools/list` order); tools beyond the reference's 31
 // follow in the order their modules list them. Shared by the tools as written (tools/index.ts) and
 // as served (handlers/index.ts).
 export const CATALOGUE = [
@@ -28,6 +28,8 @@ export const CATALOGUE = [
   'cron_inspect_state',
   'cron_run_job',
   'cron_cancel_job',
+  'cron_pause_job',
+  'cron_resume_job',
   'cron_trigger_dag',
   'cron_backfill_dag',
   'cron_decide_gate',

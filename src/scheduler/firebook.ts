@@ -85,6 +85,24 @@ export class FireBook {
     this.events.emit({ type: 'run-finished', job: rt.config, run, result });
   }
 
+  /** A retry a gate deferred (a pause): postponed on its ladder, neither consumed nor cancelled (spec 10 §1.3). */
+  retryDeferred(rt: JobRuntime, fire: PendingFire, until: number, reason: string): void {
+    // Each re-check is a new fire, so the ladder counts the deferrals; only the first logs at INFO.
+    const secs = Math.round(Math.max(0, until - this.clock.now()) / 1000);
+    const n = fire.ladder?.count ?? 0;
+    const line = `Cron job ${rt.config.name} retry (#${n}) deferred: ${reason}; re-checking in ${secs} seconds`;
+    if (fire.ladder?.postponed === 0) this.log.info(line);
+    else this.log.debug(line);
+    fire.ladder?.postpone(until);
+  }
+
+  /** A slot a pause held: the synthetic `skipped` row of `/runs` (spec 10 §1.3); no run, no report. */
+  pausedRow(rt: JobRuntime, fire: PendingFire): void {
+    if (fire.scheduledAt === null) return;
+    const skip = { job: rt.config.name, scheduledAt: fire.scheduledAt, finishedAt: this.clock.now() };
+    rt.history.addSkip({ ...skip, reason: 'paused' });
+  }
+
   /** Slots that will not run because the node is overloaded (or was stalled): recorded compactly. */
   recordMissed(rt: JobRuntime, instants: number[], atLeast: boolean, why: string): void {
     for (const slot of this.overloads.missed(rt.config.name, instants, atLeast, why)) {

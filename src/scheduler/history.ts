@@ -47,6 +47,21 @@ export interface SlotRecord {
   lastAt?: number;
 }
 
+/**
+ * A scheduled slot a runtime pause held (spec 10 §1.3): a synthetic row of `/runs` and `history`,
+ * never a run: nothing started, nothing reported, and it never becomes `last_run` (§1.7 Do better).
+ */
+export interface SkipRow {
+  job: string;
+  scheduledAt: number;
+  /** The instant the slot was skipped. */
+  finishedAt: number;
+  reason: 'paused';
+}
+
+/** A row of a job's history as `/runs` lists it: a run, or a skipped slot. */
+export type HistoryRow = { run: RunRecord } | { skip: SkipRow };
+
 export interface RunStats {
   total: number;
   success: number;
@@ -83,6 +98,7 @@ export const SLOT_HISTORY = 200;
 export class JobHistory {
   private readonly runs = new Ring<RunRecord>(RUN_HISTORY);
   private readonly slots = new Ring<SlotRecord>(SLOT_HISTORY);
+  private readonly skips = new Ring<SkipRow>(RUN_HISTORY);
 
   addRun(run: RunRecord): void {
     this.runs.push(run);
@@ -91,6 +107,23 @@ export class JobHistory {
   restore(runs: readonly RunRecord[]): void {
     const held = new Set(this.runs.list().map((r) => r.id));
     this.runs.putUnder(runs.filter((r) => !held.has(r.id)));
+  }
+  addSkip(skip: SkipRow): void {
+    this.skips.push(skip);
+  }
+  /** Runs and skipped slots, oldest first by the instant each ended; the newest RUN_HISTORY of both. */
+  recentRows(): HistoryRow[] {
+    const runs = this.runs.list();
+    const skips = this.skips.list();
+    const out: HistoryRow[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < runs.length || j < skips.length) {
+      if (j >= skips.length || (i < runs.length && runs[i]!.finishedAt <= skips[j]!.finishedAt))
+        out.push({ run: runs[i++]! });
+      else out.push({ skip: skips[j++]! });
+    }
+    return out.length > RUN_HISTORY ? out.slice(-RUN_HISTORY) : out;
   }
   addSlot(slot: SlotRecord): void {
     this.slots.push(slot);

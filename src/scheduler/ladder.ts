@@ -36,6 +36,8 @@ export class RetryLadder {
   private timer: TimerHandle | null = null;
   private armedAt: number | null = null;
   private delay: number | null = null;
+  /** Times the armed attempt was postponed by a deferring gate (a pause re-checks it again and again). */
+  postponed = 0;
   cancelled = false;
   settled: SettleReason | null = null;
 
@@ -68,6 +70,7 @@ export class RetryLadder {
   /** Counts the next retry and arms its timer; returns its delay in seconds. */
   arm(): number {
     this.attempts += 1;
+    this.postponed = 0;
     const delay = retryDelaySeconds(this.policy, this.attempts);
     const notBefore = this.hooks.clock.now() + delay * 1000;
     this.delay = delay;
@@ -86,6 +89,7 @@ export class RetryLadder {
   /** The armed attempt could not run yet (a deferring gate): try it again at `at`. */
   postpone(at: number): void {
     if (this.cancelled) return;
+    this.postponed++;
     this.start(at);
   }
 

@@ -174,6 +174,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
         return this.launch(rt, fire);
       case 'skip':
         this.book.slotOutcome(rt, fire, decision.outcome, decision.reason);
+        if (decision.outcome === 'paused') this.book.pausedRow(rt, fire);
         if (fire.trigger === 'retry' && decision.outcome === 'skipped:disabled')
           fire.ladder?.cancel('cancelled');
         if (fire.trigger === 'retry' && fire.ladder?.settled === 'owner-moved')
@@ -189,14 +190,14 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   /** A deferred fire is admitted again at `until` (a retry through its own ladder timer). */
   private deferTo(rt: JobRuntime, fire: PendingFire, until: number, reason: string): void {
     const name = rt.config.name;
+    if (fire.trigger === 'retry') {
+      this.book.retryDeferred(rt, fire, until, reason);
+      return;
+    }
     // A fire deferred again and again (a pending @reboot waiting for quorum) logs once at INFO.
     const text = `Job ${name}: fire deferred until ${new Date(until).toISOString()} (${reason})`;
     if (fire.deferrals++ === 0) this.deps.log.info(text);
     else this.deps.log.debug(text);
-    if (fire.trigger === 'retry') {
-      fire.ladder?.postpone(until);
-      return;
-    }
     const clock = this.deps.clock;
     const timer = clock.setTimer(
       () => {

@@ -94,6 +94,10 @@ it('v18: a pause converges across three nodes, a resume on another lifts it, a r
   const end = Date.parse(until25);
   await until('the pause to expire', 40_000, async () => (Date.now() >= end ? true : null));
   for (const n of nodes) expect(await pausedOn(n)).toBeNull();
+  // v16: the gauge reads 0 once the pause has expired.
+  expect(await (await fetch(`${c.base}/metrics`)).text()).toContain(
+    'cronstable_job_paused{job_name="slow"} 0',
+  );
   await until('the expiry log', BOUND_MS, async () =>
     /Job slow: pause expired at /.test(c.out) ? true : null,
   );

@@ -1,4 +1,4 @@
-// Runtime pause and resume on real daemon processes (spec 10 §1, vectors 1-17): the routes, their
+// Runtime pause and resume on real daemon processes (spec 10 §1, vectors 1-15 and 17): the routes, their
 // validation order and texts, the record on /jobs and /jobs/{name}, a paused slot recorded as a
 // skip (never run, never unaccounted), the gauges, manual start/cancel untouched, and the pause
 // surviving a restart through the store. The fleet vector (18) is test/cluster/pause-fleet.test.ts's.
@@ -210,9 +210,42 @@ describe('pause and resume (spec 10 §1)', () => {
     const slots = await get('/jobs/tick/slots');
     const fates = JSON.stringify(slots);
     expect(fates).toContain('"paused"');
+    // /runs: the newest row is the synthetic skip; `stats.total` counts it, nothing else does.
+    const runs = await get('/jobs/tick/runs');
+    const newest = runs.runs[runs.runs.length - 1];
+    expect(newest).toMatchObject({
+      outcome: 'skipped',
+      skip_reason: 'paused',
+      started_at: null,
+      exit_code: null,
+      duration: null,
+    });
+    expect(newest).not.toHaveProperty('ranAt');
+    expect(Date.parse(newest.finished_at)).toBeGreaterThanOrEqual(since);
+    expect(runs.stats).toMatchObject({ total: 1, success: 0, failure: 0, unknown: 0, success_rate: null });
+    // /jobs: the skip shows in `history`; `last_run` stays on the last real run (none here, §1.7).
+    const row = await get('/jobs/tick');
+    expect(row.last_run).toBeNull();
+    expect(row.history).toEqual([{ outcome: 'skipped', duration: null }]);
     expect(Date.now() - since).toBeLessThan(75_000);
     expect(require('node:fs').existsSync(join(dir, 'tick-ran'))).toBe(false);
   }, 90_000);
+
+  it('v15: /schedule/why notes a paused job, and still matches its slots as if unpaused', async () => {
+    const r = await pause('slow', { durationSeconds: 600, note: 'maint' });
+    const at = '2031-01-01T00:00:00Z';
+    const body = await get(`/schedule/why?job=slow&at=${encodeURIComponent(at)}`);
+    const note = body.notes.find((n: Body) => n.code === 'paused');
+    expect(note).toEqual({
+      code: 'paused',
+      level: 'note',
+      message: `job is paused until ${r.json.paused.until} (by api): maint`,
+    });
+    expect(body.matches).toBe(true);
+    await post('/jobs/slow/resume');
+    const after = await get(`/schedule/why?job=slow&at=${encodeURIComponent(at)}`);
+    expect(after.notes.some((n: Body) => n.code === 'paused')).toBe(false);
+  });
 
   it('v17: with a store, a pause survives a restart and its stream records it', async () => {
     const r = await pause('slow', { durationSeconds: 600 });

@@ -90,8 +90,10 @@ describe('health', () => {
 
   it('has a one-character ASCII glyph for every status, and no two statuses share a glyph', () => {
     for (const g of Object.values(STATUS_ASCII)) expect(g).toMatch(/^[\x21-\x7e]$/);
-    expect(new Set(Object.values(STATUS_GLYPH)).size).toBe(7);
-    expect(new Set(Object.values(STATUS_ASCII)).size).toBe(7);
+    // Seven statuses of spec 08, plus Paused and Skipped (spec 10 §1.5).
+    expect(new Set(Object.values(STATUS_GLYPH)).size).toBe(9);
+    expect(new Set(Object.values(STATUS_ASCII)).size).toBe(9);
+    expect([STATUS_GLYPH.paused, STATUS_ASCII.paused]).toEqual(['⏸', 'p']);
   });
 
   it('segments filter the table exactly as the status table says', () => {

@@ -1,5 +1,5 @@
 // The real tool catalogue against spec 07 §4.2: every reference tool present once, in order, with
-// its toolset and kind; ours after the 29; the visibility counts of §4.1 over the real tools.
+// its toolset and kind; ours after the 31 (spec 10 §1.6 adds two); the visibility counts of §4.1 over the real tools.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApiDeps } from '../../src/api/deps.ts';
@@ -20,6 +20,9 @@ const SPEC: Record<string, [Toolset, false | [boolean, boolean]]> = {
   cron_inspect_state: ['state', false],
   cron_run_job: ['act', [false, false]],
   cron_cancel_job: ['act', [true, true]],
+  // Spec 10 §1.6: right after cron_cancel_job, act, destructive false, idempotent true.
+  cron_pause_job: ['act', [false, true]],
+  cron_resume_job: ['act', [false, true]],
   cron_trigger_dag: ['dags', [false, false]],
   cron_backfill_dag: ['dags', [true, false]],
   cron_decide_gate: ['dags', [true, false]],
@@ -32,11 +35,11 @@ const registry = (section: McpSection) =>
   });
 
 describe('the tool catalogue', () => {
-  it('holds the 29 reference tools once each, in catalogue order, ours after them', () => {
+  it('holds the 31 reference tools once each, in catalogue order, ours after them', () => {
     const names = ALL_TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names.slice(0, 29)).toEqual([...CATALOGUE]);
-    for (const extra of names.slice(29)) expect(extra).toMatch(/^cron_/);
+    expect(names.slice(0, 31)).toEqual([...CATALOGUE]);
+    for (const extra of names.slice(31)) expect(extra).toMatch(/^cron_/);
   });
 
   it('gives every reference tool its spec toolset and kind', () => {
@@ -71,9 +74,9 @@ describe('visibility over the real tools (spec 07 §4.1, vectors 1 and 2)', () =
     ['default', {}, 18],
     ['readOnly false, observe', { readOnly: false }, 18],
     ['readOnly true, all four', { toolsets: all }, 24],
-    ['readOnly false, observe + act', { readOnly: false, toolsets: ['observe', 'act'] }, 20],
+    ['readOnly false, observe + act', { readOnly: false, toolsets: ['observe', 'act'] }, 22],
     ['readOnly false, observe + dags', { readOnly: false, toolsets: ['observe', 'dags'] }, 26],
-    ['readOnly false, all four', { readOnly: false, toolsets: all }, 29],
+    ['readOnly false, all four', { readOnly: false, toolsets: all }, 31],
     ['dags only, read-only', { toolsets: ['dags'] }, 5],
   ] as [string, McpSection & object, number][])('%s -> %i reference tools', (_, section, n) => {
     const names = registry(section).tools.map((t) => t.name);

@@ -1,4 +1,4 @@
-// The tool registry in process (spec 07 §4.1): visibility counts over the whole 29-tool catalogue
+// The tool registry in process (spec 07 §4.1): visibility counts over the whole 31-tool catalogue
 // (small tools of our own with the spec's toolsets and kinds), the advertised schemas, argument
 // validation and its messages, the row clamp, the confirm gate, the audit line and the counter.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,8 @@ const KIND: Record<string, [Toolset, false | Mutation]> = Object.fromEntries(
     const m: Record<string, [Toolset, Mutation]> = {
       cron_run_job: ['act', M(false, false, 'running')],
       cron_cancel_job: ['act', M(true, true, 'cancelling')],
+      cron_pause_job: ['act', M(false, true, 'pausing')],
+      cron_resume_job: ['act', M(false, true, 'resuming')],
       cron_trigger_dag: ['dags', M(false, false, 'triggering')],
       cron_backfill_dag: ['dags', M(true, false, 'backfilling')],
       cron_decide_gate: ['dags', M(true, false, 'deciding an approval gate')],
@@ -139,15 +141,15 @@ describe('visibility (spec 07 §4.1)', () => {
     ['default', {}, 18],
     ['readOnly false, observe', { readOnly: false }, 18],
     ['readOnly true, all four', { toolsets: all }, 24],
-    ['readOnly false, observe + act', { readOnly: false, toolsets: ['observe', 'act'] as Toolset[] }, 20],
+    ['readOnly false, observe + act', { readOnly: false, toolsets: ['observe', 'act'] as Toolset[] }, 22],
     ['readOnly false, observe + dags', { readOnly: false, toolsets: ['observe', 'dags'] as Toolset[] }, 26],
-    ['readOnly false, all four', { readOnly: false, toolsets: all }, 29],
+    ['readOnly false, all four', { readOnly: false, toolsets: all }, 31],
     ['dags only, read-only', { toolsets: ['dags'] as Toolset[] }, 5],
   ] as [string, McpSection & object, number][])('%s -> %i catalogue tools (plus ours)', (_, section, n) => {
     const names = registry(section).tools.map((t) => t.name);
     const reference = names.filter((x) => (CATALOGUE as readonly string[]).includes(x));
     expect(reference).toHaveLength(n);
-    // Catalogue order, then the tools beyond the reference (both observe) after the 29.
+    // Catalogue order, then the tools beyond the reference (both observe) after the 31.
     expect(reference).toEqual(CATALOGUE.filter((x) => reference.includes(x)));
     const sets = section.toolsets ?? ['observe'];
     if (sets.includes('observe')) expect(names.slice(-2)).toEqual(['cron_job_slots', 'cron_get_incident']);
@@ -186,6 +188,8 @@ describe('visibility (spec 07 §4.1)', () => {
     expect(hints).toEqual({
       cron_run_job: [false, false],
       cron_cancel_job: [true, true],
+      cron_pause_job: [false, true],
+      cron_resume_job: [false, true],
       cron_trigger_dag: [false, false],
       cron_backfill_dag: [true, false],
       cron_decide_gate: [true, false],

@@ -28,6 +28,7 @@ const KEYMAP: Record<string, readonly string[]> = {
     '?',
     'r',
     'x',
+    'p',
     'c',
     'g',
     't',
@@ -168,6 +169,12 @@ covers('Board', ['f'], ['tui-board.test.ts', 'f cycles the segments (T18)']);
 covers('Board', ['c'], ['tui-board.test.ts', 'c copies the command through OSC 52 (T25)']);
 covers('Board', ['t', 'T'], ['tui-board.test.ts', 't cycles the theme hue and T flips light/dark (T26)']);
 covers('Board', ['r', 'x'], ['tui-board.test.ts', 'r on a running job and x on an idle one send nothing']);
+// Spec 10 §1.5: `p` pauses / resumes the selected job.
+covers(
+  'Board',
+  ['p'],
+  ['tui-pause.test.ts', 'p pauses the selected job for an hour and resumes a paused one'],
+);
 covers('Filter', ['Tab'], ['tui-board.test.ts', '/ filters, Enter blurs and keeps the text']);
 covers(
   'Logs tab',

@@ -10,7 +10,8 @@ const int = z.number().int();
 const nstr = z.string().nullable();
 const point = z.tuple([num, num, num]);
 
-export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled', 'unknown']);
+/** `skipped`: a slot a runtime pause held (spec 10 §1.3), a row of `/runs` and `history`, never `last_run`. */
+export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled', 'unknown', 'skipped']);
 export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 
 /** What the resource sampler measured of one run (`/runs` entries carry no series, `/resources` ones do). */
@@ -29,8 +30,13 @@ export const RunObjectSchema = z.object({
   exit_code: int.nullable(),
   started_at: nstr,
   finished_at: z.string(),
+  /** `finished_at` again on every row but a skipped one (spec 10 §1.5). */
+  ranAt: z.string().optional(),
   duration: nnum,
   fail_reason: nstr,
+  /** Why a `skipped` row did not run (`paused`); null on real runs. Every row of ours has it; optional
+   * because a daemon before spec 10 sends none, and the dashboards read both. */
+  skip_reason: z.enum(['paused']).nullable().optional(),
   resources: RunResourcesSchema.nullable(),
 });
 
@@ -70,6 +76,7 @@ export const PauseRecordSchema = z.object({
   by: z.string(),
   channel: z.enum(['api', 'mcp']),
 });
+export type PauseRecord = z.infer<typeof PauseRecordSchema>;
 
 /** One `GET /jobs` element (spec 06 §5.4). */
 export const JobRowSchema = z.object({

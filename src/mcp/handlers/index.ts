@@ -6,6 +6,7 @@ import type { ServedTool } from '../tool.ts';
 import { dagHandlers } from './dags.ts';
 import { jobHandlers } from './jobs.ts';
 import { nodeHandlers } from './node.ts';
+import { pauseHandlers } from './pause.ts';
 import { scheduleHandlers } from './schedule.ts';
 import schemas from './schemas.json' with { type: 'json' };
 import { stateHandlers } from './state.ts';
@@ -14,6 +15,7 @@ type Schemas = Pick<ServedTool, 'inputSchema' | 'outputSchema'>;
 
 export const ALL_HANDLERS = inCatalogueOrder([
   ...jobHandlers,
+  ...pauseHandlers,
   ...nodeHandlers,
   ...scheduleHandlers,
   ...dagHandlers,

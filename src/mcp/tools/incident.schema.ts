@@ -1,6 +1,7 @@
 // The result schema of `cron_get_incident` (src/mcp/tools/incident.ts computes it, the handler is in
 // src/mcp/handlers/node.ts): the verdict bar and the incident timeline as data.
 import { z } from 'zod';
+import { STATUS_ORDER } from '../../dashboard/status.ts';
 
 const nstr = z.string().nullable();
 const int = z.number().int();
@@ -49,7 +50,7 @@ export const IncidentSchema = z.object({
   focus: z
     .object({
       name: z.string(),
-      status: z.enum(['running', 'failed', 'pending', 'unknown', 'cancelled', 'ok', 'disabled']),
+      status: z.enum(STATUS_ORDER),
       failing: z.boolean(),
       group: GroupSchema.nullable(),
       last: TimelineSchema.nullable(),

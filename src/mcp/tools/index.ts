@@ -6,6 +6,7 @@ import type { ToolDef } from '../tool.ts';
 import { dagTools } from './dags.ts';
 import { jobTools } from './jobs.ts';
 import { nodeTools } from './node.ts';
+import { pauseTools } from './pause.ts';
 import { scheduleTools } from './schedule.ts';
 import { stateTools } from './state.ts';
 
@@ -13,6 +14,7 @@ export { CATALOGUE, inCatalogueOrder } from '../catalogue.ts';
 
 export const ALL_TOOLS: readonly ToolDef[] = inCatalogueOrder([
   ...jobTools,
+  ...pauseTools,
   ...nodeTools,
   ...scheduleTools,
   ...dagTools,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PAUSED_INTERVAL_MS } from '../../dashboard/connection.ts';
 import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
+import { type ApiPause, pauseAction, pauseToast } from '../../dashboard/paused.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { errorText } from '../../util/errors.ts';
 import { type ApiClient, HttpError, seg } from '../data/client.ts';
@@ -15,6 +16,8 @@ import { LogTail } from '../data/tail.ts';
 import { flatten, visibleText } from '../text/sanitize.ts';
 import { fileStamp } from '../text/stamp.ts';
 import type { Store, Surface, ToastTone, TuiState } from './state.ts';
+
+type MutationVerb = 'start' | 'cancel' | 'pause' | 'resume';
 
 export interface ControllerDeps {
   client: ApiClient;
@@ -364,8 +367,14 @@ export class Controller {
     await this.mutate(name, 'cancel', { ok: `■ cancelled ${name}`, conflict: `${name} is not running` });
   }
 
-  private async mutate(name: string, verb: 'start' | 'cancel', text: { ok: string; conflict: string }) {
-    const what = verb === 'start' ? 'start' : 'cancel';
+  /** `p`: pause the job for an hour (an empty body), or resume it when paused (spec 10 §1.5). */
+  async togglePause(job: { name: string; paused?: ApiPause | null }): Promise<void> {
+    const action = pauseAction(job);
+    await this.mutate(job.name, action, { ok: pauseToast(action, job.name, 200).text, conflict: '' });
+  }
+
+  private async mutate(name: string, verb: MutationVerb, text: { ok: string; conflict: string }) {
+    const what = verb;
     try {
       const r = await this.deps.client.post(`/jobs/${seg(name)}/${verb}`);
       if (r.status === 200 || r.status === 202) {

@@ -95,7 +95,7 @@ export function App({ api }: { api: Api }) {
   );
   const closeDrawer = useCallback(() => setRoute({ view: route.view, drawer: null }), [route.view]);
 
-  const { runJob, cancelJob, copyCommand } = useJobActions(api, refreshNow, toast);
+  const { runJob, cancelJob, copyCommand, togglePause } = useJobActions(api, refreshNow, toast);
 
   useKeyboard(
     {
@@ -111,6 +111,7 @@ export function App({ api }: { api: Api }) {
       openJob,
       runJob,
       cancelJob,
+      togglePause,
       openHelp: () => dialogs.setHelp(true),
       nextTheme,
       toggleTheme,
@@ -133,8 +134,9 @@ export function App({ api }: { api: Api }) {
       onSelect: setSelected,
       onRun: runJob,
       onCancel: cancelJob,
+      onTogglePause: togglePause,
     }),
-    [openJob, runJob, cancelJob],
+    [openJob, runJob, cancelJob, togglePause],
   );
 
   // The palette's actions: read when it opens, so they always see the current state.

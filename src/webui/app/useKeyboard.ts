@@ -5,6 +5,7 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { DrawerTab, Route } from '../../dashboard/route.ts';
 import type { Row } from '../../dashboard/table.ts';
+import type { ApiJob } from '../../dashboard/types.ts';
 import { copyText } from '../io/hooks.ts';
 
 /** What the keys read, fresh on every key press. */
@@ -22,6 +23,7 @@ export interface KeyActions {
   openJob(name: string, tab: DrawerTab): void;
   runJob(name: string): void;
   cancelJob(name: string): void;
+  togglePause(job: ApiJob): void;
   openHelp(): void;
   nextTheme(): void;
   toggleTheme(): void;
@@ -96,6 +98,11 @@ export function useKeyboard(
         case 'x':
           if (current) act.cancelJob(current);
           break;
+        case 'p': {
+          const job = current ? shown.find((r) => r.job.name === current)?.job : undefined;
+          if (job) act.togglePause(job);
+          break;
+        }
         case '?':
           act.openHelp();
           break;

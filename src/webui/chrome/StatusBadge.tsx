@@ -1,6 +1,8 @@
 // The Status cell: a coloured glyph + label per derived status (spec 06 §9.2), plus retry / reboot chips.
+
 import type { JSX } from 'preact';
 import { STATUS_GLYPH } from '../../dashboard/health.ts';
+import { pausedChip, pausedTitle } from '../../dashboard/paused.ts';
 import { type JobStatus, STATUS_LABEL } from '../../dashboard/status.ts';
 import type { ApiJob } from '../../dashboard/types.ts';
 
@@ -30,6 +32,13 @@ export function StatusChips({ job }: { job: ApiJob }) {
     chips.push(
       <span key="retry" class="chip chip-warn" title="A retry is armed">
         ↻ attempt {job.retry.attempt}/{max}
+      </span>,
+    );
+  }
+  if (job.paused) {
+    chips.push(
+      <span key="paused" class="chip chip-paused" title={pausedTitle(job.paused)}>
+        ⏸ {pausedChip(job.paused)}
       </span>,
     );
   }

@@ -28,6 +28,7 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
     compact: s.prefs.compact,
     res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
+    paused: s.data.jobs.some((j) => j.paused),
   });
   out.push(paintTitles(columns, theme, s.cols));
   const tableHeight = Math.max(1, height - out.length - 1);
@@ -144,6 +145,15 @@ const BOARD_KEYS: readonly BoardKey[] = [
       const { job } = selection(ctx);
       if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'cancel');
       else if (job?.running) void ctx.ctl.cancelJob(job.name);
+    },
+  },
+  {
+    keys: ['p'],
+    what: 'Pause the selected job for an hour, or resume it',
+    run: (ctx) => {
+      const { job } = selection(ctx);
+      // Inert against a daemon older than pauses: its rows have no `paused` key at all.
+      if (job && job.paused !== undefined) void ctx.ctl.togglePause(job);
     },
   },
   {

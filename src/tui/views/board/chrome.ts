@@ -165,7 +165,7 @@ export function verdictBar(ctx: RenderCtx, v: Verdict): string {
 }
 
 export const FOOTER_HINTS =
-  'j/k move · enter open · r run · x cancel · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
+  'j/k move · enter open · r run · x cancel · p pause · c copy · / filter · g refresh · t theme · i incident · w wallboard · ctrl+k palette · ? help · q quit';
 
 /** The footer while jobs are marked: what the marks are for. */
 export const MARK_HINTS = 'space mark · r run marked · x cancel marked · esc clear marks · j/k move · ? help';

@@ -4,6 +4,7 @@
 import { lastCell, nextCell, tookText } from '../../../dashboard/board.ts';
 import { formatLoad } from '../../../dashboard/format.ts';
 import { STATUS_TONE } from '../../../dashboard/health.ts';
+import { pausedNext } from '../../../dashboard/paused.ts';
 import { formatBytes } from '../../../dashboard/resources.ts';
 import { sparkCells } from '../../../dashboard/sparkline.ts';
 import { STATUS_LABEL } from '../../../dashboard/status.ts';
@@ -58,6 +59,8 @@ export interface LayoutInputs {
   res: boolean;
   /** some job carries the clusterOwner key */
   owner: boolean;
+  /** some job is paused: Next widens by one so `⏸ til HH:MM` (spec 10 §1.5) fits whole */
+  paused?: boolean;
 }
 
 /**
@@ -70,12 +73,13 @@ export function layoutColumns(inp: LayoutInputs): Column[] {
   if (inp.compact) ids = ids.filter((c) => c !== 'schedule' && c !== 'spark');
   if (!inp.res) ids = ids.filter((c) => c !== 'res');
   if (!inp.owner) ids = ids.filter((c) => c !== 'owner');
-  const total = (list: ColumnId[]) => list.reduce((a, c) => a + BASE[c][1], 0) + list.length;
+  const width = (id: ColumnId) => BASE[id][1] + (id === 'next' && inp.paused ? 1 : 0);
+  const total = (list: ColumnId[]) => list.reduce((a, c) => a + width(c), 0) + list.length;
   for (const drop of DROP_ORDER) {
     if (total(ids) <= inp.cols) break;
     ids = ids.filter((c) => c !== drop);
   }
-  const cols = ids.map((id) => ({ id, title: BASE[id][0], width: BASE[id][1] }));
+  const cols = ids.map((id) => ({ id, title: BASE[id][0], width: width(id) }));
   let left = inp.cols - total(ids);
   const flex = cols.filter((c) => c.id === 'name' || c.id === 'cmd');
   if (left < 0) {
@@ -127,6 +131,7 @@ function cellTexts(row: Row, col: Column, ctx: RowCtx): string {
     case 'next': {
       // The poll stamps `nextAt` on the monotonic clock, so the countdown does not jump with the wall clock.
       const next = nextCell(row, row.nextAt, ctx.mono);
+      if (next.kind === 'paused' && j.paused) return pausedNext(j.paused, ctx.g.status.paused);
       return next.kind === 'running' ? `${ctx.g.dot} ${ctx.g.dot} ${ctx.g.dot}` : next.text;
     }
     case 'dur':

@@ -11,6 +11,7 @@ import {
 } from '../../../dashboard/columns.ts';
 import { compileJob } from '../../../dashboard/engine.ts';
 import type { Row } from '../../../dashboard/table.ts';
+import type { ApiJob } from '../../../dashboard/types.ts';
 import { Sparkline } from '../../chrome/Sparkline.tsx';
 import { StatusBadge, StatusChips } from '../../chrome/StatusBadge.tsx';
 
@@ -19,6 +20,7 @@ export interface RowActions {
   onSelect(name: string): void;
   onRun(name: string): void;
   onCancel(name: string): void;
+  onTogglePause(job: ApiJob): void;
 }
 
 export function ExitBadge({ code }: { code: number | null | undefined }) {
@@ -200,7 +202,7 @@ function JobRowView({
       </td>
       {cols.includes('nextat') && (
         <td class="c-nextat">
-          {nextAt === null || !j.enabled || j.running ? (
+          {nextAt === null || !j.enabled || j.running || j.paused ? (
             <span class="muted">—</span>
           ) : (
             <time dateTime={new Date(nextAt).toISOString()}>
@@ -241,6 +243,20 @@ function JobRowView({
             title={j.enabled ? 'Run now (r)' : 'Disabled jobs cannot be started'}
           >
             ▶ Run
+          </button>
+        )}
+        {j.paused !== undefined && (
+          <button
+            type="button"
+            class="btn btn-pause"
+            onClick={(e) => {
+              e.stopPropagation();
+              actions.onTogglePause(j);
+            }}
+            aria-label={`${j.paused ? 'Resume' : 'Pause'} ${j.name}`}
+            title={j.paused ? 'Resume its scheduled runs (p)' : 'Hold its scheduled runs for an hour (p)'}
+          >
+            {j.paused ? '⏵ Resume' : '⏸ Pause'}
           </button>
         )}
         <button
