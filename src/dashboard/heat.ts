@@ -51,7 +51,8 @@ export function bucketRuns(
   for (const r of runs) {
     const at = parseIso(r.finished_at);
     // A slot a pause skipped is no run (spec 10 §1.3).
-    if (at === null || at <= start || at > now || r.outcome === 'skipped' || !(r.outcome in OUTCOME_RANK)) continue;
+    if (at === null || at <= start || at > now || r.outcome === 'skipped' || !(r.outcome in OUTCOME_RANK))
+      continue;
     const outcome = r.outcome as Outcome;
     const cell = cells[Math.min(buckets - 1, Math.floor((at - start) / width))]!;
     cell.runs++;
