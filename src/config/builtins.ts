@@ -1,6 +1,7 @@
 // Built-in job defaults (spec 01 §3, spec 02 §1 and §9, spec 03 §1.3): step 1 of the merge.
 import { DEFAULT_DST_POLICY } from '../schedule/dst.ts';
 import type { ReportBlock } from './file-schema.ts';
+import { builtinSla, lateReportBlock } from './sla.ts';
 import type { JobOptions } from './types.ts';
 
 function emptySecret() {
@@ -79,6 +80,8 @@ export function builtinJobOptions(): JobOptions {
     },
     onPermanentFailure: { report: defaultReportBlock() },
     onSuccess: { report: defaultReportBlock() },
+    sla: builtinSla(),
+    onLate: { report: lateReportBlock(defaultReportBlock()) },
     concurrencyPolicy: 'Allow',
     concurrencyScope: 'node',
     clusterPolicy: 'Leader',
