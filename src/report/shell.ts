@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
 import { pyFloatRepr } from '../util/pyjson.ts';
+import { runFactEnv } from './sla-vars.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type ShellConfig = NonNullable<ReportBlock['shell']>;
@@ -49,6 +50,7 @@ export function shellReporterEnv(ctx: ReportContext): Record<string, string> {
     CRONSTABLE_STDERR_TRUNCATED: err.truncated ? '1' : '0',
     CRONSTABLE_CPU_SECONDS: ctx.cpu_seconds === null ? '' : pyFloatRepr(ctx.cpu_seconds),
     CRONSTABLE_MAX_RSS_BYTES: ctx.max_rss_bytes === null ? '' : String(Math.round(ctx.max_rss_bytes)),
+    ...runFactEnv(ctx),
   };
 }
 

@@ -14,6 +14,7 @@
 import nunjucks from 'nunjucks';
 import { errorText } from '../util/errors.ts';
 import { pyStr, toJson } from './pyfmt.ts';
+import { runFactVars } from './sla-vars.ts';
 import type { ReportContext } from './types.ts';
 
 /** A template failed to compile or render: a reporter error (spec §9.3). */
@@ -131,6 +132,7 @@ export function templateVars(ctx: ReportContext): Record<string, unknown> {
     cpu_user_seconds: ctx.cpu_user_seconds,
     cpu_system_seconds: ctx.cpu_system_seconds,
     max_rss_bytes: ctx.max_rss_bytes,
+    ...runFactVars(ctx),
   };
 }
 

@@ -22,6 +22,21 @@ export interface ReportContext {
   max_rss_bytes: number | null;
   /** The schedule as a crontab string (object forms rendered), for CRONSTABLE_JOB_SCHEDULE. */
   schedule: string;
+  /** Spec 09 §6 run facts; an `onLate` report sets them (run-shaped ones null: no run). */
+  host?: string | null;
+  run_id?: string | null;
+  started_at?: string | null;
+  /** The breach an `onLate` report is about (spec 09 §2.7); absent for run reports. */
+  sla?: SlaBreachFacts | null;
+}
+
+/** One SLA breach, as the `onLate` report's four breach variables carry it. */
+export interface SlaBreachFacts {
+  check: string;
+  thresholdSeconds: number;
+  observedSeconds: number;
+  /** ISO instant of the staleness reference when it is a real success, else null. */
+  lastSuccessAt: string | null;
 }
 
 export interface ReportLogger {
@@ -37,6 +52,8 @@ export interface ReportOptions {
   env?: NodeJS.ProcessEnv;
   /** Wall clock (mail Date header); default Date.now. */
   now?: () => number;
+  /** What a reporter error says was being reported (`Problem reporting job <name> <what>`); default `failure`. */
+  what?: string;
 }
 
 export interface StatsdTarget {
