@@ -1,7 +1,6 @@
 // SLA monitoring keys (spec 09 §2.1): the three thresholds and the `onLate` report block of jobs and
 // `defaults:` (never DAG tasks). Schema pieces, built-in defaults and the load-time rules; the
 // monitor itself lives in scheduler/sla/.
-import type { ReportBlock } from './file-schema.ts';
 import { int, map, nullable } from './validators.ts';
 
 /** The threshold keys in the order the spec lists checks (payload `breaches`, metrics). */
@@ -30,7 +29,7 @@ export function builtinSla(): SlaThresholds {
 }
 
 /** The built-in `onLate.report`: every reporter off, with the SLA Sentry fingerprint (spec 09 §2.7). */
-export function lateReportBlock(base: ReportBlock): ReportBlock {
+export function lateReportBlock<B extends { sentry?: { fingerprint?: string[] } | null }>(base: B): B {
   return {
     ...base,
     sentry: base.sentry && { ...base.sentry, fingerprint: ['cronstable', 'sla', '{{ name }}'] },
@@ -43,6 +42,14 @@ export function hasThreshold(sla: SlaThresholds): boolean {
 
 type Source = { value?: string | null; fromFile?: string | null; fromEnvVar?: string | null };
 
+/** The report block's destination keys, structurally (file-schema.ts builds on this module). */
+interface ReportDestinations {
+  sentry?: { dsn?: Source | null } | null;
+  mail?: { to?: string | null; from?: string | null } | null;
+  shell?: { command?: unknown } | null;
+  webhook?: { url?: Source | null } | null;
+}
+
 function anySource(s: Source | null | undefined): boolean {
   return s != null && (s.value != null || s.fromFile != null || s.fromEnvVar != null);
 }
@@ -52,7 +59,7 @@ function anySource(s: Source | null | undefined): boolean {
  * `to` or `from`, a shell command, a webhook URL source, an enabled event log. Templates, headers
  * and methods alone name none.
  */
-export function namesDestination(block: ReportBlock | null): boolean {
+export function namesDestination(block: ReportDestinations | null): boolean {
   if (!block) return false;
   const eventlog = (block as { eventlog?: { enabled?: boolean } | null }).eventlog;
   return (
@@ -68,7 +75,7 @@ export function namesDestination(block: ReportBlock | null): boolean {
 /** The load-time rules of spec 09 §2.1, as (key path, text) pairs for the job's error prefix. */
 export function slaProblems(job: {
   sla: SlaThresholds;
-  onLate: { report: ReportBlock };
+  onLate: { report: ReportDestinations };
 }): [string[], string][] {
   const problems: [string[], string][] = [];
   for (const key of SLA_KEYS) {

@@ -24,6 +24,7 @@ import { installMemoryReport } from './memory-report.ts';
 import { type PauseService, startPauses } from './pauses.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
+import { startSlaMonitor } from './sla.ts';
 import { type StateServices, startStateServices } from './state.ts';
 import { statsdSubscriber } from './statsd.ts';
 
@@ -74,6 +75,8 @@ export class Daemon {
   /** The DAG engine (spec 04), when the store is open. */
   dags: DagEngine | null = null;
   private pauses: PauseService | null = null;
+  /** SLA monitoring (spec 09 §2), started with the scheduler. */
+  private sla: import('../scheduler/sla/monitor.ts').SlaMonitor | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -177,6 +180,15 @@ export class Daemon {
     // (the grand tour's pulse-liveness) must not meet a refused connection at boot.
     await this.applyWeb();
     scheduler.start();
+    this.sla = startSlaMonitor({
+      clock: this.clock,
+      log: this.log,
+      scheduler,
+      cluster: this.cluster.manager,
+      hasStore: this.state !== null,
+    });
+    this.sla.configure(this.config.jobs);
+    this.sla.start();
     if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
     this.dags?.start();
     installMemoryReport(
@@ -263,6 +275,7 @@ export class Daemon {
     this.signature = filesSignature(next.files);
     const advisories = this.applyConfig(next);
     this.scheduler.load(next.jobs);
+    this.sla?.configure(next.jobs);
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
@@ -280,6 +293,8 @@ export class Daemon {
       );
       this.gc?.stop();
       await Promise.all([scheduler?.stop(graceMs), this.dags?.stop(graceMs)]);
+      // Breach reports under way are drained, not dropped.
+      await this.sla?.stop();
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()
@@ -307,6 +322,7 @@ export class Daemon {
       cluster: () => this.clusterView(),
       metrics: this.metrics ?? undefined,
       configReload: () => this.lastReload,
+      sla: () => this.sla,
       ...(this.dags ? { dags: new DagApi(this.dags) } : {}),
     };
   }
