@@ -27,6 +27,8 @@ function config(port: number, dEnabled: boolean): string {
   return `web:
   listen:
     - http://127.0.0.1:${port}
+mcp:
+  enabled: true
 jobs:
   # Vectors 12-13: 60 s scaled to 2 s; the run lasts 5 s, then recovers.
   - name: J
@@ -125,6 +127,27 @@ describe('spec 09 §2 on a real daemon', () => {
     });
     expect('sla' in jobs.find((j) => j.name === 'K')).toBe(false);
     expect((await get('/jobs/A')).sla.state).toBe('ok');
+  });
+
+  it('v17 over MCP: cron_get_job and cron_list_jobs carry the same sla object', async () => {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        }),
+      });
+      return ((await res.json()) as Body).result.structuredContent;
+    };
+    const want = { thresholds: { lateAfterSeconds: 900 }, state: 'ok', breaches: [] };
+    expect((await call('cron_get_job', { name: 'A' })).sla).toEqual(want);
+    const listed = (await call('cron_list_jobs', { filter: 'A' })).jobs as Body[];
+    expect(listed.find((j) => j.name === 'A').sla).toEqual(want);
+    expect('sla' in (await call('cron_get_job', { name: 'K' }))).toBe(false);
   });
 
   it('v12-13: maxRuntime breaches once with the onLate shell report, then recovers without one', async () => {
