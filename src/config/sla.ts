@@ -11,8 +11,14 @@ export type SlaCheck = 'maxTimeSinceSuccess' | 'lateAfter' | 'maxRuntime';
 
 export type SlaThresholds = Record<SlaKey, number | null>;
 
+const CHECK_OF: Record<SlaKey, SlaCheck> = {
+  maxTimeSinceSuccessSeconds: 'maxTimeSinceSuccess',
+  lateAfterSeconds: 'lateAfter',
+  maxRuntimeSeconds: 'maxRuntime',
+};
+
 export function checkNameOf(key: SlaKey): SlaCheck {
-  return key.slice(0, -'Seconds'.length) as SlaCheck;
+  return CHECK_OF[key];
 }
 
 /** `sla:` — an empty value is null, which switches off a check inherited from `defaults:`. */

@@ -56,7 +56,8 @@ export interface SlaMonitorDeps {
 
 export class SlaMonitor {
   private readonly tracks = new Map<string, JobTrack>();
-  private jobs: JobConfig[] = [];
+  /** The jobs in config order, each beside its track (a pass walks this, with no lookups). */
+  private entries: { job: JobConfig; track: JobTrack }[] = [];
   private readonly byName = new Map<string, JobConfig>();
   private timer: TimerHandle | null = null;
   private off: (() => void) | null = null;
@@ -68,7 +69,7 @@ export class SlaMonitor {
   /** Installs the job list (start and every reload): new jobs are first seen now, removed ones forgotten. */
   configure(jobs: readonly JobConfig[]): void {
     const now = this.deps.clock.now();
-    this.jobs = [...jobs];
+    this.entries = [];
     this.byName.clear();
     for (const job of jobs) {
       this.byName.set(job.name, job);
@@ -79,6 +80,7 @@ export class SlaMonitor {
       }
       if (job.enabled) markActive(t, now);
       else markInactive(t, now);
+      this.entries.push({ job, track: t });
     }
     for (const name of [...this.tracks.keys()]) if (!this.byName.has(name)) this.tracks.delete(name);
   }
@@ -138,7 +140,17 @@ export class SlaMonitor {
     }
   }
 
-  private facts(job: JobConfig, t: JobTrack): JobFacts {
+  /** One facts object reused across a pass's jobs (the pass must not allocate per job). */
+  private readonly scratch: JobFacts = {
+    sla: { maxTimeSinceSuccessSeconds: null, lateAfterSeconds: null, maxRuntimeSeconds: null },
+    enabled: true,
+    paused: false,
+    owned: true,
+    historySuccess: null,
+    historyOldest: null,
+  };
+
+  private facts(job: JobConfig, t: JobTrack, into: JobFacts = { ...this.scratch }): JobFacts {
     let historySuccess: number | null = null;
     let historyOldest: number | null = null;
     // Only a job that has seen no success reads its history (rehydrated runs arrive after start).
@@ -151,23 +163,20 @@ export class SlaMonitor {
       }
       if (historySuccess !== null) recordSuccess(t, historySuccess);
     }
-    return {
-      sla: job.sla,
-      enabled: job.enabled,
-      paused: this.deps.scheduler.pauses.active(job.name) !== null,
-      owned: this.deps.owns(job),
-      historySuccess,
-      historyOldest: this.deps.hasStore ? historyOldest : null,
-    };
+    into.sla = job.sla;
+    into.enabled = job.enabled;
+    into.paused = this.deps.scheduler.pauses.active(job.name) !== null;
+    into.owned = this.deps.owns(job);
+    into.historySuccess = historySuccess;
+    into.historyOldest = this.deps.hasStore ? historyOldest : null;
+    return into;
   }
 
   /** One pass over every job (§2.2); returns the transitions (the benchmark and tests read them). */
   pass(): Transition[] {
     const now = this.deps.clock.now();
     const all: Transition[] = [];
-    for (const job of this.jobs) {
-      const t = this.tracks.get(job.name);
-      if (!t) continue;
+    for (const { job, track: t } of this.entries) {
       if (
         job.sla.maxTimeSinceSuccessSeconds == null &&
         job.sla.lateAfterSeconds == null &&
@@ -176,7 +185,7 @@ export class SlaMonitor {
         t.latches.clear();
         continue;
       }
-      for (const tr of passJob(t, this.facts(job, t), now)) {
+      for (const tr of passJob(t, this.facts(job, t, this.scratch), now)) {
         all.push(tr);
         this.apply(job, tr);
       }
@@ -251,9 +260,7 @@ export class SlaMonitor {
   /** Every (job, check) pair evaluated at least once, in config order (removed jobs pruned). */
   series(): SlaSeries[] {
     const out: SlaSeries[] = [];
-    for (const job of this.jobs) {
-      const t = this.tracks.get(job.name);
-      if (!t) continue;
+    for (const { job, track: t } of this.entries) {
       for (const [check, n] of t.breaches)
         out.push({ job: job.name, check, late: t.latches.has(check) ? 1 : 0, breaches: n });
     }
