@@ -1,6 +1,7 @@
 // The Status cell: a coloured glyph + label per derived status (spec 06 §9.2), plus retry / reboot chips.
 import type { JSX } from 'preact';
 import { STATUS_GLYPH } from '../../dashboard/health.ts';
+import { overdueChecks, overdueTitle } from '../../dashboard/sla.ts';
 import { type JobStatus, STATUS_LABEL } from '../../dashboard/status.ts';
 import type { ApiJob } from '../../dashboard/types.ts';
 
@@ -15,7 +16,7 @@ export function StatusBadge({ status }: { status: JobStatus }) {
   );
 }
 
-/** Extra chips under the badge: interrupted run, armed retry, pending @reboot. */
+/** Extra chips under the badge: interrupted run, armed retry, SLA breach (spec 09 §2.8), pending @reboot. */
 export function StatusChips({ job }: { job: ApiJob }) {
   const chips: JSX.Element[] = [];
   if (job.last_run?.outcome === 'unknown') {
@@ -30,6 +31,19 @@ export function StatusChips({ job }: { job: ApiJob }) {
     chips.push(
       <span key="retry" class="chip chip-warn" title="A retry is armed">
         ↻ attempt {job.retry.attempt}/{max}
+      </span>,
+    );
+  }
+  const overdue = overdueChecks(job);
+  if (overdue) {
+    chips.push(
+      <span
+        key="late"
+        class="chip chip-warn chip-overdue"
+        title={overdueTitle(overdue)}
+        data-testid="overdue"
+      >
+        ⚠ overdue
       </span>,
     );
   }
