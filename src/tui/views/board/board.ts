@@ -1,6 +1,7 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
 
 import { nextSegment } from '../../../dashboard/health.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import type { Key } from '../../app/keys.ts';
 import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
@@ -28,6 +29,7 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
     compact: s.prefs.compact,
     res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
+    overdue: s.data.jobs.some((j) => overdueChecks(j) !== null),
   });
   out.push(paintTitles(columns, theme, s.cols));
   const tableHeight = Math.max(1, height - out.length - 1);

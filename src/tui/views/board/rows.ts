@@ -5,6 +5,7 @@ import { lastCell, nextCell, tookText } from '../../../dashboard/board.ts';
 import { formatLoad } from '../../../dashboard/format.ts';
 import { STATUS_TONE } from '../../../dashboard/health.ts';
 import { formatBytes } from '../../../dashboard/resources.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import { sparkCells } from '../../../dashboard/sparkline.ts';
 import { STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { Row } from '../../../dashboard/table.ts';
@@ -24,7 +25,8 @@ export type ColumnId =
   | 'spark'
   | 'res'
   | 'owner'
-  | 'cmd';
+  | 'cmd'
+  | 'late';
 
 export interface Column {
   id: ColumnId;
@@ -44,6 +46,8 @@ const BASE: Record<ColumnId, [string, number]> = {
   res: ['cpu/mem', 14],
   owner: ['owner', 12],
   cmd: ['command', 20],
+  // Spec 09 §2.8: the 8-cell ` OVERDUE` badge after the status cell, from spare width only.
+  late: ['', 8],
 };
 const DROP_ORDER: readonly ColumnId[] = ['spark', 'res', 'schedule', 'dur', 'cmd', 'owner'];
 
@@ -57,6 +61,8 @@ export interface LayoutInputs {
   res: boolean;
   /** some job carries the clusterOwner key */
   owner: boolean;
+  /** some job is overdue (its `sla.state` is `late`) */
+  overdue?: boolean;
 }
 
 /** The columns that fit `cols`, name and command sharing what is left. */
@@ -70,6 +76,8 @@ export function layoutColumns(inp: LayoutInputs): Column[] {
     if (total(ids) <= inp.cols) break;
     ids = ids.filter((c) => c !== drop);
   }
+  // The badge never pushes a column out: it takes spare width or stays away.
+  if (inp.overdue && total(ids) + BASE.late[1] + 1 <= inp.cols) ids.splice(1, 0, 'late');
   const cols = ids.map((id) => ({ id, title: BASE[id][0], width: BASE[id][1] }));
   let left = inp.cols - total(ids);
   const flex = cols.filter((c) => c.id === 'name' || c.id === 'cmd');
@@ -137,6 +145,8 @@ function cellTexts(row: Row, col: Column, ctx: RowCtx): string {
       return flatten(j.command);
     case 'spark':
       return '';
+    case 'late':
+      return overdueChecks(j) ? ' OVERDUE' : '';
   }
 }
 
@@ -172,6 +182,7 @@ export function paintRow(
       style = { fg: 'dim' };
     else if (c.id === 'last' && t.startsWith('↻')) style = { fg: 'warn' };
     else if (c.id === 'res') style = { fg: 'run' };
+    else if (c.id === 'late') style = { fg: 'fail', bold: true };
     if (c.id === 'spark') {
       const pad = c.width - spark.length;
       for (const [ch, role] of spark) line.add(ch, { fg: role });
