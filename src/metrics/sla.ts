@@ -18,15 +18,16 @@ export function slaFamilies(ctx: () => WebContext | null): Metric<string>[] {
       for (const s of series()) this.set({ job_name: s.job, check: s.check }, s.late);
     },
   });
+  // A counter only counts up: each scrape rebuilds it from the monitor's totals.
   const breaches = new Counter({
     name: 'cronstable_job_sla_breaches_total',
-    help: 'SLA breaches per job and check (one per latch entry).',
     labelNames: ['job_name', 'check'],
+    help: 'SLA breaches per job and check (one per latch entry).',
     registers: [],
-    collect() {
-      this.reset();
-      for (const s of series()) this.inc({ job_name: s.job, check: s.check }, s.breaches);
-    },
   });
+  (breaches as unknown as { collect: () => void }).collect = () => {
+    breaches.reset();
+    for (const s of series()) breaches.inc({ job_name: s.job, check: s.check }, s.breaches);
+  };
   return [late, breaches] as Metric<string>[];
 }
