@@ -30,6 +30,7 @@ const groups: Record<string, () => Promise<{ run: () => Promise<Metric[]> }>> = 
   },
   cluster: () => import('./cluster.bench.ts'),
   slots: () => import('./slots.bench.ts'),
+  sla: () => import('./sla.bench.ts'),
   // The nine-node grand-tour soak (15 min; TOUR_SOAK_SECONDS shortens it for a try run).
   tour: () => import('./tour.bench.ts'),
   webui: () => import('./webui.bench.ts'),

@@ -4,6 +4,7 @@ import type { ClusterReport, Distribution, GatedPolicy } from '../cluster/types.
 import type { WebSection } from '../config/file-schema.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { LiveTaskOutput } from '../dag/engine/tasks.ts';
+import type { SlaMonitor } from '../scheduler/sla/monitor.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
@@ -38,6 +39,8 @@ export interface WebContext {
   requestShutdown?(): void;
   /** The DAG engine's HTTP surface; absent until DAGs exist (every DAG route then answers 404). */
   dags?: DagWebApi;
+  /** The SLA monitor (spec 09 §2): each job's `sla` object and the two metric families. */
+  sla?(): Pick<SlaMonitor, 'view' | 'series'> | null;
 }
 
 /** The cluster as the web API shows it (spec 05 §12). */

@@ -6,7 +6,7 @@ import type { JobStatus } from '../scheduler/scheduler.ts';
 import type { ClusterView, WebContext } from './context.ts';
 import { type PauseRecord, pauseRecord } from './pause-record.ts';
 import { isoUtc, isoUtcOrNull } from './timefmt.ts';
-import type { ApiResourceStats, ApiRunStats } from './wire/jobs.schema.ts';
+import type { ApiResourceStats, ApiRunStats, JobSla } from './wire/jobs.schema.ts';
 
 export function commandText(command: string | string[]): string {
   return typeof command === 'string' ? command : command.join(' ');
@@ -195,6 +195,8 @@ export function jobObject(
   if (j.resolved !== null) out.schedule_resolved = j.resolved;
   if (j.dst !== null) out.dst = j.dst;
   if (j.priority !== 'normal') out.priority = j.priority;
+  const sla = slaObject(ctx, j.name);
+  if (sla) out.sla = sla;
   if (st?.retry) {
     out.retry = {
       attempt: st.retry.attempt,
@@ -215,6 +217,22 @@ export function jobObject(
     }
   }
   return out;
+}
+
+/** The job's `sla` object (spec 09 §2.8); null for a job without thresholds (no `sla` key). */
+function slaObject(ctx: WebContext, name: string): JobSla | null {
+  const v = ctx.sla?.()?.view(name);
+  if (!v) return null;
+  return {
+    thresholds: v.thresholds,
+    state: v.state,
+    breaches: v.breaches.map((b) => ({
+      check: b.check,
+      since: isoUtc(b.since),
+      observed_seconds: b.observedSeconds,
+      threshold_seconds: b.thresholdSeconds,
+    })),
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { DEFAULT_DST_POLICY } from '../schedule/dst.ts';
 import { EVENTLOG_DEFAULTS } from './eventlog.ts';
 import type { ReportBlock } from './file-schema.ts';
+import { builtinSla, lateReportBlock } from './sla.ts';
 import type { JobOptions } from './types.ts';
 
 function emptySecret() {
@@ -81,6 +82,8 @@ export function builtinJobOptions(): JobOptions {
     },
     onPermanentFailure: { report: defaultReportBlock() },
     onSuccess: { report: defaultReportBlock() },
+    sla: builtinSla(),
+    onLate: { report: lateReportBlock(defaultReportBlock()) },
     concurrencyPolicy: 'Allow',
     concurrencyScope: 'node',
     clusterPolicy: 'Leader',

@@ -4,6 +4,7 @@ import { DST_VALUES } from '../schedule/dst.ts';
 import { CLUSTER_BACKENDS } from '../util/backend-kinds.ts';
 import { PRIORITY_LEVELS } from './launch-place.ts';
 import { NOTIFY_EVENTS } from './notify-events.ts';
+import { slaSchema } from './sla.ts';
 import {
   anyValue,
   bool,
@@ -156,6 +157,9 @@ export const jobOptionKeys = {
   onFailure: nullable(map({ retry: nullable(retryPolicy), report: nullable(reportBlock) })),
   onPermanentFailure: nullable(map({ report: nullable(reportBlock) })),
   onSuccess: nullable(map({ report: nullable(reportBlock) })),
+  // Spec 09 §2.1: jobs and `defaults:` only (tasks use commandKeys).
+  sla: slaSchema,
+  onLate: nullable(map({ report: nullable(reportBlock) })),
   concurrencyPolicy: enumOf('Allow', 'Forbid', 'Replace'),
   concurrencyScope: enumOf('node', 'cluster'),
   clusterPolicy: enumOf('Leader', 'PreferLeader', 'EveryNode'),

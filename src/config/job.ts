@@ -20,6 +20,7 @@ import type { ScheduleObject } from './file-schema.ts';
 import { type IdentityDb, resolveRunAs } from './identity.ts';
 import { launchPlaceOf } from './launch-place-check.ts';
 import type { Locator } from './locate.ts';
+import { slaProblems } from './sla.ts';
 import { scheduleFieldProblems } from './tighten.ts';
 import type { CommandSettings, EnvVar, JobOptions, LoadWarning, RunAs } from './types.ts';
 
@@ -199,6 +200,8 @@ export function checkJobOptions(name: string, job: JobOptions, loc: Locator, ctx
     problems.push([['catchupJitterSeconds'], 'catchupJitterSeconds must be >= 0']);
   if (job.startingDeadlineSeconds !== null && !(job.startingDeadlineSeconds > 0))
     problems.push([['startingDeadlineSeconds'], 'startingDeadlineSeconds must be > 0']);
+  // Spec 09 §2.1: after the executionTimeout check (checkLaunch), before the retry checks.
+  problems.push(...slaProblems(job));
   const r = job.onFailure.retry;
   if (!(r.maximumRetries >= -1))
     problems.push([['onFailure', 'retry', 'maximumRetries'], 'onFailure.retry.maximumRetries must be >= -1']);

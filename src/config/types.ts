@@ -13,6 +13,7 @@ import type {
 } from './file-schema.ts';
 import type { PriorityLevel } from './launch-place.ts';
 import type { NotifyEventName } from './notify-events.ts';
+import type { SlaThresholds } from './sla.ts';
 
 export type { ReportBlock, SecretSource };
 
@@ -82,6 +83,9 @@ export interface JobOptions extends CommandSettings {
   onFailure: { retry: RetryPolicy; report: ReportBlock };
   onPermanentFailure: { report: ReportBlock };
   onSuccess: { report: ReportBlock };
+  /** Spec 09 §2: SLA thresholds (null = check off) and the report fired once per breach. */
+  sla: SlaThresholds;
+  onLate: { report: ReportBlock };
   concurrencyPolicy: 'Allow' | 'Forbid' | 'Replace';
   concurrencyScope: 'node' | 'cluster';
   clusterPolicy: 'Leader' | 'PreferLeader' | 'EveryNode';

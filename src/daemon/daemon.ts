@@ -26,6 +26,7 @@ import { daemonNotifier, dagRunNotices } from './notify.ts';
 import { type PauseService, startPauses } from './pauses.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
+import { startSlaMonitor } from './sla.ts';
 import { type StateServices, startStateServices } from './state.ts';
 import { statsdSubscriber } from './statsd.ts';
 import { WebLife } from './web-life.ts';
@@ -84,6 +85,8 @@ export class Daemon {
   private pauses: PauseService | null = null;
   /** The top-level `notify:` block's sender (spec 09 §5). */
   private readonly notifier: Notifier;
+  /** SLA monitoring (spec 09 §2), started with the scheduler. */
+  private sla: import('../scheduler/sla/monitor.ts').SlaMonitor | null = null;
 
   constructor(
     config: LoadedConfig,
@@ -200,6 +203,15 @@ export class Daemon {
     // (the grand tour's pulse-liveness) must not meet a refused connection at boot.
     await this.applyWeb();
     scheduler.start();
+    this.sla = startSlaMonitor({
+      clock: this.clock,
+      log: this.log,
+      scheduler,
+      cluster: this.cluster.manager,
+      hasStore: this.state !== null,
+    });
+    this.sla.configure(this.config.jobs);
+    this.sla.start();
     if (this.state) void this.state.durable.start(scheduler, this.config.jobs);
     this.dags?.start();
     installMemoryReport(
@@ -292,6 +304,7 @@ export class Daemon {
     const advisories = this.applyConfig(next);
     this.scheduler.load(next.jobs);
     this.notifier.configure(next.notify);
+    this.sla?.configure(next.jobs);
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
     this.lastReload = { successful: true, atMs: this.clock.now() };
@@ -310,6 +323,8 @@ export class Daemon {
       );
       this.gc?.stop();
       await Promise.all([scheduler?.stop(graceMs), this.dags?.stop(graceMs)]);
+      // Breach reports under way are drained, not dropped.
+      await this.sla?.stop();
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()
@@ -338,6 +353,7 @@ export class Daemon {
       metrics: this.metrics ?? undefined,
       configReload: () => this.lastReload,
       requestShutdown: () => this.onShutdownRequest?.(),
+      sla: () => this.sla,
       ...(this.dags ? { dags: new DagApi(this.dags) } : {}),
     };
   }

@@ -15,6 +15,7 @@ import { JobFamilies, liveJobs } from './jobs.ts';
 import { Counter, Gauge, Registry } from './prom.ts';
 import { FamilyText } from './render.ts';
 import { RunFamilies } from './runs.ts';
+import { slaFamilies } from './sla.ts';
 
 export { OPENMETRICS_CONTENT_TYPE, TEXT_CONTENT_TYPE, tidyExposition } from './exposition.ts';
 
@@ -133,7 +134,11 @@ export class Metrics implements MetricsRegistry {
       reloadAt,
       overloaded,
     ] as Metric<string>[];
-    this.tail = [...stateAndClusterFamilies(() => m.ctx), this.mcpCalls] as Metric<string>[];
+    this.tail = [
+      ...slaFamilies(() => m.ctx),
+      ...stateAndClusterFamilies(() => m.ctx),
+      this.mcpCalls,
+    ] as Metric<string>[];
     this.register();
   }
 

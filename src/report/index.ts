@@ -19,6 +19,7 @@ export type {
   ReportHook,
   ReportLogger,
   ReportOptions,
+  SlaBreachFacts,
   StatsdStopMetrics,
   StatsdTarget,
 } from './types.ts';
@@ -53,7 +54,9 @@ export async function dispatchReports(
       await run();
     } catch (err) {
       try {
-        logger.error(`Problem reporting ${opts.problem ?? `job ${ctx.name} failure`}: ${errorText(err)}`);
+        logger.error(
+          `Problem reporting ${opts.problem ?? `job ${ctx.name} ${opts.what ?? 'failure'}`}: ${errorText(err)}`,
+        );
         if (err instanceof Error && err.stack) logger.debug(err.stack);
       } catch {
         // a broken logger must not break reporting

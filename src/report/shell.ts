@@ -4,6 +4,7 @@ import { constants as osConstants } from 'node:os';
 import type { ReportBlock } from '../config/types.ts';
 import { pyFloatRepr } from '../util/pyjson.ts';
 import { runContext } from './run-context.ts';
+import { slaEnv } from './sla-vars.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type ShellConfig = NonNullable<ReportBlock['shell']>;
@@ -51,6 +52,7 @@ export function shellReporterEnv(ctx: ReportContext): Record<string, string> {
     CRONSTABLE_CPU_SECONDS: ctx.cpu_seconds === null ? '' : pyFloatRepr(ctx.cpu_seconds),
     CRONSTABLE_MAX_RSS_BYTES: ctx.max_rss_bytes === null ? '' : String(Math.round(ctx.max_rss_bytes)),
     ...runContextEnv(ctx),
+    ...slaEnv(ctx),
     ...ctx.extraEnv,
   };
 }

@@ -15,6 +15,7 @@ import nunjucks from 'nunjucks';
 import { errorText } from '../util/errors.ts';
 import { pyStr, toJson } from './pyfmt.ts';
 import { runContext } from './run-context.ts';
+import { slaVars } from './sla-vars.ts';
 import type { ReportContext } from './types.ts';
 
 /** A template failed to compile or render: a reporter error (spec §9.3). */
@@ -133,6 +134,7 @@ export function templateVars(ctx: ReportContext): Record<string, unknown> {
     cpu_system_seconds: ctx.cpu_system_seconds,
     max_rss_bytes: ctx.max_rss_bytes,
     ...runContext(ctx),
+    ...slaVars(ctx),
     ...ctx.extra,
   };
 }

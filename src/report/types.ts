@@ -34,6 +34,17 @@ export interface ReportContext {
   extra?: Record<string, unknown>;
   /** More shell reporter variables, exported after the standard ones. */
   extraEnv?: Record<string, string>;
+  /** The breach an `onLate` report is about (spec 09 §2.7); absent for run reports. */
+  sla?: SlaBreachFacts | null;
+}
+
+/** One SLA breach, as the `onLate` report's four breach variables carry it. */
+export interface SlaBreachFacts {
+  check: string;
+  thresholdSeconds: number;
+  observedSeconds: number;
+  /** ISO instant of the staleness reference when it is a real success, else null. */
+  lastSuccessAt: string | null;
 }
 
 export interface ReportLogger {
@@ -53,6 +64,8 @@ export interface ReportOptions {
   mailBudgetMs?: number;
   /** What a reporter error is about: `Problem reporting <problem>: <error>` (default `job <name> failure`). */
   problem?: string;
+  /** What a reporter error says was being reported (`Problem reporting job <name> <what>`); default `failure`. */
+  what?: string;
 }
 
 export interface StatsdTarget {

@@ -7,6 +7,8 @@ import type { RunRecord, RunTrigger, SlotRecord } from './history.ts';
 import type { SettleReason } from './ladder.ts';
 
 export type SchedulerEvent =
+  /** A scheduled fire came due and is about to go through admission (the SLA monitor's due slot). */
+  | { type: 'due'; job: JobConfig; scheduledAt: number }
   /** A slot got its outcome, or changed it (running -> succeeded, deferred -> running): a snapshot. */
   | { type: 'slot'; slot: SlotRecord }
   | {

@@ -159,6 +159,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     trigger: 'schedule' | 'reboot',
   ): Promise<RunInstance | null> {
     if (scheduledAt !== null) rt.lastScheduledAt = scheduledAt;
+    if (scheduledAt !== null) this.events.emit({ type: 'due', job: rt.config, scheduledAt });
     return this.submit(rt, this.newFire(rt, trigger, scheduledAt, null));
   }
 

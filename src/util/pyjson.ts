@@ -23,6 +23,20 @@ export function pyFloatRepr(n: number): string {
 }
 
 /**
+ * A value Python holds as a float even when it is integral (an SLA's observed seconds print
+ * `130.0`, not `130`): prints as a float repr, compares and computes as its number.
+ */
+export class PyFloat {
+  constructor(readonly value: number) {}
+  valueOf(): number {
+    return this.value;
+  }
+  toString(): string {
+    return pyFloatRepr(this.value);
+  }
+}
+
+/**
  * A JS number as Python prints it. JS has one number type, so an integral value is printed
  * as an int (`2`, not `2.0`); everything else as a float repr.
  */
@@ -104,6 +118,7 @@ function encode(v: unknown, l: Layout, depth: number): string {
   if (v === false) return 'false';
   if (typeof v === 'string') return l.str(v);
   if (typeof v === 'number') return pyJsonNumber(v);
+  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v.toString() : pyJsonNumber(v.value);
   if (typeof v === 'bigint') return v.toString();
   if (v instanceof String) return l.str(v.toString());
   const items: string[] = [];

@@ -379,7 +379,7 @@ describe('the scheduler acts on each decision (fake clock)', () => {
     expect(t.launcher.times('a')).toEqual(['2026-01-07T12:01:00.000Z']);
     expect(t.slots('a')).toEqual(['12:01:00 succeeded']);
     const kinds = t.events.map((e) => (e.type === 'slot' ? `slot ${e.slot.outcome}` : e.type));
-    expect(kinds).toEqual(['slot running', 'run-started', 'run-finished', 'slot succeeded']);
+    expect(kinds).toEqual(['due', 'slot running', 'run-started', 'run-finished', 'slot succeeded']);
   });
 
   it('skip: a lost fire claim is recorded as claimed-elsewhere and never launched', async () => {

@@ -78,6 +78,29 @@ export const PauseRecordSchema = z.object({
 });
 export type PauseRecord = z.infer<typeof PauseRecordSchema>;
 
+/**
+ * A job's SLA state (spec 09 §2.8), present only when a threshold is set: the set thresholds,
+ * `late` iff a check is latched, the latched checks (maxTimeSinceSuccess, lateAfter, maxRuntime
+ * order) with the latch instant and the observation re-measured for this answer.
+ */
+export const JobSlaSchema = z.object({
+  thresholds: z.object({
+    maxTimeSinceSuccessSeconds: int.optional(),
+    lateAfterSeconds: int.optional(),
+    maxRuntimeSeconds: int.optional(),
+  }),
+  state: z.enum(['ok', 'late']),
+  breaches: z.array(
+    z.object({
+      check: z.enum(['maxTimeSinceSuccess', 'lateAfter', 'maxRuntime']),
+      since: z.string(),
+      observed_seconds: num,
+      threshold_seconds: int,
+    }),
+  ),
+});
+export type JobSla = z.infer<typeof JobSlaSchema>;
+
 /** One `GET /jobs` element (spec 06 §5.4). */
 export const JobRowSchema = z.object({
   name: z.string(),
@@ -114,6 +137,7 @@ export const JobRowSchema = z.object({
   slot: z.object({ held: z.boolean(), holder: nstr, refs: int }).optional(),
   clusterPolicy: z.enum(['Leader', 'PreferLeader', 'EveryNode']).optional(),
   clusterOwner: nstr.optional(),
+  sla: JobSlaSchema.optional(),
 });
 export type JobRow = z.infer<typeof JobRowSchema>;
 /** A run object (`last_run`, `/runs` entries). */

@@ -3,6 +3,7 @@
 import type { JSX } from 'preact';
 import { STATUS_GLYPH } from '../../dashboard/health.ts';
 import { pausedChip, pausedTitle } from '../../dashboard/paused.ts';
+import { overdueChecks, overdueTitle } from '../../dashboard/sla.ts';
 import { type JobStatus, STATUS_LABEL } from '../../dashboard/status.ts';
 import type { ApiJob } from '../../dashboard/types.ts';
 
@@ -17,7 +18,7 @@ export function StatusBadge({ status }: { status: JobStatus }) {
   );
 }
 
-/** Extra chips under the badge: interrupted run, armed retry, pending @reboot. */
+/** Extra chips under the badge: interrupted run, armed retry, SLA breach (spec 09 §2.8), pending @reboot. */
 export function StatusChips({ job }: { job: ApiJob }) {
   const chips: JSX.Element[] = [];
   if (job.last_run?.outcome === 'unknown') {
@@ -39,6 +40,19 @@ export function StatusChips({ job }: { job: ApiJob }) {
     chips.push(
       <span key="paused" class="chip chip-paused" title={pausedTitle(job.paused)}>
         ⏸ {pausedChip(job.paused)}
+      </span>,
+    );
+  }
+  const overdue = overdueChecks(job);
+  if (overdue) {
+    chips.push(
+      <span
+        key="late"
+        class="chip chip-warn chip-overdue"
+        title={overdueTitle(overdue)}
+        data-testid="overdue"
+      >
+        ⚠ overdue
       </span>,
     );
   }

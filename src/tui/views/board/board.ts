@@ -1,6 +1,7 @@
 // The job board (spec 08 §4.3): chrome, the table window around the selection, and the board's keys.
 
 import { nextSegment, SEGMENTS } from '../../../dashboard/health.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import type { Key } from '../../app/keys.ts';
 import { SORT_TEXT, TUI_SORTS } from '../../app/state.ts';
 import { Line } from '../../text/line.ts';
@@ -29,6 +30,7 @@ export function paintBoard(ctx: RenderCtx, height: number): string[] {
     res: resSeen.has(ctx.ctl),
     owner: hasOwnerColumn(s.data.jobs),
     paused: s.data.jobs.some((j) => j.paused),
+    overdue: s.data.jobs.some((j) => overdueChecks(j) !== null),
   });
   out.push(paintTitles(columns, theme, s.cols));
   const tableHeight = Math.max(1, height - out.length - 1);

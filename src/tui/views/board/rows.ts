@@ -6,6 +6,7 @@ import { formatLoad } from '../../../dashboard/format.ts';
 import { STATUS_TONE } from '../../../dashboard/health.ts';
 import { pausedNext } from '../../../dashboard/paused.ts';
 import { formatBytes } from '../../../dashboard/resources.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import { sparkCells } from '../../../dashboard/sparkline.ts';
 import { STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { Row } from '../../../dashboard/table.ts';
@@ -25,7 +26,8 @@ export type ColumnId =
   | 'spark'
   | 'res'
   | 'owner'
-  | 'cmd';
+  | 'cmd'
+  | 'late';
 
 export interface Column {
   id: ColumnId;
@@ -45,6 +47,8 @@ const BASE: Record<ColumnId, [string, number]> = {
   res: ['cpu/mem', 14],
   owner: ['owner', 12],
   cmd: ['command', 20],
+  // Spec 09 §2.8: the 8-cell ` OVERDUE` badge after the status cell, from spare width only.
+  late: ['', 8],
 };
 const DROP_ORDER: readonly ColumnId[] = ['spark', 'res', 'schedule', 'dur', 'cmd', 'owner'];
 
@@ -61,6 +65,8 @@ export interface LayoutInputs {
   owner: boolean;
   /** some job is paused: Next widens by one so `⏸ til HH:MM` (spec 10 §1.5) fits whole */
   paused?: boolean;
+  /** some job is overdue (its `sla.state` is `late`) */
+  overdue?: boolean;
 }
 
 /**
@@ -79,6 +85,8 @@ export function layoutColumns(inp: LayoutInputs): Column[] {
     if (total(ids) <= inp.cols) break;
     ids = ids.filter((c) => c !== drop);
   }
+  // The badge never pushes a column out: it takes spare width or stays away.
+  if (inp.overdue && total(ids) + width('late') + 1 <= inp.cols) ids.splice(1, 0, 'late');
   const cols = ids.map((id) => ({ id, title: BASE[id][0], width: width(id) }));
   let left = inp.cols - total(ids);
   const flex = cols.filter((c) => c.id === 'name' || c.id === 'cmd');
@@ -147,6 +155,8 @@ function cellTexts(row: Row, col: Column, ctx: RowCtx): string {
       return flatten(j.command);
     case 'spark':
       return '';
+    case 'late':
+      return overdueChecks(j) ? ' OVERDUE' : '';
   }
 }
 
@@ -182,6 +192,7 @@ export function paintRow(
       style = { fg: 'dim' };
     else if (c.id === 'last' && t.startsWith('↻')) style = { fg: 'warn' };
     else if (c.id === 'res') style = { fg: 'run' };
+    else if (c.id === 'late') style = { fg: 'fail', bold: true };
     if (c.id === 'spark') {
       const pad = c.width - spark.length;
       for (const [ch, role] of spark) line.add(ch, { fg: role });

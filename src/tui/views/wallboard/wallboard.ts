@@ -5,6 +5,7 @@ import { nextCell } from '../../../dashboard/board.ts';
 import { dataStale } from '../../../dashboard/connection.ts';
 import { formatAge } from '../../../dashboard/format.ts';
 import { STATUS_TONE } from '../../../dashboard/health.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import { toRows } from '../../../dashboard/table.ts';
 import { tvTiles } from '../../../dashboard/wallboard.ts';
 import type { Key } from '../../app/keys.ts';
@@ -71,6 +72,8 @@ export function paintWallboard(ctx: RenderCtx, height: number): string[] {
         const row = toRows([job], s.data.fetchedAt)[0]!;
         state = nextCell(row, row.nextAt, s.mono).text;
       }
+      // Spec 09 §2.8: an overdue job's tile says so, whatever its health.
+      if (overdueChecks(job)) state += ' · OVERDUE';
       lines[0]!.add(
         ` ${g.status[t.status]} ${flatten(t.name)}`,
         dim ? { fg: 'dim' } : failing ? { fg: 'bright', bg: 'fail', bold: true } : { fg: 'bright' },

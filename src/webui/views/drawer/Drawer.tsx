@@ -1,10 +1,12 @@
 // The job drawer (URL `#job/<name>/<tab>`): header facts and the Logs / History / Schedule tabs.
+
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { ownerCell } from '../../../dashboard/cluster.ts';
 import { compileJob } from '../../../dashboard/engine.ts';
 import { formatAge, formatDuration, parseIso } from '../../../dashboard/format.ts';
 import { DRAWER_TABS, type DrawerTab } from '../../../dashboard/route.ts';
+import { overdueChecks } from '../../../dashboard/sla.ts';
 import { jobStatus } from '../../../dashboard/status.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import { useFocusTrap } from '../../chrome/Dialog.tsx';
@@ -89,6 +91,11 @@ export function Drawer(p: DrawerProps) {
               </button>
             </div>
           </div>
+          {job && overdueChecks(job) && (
+            <p class="drawer-overdue" data-testid="drawer-overdue">
+              ⚠ OVERDUE · {overdueChecks(job)!.join(', ')}
+            </p>
+          )}
           {job ? (
             <DrawerFacts
               job={job}

@@ -4,6 +4,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { staleAfterMs, staleAge } from '../../../dashboard/connection.ts';
 import { formatAge, formatUtcClock } from '../../../dashboard/format.ts';
+import { overdueChecks, overdueCount } from '../../../dashboard/sla.ts';
 import { STATUS_LABEL } from '../../../dashboard/status.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
 import {
@@ -35,6 +36,7 @@ export function Wallboard({
 }) {
   const tiles = useMemo(() => tvTiles(jobs), [jobs]);
   const counts = useMemo(() => tileCounts(tiles), [tiles]);
+  const overdue = useMemo(() => new Set(jobs.filter((j) => overdueChecks(j)).map((j) => j.name)), [jobs]);
   const [zenChoice, setZenChoice] = usePref<ZenChoice>('zen', DEFAULT_ZEN, ZEN_CHOICES);
   // The last input lives in a ref: a mouse sweeping over the wall must not re-render the tiles on every move.
   // The 1 s clock re-checks the idle time; waking from zen re-renders at once.
@@ -87,6 +89,7 @@ export function Wallboard({
         </span>
         <span class="tv-counts muted">
           {counts.running} running · {counts.ok} ok · {counts.pending} pending · {counts.disabled} off
+          {overdue.size > 0 && <span data-testid="tv-overdue"> · {overdueCount(jobs)} overdue</span>}
         </span>
         <span class="toolbar-spacer" />
         <time class="tv-clock">
@@ -130,6 +133,7 @@ export function Wallboard({
             <button type="button" class="tv-tile-btn" onClick={() => onOpen(t.name)}>
               <span class="tv-name">{t.name}</span>
               <span class="tv-status">{STATUS_LABEL[t.status]}</span>
+              {overdue.has(t.name) && <span class="chip chip-warn tv-overdue-badge">overdue</span>}
               <span class="tv-detail">
                 {t.detail}
                 {t.finishedAt !== null && t.status !== 'running' && ` · ${formatAge(now - t.finishedAt)}`}
