@@ -75,11 +75,14 @@ export function materialList(spec: ClientTlsSpec): string {
 
 /** The material cannot be used; `reason` is the OS or PEM error, `material` the materialList. */
 export class ClientTlsError extends Error {
+  readonly reason: string;
+  /** `cause`: what fs or tls threw (always an Error), or the rule the flags broke. */
   constructor(
     readonly material: string,
-    readonly reason: string,
+    cause: Error,
   ) {
-    super(`${reason} (${material})`);
+    super(`${cause.message} (${material})`, { cause });
+    this.reason = cause.message;
   }
 }
 
@@ -92,7 +95,7 @@ export const KEY_WITHOUT_CERT = 'a client key needs its certificate: pass both, 
  */
 export function loadClientTls(spec: ClientTlsSpec): ClientTlsOptions {
   const material = materialList(spec);
-  if (spec.clientKey && !spec.clientCert) throw new ClientTlsError(material, KEY_WITHOUT_CERT);
+  if (spec.clientKey && !spec.clientCert) throw new ClientTlsError(material, new Error(KEY_WITHOUT_CERT));
   const out: ClientTlsOptions = { rejectUnauthorized: !spec.insecure };
   try {
     if (spec.cacert) out.ca = readFileSync(spec.cacert);
@@ -102,7 +105,7 @@ export function loadClientTls(spec: ClientTlsSpec): ClientTlsOptions {
     }
     createSecureContext({ ca: out.ca, cert: out.cert, key: out.key });
   } catch (e) {
-    throw new ClientTlsError(material, e instanceof Error ? e.message : String(e));
+    throw new ClientTlsError(material, e as Error);
   }
   if (spec.insecure) out.checkServerIdentity = () => undefined;
   return out;

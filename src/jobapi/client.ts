@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { errorText } from '../util/errors.ts';
 import { compactJson } from './pyvalue.ts';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -91,7 +92,7 @@ export class JobApiClient {
         ca = readFileSync(caPath);
       } catch (e) {
         throw new JobApiTransportError(
-          `cannot load the CA bundle CRONSTABLE_STATE_CACERT points at (${caPath}): ${(e as Error).message}`,
+          `cannot load the CA bundle CRONSTABLE_STATE_CACERT points at (${caPath}): ${errorText(e)}`,
         );
       }
     }

@@ -10,6 +10,7 @@ import { parseJobApiListen } from '../config/jobapi-listen.ts';
 import { createFetchServer } from '../http/serve.ts';
 import { loadTlsFiles, tlsFingerprint } from '../http/tls-files.ts';
 import { type Store, StoreUnavailableError } from '../store/types.ts';
+import { errorText } from '../util/errors.ts';
 import { getLogger } from '../util/log.ts';
 import { pyJsonDumps } from '../util/pyjson.ts';
 import { type JobApiLogger, LockManager } from './locks.ts';
@@ -195,7 +196,7 @@ export class JobApiServer implements JobApiHost {
       (this.server as unknown as HttpsServer).setSecureContext(loadTlsFiles(this.tlsFiles()));
     } catch (e) {
       this.log.warning(
-        `state: new job API TLS material is not yet loadable (a partial/half-written rotation?); keeping the running endpoint and retrying next reload: ${e instanceof Error ? e.message : String(e)}`,
+        `state: new job API TLS material is not yet loadable (a partial/half-written rotation?); keeping the running endpoint and retrying next reload: ${errorText(e)}`,
       );
       return;
     }

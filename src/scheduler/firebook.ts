@@ -12,6 +12,9 @@ import type { RunRecord, SlotRecord } from './history.ts';
 import type { OverloadTracker } from './overload.ts';
 import { type JobRuntime, newRunId, type PendingFire, type RunInstance } from './runtime.ts';
 
+/** The fail reason of a run taken back from the spawner's queue when the daemon stopped. */
+export const WITHDRAWN_AT_STOP = 'not started: the daemon stopped while its launch was queued';
+
 export class FireBook {
   constructor(
     private readonly clock: Clock,
@@ -31,6 +34,19 @@ export class FireBook {
       rt.history.addSlot(fire.slot);
     }
     this.events.emit({ type: 'slot', slot: { ...fire.slot } });
+  }
+
+  /** A run that ended cancelled: its ledger record, then its slot's outcome. */
+  recordCancelled(
+    rt: JobRuntime,
+    inst: RunInstance,
+    result: RunResult,
+    reason: string,
+    slot: SlotOutcome = 'cancelled',
+    detail: string | null = null,
+  ): void {
+    this.recordRun(rt, inst, result, 'cancelled', reason);
+    this.settleSlot(inst.slot, slot, detail);
   }
 
   settleSlot(slot: SlotRecord | null, outcome: SlotOutcome, detail: string | null = null): void {

@@ -260,3 +260,11 @@ export async function drainWithin(
   if (timer) clock.clearTimer(timer);
   return first;
 }
+
+/**
+ * Launches still queued on a spawner have not started: a stop takes them back rather than start them
+ * (an overloaded node has hundreds queued; each would hold the stop up).
+ */
+export function withdrawQueued(jobs: Iterable<JobRuntime>): void {
+  for (const rt of jobs) for (const r of rt.running) if (r.handle.pid === null) r.handle.withdraw?.();
+}

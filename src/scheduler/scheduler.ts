@@ -1,7 +1,6 @@
-// The heart of the daemon (DESIGN.md §4): one timer for the earliest fire across all jobs; each
-// fire goes through admission (admission.ts), then launch -> outcome -> retry/report/record,
-// and everything that happens is published on one event stream (events.ts). The fire path reads
-// top to bottom here; what each step writes to the history is firebook.ts, a reload's diff runtime.ts.
+// The heart of the daemon (DESIGN.md §4): one timer for the earliest fire; each fire goes through
+// admission (admission.ts), then launch -> outcome -> retry/report/record, all published on one event
+// stream (events.ts). What each step writes to the history is firebook.ts, a reload's diff runtime.ts.
 import type { JobConfig } from '../config/types.ts';
 import { SHUTDOWN_KILL_MS } from '../exec/kill.ts';
 import type { CancelReason, LaunchOptions, LaunchSpec, RunHandle, RunResult } from '../exec/types.ts';
@@ -12,7 +11,7 @@ import type { Logger } from '../util/log.ts';
 import { type AdmissionEnv, admit, type Decision, isSlotFire, releaseHeld } from './admission.ts';
 import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './control.ts';
 import { type EventListener, EventStream } from './events.ts';
-import { FireBook } from './firebook.ts';
+import { FireBook, WITHDRAWN_AT_STOP } from './firebook.ts';
 import type { ClusterGate } from './gate.ts';
 import type { JobHistory, RunRecord, RunTrigger } from './history.ts';
 import { RetryLadder } from './ladder.ts';
@@ -34,6 +33,7 @@ import {
   schedulerAdmission,
   statusOf,
   untilIdle,
+  withdrawQueued,
 } from './runtime.ts';
 import type { JobStatus, OverloadStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
 
@@ -64,9 +64,6 @@ export interface SchedulerDeps {
   /** How launches share the event loop under overload (default: half of it, 20 ms bursts). */
   pacing?: PacerOptions;
 }
-
-/** The fail reason of a run taken back from the spawner's queue when the daemon stopped. */
-export const WITHDRAWN_AT_STOP = 'not started: the daemon stopped while its launch was queued';
 
 export class Scheduler implements SchedulerView, SchedulerControl {
   private readonly jobs = new Map<string, JobRuntime>();
@@ -394,21 +391,18 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     const reason = inst.cancelReason;
     if (reason === 'replaced') {
       log.info(`Job ${job.name} was replaced by a newer instance`);
-      this.book.recordRun(rt, inst, result, 'cancelled', 'replaced by a newer instance');
-      this.book.settleSlot(inst.slot, 'cancelled:replaced');
+      this.book.recordCancelled(rt, inst, result, 'replaced by a newer instance', 'cancelled:replaced');
       return;
     }
     if (reason === 'cancelled') {
-      this.book.recordRun(rt, inst, result, 'cancelled', 'cancelled via web UI');
+      this.book.recordCancelled(rt, inst, result, 'cancelled via web UI');
       rt.ladder?.cancel('cancelled');
       inst.ladder?.cancel('cancelled');
-      this.book.settleSlot(inst.slot, 'cancelled');
       return;
     }
     if (result.withdrawn) {
       log.info(`Job ${job.name}: ${WITHDRAWN_AT_STOP}`);
-      this.book.recordRun(rt, inst, result, 'cancelled', WITHDRAWN_AT_STOP);
-      this.book.settleSlot(inst.slot, 'cancelled', WITHDRAWN_AT_STOP);
+      this.book.recordCancelled(rt, inst, result, WITHDRAWN_AT_STOP, 'cancelled', WITHDRAWN_AT_STOP);
       return;
     }
     if (result.startFailed) {
@@ -583,10 +577,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     for (const rt of this.jobs.values()) rt.ladder?.clearTimer();
     for (const t of this.deferred) this.deps.clock.clearTimer(t);
     this.deferred.clear();
-    // Launches still queued on a spawner have not started: take them back rather than start them
-    // during the stop (an overloaded node has hundreds queued; each would hold the stop up).
-    for (const rt of this.jobs.values())
-      for (const r of rt.running) if (r.handle.pid === null) r.handle.withdraw?.();
+    withdrawQueued(this.jobs.values());
     // The kill sequence (SIGTERM, then SIGKILL within SHUTDOWN_KILL_MS) and the daemon's own
     // closing (web, store) fit inside the grace: SIGTERM exits within --shutdown-timeout.
     const drainMs = Math.max(0, graceMs - 2 * SHUTDOWN_KILL_MS);
@@ -599,12 +590,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   async killAll(reason: CancelReason): Promise<void> {
     this.stopping = true;
     const cancels: Promise<void>[] = [];
-    for (const rt of this.jobs.values()) {
+    for (const rt of this.jobs.values())
       for (const r of rt.running) {
         this.deps.log.warning(`Job ${rt.config.name}: still running at shutdown; stopping it`);
         cancels.push(r.handle.cancel(reason));
       }
-    }
     await Promise.all(cancels);
   }
 }
