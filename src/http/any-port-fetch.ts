@@ -1,8 +1,8 @@
 // A fetch-shaped client request over node:http / node:https for the daemon's own clients (the terminal
 // dashboard, the MCP stdio bridge). The built-in fetch refuses the WHATWG "bad ports" (6000, 6665-6669,
 // 10080, ...) before it connects, yet a daemon may listen on any port; node:http has no such list.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ClientTlsOptions } from './client-tls.ts';
 
@@ -17,6 +17,13 @@ export interface AnyPortInit {
 
 /** Statuses whose Response may carry no body. */
 const NO_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * Agents of our own: from Node 24, `NODE_USE_ENV_PROXY=1` makes the global agents send through
+ * HTTP_PROXY, and the daemon a client talks to is never behind the user's web proxy. An agent made
+ * here takes no proxy unless told (found by the Node 24 lane: the bridge's proxy test).
+ */
+const DIRECT = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
 /**
  * Sends one request and resolves with a standard Response once the headers are in; the body streams.
@@ -38,7 +45,8 @@ export function anyPortFetch(url: string, init: AnyPortInit = {}): Promise<Respo
     const headers: Record<string, string> = { ...init.headers };
     if (init.body != null) headers['content-length'] = String(Buffer.byteLength(init.body));
     const tls = target.protocol === 'https:' && init.tls ? init.tls : {};
-    const req = send(target, { method: init.method ?? 'GET', headers, ...tls });
+    const agent = target.protocol === 'https:' ? DIRECT.https : DIRECT.http;
+    const req = send(target, { method: init.method ?? 'GET', headers, agent, ...tls });
     let answered: IncomingMessage | null = null;
     const onAbort = () => {
       const reason = signal!.reason;

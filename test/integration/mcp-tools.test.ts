@@ -168,10 +168,11 @@ describe('Setup B: read-write, all four toolsets, maxRows 1, a state store and a
     extra: stateAndDag(join(writeTree({ 'keep.txt': '' }, true), 'state')),
   });
 
-  it('lists the 29 reference tools, ours after them (vector 2)', async () => {
+  it('lists the 31 reference tools (spec 10 §1.6 adds the pause pair), ours after them (vector 2)', async () => {
     const names: string[] = (await b.rpc('tools/list')).result.tools.map((t: { name: string }) => t.name);
-    expect(names.slice(0, 29)).toEqual([...CATALOGUE]);
-    expect(names.slice(29).some(isReference)).toBe(false);
+    expect(CATALOGUE).toHaveLength(31);
+    expect(names.slice(0, 31)).toEqual([...CATALOGUE]);
+    expect(names.slice(31).some(isReference)).toBe(false);
   });
 
   it('serves the DAG and state resources and all five prompts', async () => {
@@ -285,8 +286,10 @@ describe('reload and disabled (spec 07 §1.4)', () => {
       ),
     );
     d.daemon.child.kill('SIGHUP');
-    await until('the reloaded web server to list 20 tools', 15_000, async () =>
-      (await count().catch(() => 0)) === 20 ? true : null,
+    await until(
+      'the reloaded web server to list 22 tools (the act pair of spec 10 §1.6 included)',
+      15_000,
+      async () => ((await count().catch(() => 0)) === 22 ? true : null),
     );
     writeFileSync(file, config.replace('mcp:\n  enabled: true', 'mcp:\n  enabled: false'));
     d.daemon.child.kill('SIGHUP');
