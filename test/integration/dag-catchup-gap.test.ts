@@ -19,10 +19,19 @@ const dagOf = (name: string, extra: string) =>
     `  - name: ${name}\n    schedule: "* * * * *"\n${extra}    tasks:\n      - id: a\n        command: "true"\n`,
   )[0]!;
 
-const open: { engine: DagEngine; store: Store }[] = [];
+const open: { engine: DagEngine; store: Store; clock: FakeClock }[] = [];
 afterEach(async () => {
-  for (const { engine, store } of open.splice(0)) {
-    await engine.stop(0);
+  for (const { engine, store, clock } of open.splice(0)) {
+    // A stop waits out its kill sequence on the engine's clock: a fake one moves only when told.
+    let stopped = false;
+    const stopping = engine.stop(0).then(() => {
+      stopped = true;
+    });
+    for (let i = 0; i < 200 && !stopped; i++) {
+      await clock.advance(1000);
+      await settle(20);
+    }
+    await stopping;
     await store.close();
   }
 });
@@ -48,7 +57,7 @@ async function node(dag: DagConfig) {
     registry: null,
     gate: () => true,
   });
-  open.push({ engine, store });
+  open.push({ engine, store, clock });
   engine.load([dag]);
   engine.start();
   await settle();
@@ -140,7 +149,7 @@ describe('a clock jump while running (spec 09 §9.3, vector 42)', () => {
       registry: null,
       gate: () => true,
     });
-    open.push({ engine: next, store: { close: async () => {} } as unknown as Store });
+    open.push({ engine: next, store: { close: async () => {} } as unknown as Store, clock });
     next.load([dag]);
     next.start();
     await settle(100);

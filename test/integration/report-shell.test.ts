@@ -69,6 +69,11 @@ describe('shell reporter', () => {
       CRONSTABLE_HOST: 'node-a',
       CRONSTABLE_STARTED_AT: '2026-07-05T09:00:01.123000+00:00',
       CRONSTABLE_RUN_ID: '0123456789abcdef0123456789abcdef',
+      // Spec 09 §2.7: the breach variables, empty outside an onLate report.
+      CRONSTABLE_SLA_CHECK: '',
+      CRONSTABLE_SLA_THRESHOLD_SECONDS: '',
+      CRONSTABLE_SLA_OBSERVED_SECONDS: '',
+      CRONSTABLE_LAST_SUCCESS_AT: '',
     });
   });
 
