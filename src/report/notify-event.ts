@@ -2,6 +2,7 @@
 // block with the event defaults filled in. Pure: the notifier (notify.ts) does the sending.
 import type { NotifyEventName } from '../config/notify-events.ts';
 import type { ReportBlock } from '../config/types.ts';
+import { withTemplateDefaults } from './template-defaults.ts';
 import type { ReportContext } from './types.ts';
 
 export type { NotifyEventName };
@@ -150,14 +151,10 @@ export const NOTIFY_WEBHOOK_BODY = `{"text": {% filter tojson %}${SUBJECT_LINE}\
 
 /** The block with every template left to its default set to the event default (spec 09 §5.3). */
 export function notifyReportBlock(block: ReportBlock): ReportBlock {
-  return {
-    ...block,
-    mail: block.mail && {
-      ...block.mail,
-      subject: block.mail.subject ?? NOTIFY_MAIL_SUBJECT,
-      body: block.mail.body ?? NOTIFY_MAIL_BODY,
-    },
-    sentry: block.sentry && { ...block.sentry, body: block.sentry.body ?? NOTIFY_SENTRY_BODY },
-    webhook: block.webhook && { ...block.webhook, body: block.webhook.body ?? NOTIFY_WEBHOOK_BODY },
-  };
+  return withTemplateDefaults(block, {
+    mailSubject: NOTIFY_MAIL_SUBJECT,
+    mailBody: NOTIFY_MAIL_BODY,
+    sentryBody: NOTIFY_SENTRY_BODY,
+    webhookBody: NOTIFY_WEBHOOK_BODY,
+  });
 }

@@ -3,6 +3,7 @@
 // standard one; the SLA fingerprint is a config default, config/sla.ts).
 import type { JobConfig, ReportBlock } from '../config/types.ts';
 import { dispatchReports } from './index.ts';
+import { withTemplateDefaults } from './template-defaults.ts';
 import type { ReportContext, ReportOptions, SlaBreachFacts } from './types.ts';
 
 export const LATE_SUBJECT = "Cron job '{{ name }}' is overdue ({{ sla_check }})";
@@ -23,15 +24,11 @@ export const LATE_WEBHOOK_BODY = `{"text": {% filter tojson %}${LATE_SUBJECT}\n$
 
 /** The block with the overdue texts wherever the user left a template unset. */
 export function withLateDefaults(block: ReportBlock): ReportBlock {
-  return {
-    ...block,
-    mail: block.mail && {
-      ...block.mail,
-      subject: block.mail.subject ?? LATE_SUBJECT,
-      body: block.mail.body ?? LATE_BODY,
-    },
-    webhook: block.webhook && { ...block.webhook, body: block.webhook.body ?? LATE_WEBHOOK_BODY },
-  };
+  return withTemplateDefaults(block, {
+    mailSubject: LATE_SUBJECT,
+    mailBody: LATE_BODY,
+    webhookBody: LATE_WEBHOOK_BODY,
+  });
 }
 
 /** A job that did not run: run-shaped values null, `success` false, the breach's four variables. */
