@@ -1,12 +1,13 @@
 // DagConfigs built directly, without the loader: the dag unit tests use them for generated shapes and the
 // DAG benches for their 10k-task runs. No vitest imports here, so the benches can load it too.
+import { TASK_NODE_DEFAULTS } from '../../src/config/task-template.ts';
 import type { DagConfig, DagTaskConfig } from '../../src/config/types.ts';
 
 export type TaskSpec = Partial<Omit<DagTaskConfig, 'id'>> & { id: string };
 
 /**
  * A DagConfig built directly, for generated shapes (loading thousands of YAML files would dominate the
- * property tests). Defaults are the loader's (spec 04 §2.2); dag-planner.test.ts checks they agree.
+ * property tests). The node defaults are the loader's own (TASK_NODE_DEFAULTS, spec 04 §2.2).
  */
 export function makeDag(name: string, tasks: TaskSpec[], extra: Partial<DagConfig> = {}): DagConfig {
   return {
@@ -14,17 +15,8 @@ export function makeDag(name: string, tasks: TaskSpec[], extra: Partial<DagConfi
     tasks: tasks.map(
       (t) =>
         ({
-          type: 'task',
+          ...TASK_NODE_DEFAULTS,
           command: t.type === 'approval' ? null : `echo ${t.id}`,
-          dependsOn: [],
-          triggerRule: 'all_success',
-          retries: 0,
-          retryDelaySeconds: 0,
-          expand: null,
-          pokeIntervalSeconds: 30,
-          pokeTimeoutSeconds: 3600,
-          pokeJitterSeconds: 0,
-          onReject: 'fail',
           launchName: `${name}.${t.id}`,
           effectiveEnvironment: [],
           runAs: null,
