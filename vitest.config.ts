@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/helpers/longest-first.ts';
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: ['default', './test/helpers/flaky-reporter.ts'],
+    // The JSON report feeds scripts/test-durations.mjs (the sequencer's table below).
+    reporters: [
+      'default',
+      './test/helpers/flaky-reporter.ts',
+      ['json', { outputFile: '.tmp/vitest-report.json' }],
+    ],
+    // Longest files first from test/durations.json, so no worker starts a 70 s file near the end.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

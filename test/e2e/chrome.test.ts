@@ -537,4 +537,32 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     expect(found).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('runs no endless animation on the jobs view when motion is allowed, and rings the live dot once per answer', async () => {
+    // An infinite CSS animation makes the browser paint every frame for as long as the tab is
+    // open (a GPU-less Chromium spent 0.6 CPU-seconds a second on the old endless pulse).
+    const moving = await openContext({ reducedMotion: 'no-preference' });
+    try {
+      const p = await moving.newPage();
+      await p.goto(`${base}/`);
+      await p.waitForSelector('tr.job');
+      const endless = `document.getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations === Infinity)
+        .map((a) => a.animationName ?? String(a.effect?.target?.className))`;
+      expect(await p.evaluate(endless)).toEqual([]);
+      // The dot is drawn anew on each answer of the 3 s poll, and its ring plays once.
+      await p.evaluate(`window.__dots = 0; new MutationObserver((ms) => { for (const m of ms)
+        for (const n of m.addedNodes) if (n.classList?.contains('conn-dot')) window.__dots++; })
+        .observe(document.body, { childList: true, subtree: true })`);
+      await expect.poll(() => p.evaluate('window.__dots'), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      expect(
+        await p.evaluate(
+          `getComputedStyle(document.querySelector('.conn-live .conn-dot')).animationIterationCount`,
+        ),
+      ).toBe('1');
+      expect(await p.evaluate(endless)).toEqual([]);
+    } finally {
+      await moving.close();
+    }
+  });
 });

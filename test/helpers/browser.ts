@@ -9,6 +9,14 @@ import { CONTEXT_DEFAULTS, launchChromium } from '../../scripts/chromium.ts';
 
 let shared: Promise<Browser> | null = null;
 
+/**
+ * Reduced motion: the dashboard then runs no CSS animation (its prefers-reduced-motion rule). A
+ * GPU-less headless Chromium paints every frame of an animation on the CPU, and the e2e files keep
+ * pages open for minutes of a run that is CPU-bound on 2 cores; a file that tests motion asks for
+ * `reducedMotion: 'no-preference'` itself.
+ */
+const TEST_DEFAULTS: BrowserContextOptions = { reducedMotion: 'reduce' };
+
 async function connect(broker: string): Promise<Browser> {
   const res = await fetch(broker);
   const endpoint = await res.text();
@@ -18,13 +26,13 @@ async function connect(broker: string): Promise<Browser> {
 
 export async function openContext(opts: BrowserContextOptions = {}): Promise<BrowserContext> {
   const broker = inject('chromiumBroker');
-  if (!broker) return launchChromium('', opts);
+  if (!broker) return launchChromium('', { ...TEST_DEFAULTS, ...opts });
   shared ??= connect(broker).catch((e) => {
     shared = null;
     throw e;
   });
   const browser = await shared;
-  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...opts });
+  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, ...TEST_DEFAULTS, ...opts });
   // Once the context has closed (not on its 'close' event: the close is still being answered
   // then), the file's last one disconnects from the shared browser, which keeps running.
   const close = context.close.bind(context);

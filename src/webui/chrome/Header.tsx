@@ -131,7 +131,7 @@ export function Header(p: HeaderProps) {
           </button>
         )}
         <span class={`conn conn-${p.conn}`} title={connTitle} role="status" data-testid="conn">
-          <span class="conn-dot" aria-hidden="true" />
+          <span class="conn-dot" aria-hidden="true" key={p.conn === 'live' ? p.lastOk : p.conn} />
           {CONNECTION_TEXT[p.conn]}
         </span>
         <UnaccountedPill api={p.api} paused={p.paused} />
