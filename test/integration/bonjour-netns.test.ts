@@ -3,7 +3,7 @@
 // the machine's own interfaces. The browser (fixtures/mdns-browse.mjs) runs the same mDNS library
 // and finds the daemon's instance name, address, port and TXT, sees the advert replaced on a
 // reload that changes the name and listeners, and withdrawn on SIGTERM. A daemon whose listeners
-// are all loopback advertises nothing and says why. Without root, `ip` or netns support the tests
+// are all loopback advertises nothing and says why. The Bun standalone binary advertises too. Without root, `ip` or netns support the tests
 // are skipped, named with the reason.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { freshBuild, ROOT } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { makeNetns, NETNS_ADDRESS, type Netns } from '../helpers/netns.ts';
 import { hasOpenssl, mintPki } from '../helpers/pki.ts';
+import { standaloneBinary } from '../helpers/standalone-binary.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -21,7 +22,7 @@ const ENTRY = BUNDLE ? [BUNDLE] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts
 const BROWSER = join(import.meta.dirname, 'fixtures', 'mdns-browse.mjs');
 const JOBS = 'jobs:\n  - name: tick\n    command: "echo hi"\n    schedule: "0 0 1 1 *"\n';
 /** The namespace is fresh, so any port is free in it. */
-const PORT = { loop: 18080, http: 18081, https: 18443 };
+const PORT = { loop: 18080, http: 18081, https: 18443, bun: 18082 };
 
 interface BrowseEvent {
   event: 'ready' | 'up' | 'down' | 'seen';
@@ -56,10 +57,16 @@ function eventFor(what: string, pred: (e: BrowseEvent) => boolean, timeoutMs = 3
   });
 }
 
-/** Starts the daemon inside the namespace on a config directory; `logs()` is all it printed. */
-function daemon(dir: string): { child: ChildProcess; logs: () => string } {
+/**
+ * Starts the daemon (the Node bundle, or `command`) inside the namespace on a config directory;
+ * `logs()` is all it printed.
+ */
+function daemon(
+  dir: string,
+  command = [process.execPath, ...ENTRY],
+): { child: ChildProcess; logs: () => string } {
   let out = '';
-  const child = ns!.spawn([process.execPath, ...ENTRY, '-c', dir], {
+  const child = ns!.spawn([...command, '-c', dir], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -185,6 +192,26 @@ describe.skipIf(skipReason !== null)('web.bonjour inside a private network names
     expect(d.logs()).toContain(`bonjour: withdrew ${name}._cronstable._tcp.local.`);
     expect(events.some((e) => e.instance === 'loop-only')).toBe(false);
   });
+
+  it('the Bun standalone binary advertises and withdraws the same way', async () => {
+    // Built as `npm run build:binary` builds it (shared with the CLI and package tests).
+    const binary = standaloneBinary();
+    const dir = writeTree(
+      {
+        'cronstable.yaml': `${JOBS}web:\n  listen:\n    - http://0.0.0.0:${PORT.bun}\n  bonjour:\n    name: bun box\n`,
+      },
+      true,
+    );
+    const d = daemon(dir, [binary]);
+    const up = await eventFor(
+      'the advert of the Bun binary',
+      (e) => e.event === 'up' && e.instance === 'bun box',
+    );
+    expect(up).toMatchObject({ target: 'bun-box-cronstable.local', address: NETNS_ADDRESS, port: PORT.bun });
+    expect(up.txt).toEqual({ v: expect.stringMatching(/^\d+\.\d+\.\d+/), scheme: 'http' });
+    d.child.kill('SIGTERM');
+    await eventFor('the goodbye of the Bun binary', (e) => e.event === 'down' && e.instance === 'bun box');
+  }, 300_000);
 });
 
 if (skipReason !== null)
