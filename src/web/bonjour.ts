@@ -154,7 +154,10 @@ export async function startBonjour(opts: BonjourOptions): Promise<Bonjour | null
     log.warning(`bonjour: could not open the mDNS socket, so not advertising: ${errorText(e)}`);
     return null;
   }
-  return new Advertiser(mdns, advert, log).start();
+  // A wildcard bind follows the host's address: the library reports each new interface address
+  // (it rejoins the group there), which is when a DHCP change or a new link shows up.
+  const follow = choice.wildcard ? (opts.primaryIPv4 ?? primaryOutboundIPv4) : null;
+  return new Advertiser(mdns, advert, log, follow).start();
 }
 
 async function openMdns(): Promise<MulticastDNS> {
@@ -176,19 +179,21 @@ async function openMdns(): Promise<MulticastDNS> {
 class Advertiser implements Bonjour {
   private stopped: Promise<void> | null = null;
   private announceTimer: NodeJS.Timeout | null = null;
+  private rechecking = false;
 
   constructor(
     private readonly mdns: MulticastDNS,
-    private readonly advert: Advert,
+    private advert: Advert,
     private readonly log: Logger,
+    private readonly follow: (() => Promise<string | null>) | null,
   ) {}
 
   async start(): Promise<Bonjour> {
-    const { mdns, advert, log } = this;
+    const { mdns, log } = this;
     mdns.on('error', (e: Error) => log.warning(`bonjour: mDNS socket error: ${errorText(e)}`));
     mdns.on('warning', (e: Error) => log.debug(`bonjour: ${errorText(e)}`));
     mdns.on('query', (query, rinfo) => {
-      const reply = answerFor(advert, query.questions ?? []);
+      const reply = answerFor(this.advert, query.questions ?? []);
       if (!reply) return;
       // A one-shot querier (not on port 5353) gets a unicast reply carrying its id and questions
       // (RFC 6762 §6.7); everyone else the multicast answer every cache on the link can use.
@@ -196,13 +201,43 @@ class Advertiser implements Bonjour {
       const packet = legacy ? { id: query.id, questions: query.questions, ...reply } : reply;
       void this.send(packet, legacy ? { address: rinfo.address, port: rinfo.port } : undefined);
     });
-    await this.send(advertRecords(advert));
-    this.announceTimer = setTimeout(() => void this.send(advertRecords(advert)), ANNOUNCE_GAP_MS);
-    this.announceTimer.unref();
+    if (this.follow) mdns.on('networkInterface', () => void this.recheck());
+    await this.announce();
+    const a = this.advert;
     log.info(
-      `bonjour: advertising ${advert.instance}._cronstable._tcp.local. at ${advert.target}. ${advert.ipv4}:${advert.port} (${advert.scheme})`,
+      `bonjour: advertising ${a.instance}._cronstable._tcp.local. at ${a.target}. ${a.ipv4}:${a.port} (${a.scheme})`,
     );
     return this;
+  }
+
+  /** Sends the records now and once more a second later (RFC 6762 §8.3). */
+  private async announce(): Promise<void> {
+    if (this.announceTimer) clearTimeout(this.announceTimer);
+    await this.send(advertRecords(this.advert));
+    // Never after the goodbye: a stop may land while the first send is in flight.
+    const again = () => (this.stopped ? undefined : void this.send(advertRecords(this.advert)));
+    this.announceTimer = this.stopped ? null : setTimeout(again, ANNOUNCE_GAP_MS);
+    this.announceTimer?.unref();
+  }
+
+  /** Re-announces at the new address when the host's primary IPv4 moved; the old A record goes. */
+  private async recheck(): Promise<void> {
+    if (this.rechecking || this.stopped || !this.follow) return;
+    this.rechecking = true;
+    try {
+      const ipv4 = await this.follow().catch(() => null);
+      const old = this.advert;
+      if (ipv4 === null || ipv4 === old.ipv4 || this.stopped) return;
+      const bye = advertRecords(old, 0).additionals.filter((r) => r.type === 'A');
+      await this.send({ answers: bye, additionals: [] });
+      this.advert = { ...old, ipv4 };
+      await this.announce();
+      this.log.info(
+        `bonjour: this host's address changed from ${old.ipv4} to ${ipv4}; re-announced ${old.target}.`,
+      );
+    } finally {
+      this.rechecking = false;
+    }
   }
 
   stop(): Promise<void> {

@@ -3,7 +3,8 @@
 // the machine's own interfaces. The browser (fixtures/mdns-browse.mjs) runs the same mDNS library
 // and finds the daemon's instance name, address, port and TXT, sees the advert replaced on a
 // reload that changes the name and listeners, and withdrawn on SIGTERM. A daemon whose listeners
-// are all loopback advertises nothing and says why. The Bun standalone binary advertises too. Without root, `ip` or netns support the tests
+// are all loopback advertises nothing and says why. The Bun standalone binary advertises too, and
+// a wildcard bind re-announces when the host's primary address moves. Without root, `ip` or netns support the tests
 // are skipped, named with the reason.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -19,10 +20,12 @@ import { until } from '../helpers/until.ts';
 
 const BUNDLE = freshBuild('cronstable.mjs');
 const ENTRY = BUNDLE ? [BUNDLE] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+/** A second address the namespace's host gains mid-test. */
+const MOVED_ADDRESS = '192.0.2.20';
 const BROWSER = join(import.meta.dirname, 'fixtures', 'mdns-browse.mjs');
 const JOBS = 'jobs:\n  - name: tick\n    command: "echo hi"\n    schedule: "0 0 1 1 *"\n';
 /** The namespace is fresh, so any port is free in it. */
-const PORT = { loop: 18080, http: 18081, https: 18443, bun: 18082 };
+const PORT = { loop: 18080, http: 18081, https: 18443, bun: 18082, mover: 18083 };
 
 interface BrowseEvent {
   event: 'ready' | 'up' | 'down' | 'seen';
@@ -212,6 +215,37 @@ describe.skipIf(skipReason !== null)('web.bonjour inside a private network names
     d.child.kill('SIGTERM');
     await eventFor('the goodbye of the Bun binary', (e) => e.event === 'down' && e.instance === 'bun box');
   }, 300_000);
+
+  it('a wildcard bind follows the host to a new primary address', async () => {
+    const dir = writeTree(
+      {
+        'cronstable.yaml': `${JOBS}web:\n  listen:\n    - http://0.0.0.0:${PORT.mover}\n  bonjour:\n    name: mover\n`,
+      },
+      true,
+    );
+    const d = daemon(dir);
+    const up = await eventFor('the advert of mover', (e) => e.event === 'up' && e.instance === 'mover');
+    expect(up.address).toBe(NETNS_ADDRESS);
+    // The host gains an address with a default route through it, as after a DHCP lease: the
+    // primary outbound IPv4 is now that one. Undone afterwards, for the tests after this one.
+    const ipIn = (...args: string[]) => {
+      const r = ns!.run(['ip', ...args]);
+      expect(r.status, r.stderr).toBe(0);
+    };
+    ipIn('addr', 'add', `${MOVED_ADDRESS}/32`, 'dev', 'csb0');
+    try {
+      ipIn('route', 'add', 'default', 'dev', 'csb0', 'src', MOVED_ADDRESS);
+      const moved = await eventFor('mover re-announced at the new address', (e) => e.event === 'moved');
+      expect(moved).toEqual({ event: 'moved', instance: 'mover', address: MOVED_ADDRESS });
+      expect(d.logs()).toContain(
+        `bonjour: this host's address changed from ${NETNS_ADDRESS} to ${MOVED_ADDRESS}; re-announced mover-cronstable.local.`,
+      );
+    } finally {
+      ns!.run(['ip', 'route', 'del', 'default']);
+      ns!.run(['ip', 'addr', 'del', `${MOVED_ADDRESS}/32`, 'dev', 'csb0']);
+    }
+    await stopChild(d.child);
+  });
 });
 
 if (skipReason !== null)
