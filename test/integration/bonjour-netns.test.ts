@@ -28,7 +28,7 @@ const JOBS = 'jobs:\n  - name: tick\n    command: "echo hi"\n    schedule: "0 0 
 const PORT = { loop: 18080, http: 18081, https: 18443, bun: 18082, mover: 18083 };
 
 interface BrowseEvent {
-  event: 'ready' | 'up' | 'down' | 'seen';
+  event: 'ready' | 'up' | 'moved' | 'down' | 'seen';
   instance?: string;
   target?: string;
   address?: string;
