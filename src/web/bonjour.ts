@@ -149,7 +149,7 @@ export async function startBonjour(opts: BonjourOptions): Promise<Bonjour | null
   };
   let mdns: MulticastDNS;
   try {
-    mdns = await openMdns();
+    mdns = await openMdns(log);
   } catch (e) {
     log.warning(`bonjour: could not open the mDNS socket, so not advertising: ${errorText(e)}`);
     return null;
@@ -160,19 +160,33 @@ export async function startBonjour(opts: BonjourOptions): Promise<Bonjour | null
   return new Advertiser(mdns, advert, log, follow).start();
 }
 
-async function openMdns(): Promise<MulticastDNS> {
+/**
+ * Opens the mDNS socket. One error listener stays for the socket's life: the library can emit a
+ * bind failure twice (from the socket and from its bind callback), and an `error` event with no
+ * listener would throw out of the daemon.
+ */
+async function openMdns(log: Logger): Promise<MulticastDNS> {
   const { default: makeMdns } = await import('multicast-dns');
   const mdns = makeMdns({ port: MDNS_PORT });
+  let failBind: ((e: Error) => void) | null = null;
+  mdns.on('error', (e: Error) => {
+    if (failBind) failBind(e);
+    else log.warning(`bonjour: mDNS socket error: ${errorText(e)}`);
+  });
   await bounded(
     'binding the mDNS socket',
     new Promise<void>((resolve, reject) => {
+      failBind = reject;
       mdns.once('ready', resolve);
-      mdns.once('error', reject);
     }),
-  ).catch((e) => {
-    mdns.destroy();
-    throw e;
-  });
+  )
+    .catch((e) => {
+      mdns.destroy();
+      throw e;
+    })
+    .finally(() => {
+      failBind = null;
+    });
   return mdns;
 }
 
@@ -190,7 +204,6 @@ class Advertiser implements Bonjour {
 
   async start(): Promise<Bonjour> {
     const { mdns, log } = this;
-    mdns.on('error', (e: Error) => log.warning(`bonjour: mDNS socket error: ${errorText(e)}`));
     mdns.on('warning', (e: Error) => log.debug(`bonjour: ${errorText(e)}`));
     mdns.on('query', (query, rinfo) => {
       const reply = answerFor(this.advert, query.questions ?? []);

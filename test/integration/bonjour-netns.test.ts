@@ -4,7 +4,8 @@
 // and finds the daemon's instance name, address, port and TXT, sees the advert replaced on a
 // reload that changes the name and listeners, and withdrawn on SIGTERM. A daemon whose listeners
 // are all loopback advertises nothing and says why. The Bun standalone binary advertises too, and
-// a wildcard bind re-announces when the host's primary address moves. Without root, `ip` or netns support the tests
+// a wildcard bind re-announces when the host's primary address moves. An mDNS socket that cannot
+// be opened is logged and the web API serves on. Without root, `ip` or netns support the tests
 // are skipped, named with the reason.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -61,15 +62,16 @@ function eventFor(what: string, pred: (e: BrowseEvent) => boolean, timeoutMs = 3
 }
 
 /**
- * Starts the daemon (the Node bundle, or `command`) inside the namespace on a config directory;
- * `logs()` is all it printed.
+ * Starts the daemon (the Node bundle, or `command`) inside the namespace (or `where`) on a config
+ * directory; `logs()` is all it printed.
  */
 function daemon(
   dir: string,
   command = [process.execPath, ...ENTRY],
+  where = ns!,
 ): { child: ChildProcess; logs: () => string } {
   let out = '';
-  const child = ns!.spawn([...command, '-c', dir], {
+  const child = where.spawn([...command, '-c', dir], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -91,9 +93,9 @@ const logged = (d: { child: ChildProcess; logs: () => string }, text: string, wh
   });
 
 /** GET inside the namespace (the test process itself lives on the host's network): the body. */
-function getInside(url: string): string {
+function getInside(url: string, where = ns!): string {
   const script = `const r = await fetch(${JSON.stringify(url)}); process.stdout.write(await r.text())`;
-  const r = ns!.run([process.execPath, '--input-type=module', '-e', script]);
+  const r = where.run([process.execPath, '--input-type=module', '-e', script]);
   if (r.status !== 0) throw new Error(`GET ${url} inside the namespace failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -245,6 +247,48 @@ describe.skipIf(skipReason !== null)('web.bonjour inside a private network names
       ns!.run(['ip', 'addr', 'del', `${MOVED_ADDRESS}/32`, 'dev', 'csb0']);
     }
     await stopChild(d.child);
+  });
+
+  it('an mDNS socket it cannot open is logged, never fatal: the web API serves on', async () => {
+    // A namespace of its own, where another program holds UDP 5353 without SO_REUSEADDR.
+    const other = makeNetns();
+    if ('reason' in other) throw new Error(other.reason);
+    try {
+      const blocker = other.spawn(
+        [
+          process.execPath,
+          '-e',
+          "require('node:dgram').createSocket('udp4').bind(5353, () => console.log('bound'))",
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      children.push(blocker);
+      let said = '';
+      blocker.stdout!.on('data', (c: Buffer) => {
+        said += c.toString();
+      });
+      await until('the blocker to hold UDP 5353', 30_000, async () => (said.includes('bound') ? true : null));
+      const dir = writeTree(
+        { 'cronstable.yaml': `${JOBS}web:\n  listen:\n    - http://0.0.0.0:${PORT.http}\n  bonjour: true\n` },
+        true,
+      );
+      const d = daemon(dir, undefined, other);
+      await logged(
+        d,
+        'bonjour: could not open the mDNS socket, so not advertising: ',
+        'the bind failure logged',
+      );
+      expect(d.logs()).toContain('EADDRINUSE');
+      expect(getInside(`http://${NETNS_ADDRESS}:${PORT.http}/version`, other).trim()).toMatch(
+        /^\d+\.\d+\.\d+/,
+      );
+      const exited = new Promise<number | null>((r) => d.child.once('exit', (code) => r(code)));
+      d.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await stopChild(blocker);
+    } finally {
+      other.remove();
+    }
   });
 });
 
