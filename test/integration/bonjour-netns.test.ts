@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshBuild, ROOT } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { makeNetns, NETNS_ADDRESS, type Netns } from '../helpers/netns.ts';
@@ -42,20 +42,31 @@ const skipReason = 'reason' in netns ? netns.reason : null;
 const ns = (skipReason === null ? netns : null) as Netns | null;
 
 const children: ChildProcess[] = [];
+/** The processes a test started: stopped after it, so a retry finds its ports free. */
+const perTest: ChildProcess[] = [];
 let browser: ChildProcess;
 const events: BrowseEvent[] = [];
 let browserErr = '';
 
 afterAll(async () => {
-  for (const c of children) await stopChild(c);
+  for (const c of [...perTest, ...children]) await stopChild(c);
   ns?.remove();
+});
+
+afterEach(async () => {
+  for (const c of perTest.splice(0)) await stopChild(c);
+});
+/** Where the current test's browser events begin (a retry must not match its first try's). */
+let mark = 0;
+beforeEach(() => {
+  mark = events.length;
 });
 
 /** Resolves with the first browser event matching `pred`, failing with what the browser saw. */
 function eventFor(what: string, pred: (e: BrowseEvent) => boolean, timeoutMs = 30_000): Promise<BrowseEvent> {
   return until(what, timeoutMs, async () => {
     if (browser.exitCode !== null) throw new Error(`the browser exited: ${browserErr}`);
-    return events.find(pred) ?? null;
+    return events.slice(mark).find(pred) ?? null;
   }).catch((e: Error) => {
     throw new Error(`${e.message}\nbrowser saw: ${events.map((x) => JSON.stringify(x)).join('\n')}`);
   });
@@ -79,7 +90,7 @@ function daemon(
     s.on('data', (c: Buffer) => {
       out += c.toString();
     });
-  children.push(child);
+  perTest.push(child);
   return { child, logs: () => out };
 }
 
@@ -237,7 +248,10 @@ describe.skipIf(skipReason !== null)('web.bonjour inside a private network names
     ipIn('addr', 'add', `${MOVED_ADDRESS}/32`, 'dev', 'csb0');
     try {
       ipIn('route', 'add', 'default', 'dev', 'csb0', 'src', MOVED_ADDRESS);
-      const moved = await eventFor('mover re-announced at the new address', (e) => e.event === 'moved');
+      const moved = await eventFor(
+        'mover re-announced at the new address',
+        (e) => e.event === 'moved' && e.instance === 'mover',
+      );
       expect(moved).toEqual({ event: 'moved', instance: 'mover', address: MOVED_ADDRESS });
       expect(d.logs()).toContain(
         `bonjour: this host's address changed from ${NETNS_ADDRESS} to ${MOVED_ADDRESS}; re-announced mover-cronstable.local.`,
@@ -262,7 +276,7 @@ describe.skipIf(skipReason !== null)('web.bonjour inside a private network names
         ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
-      children.push(blocker);
+      perTest.push(blocker);
       let said = '';
       blocker.stdout!.on('data', (c: Buffer) => {
         said += c.toString();
