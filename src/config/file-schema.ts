@@ -23,6 +23,7 @@ import {
   str,
   union,
 } from './validators.ts';
+import { bonjourSchema } from './web-bonjour.ts';
 
 /** `{value | fromFile | fromEnvVar}`: where a secret comes from (spec 01 §1.7). */
 export const secretSource = map({
@@ -332,6 +333,8 @@ export const webSchema = map(
       ca: nullable(str()),
       clientCa: nullable(str()),
     }),
+    // Spec 10 §6.6: advertise the web API on the LAN over mDNS.
+    bonjour: bonjourSchema,
   },
   ['listen'],
 );

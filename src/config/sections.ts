@@ -8,6 +8,7 @@ import { jobApiCleartextWarning, jobApiTlsProblems, parseJobApiListen } from './
 import { Locator } from './locate.ts';
 import { webTlsProblems } from './tighten.ts';
 import type { LoadWarning } from './types.ts';
+import { bonjourProblems } from './web-bonjour.ts';
 import { checkWebTokens } from './web-tokens.ts';
 
 type Problem = (keys: string[], message: string) => void;
@@ -262,6 +263,7 @@ export function checkWeb(web: WebSection, fallback: SourcePos, issues: ConfigIss
   if (web.socketMode !== undefined && !/^[0-7]{1,4}$/.test(web.socketMode))
     bad(['socketMode'], `socketMode ${quote(web.socketMode)} must be an octal mode such as 0660`);
   checkWebTokens(web, bad);
+  for (const message of bonjourProblems(web)) bad(['bonjour'], message);
 }
 
 /** Runtime-only problems the reference tolerates at load: reported as warnings, never errors. */

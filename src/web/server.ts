@@ -23,6 +23,7 @@ import { errorText } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { buildApp } from './app.ts';
 import { resolveTokenTable, type TokenTable } from './auth.ts';
+import { advertiseWeb } from './bonjour.ts';
 import { type BoundListener, bindListener, closeListener, parseListen, type ServerTls } from './listen.ts';
 import type { McpMountFactory } from './mcp-port.ts';
 import { originPolicy } from './origin.ts';
@@ -143,6 +144,7 @@ export async function startWebServer(
   }
   node.start();
   jobResources.start();
+  const bonjour = advertiseWeb(web, listeners, ctx.version, log);
 
   let stopped: Promise<void> | null = null;
   let fingerprint = tokenFilesFingerprint(web);
@@ -186,6 +188,8 @@ export async function startWebServer(
         status.close();
         deps.bodies.watch.close();
         detachPrivate?.();
+        // The goodbye goes out while the listeners still answer, so no browser is sent to a closed port.
+        await (await bonjour)?.stop();
         await Promise.all(listeners.map(closeListener));
       })();
       return stopped;

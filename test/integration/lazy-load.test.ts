@@ -118,6 +118,8 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
     expect(hook.modules()).not.toContain(distFile('mcp'));
     // Nor the dashboard's assets, until the page is asked for; then it is served from their file.
     expect(hook.modules()).not.toContain(distFile('assets'));
+    // Nor the mDNS library without `web.bonjour` (spec 10 §6.6).
+    expect(hook.modules()).not.toContain(distFile('multicast-dns'));
     // Issue 23: no file it loaded is large. glibc keeps up to twice the largest freed malloc buffer
     // (Node reads a module into one) in every thread's arena: 2 MB each after the 1 MB bundle.
     const files = [...new Set(hook.modules())].filter((f) => existsSync(join(DIST, f)));
