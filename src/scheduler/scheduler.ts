@@ -13,7 +13,7 @@ import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './c
 import { type EventListener, EventStream } from './events.ts';
 import { FireBook, WITHDRAWN_AT_STOP } from './firebook.ts';
 import type { ClusterGate } from './gate.ts';
-import type { JobHistory, RunRecord, RunTrigger } from './history.ts';
+import type { JobHistory, RunRecord, RunTrigger, SkipRow } from './history.ts';
 import { RetryLadder } from './ladder.ts';
 import { OverloadTracker } from './overload.ts';
 import { DEFAULT_PACING, type DropCause, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
@@ -503,8 +503,8 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     return last && last.id === inst.id ? (last.outcome as 'success' | 'failure' | 'cancelled') : null;
   }
 
-  restoreHistory(name: string, runs: readonly RunRecord[]): void {
-    this.jobs.get(name)?.history.restore(runs);
+  restoreHistory(name: string, runs: readonly RunRecord[], skips: readonly SkipRow[] = []): void {
+    this.jobs.get(name)?.history.restore(runs, skips);
   }
 
   /** Re-arms a durable retry found at start (spec 03 §8.6): attempt N at `notBefore`. */
