@@ -10,6 +10,7 @@ import type { StoreSide } from '../../src/scheduler/durable/context.ts';
 import { restoreHistories, skipFromLedger } from '../../src/scheduler/durable/history-restore.ts';
 import { lastOutcomeFromLedger } from '../../src/scheduler/durable/last-outcome.ts';
 import { latestRunFinish, successReference } from '../../src/scheduler/durable/ledger-scan.ts';
+import { RetryRecords } from '../../src/scheduler/durable/retry-records.ts';
 import { RunLedger } from '../../src/scheduler/durable/run-ledger.ts';
 import { JobHistory, type RunRecord, type SkipRow } from '../../src/scheduler/history.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -154,6 +155,39 @@ describe('readers that want runs', () => {
     }
     await settle();
     expect(await lastOutcomeFromLedger(s, jobWith('    onlyIfLastSucceeded: true\n'), null)).toBe('failure');
+  });
+
+  it('a durable retry skipped slots came after is armed again; a later run supersedes it', async () => {
+    const s = await side();
+    const j = jobWith(
+      '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 5\n        maximumDelay: 60\n        backoffMultiplier: 2\n',
+    );
+    const earlier = new RetryRecords(s, 'boot-1', new Date(T0 - 60_000).toISOString());
+    s.clock.jumpWall(-30_000);
+    earlier.armed(j, 1, T0 + 5000);
+    await settle();
+    s.clock.jumpWall(30_000);
+    const ledger = new RunLedger(s, 1000);
+    for (let i = 0; i < 3; i++) ledger.slotSettled(paused(T0 + i));
+    await settle();
+    const rearmed: number[] = [];
+    const control = { rearmRetry: (_n: string, attempt: number) => rearmed.push(attempt) > 0 };
+    const now = new RetryRecords(s, 'boot-1', new Date(T0).toISOString());
+    await now.rearm(control as unknown as SchedulerControl, j);
+    expect(rearmed).toEqual([1]);
+    // A real run after the retry was armed does supersede it.
+    await s.store.append('runs/j', {
+      outcome: 'success',
+      run_id: 'r9',
+      finished_at: new Date(T0).toISOString(),
+    });
+    await now.rearm(control as unknown as SchedulerControl, j);
+    await settle();
+    expect(rearmed).toEqual([1]);
+    expect((await s.store.newest('retries/j'))?.data).toMatchObject({
+      kind: 'settled',
+      reason: 'superseded-by-run',
+    });
   });
 
   it('a retry is superseded by a later run, never by a later skip', () => {
