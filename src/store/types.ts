@@ -119,8 +119,8 @@ export interface Store {
   maxField(stream: string, field: string): Promise<Json>;
   streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]>;
   /**
-   * Every job's newest `perJob` run rows (`runs/<job>`, rows with a run id, and the `skipped` rows of
-   * slots a pause held), in one bounded read.
+   * Every job's newest `perJob` run rows (`runs/<job>`, rows with a run id) and newest `perJob`
+   * `skipped` rows of slots a pause held, in one bounded read.
    */
   recentRuns(perJob: number): Promise<StoredRecord[]>;
   deleteStream(stream: string): Promise<number>;
