@@ -32,7 +32,8 @@ export async function lastOutcomeFromLedger(
   try {
     let rows = await newestLedgerRows(side.store, job.name, FIRST_READ);
     let found = latestOutcome(rows);
-    if (found === null && rows.length === FIRST_READ) {
+    // Memory decides when it knows: the wider read is for a process that has not seen a run yet.
+    if (found === null && memory === null && rows.length === FIRST_READ) {
       rows = await newestLedgerRows(side.store, job.name, LEDGER_SCAN_ROWS);
       found = latestOutcome(rows);
     }
