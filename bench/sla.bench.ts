@@ -41,7 +41,12 @@ export async function run(): Promise<Metric[]> {
   const monitor = new SlaMonitor({
     clock,
     log,
-    scheduler: { subscribe: events.subscribe, history: () => history, pauses: new PauseBook(clock, log) },
+    scheduler: {
+      subscribe: events.subscribe,
+      history: () => history,
+      pauses: new PauseBook(clock, log),
+      reportsSettled: () => Promise.resolve(),
+    },
     owns: () => true,
     report: async () => {},
     hasStore: false,

@@ -209,6 +209,9 @@ export class Daemon {
       scheduler,
       cluster: this.cluster.manager,
       hasStore: this.state !== null,
+      ledger: this.state
+        ? { store: this.state.store, maxRunsPerJob: this.config.state?.maxRunsPerJob ?? 1000 }
+        : null,
     });
     this.sla.configure(this.config.jobs);
     this.sla.start();

@@ -4,8 +4,10 @@
 import { hostname } from 'node:os';
 import { decideFire, type GateSource } from '../cluster/gate.ts';
 import { dispatchLateReport, lateReportContext } from '../report/sla.ts';
+import { LEDGER_SCAN_ROWS, newestLedgerRows, successReference } from '../scheduler/durable/ledger-scan.ts';
 import { SLA_PASS_MS, SlaMonitor } from '../scheduler/sla/monitor.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
+import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -33,7 +35,12 @@ export function startSlaMonitor(o: {
   scheduler: SchedulerView;
   cluster: GateSource | null;
   hasStore: boolean;
+  /** The store and its `maxRunsPerJob`, for the boot-time read of each job's last success (09 §2.4). */
+  ledger?: { store: Store; maxRunsPerJob: number } | null;
 }): SlaMonitor {
+  const ledger = o.ledger ?? null;
+  // Bounded: max(1000, maxRunsPerJob) newest rows (an unbounded keep, <= 0, reads 1000).
+  const rows = ledger ? Math.max(LEDGER_SCAN_ROWS, ledger.maxRunsPerJob) : 0;
   const log = o.log;
   const monitor = new SlaMonitor({
     clock: o.clock,
@@ -57,6 +64,9 @@ export function startSlaMonitor(o: {
         { logger: log },
       ),
     hasStore: o.hasStore,
+    ledgerReference: ledger
+      ? async (job) => successReference(await newestLedgerRows(ledger.store, job, rows))
+      : undefined,
     passMs: passMs(log),
   });
   return monitor;

@@ -2,7 +2,7 @@
 // the store-backed features it consults (DurableControl), the exactly-once fire claim
 // (FireClaims), and what the durable side may ask of the scheduler back (SchedulerControl).
 import type { JobConfig } from '../config/types.ts';
-import type { RunRecord, RunTrigger } from './history.ts';
+import type { RunRecord, RunTrigger, SkipRow } from './history.ts';
 
 /** What a launch may carry: injected variables, and what to release when the run ends. */
 export interface RunGrant {
@@ -62,8 +62,11 @@ export interface SchedulerControl {
   readonly shuttingDown: boolean;
   job(name: string): JobConfig | undefined;
   rearmRetry(name: string, attempt: number, notBefore: number): boolean;
-  /** Puts a job's runs from before this process (oldest first) under the runs it already has. */
-  restoreHistory(name: string, runs: readonly RunRecord[]): void;
+  /**
+   * Puts a job's runs and pause skips from before this process (oldest first) under the rows it
+   * already has.
+   */
+  restoreHistory(name: string, runs: readonly RunRecord[], skips?: readonly SkipRow[]): void;
   runBackfill(name: string, scheduledAt: number): Promise<'success' | 'failure' | 'cancelled' | null>;
   cancelJob(
     name: string,

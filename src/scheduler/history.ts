@@ -59,6 +59,11 @@ export interface SkipRow {
   reason: 'paused';
 }
 
+/** Whether a timeline entry is a skipped slot (a run record has no `reason`). */
+export function isSkip(r: RunRecord | SkipRow): r is SkipRow {
+  return 'reason' in r;
+}
+
 /** A row of a job's history as `/runs` lists it: a run, or a skipped slot. */
 export type HistoryRow = { run: RunRecord } | { skip: SkipRow };
 
@@ -103,27 +108,41 @@ export class JobHistory {
   addRun(run: RunRecord): void {
     this.runs.push(run);
   }
-  /** Runs from the ledger (oldest first), below any this process already recorded. */
-  restore(runs: readonly RunRecord[]): void {
+  /**
+   * Runs and pause skips from the ledger (oldest first), below any this process already recorded.
+   * A skip is one slot's: a slot this process skipped too is not listed twice.
+   */
+  restore(runs: readonly RunRecord[], skips: readonly SkipRow[] = []): void {
     const held = new Set(this.runs.list().map((r) => r.id));
     this.runs.putUnder(runs.filter((r) => !held.has(r.id)));
+    const heldSlots = new Set(this.skips.list().map((s) => s.scheduledAt));
+    this.skips.putUnder(skips.filter((s) => !heldSlots.has(s.scheduledAt)));
   }
   addSkip(skip: SkipRow): void {
     this.skips.push(skip);
   }
-  /** Runs and skipped slots, oldest first by the instant each ended; the newest RUN_HISTORY of both. */
-  recentRows(): HistoryRow[] {
+  /**
+   * Runs and skipped slots as one list, oldest first by the instant each ended (all of both rings:
+   * up to twice RUN_HISTORY). The runs ring itself while there is no skip, so no allocation.
+   */
+  timeline(): readonly (RunRecord | SkipRow)[] {
     const runs = this.runs.list();
     const skips = this.skips.list();
-    const out: HistoryRow[] = [];
+    if (skips.length === 0) return runs;
+    const out: (RunRecord | SkipRow)[] = [];
     let i = 0;
     let j = 0;
     while (i < runs.length || j < skips.length) {
       if (j >= skips.length || (i < runs.length && runs[i]!.finishedAt <= skips[j]!.finishedAt))
-        out.push({ run: runs[i++]! });
-      else out.push({ skip: skips[j++]! });
+        out.push(runs[i++]!);
+      else out.push(skips[j++]!);
     }
-    return out.length > RUN_HISTORY ? out.slice(-RUN_HISTORY) : out;
+    return out;
+  }
+  /** Runs and skipped slots, oldest first by the instant each ended; the newest RUN_HISTORY of both. */
+  recentRows(): HistoryRow[] {
+    const all = this.timeline();
+    return all.slice(-RUN_HISTORY).map((r) => (isSkip(r) ? { skip: r } : { run: r }));
   }
   addSlot(slot: SlotRecord): void {
     this.slots.push(slot);

@@ -13,7 +13,7 @@ import type { DurableControl, FireClaims, RunGrant, SchedulerControl } from './c
 import { type EventListener, EventStream } from './events.ts';
 import { FireBook, WITHDRAWN_AT_STOP } from './firebook.ts';
 import type { ClusterGate } from './gate.ts';
-import type { JobHistory, RunRecord, RunTrigger } from './history.ts';
+import type { JobHistory, RunRecord, RunTrigger, SkipRow } from './history.ts';
 import { RetryLadder } from './ladder.ts';
 import { OverloadTracker } from './overload.ts';
 import { DEFAULT_PACING, type DropCause, LaunchPacer, type PacedLaunch, type PacerOptions } from './pacer.ts';
@@ -38,6 +38,9 @@ import {
 import type { JobStatus, OverloadStatus, RunningRun, SchedulerView, StartResult } from './view.ts';
 
 export type { JobStatus, OverloadStatus, StartResult } from './view.ts';
+
+type Backfilled = 'success' | 'failure' | 'cancelled' | null;
+const settled = () => undefined;
 
 /** A launch waiting in the pacer: what it starts, and how to settle it when it is dropped. */
 interface WaitingLaunch extends PacedLaunch {
@@ -472,27 +475,17 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     return rt ? untilIdle(rt, this.deps.clock, maxWaitMs) : Promise.resolve(true);
   }
 
-  /**
-   * A catch-up run of a missed slot (spec 03 §8.2): no retry ladder, no onlyIfLastSucceeded.
-   * Resolves once the run is fully handled, with its outcome (null when not launched).
-   */
-  runBackfill(name: string, scheduledAt: number): Promise<'success' | 'failure' | 'cancelled' | null> {
+  /** A missed slot's catch-up run (03 §8.2; no ladder, no onlyIfLastSucceeded): its outcome once handled. */
+  runBackfill(name: string, scheduledAt: number): Promise<Backfilled> {
     const rt = this.jobs.get(name);
     if (!rt) return Promise.resolve(null);
     // One backfill at a time per job, in call order.
     const run = rt.backfillChain.then(() => this.backfillOnce(rt, name, scheduledAt));
-    rt.backfillChain = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    rt.backfillChain = run.then(settled, settled);
     return run;
   }
 
-  private async backfillOnce(
-    rt: JobRuntime,
-    name: string,
-    scheduledAt: number,
-  ): Promise<'success' | 'failure' | 'cancelled' | null> {
+  private async backfillOnce(rt: JobRuntime, name: string, scheduledAt: number): Promise<Backfilled> {
     if (!rt.config.enabled || this.stopping) return null;
     await this.whenIdle(name, rt.config.concurrencyPolicy === 'Forbid' ? Number.POSITIVE_INFINITY : 30_000);
     if (this.stopping || this.jobs.get(name) !== rt) return null;
@@ -500,11 +493,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
     if (!inst) return null;
     await inst.reaped;
     const last = rt.history.lastRun();
-    return last && last.id === inst.id ? (last.outcome as 'success' | 'failure' | 'cancelled') : null;
+    return last && last.id === inst.id ? (last.outcome as Backfilled) : null;
   }
 
-  restoreHistory(name: string, runs: readonly RunRecord[]): void {
-    this.jobs.get(name)?.history.restore(runs);
+  restoreHistory(name: string, runs: readonly RunRecord[], skips: readonly SkipRow[] = []): void {
+    this.jobs.get(name)?.history.restore(runs, skips);
   }
 
   /** Re-arms a durable retry found at start (spec 03 §8.6): attempt N at `notBefore`. */
@@ -554,6 +547,11 @@ export class Scheduler implements SchedulerView, SchedulerControl {
 
   history(name: string): JobHistory | undefined {
     return this.jobs.get(name)?.history;
+  }
+
+  /** Resolves once the job's runs that have ended are fully handled, their reports sent (09 §2.6). */
+  reportsSettled(name: string): Promise<void> {
+    return this.jobs.get(name)?.reapChain ?? Promise.resolve();
   }
 
   runningCount(): number {

@@ -56,6 +56,11 @@ export interface SchedulerView {
   jobNames(): string[];
   job(name: string): JobConfig | undefined;
   history(name: string): JobHistory | undefined;
+  /**
+   * Resolves once the job's runs that have already ended are fully handled, their completion reports
+   * sent (the SLA monitor's `onLate` waits for them, spec 09 §2.6); runs still going are not waited for.
+   */
+  reportsSettled(name: string): Promise<void>;
   /** The runs of a job in progress on this node. */
   running(name: string): RunningRun[];
   /** Manual start (spec 02 §2.1): not gated by leadership or onlyIfLastSucceeded. */

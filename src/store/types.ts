@@ -118,7 +118,10 @@ export interface Store {
   /** Max of a field over a stream: numbers numerically, strings lexicographically; null if none. */
   maxField(stream: string, field: string): Promise<Json>;
   streams(prefix: string): Promise<{ stream: string; count: number; newestAt: number }[]>;
-  /** Every job's newest `perJob` run rows (`runs/<job>`, rows with a run id), in one bounded read. */
+  /**
+   * Every job's newest `perJob` run rows (`runs/<job>`, rows with a run id) and newest `perJob`
+   * `skipped` rows of slots a pause held, in one bounded read.
+   */
   recentRuns(perJob: number): Promise<StoredRecord[]>;
   deleteStream(stream: string): Promise<number>;
 

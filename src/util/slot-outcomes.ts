@@ -26,7 +26,10 @@ interface OutcomeRow {
   readonly kind: 'run' | 'settled' | 'live' | 'none';
   /** The words of the scheduler's slot record (`SlotRecord.outcome`) that end in this fate. */
   readonly slot: readonly string[];
-  /** The run ledger's words (`runs/<job>` `outcome`) for a run; a settled row's are its `slot` words. */
+  /**
+   * The run ledger's words (`runs/<job>` `outcome`) for a run; a settled row's are its `slot` words,
+   * plus these when its ledger row is written as a run-shaped row of its own (a pause's `skipped`).
+   */
   readonly ledger?: readonly string[];
   readonly rank: SlotRank;
   readonly tone: SlotTone;
@@ -105,11 +108,16 @@ export const SLOT_OUTCOMES = [
     tone: 'lost',
     legacy: { ledger: 'skipped:gate', reason: 'quorum' },
   },
-  /** The job was paused (spec 10 §1.3): the pause gate (scheduler/admission.ts) settles the slot so. */
+  /**
+   * The job was paused (spec 10 §1.3): the pause gate (scheduler/admission.ts) settles the slot so,
+   * and the ledger records it as the synthetic run row `skipped` (`skip_reason: paused`); rows of
+   * builds before that carry the slot word `paused`.
+   */
   {
     fate: 'paused',
     kind: 'settled',
     slot: ['paused'],
+    ledger: ['skipped'],
     rank: 'decision',
     tone: 'skip',
     legacy: { ledger: 'skipped:gate', reason: 'paused' },
@@ -160,7 +168,8 @@ export const FATE_RULES: readonly FateRule[] = [
     'legacy' in r ? [{ ledger: [r.legacy.ledger], reason: r.legacy.reason, fate: r.fate }] : [],
   ),
   ...SLOT_OUTCOMES.flatMap((r): FateRule[] => {
-    const words: readonly string[] = r.kind === 'settled' ? r.slot : 'ledger' in r ? r.ledger : [];
+    const ledger: readonly string[] = 'ledger' in r ? r.ledger : [];
+    const words: readonly string[] = r.kind === 'settled' ? [...r.slot, ...ledger] : ledger;
     return words.length > 0 ? [{ ledger: words, fate: r.fate }] : [];
   }),
   // A skip word this build does not know (a newer node's) is a gate's refusal; anything else a run's.

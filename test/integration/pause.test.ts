@@ -2,6 +2,8 @@
 // validation order and texts, the record on /jobs and /jobs/{name}, a paused slot recorded as a
 // skip (never run, never unaccounted), the gauges, manual start/cancel untouched, and the pause
 // surviving a restart through the store. The fleet vector (18) is test/cluster/pause-fleet.test.ts's.
+// Issue 32: a paused per-second job's skipped slots are rows of the durable ledger, so `/runs`, the
+// slot fates and `/activity` still show them after a restart and on a second node of the store.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,12 +43,18 @@ jobs:
     command: echo off
     schedule: '* * * * *'
     enabled: false
+  - name: sec
+    command: 'true'
+    schedule: '* * * * * * *'
 `;
 }
 
 async function startDaemon(): Promise<void> {
   log = '';
-  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOSTNAME: 'node-a' },
+  });
   child.stdout!.on('data', (c: Buffer) => {
     log += c.toString();
   });
@@ -271,4 +279,93 @@ describe('pause and resume (spec 10 §1)', () => {
     await startDaemon();
     expect((await get('/jobs/slow')).paused).toEqual(r.json.paused);
   }, 60_000);
+
+  it('issue 32: paused slots are ledger rows: /runs, slots and /activity keep them across a restart and on a second node', async () => {
+    const r = await pause('sec', { durationSeconds: 600 });
+    expect(r.status).toBe(200);
+    const since = Date.parse(r.json.paused.since);
+    type Run = { outcome: string; skip_reason: string | null; finished_at: string };
+    const skipsOf = async (at: string) =>
+      ((await (await fetch(`${at}/jobs/sec/runs`)).json()) as { runs: Run[] }).runs.filter(
+        (x) => x.outcome === 'skipped',
+      );
+    await until('three skipped slots', 15_000, async () => ((await skipsOf(base)).length >= 3 ? true : null));
+    // The ledger holds them as run rows: outcome skipped, skip_reason paused, nothing started.
+    const ledger = await until('the skipped rows in the ledger', 10_000, async () => {
+      const db = new Better(join(dir, 'state', 'cronstable.db'), { readonly: true });
+      try {
+        const rows = db.prepare(`SELECT data FROM records WHERE stream = 'runs/sec' ORDER BY id`).all() as {
+          data: string;
+        }[];
+        const skips = rows.map((x) => JSON.parse(x.data)).filter((d) => d.outcome === 'skipped');
+        return skips.length >= 3 ? skips : null;
+      } finally {
+        db.close();
+      }
+    });
+    for (const d of ledger) {
+      expect(d).toMatchObject({ skip_reason: 'paused', started_at: null, exit_code: null, duration: null });
+      expect(d).not.toHaveProperty('ranAt');
+      expect(Date.parse(d.finished_at)).toBeGreaterThanOrEqual(since - 1);
+    }
+    // Slot fates read the ledger: every slot of the paused window is `paused`, none unaccounted.
+    const from = new Date(Math.ceil((since + 1) / 1000) * 1000).toISOString();
+    const to = new Date(Date.parse(ledger[2].scheduled_at) + 1).toISOString();
+    const slots = await get(`/jobs/sec/slots?from=${from}&to=${to}`);
+    expect(slots.source).toBe('ledger');
+    expect(slots.unaccounted).toBe(0);
+    expect(slots.slots.length).toBeGreaterThanOrEqual(2);
+    for (const sl of slots.slots) expect(sl.outcome).toBe('paused');
+    // The skips already in the ledger (a newer one may still be on its way there when the daemon stops).
+    const before = ledger.map((d) => Date.parse(d.finished_at));
+    const ms = (xs: Run[]) => xs.map((x) => Date.parse(x.finished_at));
+
+    await stopDaemon();
+    await startDaemon();
+    const after = await until('the skips from before the restart in /runs', 10_000, async () => {
+      const now = ms(await skipsOf(base));
+      return before.every((f) => now.includes(f)) ? now : null;
+    });
+    expect(after.length).toBeGreaterThanOrEqual(before.length);
+    const runs = await get('/jobs/sec/runs');
+    // Skips count in `stats.total`, never in the success rate or the durations; last_run stays on a real run.
+    expect(runs.stats.total).toBe(runs.runs.length);
+    expect(runs.stats.success + runs.stats.failure + runs.stats.cancelled + runs.stats.unknown).toBe(
+      runs.runs.filter((x: Run) => x.outcome !== 'skipped').length,
+    );
+    expect((await get('/jobs/sec')).last_run?.outcome ?? 'none').not.toBe('skipped');
+    const activity = (await get('/activity')).jobs.sec as Run[];
+    expect(activity.filter((x) => x.outcome === 'skipped').length).toBeGreaterThanOrEqual(before.length);
+
+    // A second node of the same store shows the first node's skips from before it started.
+    const portB = await freePort();
+    const baseB = `http://127.0.0.1:${portB}`;
+    writeFileSync(
+      join(dir, 'b.yaml'),
+      `web:\n  listen:\n    - ${baseB}\nstate:\n  path: ${join(dir, 'state')}\n` +
+        `jobs:\n  - name: sec\n    command: 'true'\n    schedule: '* * * * * * *'\n`,
+    );
+    const bootB = Date.now();
+    const b = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'b.yaml')], {
+      stdio: 'ignore',
+      env: { ...process.env, HOSTNAME: 'node-b' },
+    });
+    try {
+      const seen = await until('node B to list node A’s skips', 20_000, async () => {
+        const got = await skipsOf(baseB).catch(() => null);
+        return got && before.every((f) => ms(got).includes(f)) ? got : null;
+      });
+      expect(seen.filter((x) => Date.parse(x.finished_at) < bootB).length).toBeGreaterThanOrEqual(
+        before.length,
+      );
+      const onB = await (await fetch(`${baseB}/jobs/sec/slots?from=${from}&to=${to}`)).json();
+      expect(onB.unaccounted).toBe(0);
+      for (const sl of onB.slots) expect([sl.outcome, sl.node]).toEqual(['paused', 'node-a']);
+    } finally {
+      const gone = new Promise((res) => b.once('exit', res));
+      b.kill('SIGTERM');
+      await gone;
+    }
+    await post('/jobs/sec/resume');
+  }, 90_000);
 });

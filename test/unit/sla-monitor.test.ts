@@ -25,7 +25,16 @@ function jobs(yaml: string): JobConfig[] {
 const job = (name: string, extra: string, schedule = '* * * * *') =>
   `  - name: ${name}\n    command: "true"\n    schedule: "${schedule}"\n${extra}`;
 
-function rig(configs: JobConfig[], o: { owns?: (j: JobConfig) => boolean; hasStore?: boolean } = {}) {
+interface RigOptions {
+  owns?: (j: JobConfig) => boolean;
+  hasStore?: boolean;
+  ledgerReference?: (job: string) => Promise<{ at: number; success: boolean } | null>;
+  /** A job's completion reports under way (the scheduler's reap chain); absent: none. */
+  reportsSettled?: (job: string) => Promise<void>;
+  report?: (job: string, breach: SlaBreach) => Promise<void>;
+}
+
+function rig(configs: JobConfig[], o: RigOptions = {}) {
   const clock = new FakeClock(T0);
   const events = new EventStream();
   const histories = new Map<string, JobHistory>();
@@ -44,12 +53,15 @@ function rig(configs: JobConfig[], o: { owns?: (j: JobConfig) => boolean; hasSto
         return h;
       },
       pauses,
+      reportsSettled: o.reportsSettled ?? (() => Promise.resolve()),
     },
     owns: o.owns ?? (() => true),
     report: async (j, breach) => {
+      await o.report?.(j.name, breach);
       reports.push({ job: j.name, breach });
     },
     hasStore: o.hasStore ?? false,
+    ledgerReference: o.ledgerReference,
   });
   monitor.configure(configs);
   monitor.start();
@@ -323,5 +335,119 @@ describe('vector 17: the payload of a job with a threshold', () => {
     expect(r.monitor.view('A')).toEqual({ thresholds: { lateAfterSeconds: 900 }, state: 'ok', breaches: [] });
     expect(r.monitor.view('B')).toBeNull();
     await r.monitor.stop();
+  });
+});
+
+describe('§2.4 step 2: the ledger at boot, with a store', () => {
+  const sla = '    sla:\n      maxTimeSinceSuccessSeconds: 300\n';
+  const failures = (h: JobHistory, n: number, newest: number) =>
+    h.restore(
+      Array.from({ length: n }, (_, i) => ({
+        id: `f${i}`,
+        job: 'J',
+        outcome: 'failure',
+        finishedAt: newest - (n - 1 - i) * 1000,
+      })) as RunRecord[],
+    );
+
+  it('a success older than the in-memory window is the reference and the report’s last_success_at', async () => {
+    const asked: string[] = [];
+    const r = rig(jobs(`jobs:\n${job('J', sla)}${job('K', '')}${job('L', sla)}`), {
+      hasStore: true,
+      ledgerReference: async (name) => {
+        asked.push(name);
+        return name === 'J' ? { at: T0 - 1_000_000, success: true } : null;
+      },
+    });
+    const h = new JobHistory();
+    r.histories.set('J', h);
+    failures(h, 50, T0 - 1000);
+    await r.monitor.warmUp;
+    // Only jobs with the check read the ledger (K has no SLA), one after the other.
+    expect(asked).toEqual(['J', 'L']);
+    await r.minutes(1);
+    expect(r.reports.map((x) => x.job)).toEqual(['J']);
+    expect(r.reports[0]!.breach.lastSuccessAt).toBe(T0 - 1_000_000);
+    expect(r.reports[0]!.breach.observedSeconds).toBeGreaterThan(1000);
+    await r.monitor.stop();
+  });
+
+  it('no success there either: the oldest finish seen is the reference (pages later, never earlier)', async () => {
+    const r = rig(jobs(`jobs:\n${job('J', sla)}`), {
+      hasStore: true,
+      ledgerReference: async () => ({ at: T0 - 250_000, success: false }),
+    });
+    const h = new JobHistory();
+    r.histories.set('J', h);
+    failures(h, 50, T0 - 1000);
+    await r.monitor.warmUp;
+    // The ledger's oldest finish (250 s ago), not the in-memory window's (50 s ago) and not start-up.
+    expect(r.monitor.view('J')!.state).toBe('ok');
+    await r.clock.advance(51_000);
+    await r.minutes(0);
+    await r.clock.advance(60_000 - ((T0 + 51_000) % 60_000));
+    expect(r.reports).toHaveLength(1);
+    expect(r.reports[0]!.breach.lastSuccessAt).toBeNull();
+    expect(r.reports[0]!.breach.observedSeconds).toBeGreaterThanOrEqual(301);
+    await r.monitor.stop();
+  });
+
+  it('a success recorded live during the warm-up wins over the ledger’s', async () => {
+    let answer: (v: { at: number; success: boolean }) => void = () => {};
+    const r = rig(jobs(`jobs:\n${job('J', sla)}`), {
+      hasStore: true,
+      ledgerReference: () => new Promise((res) => (answer = res)),
+    });
+    await r.clock.advance(10_000);
+    r.finish('J', r.start('J'));
+    answer({ at: T0 - 1_000_000, success: true });
+    await r.monitor.warmUp;
+    await r.minutes(5);
+    expect(r.reports).toHaveLength(0);
+    await r.minutes(1);
+    expect(r.reports).toHaveLength(1);
+    expect(r.reports[0]!.breach.lastSuccessAt).toBe(T0 + 10_000);
+    await r.monitor.stop();
+  });
+
+  it('a failed read is logged and leaves the reference to memory', async () => {
+    const r = rig(jobs(`jobs:\n${job('J', sla)}`), {
+      hasStore: true,
+      ledgerReference: async () => {
+        throw new Error('store call timed out');
+      },
+    });
+    await r.monitor.warmUp;
+    expect(r.warnings()).toContain(
+      'state: reading the run ledger of J for its SLA failed: store call timed out',
+    );
+    await r.minutes(1);
+    expect(r.reports).toHaveLength(0);
+    await r.monitor.stop();
+  });
+});
+
+describe('§2.6 dispatch order', () => {
+  it('waits for the job’s completion reports under way and its earlier onLate, never for other jobs; drained at stop', async () => {
+    const sla = '    sla:\n      maxRuntimeSeconds: 30\n      lateAfterSeconds: 30\n';
+    let completionsOfJ: () => void = () => {};
+    const pendingJ = new Promise<void>((res) => (completionsOfJ = res));
+    const sent: string[] = [];
+    const r = rig(jobs(`jobs:\n${job('J', sla)}${job('K', sla)}`), {
+      reportsSettled: (name) => (name === 'J' ? pendingJ : Promise.resolve()),
+      report: async (name, b) => {
+        sent.push(`${name}:${b.check}`);
+      },
+    });
+    await r.clock.advance(60_000 - (T0 % 60_000));
+    r.start('J');
+    r.start('K');
+    await r.minutes(1);
+    // K's report goes out; J's waits for J's completion reports, which a slow reporter still holds.
+    expect(sent).toEqual(['K:maxRuntime']);
+    const stopped = r.monitor.stop();
+    completionsOfJ();
+    await stopped;
+    expect(sent).toEqual(['K:maxRuntime', 'J:maxRuntime']);
   });
 });

@@ -37,7 +37,8 @@ interface Sample {
 function samples(): Sample[] {
   const out: Sample[] = [];
   for (const row of SLOT_OUTCOMES) {
-    const words: readonly string[] = row.kind === 'settled' ? row.slot : 'ledger' in row ? row.ledger : [];
+    const ledger: readonly string[] = 'ledger' in row ? row.ledger : [];
+    const words: readonly string[] = row.kind === 'settled' ? [...row.slot, ...ledger] : ledger;
     for (const w of words) out.push({ outcome: w, trigger: 'schedule', reason: null });
     if ('legacy' in row)
       out.push({ outcome: row.legacy.ledger, trigger: 'schedule', reason: `No ${row.legacy.reason} here` });
@@ -108,12 +109,16 @@ describe('the table of slot outcomes', () => {
     const f = (outcome: string, trigger = 'schedule', failReason: string | null = null) =>
       fateOf({ outcome, trigger, failReason });
     for (const r of SLOT_OUTCOMES) {
-      const words: readonly string[] = r.kind === 'settled' ? r.slot : 'ledger' in r ? r.ledger : [];
+      const ledger: readonly string[] = 'ledger' in r ? r.ledger : [];
+      const words: readonly string[] = r.kind === 'settled' ? [...r.slot, ...ledger] : ledger;
       for (const w of words) expect(f(w), w).toBe(r.fate);
     }
     for (const w of RUN_LEDGER_OUTCOMES) expect(f(w, 'catchup')).toBe('caught-up');
     expect(f('no-quorum')).toBe('no-quorum');
     expect(f('paused')).toBe('paused');
+    // A pause's synthetic run row (spec 10 §1.3) is the slot's paused fate, never a failure.
+    expect(f('skipped')).toBe('paused');
+    expect(settledWithoutRun('skipped')).toBe(false);
     // Rows written before no-quorum and paused were recorded outcomes: the reason told.
     expect(f('skipped:gate', 'schedule', 'No quorum (lease store unreachable)')).toBe('no-quorum');
     expect(f('skipped:gate', 'schedule', 'paused until noon')).toBe('paused');

@@ -1,11 +1,13 @@
-// A restarted daemon's job histories (spec 03 §8.1): each job's newest ledger runs, up to the
-// in-memory cap, read in one bounded query and handed to the scheduler, so `GET /jobs/NAME/runs`
-// and the dashboards' History show the runs from before the restart. Output stays in the
+// A restarted daemon's job histories (spec 03 §8.1): each job's newest ledger runs and pause skips
+// (spec 10 §1.3), up to the in-memory cap, read in one bounded query and handed to the scheduler, so
+// `GET /jobs/NAME/runs` and the dashboards' History show the rows from before the restart, and a
+// node that joins a fleet shows the skips the node that owned the slots recorded. Output stays in the
 // archive; a restored run carries none in memory.
 import type { Json } from '../../store/types.ts';
 import type { SchedulerControl } from '../control.ts';
-import { RUN_HISTORY, type RunOutcome, type RunRecord, type RunTrigger } from '../history.ts';
+import { RUN_HISTORY, type RunOutcome, type RunRecord, type RunTrigger, type SkipRow } from '../history.ts';
 import { type StoreSide, storeFailed } from './context.ts';
+import { SKIPPED_OUTCOME } from './run-ledger.ts';
 
 const OUTCOMES: ReadonlySet<string> = new Set<RunOutcome>(['success', 'failure', 'cancelled', 'unknown']);
 const TRIGGERS: ReadonlySet<string> = new Set<RunTrigger>([
@@ -55,6 +57,16 @@ export function runFromLedger(job: string, data: Json): RunRecord | null {
   };
 }
 
+/** One ledger row as a pause skip (`outcome: skipped`); null for any other row. */
+export function skipFromLedger(job: string, data: Json): SkipRow | null {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  if (data.outcome !== SKIPPED_OUTCOME || data.skip_reason !== 'paused') return null;
+  const finishedAt = ms(data.finished_at);
+  const scheduledAt = ms(data.scheduled_at);
+  if (finishedAt === null || scheduledAt === null) return null;
+  return { job, scheduledAt, finishedAt, reason: 'paused' };
+}
+
 /** Reads every job's retained runs once and restores them into the scheduler's histories. */
 export async function restoreHistories(side: StoreSide, scheduler: SchedulerControl): Promise<void> {
   let rows: Awaited<ReturnType<StoreSide['store']['recentRuns']>>;
@@ -64,14 +76,19 @@ export async function restoreHistories(side: StoreSide, scheduler: SchedulerCont
     storeFailed(side, 'reading the run ledger for the job histories', e);
     return;
   }
-  const byJob = new Map<string, RunRecord[]>();
+  const byJob = new Map<string, { runs: RunRecord[]; skips: SkipRow[] }>();
   for (const row of rows) {
     const job = row.stream.slice('runs/'.length);
     const run = runFromLedger(job, row.data);
-    if (!run) continue;
-    const list = byJob.get(job);
-    if (list) list.push(run);
-    else byJob.set(job, [run]);
+    const skip = run ? null : skipFromLedger(job, row.data);
+    if (!run && !skip) continue;
+    let lists = byJob.get(job);
+    if (!lists) {
+      lists = { runs: [], skips: [] };
+      byJob.set(job, lists);
+    }
+    if (run) lists.runs.push(run);
+    else lists.skips.push(skip!);
   }
-  for (const [job, runs] of byJob) scheduler.restoreHistory(job, runs);
+  for (const [job, { runs, skips }] of byJob) scheduler.restoreHistory(job, runs, skips);
 }

@@ -6,6 +6,7 @@ import { jobDigest } from '../../cluster/jobset.ts';
 import type { JobConfig } from '../../config/types.ts';
 import type { SchedulerControl } from '../control.ts';
 import { inBackground, iso, type StoreSide } from './context.ts';
+import { LEDGER_SCAN_ROWS, latestRunFinish, newestLedgerRows } from './ledger-scan.ts';
 
 interface PendingRecord {
   kind?: string;
@@ -70,8 +71,9 @@ export class RetryRecords {
     const notBefore = Date.parse(d.notBefore);
     const deadline = job.startingDeadlineSeconds;
     if (deadline !== null && clock.now() - notBefore > deadline * 1000) return settle('deadline-passed');
-    const lastRun = await store.maxField(`runs/${job.name}`, 'finished_at');
-    if (typeof lastRun === 'string' && d.at && lastRun > d.at) return settle('superseded-by-run');
+    // Only a run supersedes it: a slot a pause skipped (or Forbid, or the downtime) never settles a ladder.
+    const lastRun = latestRunFinish(await newestLedgerRows(store, job.name, LEDGER_SCAN_ROWS));
+    if (lastRun !== null && d.at && lastRun > d.at) return settle('superseded-by-run');
     // An @reboot job's ladder belongs to the boot that started it.
     if (job.reboot && d.bootId !== this.bootId) return settle('superseded');
     scheduler.rearmRetry(job.name, d.attempt, notBefore);

@@ -8,6 +8,9 @@ import type { RunRecord, SlotRecord } from '../history.ts';
 import { inBackground, iso, type StoreSide } from './context.ts';
 import { archiveOutput } from './output-archive.ts';
 
+/** The ledger's outcome of a slot a pause held (its `skip_reason` says why). */
+export const SKIPPED_OUTCOME = 'skipped';
+
 export class RunLedger {
   constructor(
     private readonly side: StoreSide,
@@ -39,27 +42,54 @@ export class RunLedger {
   /**
    * A slot that ended without a run (skipped by a gate, claimed elsewhere, missed...) as a row without
    * a run, its outcome the slot's word (`skipped:overlap`, `no-quorum`...); a folded missed record
-   * carries how many slots it covers (`missed_count`, up to `missed_until`). Readers that want runs
-   * filter on outcome (success / failure / cancelled).
+   * carries how many slots it covers (`missed_count`, up to `missed_until`). A slot a pause held is
+   * the synthetic run row instead (`pausedRow`). Readers that want runs filter on outcome (success /
+   * failure / cancelled).
    */
   slotSettled(slot: SlotRecord): void {
-    const record: Json = {
-      outcome: slot.outcome,
-      exit_code: null,
-      started_at: null,
-      finished_at: iso(this.side.clock.now()),
-      duration: null,
-      fail_reason: slot.detail,
-      resources: null,
-      run_id: null,
-      trigger: 'schedule',
-      attempt: 0,
-      scheduled_at: iso(slot.scheduledAt),
-      missed_count: slot.count ?? 1,
-      missed_until: iso(slot.lastAt ?? slot.scheduledAt),
-    };
+    const record: Json =
+      slot.outcome === 'paused'
+        ? pausedRow(slot, this.side.clock.now())
+        : {
+            outcome: slot.outcome,
+            exit_code: null,
+            started_at: null,
+            finished_at: iso(this.side.clock.now()),
+            duration: null,
+            fail_reason: slot.detail,
+            resources: null,
+            run_id: null,
+            trigger: 'schedule',
+            attempt: 0,
+            scheduled_at: iso(slot.scheduledAt),
+            missed_count: slot.count ?? 1,
+            missed_until: iso(slot.lastAt ?? slot.scheduledAt),
+          };
     inBackground(this.side, `recording the ${slot.outcome} slot of ${slot.job} in the ledger`, () =>
       this.side.store.append(`runs/${slot.job}`, record, { keep: this.keep }),
     );
   }
+}
+
+/**
+ * A slot a pause held, as the ledger's synthetic run row (spec 10 §1.3, spec 03 §3.1's `skipped`):
+ * nothing started, so no exit code, start or duration; `finished_at` is the skip instant. It counts
+ * against `maxRunsPerJob` like any row, and restarted daemons read it back into `/runs`
+ * (history-restore.ts); it is never a run: onlyIfLastSucceeded, retries and trends skip it.
+ */
+export function pausedRow(slot: SlotRecord, skippedAt: number): Json {
+  return {
+    outcome: SKIPPED_OUTCOME,
+    skip_reason: 'paused',
+    exit_code: null,
+    started_at: null,
+    finished_at: iso(skippedAt),
+    duration: null,
+    fail_reason: null,
+    resources: null,
+    run_id: null,
+    trigger: 'schedule',
+    attempt: 0,
+    scheduled_at: iso(slot.scheduledAt),
+  };
 }

@@ -1,7 +1,9 @@
 // The SLA monitor's edge (spec 09 §2.2-§2.6): it follows the scheduler's events into each job's
 // track, runs one pass per wall-clock minute (and one at start) through the pure planner, and turns
 // transitions into log lines, metric values and `onLate` reports. Reports go out off the scheduler
-// path, one chain per job, drained at shutdown. The monitor keeps everything in memory and dies with
+// path, one chain per job behind the job's completion reports already under way, drained at shutdown.
+// At boot with a store it reads, in the background and one job at a time, the ledger's last success
+// of each job with a maxTimeSinceSuccess check that knows none (§2.4 step 2). The monitor keeps everything in memory and dies with
 // the daemon: pair it with an outside alert on `cronstable_job_last_success_timestamp_seconds`.
 import type { SlaCheck } from '../../config/sla.ts';
 import type { JobConfig } from '../../config/types.ts';
@@ -43,13 +45,18 @@ export interface SlaSeries {
 export interface SlaMonitorDeps {
   clock: Clock;
   log: Logger;
-  scheduler: Pick<SchedulerView, 'subscribe' | 'history' | 'pauses'>;
+  scheduler: Pick<SchedulerView, 'subscribe' | 'history' | 'pauses' | 'reportsSettled'>;
   /** Whether this node owns the job now (cluster gate; a single node owns everything). */
   owns(job: JobConfig): boolean;
   /** Sends the job's `onLate` report for one breach; may reject (logged). */
   report(job: JobConfig, breach: SlaBreach): Promise<void>;
   /** A store rehydrates history: with no success in it, its oldest finish is the reference. */
   hasStore: boolean;
+  /**
+   * With a store: the job's last success from the ledger's newest max(1000, maxRunsPerJob) rows, else
+   * the oldest finish among them (`success: false`), else null. Read once per job at boot.
+   */
+  ledgerReference?: (job: string) => Promise<{ at: number; success: boolean } | null>;
   /** Pass period (default one wall-clock minute, aligned to the minute); a test hook shortens it. */
   passMs?: number;
 }
@@ -89,6 +96,34 @@ export class SlaMonitor {
     this.off = this.deps.scheduler.subscribe((e) => this.onEvent(e));
     this.pass();
     this.arm();
+    const read = this.deps.ledgerReference;
+    if (read) this.warmUp = this.readLedger(read);
+  }
+
+  /** The boot-time ledger read (tests await it); settled at once without a store. */
+  warmUp: Promise<void> = Promise.resolve();
+
+  /**
+   * §2.4 step 2, off the scheduler path: one bounded read at a time, only for jobs whose check needs a
+   * reference and that know no success yet. A success that finishes live meanwhile is newer than any
+   * the ledger holds, and `recordSuccess` keeps the newest, so it wins.
+   */
+  private async readLedger(read: NonNullable<SlaMonitorDeps['ledgerReference']>): Promise<void> {
+    for (const { job, track: t } of [...this.entries]) {
+      if (this.stopped) return;
+      if (job.sla.maxTimeSinceSuccessSeconds == null || t.lastSuccess !== null) continue;
+      let ref: { at: number; success: boolean } | null;
+      try {
+        ref = await read(job.name);
+      } catch (e) {
+        this.deps.log.warning(
+          `state: reading the run ledger of ${job.name} for its SLA failed: ${errorText(e)}`,
+        );
+        continue;
+      }
+      if (ref?.success) recordSuccess(t, ref.at);
+      else if (ref) t.ledgerOldest = ref.at;
+    }
   }
 
   private arm(): void {
@@ -168,6 +203,10 @@ export class SlaMonitor {
     into.paused = this.deps.scheduler.pauses.active(job.name) !== null;
     into.owned = this.deps.owns(job);
     into.historySuccess = historySuccess;
+    // The oldest finish seen, in memory or in the ledger's rows read at boot: later pages, never earlier.
+    const ledgerOldest = t.ledgerOldest;
+    if (ledgerOldest !== null && (historyOldest === null || ledgerOldest < historyOldest))
+      historyOldest = ledgerOldest;
     into.historyOldest = this.deps.hasStore ? historyOldest : null;
     return into;
   }
@@ -211,9 +250,11 @@ export class SlaMonitor {
       since: tr.since,
       lastSuccessAt: tr.lastSuccessAt,
     };
-    // Per job, in order, after earlier reports; never holding up the pass or other jobs.
+    // Per job, in order: after the job's completion reports already under way (the runs that ended
+    // before this breach) and its earlier onLate reports; never holding up the pass or other jobs.
+    const completions = this.deps.scheduler.reportsSettled(job.name).catch(() => undefined);
     const prev = this.chains.get(job.name) ?? Promise.resolve();
-    const next = prev.then(async () => {
+    const next = Promise.all([prev, completions]).then(async () => {
       this.deps.log.info(`Cron job ${job.name}: reporting SLA breach (${tr.check})`);
       try {
         await this.deps.report(job, breach);

@@ -13,6 +13,11 @@ export interface JobTrack {
   firstSeen: number;
   /** The newest success this process saw finish (never moved backward). */
   lastSuccess: number | null;
+  /**
+   * With a store and no success in the ledger's newest rows read at boot: the oldest finish among them
+   * (§2.4 step 2), the reference while no success is known; null until read, or with none.
+   */
+  ledgerOldest: number | null;
   /** The newest due slot recorded on the owning node; null once excused or with none. */
   due: number | null;
   /** The newest launch of any kind (even one that failed to spawn). */
@@ -33,6 +38,7 @@ export function newTrack(now: number): JobTrack {
   return {
     firstSeen: now,
     lastSuccess: null,
+    ledgerOldest: null,
     due: null,
     lastLaunch: null,
     running: new Map(),
