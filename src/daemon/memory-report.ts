@@ -68,6 +68,25 @@ function fullGc(): boolean {
   }
 }
 
+/**
+ * Under Bun: JavaScriptCore's heap (live size, capacity, memory its objects hold outside it) and
+ * the native allocator's (mimalloc) committed bytes, which process.memoryUsage() does not split.
+ */
+async function bunMemory(): Promise<Record<string, unknown> | null> {
+  if (!process.versions.bun) return null;
+  const specifier = 'bun:jsc'; // non-literal: bundlers and the type checker leave it alone
+  try {
+    const jsc = (await import(specifier)) as {
+      heapStats(): { heapSize: number; heapCapacity: number; extraMemorySize: number; objectCount: number };
+      memoryUsage(): Record<string, number>;
+    };
+    const { heapSize, heapCapacity, extraMemorySize, objectCount } = jsc.heapStats();
+    return { heapSize, heapCapacity, extraMemorySize, objectCount, allocator: jsc.memoryUsage() };
+  } catch (e) {
+    return { error: errorText(e) };
+  }
+}
+
 export async function memoryReport(
   extra: () => Record<string, unknown>,
   opts: { gcFirst?: boolean } = {},
@@ -96,6 +115,7 @@ export async function memoryReport(
     smapsRollupKb: smapsRollup(),
     smapsByKind: smaps,
     isolates: { main: isolateMemory(), ...(await workerIsolates()) },
+    bun: await bunMemory(),
     ...extra(),
   };
 }
