@@ -57,8 +57,14 @@ export function smapsByKind(
   return out;
 }
 
-/** V8's full collector, reachable only through a flag set at run time (debug use). */
+/** A full collection (debug use): V8's collector is reachable only through a flag set at run time. */
 function fullGc(): boolean {
+  // Bun: a synchronous full collection, then the native allocator hands back what it freed.
+  const bun = (globalThis as { Bun?: { gc(sync: boolean): void } }).Bun;
+  if (bun) {
+    bun.gc(true);
+    return true;
+  }
   try {
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
