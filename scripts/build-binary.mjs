@@ -21,12 +21,22 @@ step(process.execPath, ['scripts/build.mjs'], {
   CRONSTABLE_BUILD_INLINE_ALL: '1',
   CRONSTABLE_BUILD_OUT: entry,
 });
+/**
+ * JavaScriptCore's tier-up thresholds, times this (Bun's --compile-jit-policy). A daemon is idle
+ * most of the time and a CLI verb runs its code once: at the normal policy the JITs compile code
+ * that has run a few hundred times (timers, the endpoints' loops), and what they allocate and the
+ * code they emit stayed resident: 10-20 MB of the tour node's steady RSS and ~20 MB of its peak,
+ * with no endpoint answering slower for it (bench/RESULTS.md, "Binary memory (issue 34 item 4)").
+ */
+const JIT_POLICY = 1000;
+
 // Bytecode: Bun then skips parsing at start. --splitting keeps each file of the split a module of
 // its own in the binary, loaded on first import; the lane entry is the store workers' own entry.
 step(runtimeBin('bun'), [
   'build',
   '--compile',
   '--bytecode',
+  `--compile-jit-policy=${JIT_POLICY}`,
   '--splitting',
   '--format=esm',
   entry,
