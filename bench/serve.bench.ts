@@ -8,8 +8,12 @@
 //     /status, /jobs, /metrics, /calendar.ics, one request at a time;
 //   serve.<endpoint>_cost_s: an endpoint's own cost, its median latency in those rounds less the
 //     median of /version asked in the same rounds (what any request costs: HTTP, routing, loop).
-// The Bun figures carry a `.bun` infix (serve.bun.rss_steady_mb ...). The herd's ratio to the
-// xargs floor is bench/herd-floor.ts's.
+// The Bun figures carry a `.bun` infix (serve.bun.rss_steady_mb ...), and serve.bun.*_over_node_mb
+// is the binary's figure less the bundle's, same run. The binary is (re)built first when it is
+// missing or older than the bundle (`npm run bench` rebuilds the bundle; BENCH_SERVE_BINARY=0 skips
+// it). SERVE_PAIRS=N measures N bundle/binary pairs interleaved and reports each figure's median
+// (a shared machine's noise). The herd's ratio to the xargs floor is bench/herd-floor.ts's.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTour } from '../scripts/tour/tour.ts';
@@ -22,6 +26,7 @@ const BINARY = join(ROOT, 'dist', 'cronstable');
 const WARM_S = Number(process.env.SERVE_WARM_SECONDS ?? 30);
 const STEADY_S = Number(process.env.SERVE_STEADY_SECONDS ?? 30);
 const ROUNDS = 25;
+const PAIRS = Math.max(1, Math.floor(Number(process.env.SERVE_PAIRS ?? 1)));
 const ENDPOINTS = ['status', 'jobs', 'metrics', 'calendar'] as const;
 const PATHS: Record<(typeof ENDPOINTS)[number] | 'version', string> = {
   version: '/version',
@@ -139,12 +144,67 @@ function currentBinary(): { path: string } | { why: string } {
   return { path: BINARY };
 }
 
+/** The binary, built first when missing or stale (unless BENCH_SERVE_BINARY=0). */
+function binaryToMeasure(say: (l: string) => void): { path: string } | { why: string } {
+  const bin = currentBinary();
+  if ('path' in bin || process.env.BENCH_SERVE_BINARY === '0') return bin;
+  say(`${bin.why}; building it (scripts/build-binary.mjs)`);
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) return { why: `scripts/build-binary.mjs failed: ${r.stderr.trim().slice(-400)}` };
+  return currentBinary();
+}
+
+/** Each figure's median over the runs (one run: itself). */
+export function medianFigures(runs: ServeFigures[]): ServeFigures {
+  const med = (pick: (f: ServeFigures) => number) => percentile(runs.map(pick), 0.5);
+  const medians = Object.fromEntries(
+    Object.keys(PATHS).map((k) => [k, med((f) => f.medians[k as keyof typeof PATHS])]),
+  ) as ServeFigures['medians'];
+  return { rssSteadyMb: med((f) => f.rssSteadyMb), rssPeakMb: med((f) => f.rssPeakMb), medians };
+}
+
 export async function run(): Promise<Metric[]> {
   const say = (l: string) => process.stderr.write(`serve bench: ${l}\n`);
-  const metrics = serveMetrics('serve', await measureServe([process.execPath, BUNDLE], say));
-  const bin = currentBinary();
-  if ('path' in bin) metrics.push(...serveMetrics('serve.bun', await measureServe([bin.path], say)));
-  else say(`Bun binary skipped: ${bin.why}`);
+  const bin = binaryToMeasure(say);
+  if (!('path' in bin)) say(`Bun binary skipped: ${bin.why}`);
+  const node: ServeFigures[] = [];
+  const bun: ServeFigures[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    node.push(await measureServe([process.execPath, BUNDLE], say));
+    if ('path' in bin) bun.push(await measureServe([bin.path], say));
+  }
+  const nodeFig = medianFigures(node);
+  const metrics = serveMetrics('serve', nodeFig);
+  if (bun.length > 0) {
+    const bunFig = medianFigures(bun);
+    metrics.push(...serveMetrics('serve.bun', bunFig));
+    metrics.push(
+      {
+        metric: 'serve.bun.rss_steady_over_node_mb',
+        value: round(bunFig.rssSteadyMb - nodeFig.rssSteadyMb, 1),
+        unit: 'MB',
+        budget: 0,
+      },
+      {
+        metric: 'serve.bun.rss_peak_over_node_mb',
+        value: round(bunFig.rssPeakMb - nodeFig.rssPeakMb, 1),
+        unit: 'MB',
+        budget: 0,
+      },
+    );
+  }
+  if (PAIRS > 1)
+    for (const [name, runs] of [
+      ['bundle', node],
+      ['binary', bun],
+    ] as const)
+      if (runs.length > 0)
+        say(
+          `${name}: steady ${runs.map((f) => f.rssSteadyMb.toFixed(1)).join(', ')} MB; peak ${runs.map((f) => f.rssPeakMb.toFixed(1)).join(', ')} MB`,
+        );
   // The herd's start p99 against the xargs floor, same run (also alone: `--only herd`).
   if (process.env.BENCH_SERVE_HERD !== '0') metrics.push(...(await (await import('./herd-floor.ts')).run()));
   return metrics;

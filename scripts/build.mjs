@@ -27,7 +27,7 @@ const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
  * node_modules and required when the importing module is first evaluated: V8 pre-parses every
  * byte of the bundle on each start, and these are ~0.4 MB a job verb never runs. (They are
  * CommonJS packages, so a lazy require() gives the same module a static import would.) The
- * standalone binary is compiled from a bundle with everything inlined (INLINE_ALL).
+ * standalone binary is compiled from a split with every dependency inlined (INLINE_ALL).
  */
 const INLINE_ALL = process.env.CRONSTABLE_BUILD_INLINE_ALL === '1';
 // zod (~0.36 MB) serves the OpenAPI document's schemas (the MCP server serves generated JSON
@@ -87,7 +87,7 @@ const noDevtools = {
 /**
  * The terminal dashboard (Ink + React, ~0.5 MB) is its own file beside the bundle, dist/cronstable-tui.mjs:
  * inlined, V8 would pre-parse it on every start of every verb (+40 ms on `--version` measured). `tui` imports
- * it after its flag and tty checks. The Bun binary inlines it (bytecode: no parse cost at start).
+ * it after its flag and tty checks. In the binary's input it is one more file of the split.
  */
 const TUI_FILE = 'cronstable-tui.mjs';
 const tuiSplit = {
@@ -140,27 +140,34 @@ const common = {
  *   malloc arena (V8's platform threads, libuv's, the store worker) kept up to 2 MB of freed
  *   memory: ~7 MB of the tour node's steady RSS (bench/RESULTS.md, "serve (issue 23)").
  * The files keep flat names beside the entry: the lane, TUI and package.json paths stay relative
- * to whichever file holds the code. The Bun binary inlines everything (bytecode: no parse cost).
+ * to whichever file holds the code. The binary's input (INLINE_ALL, dist/binary/) is split the
+ * same way, with the dependencies inlined and the lane entry beside the program's.
  */
 const OUT_DIR = dirname(OUT);
 const CHUNK = /^cronstable-.+-[A-Z0-9]{8}\.mjs$/;
-const main = INLINE_ALL
-  ? { ...common, entryPoints: ['src/main.ts'], outfile: OUT }
-  : {
-      ...common,
-      entryPoints: { [basename(OUT, '.mjs')]: 'src/main.ts' },
-      outdir: OUT_DIR,
-      splitting: true,
-      chunkNames: 'cronstable-[name]-[hash]',
-      outExtension: { '.js': '.mjs' },
-    };
-if (!INLINE_ALL && existsSync(OUT_DIR)) {
+const main = {
+  ...common,
+  // The binary's input is split the same way (bun build --compile --splitting keeps each file a
+  // module of its own, loaded on first import), with the lane entry beside the program entry:
+  // a store lane's isolate loads only the store, and a daemon never loads the TUI, the MCP
+  // server or the verbs it does not run (bench/RESULTS.md, "Binary memory (issue 34 item 4)").
+  entryPoints: {
+    [basename(OUT, '.mjs')]: 'src/main.ts',
+    ...(INLINE_ALL ? { [basename(LANE_FILE, '.mjs')]: 'src/store/lane-entry.ts' } : {}),
+  },
+  outdir: OUT_DIR,
+  splitting: true,
+  chunkNames: 'cronstable-[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+};
+if (existsSync(OUT_DIR)) {
   // A previous build's files (hashes change with the code; cronstable-mcp.mjs is the old MCP file).
   for (const f of readdirSync(OUT_DIR, { withFileTypes: true }))
     if (f.isFile() && (CHUNK.test(f.name) || f.name === 'cronstable-mcp.mjs')) rmSync(join(OUT_DIR, f.name));
 }
 const result = await build({
   ...main,
+  // Bundled for the binary, the TUI is one more file of the split (no separate build).
   plugins: INLINE_ALL ? [lazyBuiltins, noDevtools] : [lazyBuiltins, noDevtools, tuiSplit],
 });
 if (!INLINE_ALL) {
@@ -174,7 +181,7 @@ if (!INLINE_ALL) {
 if (!INLINE_ALL) {
   // The store lanes' worker threads (src/store/lanes.ts) start on this file, not on the whole
   // program: each lane is its own isolate, and compiling and keeping the 1 MB bundle there cost
-  // ~5 MB of heap per lane for code it never runs. The Bun binary starts lanes on itself.
+  // ~5 MB of heap per lane for code it never runs. The binary carries its own lane entry (above).
   await build({
     ...common,
     entryPoints: ['src/store/lane-entry.ts'],

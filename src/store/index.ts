@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { TokenBucket } from './bucket.ts';
 import { DB_FILE, openConnection } from './connection.ts';
@@ -58,11 +59,23 @@ interface Backend {
 /** The lanes' own small bundle, written by scripts/build.mjs beside dist/cronstable.mjs. */
 export const LANE_BUNDLE = 'cronstable-lane.mjs';
 
+/** Names the lane bundle goes by: as built, and inside the Bun binary (`bun build --compile` names it .js). */
+const LANE_NAMES = [LANE_BUNDLE, LANE_BUNDLE.replace(/\.mjs$/, '.js')];
+
 /**
  * Where a lane worker starts: the lane bundle beside the program bundle when there is one (an
- * isolate compiling only the store, not the whole program), else the entry as given.
+ * isolate compiling only the store, not the whole program), else the entry as given. Without an
+ * entry (the Bun binary), the lane bundle beside this module when it is bundled: the binary
+ * carries it as an entry of its own (scripts/build-binary.mjs).
  */
-export function laneEntry(entry: string | URL | undefined): string | URL | undefined {
+export function laneEntry(
+  entry: string | URL | undefined,
+  here: string = import.meta.url,
+): string | URL | undefined {
+  if (entry === undefined) {
+    if (here.endsWith('.ts')) return undefined;
+    return LANE_NAMES.map((n) => new URL(n, here)).find((u) => existsSync(fileURLToPath(u)));
+  }
   if (typeof entry !== 'string' || !entry.endsWith('.mjs')) return entry;
   const lane = join(dirname(entry), LANE_BUNDLE);
   return existsSync(lane) ? lane : entry;

@@ -159,11 +159,12 @@ export class LaneClient {
     worker.postMessage({ type: 'close' } satisfies ToLane);
   }
 
-  /** What the worker's isolate holds (debug memory report). */
+  /** What the worker's isolate holds (debug memory report), with the module it started on. */
   private askMemory(worker: Worker): Promise<IsolateMemory> {
     const id = this.nextId++;
+    const entry = String(this.entry ?? import.meta.url);
     return new Promise((resolve) => {
-      this.memoryAsks.set(id, resolve);
+      this.memoryAsks.set(id, (r) => resolve({ ...r, extra: { ...r.extra, entry } }));
       worker.postMessage({ type: 'memory', id } satisfies ToLane);
     });
   }

@@ -1,0 +1,73 @@
+// Issue 34 item 4: the standalone binary is compiled from the split program with the store lane
+// entry as an entry of its own (scripts/build-binary.mjs), so a lane worker starts on that entry,
+// not on the whole program. A real binary daemon with a store and a web listener: it writes data
+// through its lane, and its debug memory report names the module the lane started on and
+// JavaScriptCore's heap figures (`topology: shared` keeps the store in worker lanes).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
+import { standaloneBinary } from '../helpers/standalone-binary.ts';
+import { writeTree } from '../helpers/tmp.ts';
+import { until } from '../helpers/until.ts';
+
+let child: ChildProcess | null = null;
+afterAll(() => stopChild(child));
+
+describe('the standalone binary', () => {
+  it('runs its store lane on the lane entry it carries', async () => {
+    const binary = standaloneBinary();
+    const port = await freePort();
+    const dir = writeTree(
+      {
+        'cronstable.yaml': [
+          'jobs:',
+          '  - name: tick',
+          '    command: echo tick',
+          '    schedule: "* * * * * * *"',
+          'state:',
+          '  path: state',
+          '  topology: shared',
+          'web:',
+          '  listen:',
+          `    - http://127.0.0.1:${port}`,
+          '',
+        ].join('\n'),
+      },
+      true,
+    );
+    const report = join(dir, 'memory.json');
+    let out = '';
+    child = spawn(binary, ['-c', dir], {
+      cwd: dir,
+      env: { ...process.env, CRONSTABLE_DEBUG_MEMORY: report },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    child.stderr!.on('data', (c: Buffer) => (out += c));
+    const base = `http://127.0.0.1:${port}`;
+    // A run of `tick` recorded: the ledger is written through the lane.
+    await until(`a recorded run of tick; log:\n${out}`, 30_000, async () => {
+      const r = await fetch(`${base}/jobs/tick/runs`);
+      if (!r.ok) return null;
+      const body = (await r.json()) as { runs?: unknown[] } | unknown[];
+      const runs = Array.isArray(body) ? body : (body.runs ?? []);
+      return runs.length > 0 ? true : null;
+    });
+    child.kill('SIGUSR2');
+    const r = await until('the memory report', 10_000, async () =>
+      existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as Record<string, any>) : null,
+    );
+    expect(out).not.toContain('running the store on the main thread');
+    expect(r.runtime).toMatch(/^bun /);
+    const lanes = Object.entries(r.isolates as Record<string, any>).filter(([k]) =>
+      k.startsWith('store-lane'),
+    );
+    expect(lanes.length).toBeGreaterThan(0);
+    for (const [, lane] of lanes) expect(lane.extra.entry).toMatch(/\/cronstable-lane\.m?js$/);
+    expect(r.bun.heapSize).toBeGreaterThan(0);
+    expect(r.bun.heapCapacity).toBeGreaterThanOrEqual(r.bun.heapSize);
+  }, 240_000);
+});
