@@ -1,9 +1,10 @@
 // The dashboard shell (spec 06 §9): composes the polling, the route, selection and keyboard, the chrome and the
 // views. Each view lives in views/<name>/, the chrome in chrome/, browser I/O in io/, and what they compute in
 // src/dashboard (shared with the terminal dashboard).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, hasFleetView, roleLabel } from '../../dashboard/cluster.ts';
 import { connectionState } from '../../dashboard/connection.ts';
+import { pollPeriodMs } from '../../dashboard/hidden.ts';
 import type { CoreContext } from '../../dashboard/palette.ts';
 import type { DrawerTab } from '../../dashboard/route.ts';
 import { REFRESH_CHOICES, type RefreshChoice, ROW_HEIGHTS } from '../../dashboard/settings.ts';
@@ -16,7 +17,7 @@ import { OverloadBanner } from '../chrome/OverloadBanner.tsx';
 import { Toasts, useToasts } from '../chrome/Toasts.tsx';
 import { Toolbar } from '../chrome/Toolbar.tsx';
 import type { Api } from '../io/api.ts';
-import { copyText, useNow, usePref, useRoute } from '../io/hooks.ts';
+import { copyText, useNow, usePageHidden, usePref, useRoute } from '../io/hooks.ts';
 import { useLook, useTheme, useThemeKeys } from '../io/theme.ts';
 import { Drawer } from '../views/drawer/Drawer.tsx';
 import { IncidentTimeline } from '../views/incident/IncidentTimeline.tsx';
@@ -34,6 +35,7 @@ import { useNextFire } from './useNextFire.ts';
 import { useNotifications } from './useNotifications.ts';
 import { usePaletteCommands } from './usePaletteCommands.ts';
 import { usePoll } from './usePoll.ts';
+import { useTabTitle } from './useTabTitle.ts';
 
 type Incident = 'timeline' | 'mitigate' | 'run-failing';
 
@@ -55,7 +57,10 @@ export function App({ api }: { api: Api }) {
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
 
-  const poll = usePoll(api, refresh, route.view === 'fleet', () => dialogs.askToken(api.hasToken(), true));
+  const hidden = usePageHidden();
+  const poll = usePoll(api, refresh, hidden, route.view === 'fleet', () =>
+    dialogs.askToken(api.hasToken(), true),
+  );
   const { jobs, fetchedAt, cluster, node, refreshNow } = poll;
   // ui-schedule: `/state` on each tick until it first answers (spec 06 §9.1)
   const stateEnabled = useStateProbe(api, fetchedAt)?.enabled === true;
@@ -79,10 +84,13 @@ export function App({ api }: { api: Api }) {
     if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
   };
 
-  useEffect(() => {
-    document.title =
-      summary && summary.failing > 0 ? `(${summary.failing} failing) cronstable` : 'cronstable';
-  }, [summary?.failing]);
+  useTabTitle({
+    jobs,
+    fetchedAt,
+    pollFailed: poll.pollFailed,
+    alert: alert?.title ?? null,
+    nodeName: clustered?.node_name ?? null,
+  });
 
   const nextAtOf = useNextFire(fetchedAt);
 
@@ -123,7 +131,7 @@ export function App({ api }: { api: Api }) {
     filterRef,
   );
 
-  const intervalMs = refresh === 'paused' ? Number.POSITIVE_INFINITY : Number(refresh) * 1000;
+  const intervalMs = pollPeriodMs(refresh, hidden) ?? Number.POSITIVE_INFINITY;
   const conn = connectionState({ locked: poll.locked, fetchedAt, failed: poll.pollFailed, intervalMs }, now);
 
   const drawer = route.drawer;
@@ -309,7 +317,7 @@ export function App({ api }: { api: Api }) {
             scale: Number(look.scale) / 100,
             onFleet: hasFleet ? openFleet : null,
             dags: {
-              intervalMs: refresh === 'paused' ? 60_000 : Number(refresh) * 1000,
+              intervalMs: pollPeriodMs(refresh, hidden) ?? 60_000,
               shown: dagsShown,
               onCount: setDagCount,
             },
