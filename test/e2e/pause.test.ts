@@ -60,4 +60,34 @@ describe('dashboard pause and resume (real daemon + headless Chromium)', () => {
       (await rowText('nightly')).includes('⏸ Pause') ? true : null,
     );
   });
+
+  it('the drawer pauses: the chip, the paused pill and the palette entry; the drawer resumes', async () => {
+    await ui.page.goto(`${ui.base}/#job/other`);
+    const button = ui.page.locator('[data-testid=drawer-pause]');
+    expect((await button.textContent())?.trim()).toBe('⏸ Pause');
+    await button.click();
+    await ui.page.getByText('⏸ paused other').waitFor();
+    await until('the pause on the daemon', 5000, () => pausedOf('other'));
+    const pill = ui.page.locator('[data-testid=paused-pill]');
+    await pill.waitFor();
+    expect((await pill.textContent())?.trim()).toBe('⏸ 1 paused');
+    await until('the chip on the row', 8000, async () =>
+      /⏸ until \d\d:\d\d UTC/.test(await rowText('other')) ? true : null,
+    );
+    await until('the drawer button turned', 8000, async () =>
+      (await button.textContent())?.trim() === '⏵ Resume' ? true : null,
+    );
+    // The palette offers the resume of the paused job.
+    await ui.page.keyboard.press('Control+k');
+    await ui.page.locator('[data-testid=palette] input').fill('other resume');
+    const items = await ui.page.locator('[data-testid=palette] .palette-item').allTextContents();
+    expect(items.some((t) => t.startsWith('other › resume'))).toBe(true);
+    await ui.page.keyboard.press('Escape');
+    await button.click();
+    await ui.page.getByText('⏵ resumed other').waitFor();
+    await until('the resume on the daemon', 5000, async () =>
+      (await pausedOf('other')) === null ? true : null,
+    );
+    await until('the pill gone', 8000, async () => ((await pill.count()) === 0 ? true : null));
+  });
 });
