@@ -7,19 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 import { until } from '../helpers/until.ts';
 
-const CONFIG = (port: number): string => `jobs:
-  - name: steady
-    command: "true"
-    schedule: "0 0 1 1 *"
-  - name: long-etl
-    command: sleep 60
-    schedule: "0 0 1 1 *"
-  - name: broken
-    command: exit 3
-    schedule: "0 0 1 1 *"
-web:
+// Every job fires once a year: nothing runs but what a test starts.
+const CONFIG = (port: number): string => `web:
   listen:
     - http://127.0.0.1:${port}
+jobs:
+  - name: steady
+    schedule: "0 0 1 1 *"
+    command: "true"
+  - name: long-etl
+    schedule: "0 0 1 1 *"
+    command: sleep 60
+  - name: broken
+    schedule: "0 0 1 1 *"
+    command: exit 3
 `;
 
 describe('live tab title and hidden-tab polling (real daemon + headless Chromium)', () => {

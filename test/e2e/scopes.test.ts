@@ -78,6 +78,14 @@ describe('scope-aware chrome (real daemon with scoped tokens + headless Chromium
   const page = () => ui.page;
   const count = (sel: string): Promise<number> => ui.page.locator(sel).count();
   const tokenButton = () => ui.page.locator('[data-testid=token-button]');
+  /** Opens the board, then the token dialog from the token button, and enters `token`. */
+  const enterToken = async (token: string): Promise<void> => {
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.locator('tr.job[data-job="steady"]').waitFor();
+    await tokenButton().click();
+    await ui.page.locator('[data-testid=token-input]').fill(token);
+    await ui.page.locator('[data-testid=token-input]').press('Enter');
+  };
   const openPalette = async (query: string): Promise<string[]> => {
     await ui.page.keyboard.press('Control+k');
     await ui.page.locator('[data-testid=palette] input').fill(query);
@@ -141,11 +149,7 @@ describe('scope-aware chrome (real daemon with scoped tokens + headless Chromium
   });
 
   it('view only opens the token dialog; the control token brings the controls back, not the gate buttons', async () => {
-    await page().goto(`${ui.base}/`);
-    await page().locator('tr.job[data-job="steady"]').waitFor();
-    await tokenButton().click();
-    await page().locator('[data-testid=token-input]').fill('ctltok');
-    await page().locator('[data-testid=token-input]').press('Enter');
+    await enterToken('ctltok');
     await expect.poll(() => tokenButton().textContent()).not.toContain('view only');
     await page().locator('tr.job[data-job="steady"] .btn-run').waitFor();
     expect(await count('tr.job[data-job="steady"] .btn-pause')).toBe(1);
@@ -163,11 +167,7 @@ describe('scope-aware chrome (real daemon with scoped tokens + headless Chromium
   });
 
   it('a view token: not the public view, and still no controls', async () => {
-    await page().goto(`${ui.base}/`);
-    await page().locator('tr.job[data-job="steady"]').waitFor();
-    await tokenButton().click();
-    await page().locator('[data-testid=token-input]').fill('viewtok');
-    await page().locator('[data-testid=token-input]').press('Enter');
+    await enterToken('viewtok');
     await until('the run buttons to go', 8000, async () =>
       (await count('tr.job .btn-run')) === 0 ? true : null,
     );

@@ -238,7 +238,7 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
     expect(await fgOf(t, warn.row, warn.col)).toBe(STANDARD.pending);
     // " slow disk" after the job's reset is not bold
     expect((await t.cell(warn.row, warn.col + 5))?.isBold()).toBeFalsy();
-    expect(t.raw.slice(mark)).toContain('38;2;201;169;74');
+    expect(t.raw.slice(mark)).toContain('38;2;193;156;0'); // standard's pending c19c00
     expect(basicColourSgrs(t.raw.slice(mark))).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessOf, FULL_ACCESS, VIEW_ONLY_TITLE } from '../../src/dashboard/access.ts';
 import { jobCommands, viewCommands } from '../../src/dashboard/palette.ts';
-import { apiJob } from '../helpers/api-job.ts';
+import { apiJob, PAUSED } from '../helpers/api-job.ts';
 
 const who = (scopes: Array<'view' | 'control' | 'approve'>, authenticated: boolean, allScopes = false) => ({
   authenticated,
@@ -49,13 +49,7 @@ describe('accessOf', () => {
 });
 
 describe('the palette follows the access', () => {
-  const paused = {
-    since: '2026-07-05T08:00:00Z',
-    until: '2026-07-05T10:00:00Z',
-    by: 'api',
-    note: '',
-    channel: 'api' as const,
-  };
+  const paused = PAUSED;
   const jobs = [
     apiJob('a', { paused: null }),
     apiJob('b', { paused }),

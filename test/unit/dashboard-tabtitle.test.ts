@@ -13,7 +13,7 @@ import {
   trackRunning,
 } from '../../src/dashboard/tabtitle.ts';
 import type { ApiJob, ApiRun } from '../../src/dashboard/types.ts';
-import { apiJob } from '../helpers/api-job.ts';
+import { apiJob, PAUSED } from '../helpers/api-job.ts';
 
 const NOW = Date.UTC(2026, 6, 5, 9, 0, 0);
 
@@ -30,13 +30,7 @@ const ok = (name: string, over: Partial<ApiJob> = {}): ApiJob =>
   apiJob(name, { last_run: last('success'), scheduled_in: 3600, ...over });
 const failed = (name: string): ApiJob => apiJob(name, { last_run: last('failure') });
 const running = (name: string): ApiJob => apiJob(name, { running: true, last_run: last('success') });
-const paused = {
-  since: '2026-07-05T08:00:00Z',
-  until: '2026-07-05T10:00:00Z',
-  by: 'api',
-  note: '',
-  channel: 'api' as const,
-};
+const paused = PAUSED;
 
 const input = (jobs: ApiJob[] | null, over: Partial<TitleInput> = {}): TitleInput => ({
   jobs,

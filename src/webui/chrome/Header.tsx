@@ -166,10 +166,10 @@ export function Header(p: HeaderProps) {
             {s.paused > 0 && (
               <button
                 type="button"
-                class="pill pill-paused"
-                onClick={() => p.onSegment('all')}
-                title="Jobs under a runtime pause (resume from the row or the drawer)"
                 data-testid="paused-pill"
+                class="pill pill-paused"
+                title="Jobs under a runtime pause (resume from the row or the drawer)"
+                onClick={() => p.onSegment('all')}
               >
                 <span aria-hidden="true">⏸</span> <b>{s.paused}</b> paused
               </button>
