@@ -498,5 +498,5 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     if (process.env.AXE_DUMP) writeFileSync(process.env.AXE_DUMP, found.join('\n'));
     expect(found).toEqual([]);
     expect(ui.pageErrors).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 });
