@@ -197,10 +197,15 @@ export interface JobContext {
   run(name: string): void;
   cancel(name: string): void;
   copy(job: ApiJob): void;
+  /** pause for an hour or resume (spec 10 §1.5); offered for rows that carry `paused` */
+  pause?(job: ApiJob): void;
+  /** the token holds the control scope (spec 10 §5.4); false drops run, cancel and pause; default true */
+  control?: boolean;
 }
 
-/** Per job: open (logs / history / schedule), run or cancel, copy the command. */
+/** Per job: open (logs / history / schedule), run or cancel, pause or resume, copy the command. */
 export function jobCommands(jobs: readonly ApiJob[], c: JobContext): Command[] {
+  const control = c.control !== false;
   const out: Command[] = [];
   for (const j of jobs) {
     const n = j.name;
@@ -211,12 +216,22 @@ export function jobCommands(jobs: readonly ApiJob[], c: JobContext): Command[] {
         keywords: j.schedule,
       }),
     );
-    if (j.running)
+    if (control && j.running)
       out.push(
         cmd('job', `job.cancel:${n}`, `${n} › cancel`, () => c.cancel(n), { keywords: 'stop kill ■' }),
       );
-    else if (j.enabled)
+    else if (control && j.enabled)
       out.push(cmd('job', `job.run:${n}`, `${n} › run now`, () => c.run(n), { keywords: 'start ▶' }));
+    const pause = c.pause;
+    if (control && pause && j.paused !== undefined)
+      out.push(
+        j.paused
+          ? cmd('job', `job.resume:${n}`, `${n} › resume`, () => pause(j), { keywords: 'unpause ⏵' })
+          : cmd('job', `job.pause:${n}`, `${n} › pause for an hour`, () => pause(j), {
+              keywords: 'hold ⏸',
+              hint: 'p',
+            }),
+      );
     out.push(cmd('job', `job.copy:${n}`, `${n} › copy command`, () => c.copy(j), { keywords: 'clipboard' }));
   }
   return out;
@@ -232,6 +247,8 @@ export interface ViewContext {
   /** how many DAGs `/dags` lists */
   dagCount: number;
   toggleDags(): void;
+  /** the token holds the control scope (spec 10 §5.4); false drops mitigate and run-failing; default true */
+  control?: boolean;
 }
 
 /** The views of the later issues (radar, pressure, heat, tail, tv, state), the incident tools and the modals. */
@@ -248,10 +265,14 @@ export function viewCommands(c: ViewContext): Command[] {
     cmd('incident', 'incident.timeline', 'Open the incident timeline', () => c.openIncident('timeline'), {
       hint: 'i',
     }),
-    cmd('incident', 'incident.mitigate', 'Open the mitigate console', () => c.openIncident('mitigate')),
-    cmd('incident', 'incident.run-failing', 'Run every failing job again', () =>
-      c.openIncident('run-failing'),
-    ),
+    ...(c.control === false
+      ? []
+      : [
+          cmd('incident', 'incident.mitigate', 'Open the mitigate console', () => c.openIncident('mitigate')),
+          cmd('incident', 'incident.run-failing', 'Run every failing job again', () =>
+            c.openIncident('run-failing'),
+          ),
+        ]),
     cmd('tool', 'tool.sandbox', 'Open the cron sandbox', () => c.openSandbox(), {
       keywords: '✎ cron expression preview',
     }),

@@ -2,14 +2,17 @@
 // new-failure detector behind desktop notifications. Pure; persistence lives in src/webui/io/hooks.ts (usePref).
 import type { ApiJob } from './types.ts';
 
-export const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
+/** In picker and `t` order: `standard` (the default, spec 10 §5.3) first, each theme before its light twin. */
+export const THEMES = ['standard', 'standard-light', 'light', 'dark', 'hc-light', 'hc-dark'] as const;
 export type Theme = (typeof THEMES)[number];
-/** `auto` follows the system's light / dark preference. */
+/** `auto` (what a new visitor gets) is `standard`, or `standard-light` on a system that prefers light. */
 export type ThemePref = 'auto' | Theme;
 export const THEME_PREFS: readonly ThemePref[] = ['auto', ...THEMES];
 
 export const THEME_LABEL: Record<ThemePref, string> = {
-  auto: 'follow the system (light / dark)',
+  auto: 'standard, following the system (light / dark)',
+  standard: 'standard',
+  'standard-light': 'standard light',
   light: 'light',
   dark: 'dark',
   'hc-light': 'high-contrast light',
@@ -44,7 +47,7 @@ export type OnOff = (typeof ON_OFF)[number];
 export const ROW_HEIGHTS: Record<Density, number> = { comfortable: 58, compact: 40 };
 
 export function isDark(theme: Theme): boolean {
-  return theme === 'dark' || theme === 'hc-dark';
+  return theme === 'standard' || theme === 'dark' || theme === 'hc-dark';
 }
 
 /** `t`: the next theme in the cycle. */
@@ -55,6 +58,10 @@ export function cycleTheme(theme: Theme): Theme {
 /** `T` and the header button: the same contrast level, the other brightness. */
 export function flipLightDark(theme: Theme): Theme {
   switch (theme) {
+    case 'standard':
+      return 'standard-light';
+    case 'standard-light':
+      return 'standard';
     case 'light':
       return 'dark';
     case 'dark':
@@ -67,7 +74,7 @@ export function flipLightDark(theme: Theme): Theme {
 }
 
 export function resolveTheme(pref: ThemePref, systemDark: boolean): Theme {
-  return pref === 'auto' ? (systemDark ? 'dark' : 'light') : pref;
+  return pref === 'auto' ? (systemDark ? 'standard' : 'standard-light') : pref;
 }
 
 /**

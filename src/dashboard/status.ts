@@ -72,16 +72,19 @@ export interface Summary {
   failing: number;
   scheduled: number;
   disabled: number;
+  /** enabled jobs under a runtime pause (spec 10 §1.5) */
+  paused: number;
 }
 
-/** Header pills: running, failing (last run failed), scheduled (enabled with a next fire), disabled. */
+/** Header pills: running, failing (last run failed), scheduled (enabled with a next fire), disabled, paused. */
 export function summarize(jobs: readonly ApiJob[]): Summary {
-  const out: Summary = { total: jobs.length, running: 0, failing: 0, scheduled: 0, disabled: 0 };
+  const out: Summary = { total: jobs.length, running: 0, failing: 0, scheduled: 0, disabled: 0, paused: 0 };
   for (const j of jobs) {
     if (!j.enabled) {
       out.disabled++;
       continue;
     }
+    if (j.paused) out.paused++;
     if (j.running) out.running++;
     else if (j.last_run?.outcome === 'failure') out.failing++;
     if (j.scheduled_in !== null || (j.running && !j.never_fires)) out.scheduled++;

@@ -16,9 +16,15 @@ const loadAssets = (): Promise<Assets> =>
 
 const MISSING = 'dashboard assets are missing (src/web/generated/assets.ts was not built): run npm run build';
 
-/** A data: favicon (a clock face), so the page never asks for /favicon.ico. */
+/**
+ * A static data: favicon, the pendulum mark (spec 10 §5.1): a pivot bar, a rod swung a little off true and its
+ * bob. Static on purpose: the live state is in the tab title, and the page never asks for /favicon.ico.
+ */
 const FAVICON =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Ccircle cx='16' cy='16' r='13' fill='none' stroke='%234f9ee8' stroke-width='3'/%3E%3Cpath d='M16 9v8l5 3' fill='none' stroke='%234f9ee8' stroke-width='3' stroke-linecap='round'/%3E%3C/svg%3E";
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E" +
+  "%3Cpath d='M9 3h14' stroke='%234f9ee8' stroke-width='3' stroke-linecap='round'/%3E" +
+  "%3Cpath d='M16 3l5 17' stroke='%234f9ee8' stroke-width='2.5' stroke-linecap='round'/%3E" +
+  "%3Ccircle cx='22' cy='24' r='6' fill='%234f9ee8'/%3E%3C/svg%3E";
 
 let cached: string | null = null;
 

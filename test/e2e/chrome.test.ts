@@ -4,18 +4,16 @@
 // Chromium; screenshots go to test/e2e/screenshots/chrome-*.png.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { freePort } from '../../scripts/fleet/ports.ts';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { axeViolations, COLOUR_RULES } from '../helpers/axe.ts';
 import { openContext } from '../helpers/browser.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const THEMES = ['light', 'dark', 'hc-light', 'hc-dark'] as const;
+const THEMES = ['standard', 'standard-light', 'light', 'dark', 'hc-light', 'hc-dark'] as const;
 
 const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the dashboard chrome
 state:
@@ -70,108 +68,73 @@ interface ApiJob {
   last_run: { outcome: string; finished_at: string; fail_reason: string | null } | null;
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown = null;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v !== null) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
 describe('dashboard chrome and accessibility (real daemon + headless Chromium)', () => {
-  let dir = '';
-  let daemon: E2eDaemon | null = null;
-  let base = '';
-  let context: BrowserContext | null = null;
-  let page: Page;
-  const pageErrors: string[] = [];
-
   // Page-side code is passed as strings: the project's type-check has no DOM library.
-  const js = <T>(code: string): Promise<T> => page.evaluate(code) as Promise<T>;
+  const js = <T>(code: string): Promise<T> => ui.page.evaluate(code) as Promise<T>;
   const pref = (key: string): Promise<string | null> => js(`localStorage.getItem('cronstable.${key}')`);
-  const apiJobs = async (): Promise<ApiJob[]> => (await fetch(`${base}/jobs`)).json() as Promise<ApiJob[]>;
+  const apiJobs = async (): Promise<ApiJob[]> => (await fetch(`${ui.base}/jobs`)).json() as Promise<ApiJob[]>;
   const shownNames = (): Promise<string[]> =>
     js<string[]>(`[...document.querySelectorAll('tr.job')].map((tr) => tr.getAttribute('data-job'))`);
   const runAndWait = async (name: string): Promise<void> => {
     const before = (await apiJobs()).find((j) => j.name === name)?.last_run?.finished_at ?? null;
-    await fetch(`${base}/jobs/${name}/start`, { method: 'POST' });
+    await fetch(`${ui.base}/jobs/${name}/start`, { method: 'POST' });
     await until(`a finished run of ${name}`, 15_000, async () => {
       const j = (await apiJobs()).find((x) => x.name === name);
       return j?.last_run && j.last_run.finished_at !== before && !j.running ? true : null;
     });
   };
 
-  beforeAll(async () => {
-    requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-chrome-'));
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
-    daemon = await startE2eDaemon(dir, { base });
-    context = await openContext({
-      viewport: { width: 1500, height: 950 },
-      colorScheme: 'light',
-      timezoneId: 'Europe/Berlin',
-    });
-    await context.grantPermissions(['notifications'], { origin: base });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(8000);
-    // Records every desktop notification the page shows (the real constructor still runs).
-    await page.addInitScript(`{
-      const Real = window.Notification;
-      const shown = [];
-      window.__notes = shown;
-      const Spy = function (title, opts) {
-        shown.push(title + ' | ' + ((opts && opts.body) || ''));
-        return new Real(title, opts);
-      };
-      Object.defineProperty(Spy, 'permission', { get: () => Real.permission });
-      Spy.requestPermission = Real.requestPermission.bind(Real);
-      window.Notification = Spy;
-    }`);
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-    });
-    // history for the Rate column: one success, one failure; one finished DAG run for its card and drawer
-    await runAndWait('backup-db');
-    await runAndWait('flaky-export');
-    await fetch(`${base}/dags/nightly/trigger`, { method: 'POST' });
-    await until('a finished run of the nightly DAG', 20_000, async () => {
-      const res = await fetch(`${base}/dags/nightly/runs`);
-      const body = (await res.json()) as { runs?: Array<{ state: string }> } | Array<{ state: string }>;
-      const runs = Array.isArray(body) ? body : (body.runs ?? []);
-      return runs.some((r) => r.state === 'success') ? true : null;
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await tearDownE2e(context, daemon, dir);
-  }, 30_000);
+  const ui = dashboardSuite({
+    name: 'chrome',
+    config: (port, dir) => CONFIG(port, join(dir, 'state')),
+    context: { viewport: { width: 1500, height: 950 }, colorScheme: 'light', timezoneId: 'Europe/Berlin' },
+    actionTimeoutMs: 8000,
+    seed: () => {
+      mkdirSync(SHOTS, { recursive: true });
+    },
+    ready: async () => {
+      await ui.context.grantPermissions(['notifications'], { origin: ui.base });
+      // Records every desktop notification the page shows (the real constructor still runs).
+      await ui.page.addInitScript(`{
+        const Real = window.Notification;
+        const shown = [];
+        window.__notes = shown;
+        const Spy = function (title, opts) {
+          shown.push(title + ' | ' + ((opts && opts.body) || ''));
+          return new Real(title, opts);
+        };
+        Object.defineProperty(Spy, 'permission', { get: () => Real.permission });
+        Spy.requestPermission = Real.requestPermission.bind(Real);
+        window.Notification = Spy;
+      }`);
+      // history for the Rate column: one success, one failure; one finished DAG run for its card and drawer
+      await runAndWait('backup-db');
+      await runAndWait('flaky-export');
+      await fetch(`${ui.base}/dags/nightly/trigger`, { method: 'POST' });
+      await until('a finished run of the nightly DAG', 20_000, async () => {
+        const res = await fetch(`${ui.base}/dags/nightly/runs`);
+        const body = (await res.json()) as { runs?: Array<{ state: string }> } | Array<{ state: string }>;
+        const runs = Array.isArray(body) ? body : (body.runs ?? []);
+        return runs.some((r) => r.state === 'success') ? true : null;
+      });
+    },
+  });
 
   it('sorts by every column from the header, by mouse and keyboard, with aria-sort', async () => {
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
     const jobs = await apiJobs();
     const names = jobs.map((j) => j.name).sort();
-    const header = (key: string) => page.locator(`th button[data-sort="${key}"]`);
+    const header = (key: string) => ui.page.locator(`th button[data-sort="${key}"]`);
     await header('name').click();
     await expect.poll(shownNames).toEqual(names);
-    expect(await page.locator('th:has(button[data-sort="name"])').getAttribute('aria-sort')).toBe(
+    expect(await ui.page.locator('th:has(button[data-sort="name"])').getAttribute('aria-sort')).toBe(
       'ascending',
     );
     await header('name').focus();
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     await expect.poll(shownNames).toEqual([...names].reverse());
-    expect(await page.locator('th:has(button[data-sort="name"])').getAttribute('aria-sort')).toBe(
+    expect(await ui.page.locator('th:has(button[data-sort="name"])').getAttribute('aria-sort')).toBe(
       'descending',
     );
     // next fire ascending: the soonest first, jobs without a next fire (disabled) last
@@ -190,26 +153,26 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     expect(byStatus.at(-1)).toBe('zz-retired');
     for (const key of ['last', 'took']) {
       await header(key).click();
-      expect(await page.locator(`th:has(button[data-sort="${key}"])`).getAttribute('aria-sort')).toBe(
+      expect(await ui.page.locator(`th:has(button[data-sort="${key}"])`).getAttribute('aria-sort')).toBe(
         'ascending',
       );
-      expect(await page.locator('th[aria-sort]').count()).toBe(1);
+      expect(await ui.page.locator('th[aria-sort]').count()).toBe(1);
     }
     // the choice is a preference
     expect(await pref('sort')).toBe('took');
   }, 30_000);
 
   it('adds Policy, TZ, Next at and Rate from "⊞ cols", checks them against /jobs, and sorts by them', async () => {
-    await page.locator('[data-testid=cols-button]').click();
-    await page.waitForSelector('[data-testid=cols-menu]');
+    await ui.page.locator('[data-testid=cols-button]').click();
+    await ui.page.waitForSelector('[data-testid=cols-menu]');
     for (const col of ['policy', 'tz', 'nextat', 'rate'])
-      await page.locator(`input[data-col="${col}"]`).check();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('[data-testid=cols-menu]').count()).toBe(0);
-    expect(await page.locator('[data-testid=cols-button]').textContent()).toContain('+4');
+      await ui.page.locator(`input[data-col="${col}"]`).check();
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.locator('[data-testid=cols-menu]').count()).toBe(0);
+    expect(await ui.page.locator('[data-testid=cols-button]').textContent()).toContain('+4');
     const jobs = await apiJobs();
     for (const j of jobs) {
-      const row = page.locator(`tr.job[data-job="${j.name}"]`);
+      const row = ui.page.locator(`tr.job[data-job="${j.name}"]`);
       const tz = j.timezone === 'UTC' ? 'UTC' : (j.timezone ?? (j.utc ? 'UTC' : 'local'));
       expect(await row.locator('td.c-tz').textContent()).toBe(tz);
       expect(await row.locator('td.c-policy').textContent()).toBe('—');
@@ -236,84 +199,84 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       minute: '2-digit',
       hourCycle: 'h23',
     }).format(at);
-    expect(await page.locator('tr.job[data-job="backup-db"] td.c-nextat').textContent()).toContain(hhmm);
-    expect(await page.locator('tr.job[data-job="local-report"] td.c-tz').textContent()).toBe('local');
-    await page.locator('th button[data-sort="rate"]').click();
+    expect(await ui.page.locator('tr.job[data-job="backup-db"] td.c-nextat').textContent()).toContain(hhmm);
+    expect(await ui.page.locator('tr.job[data-job="local-report"] td.c-tz').textContent()).toBe('local');
+    await ui.page.locator('th button[data-sort="rate"]').click();
     const byRate = await shownNames();
     expect(byRate.indexOf('flaky-export')).toBeLessThan(byRate.indexOf('backup-db'));
-    await page.locator('th button[data-sort="tz"]').click();
+    await ui.page.locator('th button[data-sort="tz"]').click();
     expect((await shownNames())[0]).toBe('nyc-close');
     // "N jobs (of M)" under a filter
-    await page.locator('#job-filter').fill('backup');
+    await ui.page.locator('#job-filter').fill('backup');
     await expect
-      .poll(() => page.locator('[data-testid=job-count]').textContent())
+      .poll(() => ui.page.locator('[data-testid=job-count]').textContent())
       .toBe(`1 jobs (of ${jobs.length})`);
-    await page.screenshot({ path: join(SHOTS, 'chrome-columns.png') });
-    await page.locator('#job-filter').fill('');
-    await page.reload();
-    await page.waitForSelector('tr.job');
-    expect(await page.locator('th.c-rate').count()).toBe(1);
+    await ui.page.screenshot({ path: join(SHOTS, 'chrome-columns.png') });
+    await ui.page.locator('#job-filter').fill('');
+    await ui.page.reload();
+    await ui.page.waitForSelector('tr.job');
+    expect(await ui.page.locator('th.c-rate').count()).toBe(1);
     expect(await pref('cols')).toBe('policy,tz,nextat,rate');
   }, 30_000);
 
   it('opens the command palette with Ctrl-K / Ctrl-P and runs job and view actions', async () => {
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
-    await page.keyboard.press('Control+k');
-    await page.waitForSelector('[data-testid=palette]');
-    await page.keyboard.type('nycclose');
-    expect(await page.locator('.palette-item').first().getAttribute('data-command')).toBe(
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
+    await ui.page.keyboard.press('Control+k');
+    await ui.page.waitForSelector('[data-testid=palette]');
+    await ui.page.keyboard.type('nycclose');
+    expect(await ui.page.locator('.palette-item').first().getAttribute('data-command')).toBe(
       'job.open:nyc-close',
     );
-    await page.screenshot({ path: join(SHOTS, 'chrome-palette.png') });
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=drawer]');
-    expect(await page.locator('#drawer-title').textContent()).toBe('nyc-close');
-    expect(page.url()).toContain('#job/nyc-close/logs');
+    await ui.page.screenshot({ path: join(SHOTS, 'chrome-palette.png') });
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForSelector('[data-testid=drawer]');
+    expect(await ui.page.locator('#drawer-title').textContent()).toBe('nyc-close');
+    expect(ui.page.url()).toContain('#job/nyc-close/logs');
     // the palette works over the drawer, and per-job actions reach the API
-    await page.keyboard.press('Control+p');
-    await page.waitForSelector('[data-testid=palette]');
-    await page.keyboard.type('pulse run now');
-    expect(await page.locator('.palette-item').first().getAttribute('data-command')).toBe('job.run:pulse');
+    await ui.page.keyboard.press('Control+p');
+    await ui.page.waitForSelector('[data-testid=palette]');
+    await ui.page.keyboard.type('pulse run now');
+    expect(await ui.page.locator('.palette-item').first().getAttribute('data-command')).toBe('job.run:pulse');
     const before = (await apiJobs()).find((j) => j.name === 'pulse')!.last_run?.finished_at ?? null;
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     await until('the palette-started run of pulse', 10_000, async () => {
       const j = (await apiJobs()).find((x) => x.name === 'pulse')!;
       return j.last_run && j.last_run.finished_at !== before ? true : null;
     });
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('[data-testid=drawer]').count()).toBe(0);
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('week cal');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=week]');
-    expect(page.url()).toContain('#week');
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.locator('[data-testid=drawer]').count()).toBe(0);
+    await ui.page.keyboard.press('Control+k');
+    await ui.page.keyboard.type('week cal');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForSelector('[data-testid=week]');
+    expect(ui.page.url()).toContain('#week');
     // arrows move the active option; Esc closes and leaves the view alone
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('show the jobs');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowUp');
-    expect(await page.locator('.palette-item[aria-selected=true]').getAttribute('data-command')).toBe(
+    await ui.page.keyboard.press('Control+k');
+    await ui.page.keyboard.type('show the jobs');
+    await ui.page.keyboard.press('ArrowDown');
+    await ui.page.keyboard.press('ArrowUp');
+    expect(await ui.page.locator('.palette-item[aria-selected=true]').getAttribute('data-command')).toBe(
       'view.jobs',
     );
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('tr.job');
-    await page.keyboard.press('Control+k');
-    await page.keyboard.press('Escape');
-    expect(await page.locator('[data-testid=palette]').count()).toBe(0);
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForSelector('tr.job');
+    await ui.page.keyboard.press('Control+k');
+    await ui.page.keyboard.press('Escape');
+    expect(await ui.page.locator('[data-testid=palette]').count()).toBe(0);
   }, 30_000);
 
   it('persists every setting across a reload', async () => {
-    await page.locator('[data-testid=settings-button]').click();
-    await page.waitForSelector('[data-testid=settings]');
-    await page.selectOption('#set-theme', 'hc-dark');
-    await page.selectOption('#set-cvd', 'red-green');
-    await page.selectOption('#set-density', 'compact');
-    await page.selectOption('#set-scale', '110');
-    await page.locator('#set-motion').check();
-    await page.selectOption('#set-refresh', '5');
-    await page.screenshot({ path: join(SHOTS, 'chrome-settings.png') });
-    await page.keyboard.press('Escape');
+    await ui.page.locator('[data-testid=settings-button]').click();
+    await ui.page.waitForSelector('[data-testid=settings]');
+    await ui.page.selectOption('#set-theme', 'hc-dark');
+    await ui.page.selectOption('#set-cvd', 'red-green');
+    await ui.page.selectOption('#set-density', 'compact');
+    await ui.page.selectOption('#set-scale', '110');
+    await ui.page.locator('#set-motion').check();
+    await ui.page.selectOption('#set-refresh', '5');
+    await ui.page.screenshot({ path: join(SHOTS, 'chrome-settings.png') });
+    await ui.page.keyboard.press('Escape');
     const attrs = () =>
       js<string>(`(({ theme, cvd, density, scale, motion }) => [theme, cvd, density, scale, motion].join(' '))(
         document.documentElement.dataset)`);
@@ -322,8 +285,8 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       40 * 1.1,
       0,
     );
-    await page.reload();
-    await page.waitForSelector('tr.job');
+    await ui.page.reload();
+    await ui.page.waitForSelector('tr.job');
     expect(await attrs()).toBe('hc-dark red-green compact 110 reduce');
     const stored = await js<Record<string, string>>(
       'Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)]))',
@@ -336,46 +299,46 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       'cronstable.motion': 'reduce',
       'cronstable.refresh': '5',
     });
-    expect(await page.locator('.toolbar select').inputValue()).toBe('5');
-    await page.screenshot({ path: join(SHOTS, 'chrome-hc-dark.png') });
+    expect(await ui.page.locator('.toolbar select').inputValue()).toBe('5');
+    await ui.page.screenshot({ path: join(SHOTS, 'chrome-hc-dark.png') });
     // back to the defaults for the rest of the file
     await js(
       `for (const k of Object.keys(localStorage)) if (k !== 'cronstable.cols') localStorage.removeItem(k)`,
     );
-    await page.reload();
-    await page.waitForSelector('tr.job');
-    expect(await attrs()).toBe('light none comfortable 100 system');
+    await ui.page.reload();
+    await ui.page.waitForSelector('tr.job');
+    expect(await attrs()).toBe('standard-light none comfortable 100 system');
   }, 30_000);
 
   it('shows the shortcuts sheet on ? with every section', async () => {
-    await page.locator('body').click({ position: { x: 5, y: 300 } });
-    await page.keyboard.press('?');
-    await page.waitForSelector('[data-testid=help]');
-    const text = (await page.locator('[data-testid=help]').textContent()) ?? '';
+    await ui.page.locator('body').click({ position: { x: 5, y: 300 } });
+    await ui.page.keyboard.press('?');
+    await ui.page.waitForSelector('[data-testid=help]');
+    const text = (await ui.page.locator('[data-testid=help]').textContent()) ?? '';
     for (const s of ['Anywhere', 'Jobs table', 'Job drawer', 'command palette', 'high-contrast', 'copy'])
       expect(text).toContain(s);
-    expect(await page.locator('[role=dialog][aria-modal=true]').count()).toBe(1);
-    await page.screenshot({ path: join(SHOTS, 'chrome-shortcuts.png') });
-    await page.keyboard.press('Escape');
-    expect(await page.locator('[data-testid=help]').count()).toBe(0);
-    // t cycles the themes, T flips light and dark
-    await page.keyboard.press('t');
-    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
-    await page.keyboard.press('t');
-    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('hc-light');
-    await page.keyboard.press('T');
-    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('hc-dark');
+    expect(await ui.page.locator('[role=dialog][aria-modal=true]').count()).toBe(1);
+    await ui.page.screenshot({ path: join(SHOTS, 'chrome-shortcuts.png') });
+    await ui.page.keyboard.press('Escape');
+    expect(await ui.page.locator('[data-testid=help]').count()).toBe(0);
+    // t cycles the themes from the default (standard-light on this light system), T flips light and dark
+    await ui.page.keyboard.press('t');
+    await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('light');
+    await ui.page.keyboard.press('t');
+    await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await ui.page.keyboard.press('T');
+    await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('light');
     await js(`localStorage.removeItem('cronstable.theme')`);
   }, 20_000);
 
   it('sends a desktop notification when a job fails anew', async () => {
-    await page.reload();
-    await page.waitForSelector('tr.job');
-    await page.locator('[data-testid=settings-button]').click();
-    await page.locator('#set-notify').check();
+    await ui.page.reload();
+    await ui.page.waitForSelector('tr.job');
+    await ui.page.locator('[data-testid=settings-button]').click();
+    await ui.page.locator('#set-notify').check();
     await expect.poll(() => pref('notify')).toBe('on');
-    await page.keyboard.press('Escape');
-    await page.selectOption('.toolbar select', '1');
+    await ui.page.keyboard.press('Escape');
+    await ui.page.selectOption('.toolbar select', '1');
     await runAndWait('flaky-export');
     await expect
       .poll(() => js<string[]>('window.__notes'), {
@@ -391,71 +354,71 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     // A hang here once ran into the test's timeout with no word of where: name the last step.
     let step = 'start';
     onTestFailed(() => console.error(`keyboard test failed at step: ${step}`));
-    await page.goto(`${base}/`);
+    await ui.page.goto(`${ui.base}/`);
     await js(`localStorage.removeItem('cronstable.theme')`);
-    await page.reload();
-    await page.waitForSelector('tr.job');
+    await ui.page.reload();
+    await ui.page.waitForSelector('tr.job');
     const focused = (): Promise<string> =>
       js(`(document.activeElement?.getAttribute('data-testid') || document.activeElement?.id ||
         document.activeElement?.textContent || '').trim()`);
     step = 'filter and drawer';
     // `/` filters, Enter leaves the box, j selects, Enter opens the drawer
-    await page.keyboard.press('/');
+    await ui.page.keyboard.press('/');
     expect(await focused()).toBe('job-filter');
-    await page.keyboard.type('backup');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('j');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=drawer]');
-    expect(await page.locator('#drawer-title').textContent()).toBe('backup-db');
+    await ui.page.keyboard.type('backup');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.keyboard.press('j');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForSelector('[data-testid=drawer]');
+    expect(await ui.page.locator('#drawer-title').textContent()).toBe('backup-db');
     step = 'tab strip';
     // the tab strip: arrows move between tabs, digits jump
-    await page.locator('[data-testid=tab-logs]').focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await page.locator('[data-testid=tab-history]').getAttribute('aria-selected')).toBe('true');
+    await ui.page.locator('[data-testid=tab-logs]').focus();
+    await ui.page.keyboard.press('ArrowRight');
+    expect(await ui.page.locator('[data-testid=tab-history]').getAttribute('aria-selected')).toBe('true');
     expect(await focused()).toBe('tab-history');
     const ring = await js<string>(`getComputedStyle(document.activeElement).outlineStyle`);
     expect(ring).not.toBe('none');
-    await page.keyboard.press('3');
-    expect(await page.locator('[data-testid=tab-schedule]').getAttribute('aria-selected')).toBe('true');
+    await ui.page.keyboard.press('3');
+    expect(await ui.page.locator('[data-testid=tab-schedule]').getAttribute('aria-selected')).toBe('true');
     step = 'focus trap';
     // Tab stays inside the open drawer
     for (let i = 0; i < 12; i++) {
-      await page.keyboard.press('Tab');
+      await ui.page.keyboard.press('Tab');
       expect(await js<boolean>(`!!document.activeElement.closest('[data-testid=drawer]')`)).toBe(true);
     }
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('[data-testid=drawer]').count()).toBe(0);
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.locator('[data-testid=drawer]').count()).toBe(0);
     step = 'column chooser';
     // the column chooser and the sort headers by keyboard
-    await page.locator('#job-filter').focus();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await page.locator('[data-testid=cols-button]').focus();
-    await page.keyboard.press('Enter');
+    await ui.page.locator('#job-filter').focus();
+    await ui.page.keyboard.press('Escape');
+    await ui.page.keyboard.press('Escape');
+    await ui.page.locator('[data-testid=cols-button]').focus();
+    await ui.page.keyboard.press('Enter');
     await expect.poll(() => js<string>(`document.activeElement.getAttribute('data-col')`)).toBe('policy');
-    await page.keyboard.press('Escape');
+    await ui.page.keyboard.press('Escape');
     expect(await focused()).toBe('cols-button');
-    await page.keyboard.press('Tab');
+    await ui.page.keyboard.press('Tab');
     expect(await js<string>(`document.activeElement.getAttribute('data-sort')`)).toBe('status');
-    const statusTh = page.locator('th:has(button[data-sort="status"])');
+    const statusTh = ui.page.locator('th:has(button[data-sort="status"])');
     const before = await statusTh.getAttribute('aria-sort');
-    await page.keyboard.press('Enter');
+    await ui.page.keyboard.press('Enter');
     await expect
       .poll(() => statusTh.getAttribute('aria-sort'))
       .toBe(before === 'ascending' ? 'descending' : 'ascending');
     step = 'week view';
     // the week view and its chips
-    await page.keyboard.press('v');
-    await page.waitForSelector('[data-testid=week]');
-    await page.locator('.wk-chip').first().focus();
+    await ui.page.keyboard.press('v');
+    await ui.page.waitForSelector('[data-testid=week]');
+    await ui.page.locator('.wk-chip').first().focus();
     const chipJob = await js<string>(`document.activeElement.getAttribute('data-job')`);
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=drawer]');
-    expect(await page.locator('#drawer-title').textContent()).toBe(chipJob);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('v');
-    await page.waitForSelector('tr.job');
+    await ui.page.keyboard.press('Enter');
+    await ui.page.waitForSelector('[data-testid=drawer]');
+    expect(await ui.page.locator('#drawer-title').textContent()).toBe(chipJob);
+    await ui.page.keyboard.press('Escape');
+    await ui.page.keyboard.press('v');
+    await ui.page.waitForSelector('tr.job');
   }, 60_000);
 
   it('has no WCAG 2 A/AA violations (axe-core) in any view, dialog or theme', async () => {
@@ -468,55 +431,55 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       await js(`Promise.all(document.getAnimations()
         .filter((a) => a.effect?.getTiming().iterations !== Infinity)
         .map((a) => a.finished.catch(() => {})))`);
-      return axeViolations(page, within ?? 'document', { label: what, ...(rules ? { rules } : {}) });
+      return axeViolations(ui.page, within ?? 'document', { label: what, ...(rules ? { rules } : {}) });
     };
     const found: string[] = [];
-    await page.goto(`${base}/`);
+    await ui.page.goto(`${ui.base}/`);
     for (const theme of THEMES) {
       await js(`localStorage.setItem('cronstable.theme', '${theme}')`);
-      await page.goto(`${base}/`);
-      await page.reload();
-      await page.waitForSelector('tr.job');
-      await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe(theme);
+      await ui.page.goto(`${ui.base}/`);
+      await ui.page.reload();
+      await ui.page.waitForSelector('tr.job');
+      await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe(theme);
       found.push(...(await scan(`${theme} jobs`)));
-      await page.locator('[data-testid=cols-button]').click();
+      await ui.page.locator('[data-testid=cols-button]').click();
       found.push(...(await scan(`${theme} column chooser`, '[data-testid=cols-menu]')));
-      await page.keyboard.press('Escape');
-      await page.locator('tr.job[data-job="flaky-export"] .jobname').click();
-      await page.waitForSelector('[data-testid=drawer] .logline');
+      await ui.page.keyboard.press('Escape');
+      await ui.page.locator('tr.job[data-job="flaky-export"] .jobname').click();
+      await ui.page.waitForSelector('[data-testid=drawer] .logline');
       found.push(...(await scan(`${theme} drawer logs`)));
-      await page.locator('[data-testid=tab-history]').click();
-      await page.waitForSelector('[data-testid=drawer] table');
+      await ui.page.locator('[data-testid=tab-history]').click();
+      await ui.page.waitForSelector('[data-testid=drawer] table');
       found.push(...(await scan(`${theme} drawer history`, '[data-testid=drawer]')));
-      await page.locator('[data-testid=tab-schedule]').click();
-      await page.waitForSelector('[data-testid=next-fires]');
+      await ui.page.locator('[data-testid=tab-schedule]').click();
+      await ui.page.waitForSelector('[data-testid=next-fires]');
       found.push(...(await scan(`${theme} drawer schedule`, '[data-testid=drawer]')));
-      await page.keyboard.press('Escape');
-      await page.locator('[data-testid=dag-open]').first().click();
-      await page.waitForSelector('[data-testid=dag-runs]');
+      await ui.page.keyboard.press('Escape');
+      await ui.page.locator('[data-testid=dag-open]').first().click();
+      await ui.page.waitForSelector('[data-testid=dag-runs]');
       found.push(...(await scan(`${theme} dag drawer runs`, '[data-testid=dag-drawer]')));
-      await page.locator('[data-testid=dag-tab-graph]').click();
-      await page.waitForSelector('[data-testid=dag-graph]');
+      await ui.page.locator('[data-testid=dag-tab-graph]').click();
+      await ui.page.waitForSelector('[data-testid=dag-graph]');
       found.push(...(await scan(`${theme} dag drawer graph`, '[data-testid=dag-drawer]')));
-      await page.locator('[data-testid=dag-close]').click();
-      await page.locator('[data-testid=week-button]').click();
-      await page.waitForSelector('[data-testid=week]');
+      await ui.page.locator('[data-testid=dag-close]').click();
+      await ui.page.locator('[data-testid=week-button]').click();
+      await ui.page.waitForSelector('[data-testid=week]');
       found.push(...(await scan(`${theme} week`)));
-      await page.keyboard.press('?');
-      await page.waitForSelector('[data-testid=help]');
+      await ui.page.keyboard.press('?');
+      await ui.page.waitForSelector('[data-testid=help]');
       found.push(...(await scan(`${theme} shortcuts`, '[role=dialog]')));
-      await page.keyboard.press('Escape');
-      await page.locator('[data-testid=settings-button]').click();
+      await ui.page.keyboard.press('Escape');
+      await ui.page.locator('[data-testid=settings-button]').click();
       found.push(...(await scan(`${theme} settings`, '[role=dialog]')));
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Control+k');
-      await page.keyboard.type('backup');
+      await ui.page.keyboard.press('Escape');
+      await ui.page.keyboard.press('Control+k');
+      await ui.page.keyboard.type('backup');
       found.push(...(await scan(`${theme} palette`, '[role=dialog]')));
-      await page.keyboard.press('Escape');
-      await page.locator('button:has-text("token")').click();
+      await ui.page.keyboard.press('Escape');
+      await ui.page.locator('button:has-text("token")').click();
       found.push(...(await scan(`${theme} token dialog`, '[role=dialog]')));
-      await page.keyboard.press('Escape');
-      await page.screenshot({ path: join(SHOTS, `chrome-theme-${theme}.png`) });
+      await ui.page.keyboard.press('Escape');
+      await ui.page.screenshot({ path: join(SHOTS, `chrome-theme-${theme}.png`) });
       rules = COLOUR_RULES;
     }
     // the colour-vision remaps keep the contrast too (light and dark family)
@@ -529,14 +492,14 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       await js(
         `localStorage.setItem('cronstable.theme', '${theme}'); localStorage.setItem('cronstable.cvd', '${cvd}')`,
       );
-      await page.goto(`${base}/`);
-      await page.waitForSelector('tr.job');
+      await ui.page.goto(`${ui.base}/`);
+      await ui.page.waitForSelector('tr.job');
       found.push(...(await scan(`${theme}+${cvd} jobs`)));
     }
     if (process.env.AXE_DUMP) writeFileSync(process.env.AXE_DUMP, found.join('\n'));
     expect(found).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  }, 120_000);
+    expect(ui.pageErrors).toEqual([]);
+  }, 240_000);
 
   it('runs no endless animation on the jobs view when motion is allowed, and rings the live dot once per answer', async () => {
     // An infinite CSS animation makes the browser paint every frame for as long as the tab is
@@ -544,7 +507,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     const moving = await openContext({ reducedMotion: 'no-preference' });
     try {
       const p = await moving.newPage();
-      await p.goto(`${base}/`);
+      await p.goto(`${ui.base}/`);
       await p.waitForSelector('tr.job');
       const endless = `document.getAnimations()
         .filter((a) => a.effect?.getTiming().iterations === Infinity)

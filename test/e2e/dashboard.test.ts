@@ -2,15 +2,10 @@
 // a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage } from '../../scripts/chromium.ts';
-import { freePort } from '../../scripts/fleet/ports.ts';
-import { openContext } from '../helpers/browser.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const MARKER = 'cronstable-e2e-marker 4242';
@@ -85,35 +80,17 @@ function firstLastWeekdayFrom(now: number): string {
 }
 
 describe('dashboard (real daemon + headless Chromium)', () => {
-  let dir = '';
-  let daemon: E2eDaemon | null = null;
-  let base = '';
-  let context: BrowserContext | null = null;
-  let page: Page;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-'));
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
-    daemon = await startE2eDaemon(dir, { base });
-    context = await openContext({
-      viewport: { width: 1600, height: 1000 },
-      colorScheme: 'light',
-      timezoneId: VIEWER_ZONE,
-    });
-    page = await firstPage(context, pageErrors);
-  }, 60_000);
-
-  afterAll(async () => {
-    await tearDownE2e(context, daemon, dir);
-  }, 30_000);
+  const ui = dashboardSuite({
+    name: 'dashboard',
+    config: CONFIG,
+    context: { viewport: { width: 1600, height: 1000 }, colorScheme: 'light', timezoneId: VIEWER_ZONE },
+    seed: () => {
+      mkdirSync(SHOTS, { recursive: true });
+    },
+  });
 
   it('serves the dashboard page at / with its security headers', async () => {
-    const res = await fetch(`${base}/`);
+    const res = await fetch(`${ui.base}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -123,93 +100,96 @@ describe('dashboard (real daemon + headless Chromium)', () => {
   });
 
   it('shows every job, the per-second countdown and the summary', async () => {
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
     for (const name of JOBS)
-      await expect.poll(() => page.locator(`tr.job[data-job="${name}"]`).count()).toBe(1);
+      await expect.poll(() => ui.page.locator(`tr.job[data-job="${name}"]`).count()).toBe(1);
     await expect
-      .poll(() => page.locator('[data-testid=job-count]').textContent())
+      .poll(() => ui.page.locator('[data-testid=job-count]').textContent())
       .toBe(`${JOBS.length} jobs`);
-    await expect.poll(() => page.locator('[data-testid=conn]').textContent()).toContain('live');
-    const countdown = page.locator('tr.job[data-job="pulse-fast"] .countdown-sec');
+    await expect.poll(() => ui.page.locator('[data-testid=conn]').textContent()).toContain('live');
+    const countdown = ui.page.locator('tr.job[data-job="pulse-fast"] .countdown-sec');
     await expect.poll(() => countdown.textContent(), { timeout: 5000 }).toMatch(/^(in (?:<1s|[12]s)|due)$/);
-    expect(await page.locator('tr.job[data-job="retired-sync"] .status').textContent()).toContain('Disabled');
-    expect(await page.locator('tr.job[data-job="month-end-close"] .sched-desc').textContent()).toContain(
+    expect(await ui.page.locator('tr.job[data-job="retired-sync"] .status').textContent()).toContain(
+      'Disabled',
+    );
+    expect(await ui.page.locator('tr.job[data-job="month-end-close"] .sched-desc').textContent()).toContain(
       'last weekday of the month',
     );
-    expect(await page.locator('[data-testid=jobset]').textContent()).toMatch(/^#[0-9a-f]{12}/);
-    await page.screenshot({ path: join(SHOTS, 'overview.png') });
+    expect(await ui.page.locator('[data-testid=jobset]').textContent()).toMatch(/^#[0-9a-f]{12}/);
+    await ui.page.screenshot({ path: join(SHOTS, 'overview.png') });
   }, 30_000);
 
   it("runs a job from its drawer and streams the job's output line", async () => {
-    await page.locator('tr.job[data-job="say-hello"] .jobname').click();
-    await page.waitForSelector('[data-testid=drawer]');
-    expect(await page.locator('#drawer-title').textContent()).toBe('say-hello');
-    expect(page.url()).toContain('#job/say-hello/logs');
-    await page.locator('[data-testid=drawer-run]').click();
+    await ui.page.locator('tr.job[data-job="say-hello"] .jobname').click();
+    await ui.page.waitForSelector('[data-testid=drawer]');
+    expect(await ui.page.locator('#drawer-title').textContent()).toBe('say-hello');
+    expect(ui.page.url()).toContain('#job/say-hello/logs');
+    await ui.page.locator('[data-testid=drawer-run]').click();
     await expect
-      .poll(() => page.locator('[data-testid=logview]').textContent(), { timeout: 20_000 })
+      .poll(() => ui.page.locator('[data-testid=logview]').textContent(), { timeout: 20_000 })
       .toContain(MARKER);
-    await page.locator('[data-testid=log-search]').fill('marker');
-    await expect.poll(() => page.locator('.logsearch-count').textContent()).toBe('1 match');
-    expect(await page.locator('[data-testid=logview] mark').textContent()).toBe('marker');
+    await ui.page.locator('[data-testid=log-search]').fill('marker');
+    await expect.poll(() => ui.page.locator('.logsearch-count').textContent()).toBe('1 match');
+    expect(await ui.page.locator('[data-testid=logview] mark').textContent()).toBe('marker');
     await expect
-      .poll(() => page.locator('tr.job[data-job="say-hello"] .status').textContent(), { timeout: 10_000 })
+      .poll(() => ui.page.locator('tr.job[data-job="say-hello"] .status').textContent(), { timeout: 10_000 })
       .toContain('OK');
-    await page.screenshot({ path: join(SHOTS, 'drawer-logs.png') });
+    await ui.page.screenshot({ path: join(SHOTS, 'drawer-logs.png') });
   }, 40_000);
 
   it('warns about the thundering herd of the four :00 jobs in the schedule tab', async () => {
-    await page.goto(`${base}/#job/hourly-rollup/schedule`);
-    const herd = page.locator('[data-advice=herd]');
+    await ui.page.goto(`${ui.base}/#job/hourly-rollup/schedule`);
+    const herd = ui.page.locator('[data-advice=herd]');
     await expect.poll(() => herd.textContent(), { timeout: 10_000 }).toContain('Thundering herd.');
     const text = (await herd.textContent()) ?? '';
     for (const peer of ['hourly-invoices', 'hourly-search-stats', 'hourly-cache-warm'])
       expect(text).toContain(peer);
-    expect(await page.locator('[data-testid=next-fires] li').count()).toBe(6);
-    expect(await page.locator('[data-testid=ics-link]').getAttribute('href')).toBe(
+    expect(await ui.page.locator('[data-testid=next-fires] li').count()).toBe(6);
+    expect(await ui.page.locator('[data-testid=ics-link]').getAttribute('href')).toBe(
       '/jobs/hourly-rollup/calendar.ics',
     );
-    await page.screenshot({ path: join(SHOTS, 'schedule-tab.png') });
-    await page.goto(`${base}/#job/nyc-close/schedule`);
+    await ui.page.screenshot({ path: join(SHOTS, 'schedule-tab.png') });
+    await ui.page.goto(`${ui.base}/#job/nyc-close/schedule`);
     await expect
-      .poll(() => page.locator('[data-advice=dst]').textContent(), { timeout: 10_000 })
+      .poll(() => ui.page.locator('[data-advice=dst]').textContent(), { timeout: 10_000 })
       .toContain('DST transition ahead. America/New_York shifts clocks');
   }, 30_000);
 
   it('draws the week calendar with the LW job on the last weekday of the month', async () => {
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
-    await page.locator('[data-testid=week-button]').click();
-    await page.waitForSelector('[data-testid=week]');
-    const hum = page.locator('[data-testid=hum]');
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
+    await ui.page.locator('[data-testid=week-button]').click();
+    await ui.page.waitForSelector('[data-testid=week]');
+    const hum = ui.page.locator('[data-testid=hum]');
     for (const name of ['pulse-fast', 'hourly-rollup', 'hourly-cache-warm']) {
       expect(await hum.locator(`[data-job="${name}"]`).count()).toBe(1);
     }
     const expected = firstLastWeekdayFrom(Date.now());
-    const chip = page.locator('.wk-chip[data-job="month-end-close"]');
+    const chip = ui.page.locator('.wk-chip[data-job="month-end-close"]');
     for (let i = 0; i < 6 && (await chip.count()) === 0; i++)
-      await page.locator('[data-testid=week-next]').click();
+      await ui.page.locator('[data-testid=week-next]').click();
     expect(await chip.count()).toBe(1);
     const day = await chip.locator('xpath=ancestor::section[@data-date][1]').getAttribute('data-date');
     expect(day).toBe(expected);
     expect(await chip.textContent()).toContain('month-end-close');
-    await page.screenshot({ path: join(SHOTS, 'week-calendar.png') });
+    await ui.page.screenshot({ path: join(SHOTS, 'week-calendar.png') });
   }, 30_000);
 
   it('toggles the dark theme', async () => {
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
-    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
-    await page.locator('[data-testid=theme-toggle]').click();
-    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
-    await page.evaluate('document.activeElement && document.activeElement.blur()');
-    const bg = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
+    // A new visitor on a light system gets the standard theme's light twin (spec 10 §5.3).
+    expect(await ui.page.locator('html').getAttribute('data-theme')).toBe('standard-light');
+    await ui.page.locator('[data-testid=theme-toggle]').click();
+    await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('standard');
+    await ui.page.evaluate('document.activeElement && document.activeElement.blur()');
+    const bg = await ui.page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toMatch(/^rgb\((\d|1\d),/);
-    await page.screenshot({ path: join(SHOTS, 'dark.png') });
+    await ui.page.screenshot({ path: join(SHOTS, 'dark.png') });
     // T flips light and dark (t cycles every theme: chrome.test.ts)
-    await page.keyboard.press('T');
-    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('light');
-    expect(pageErrors).toEqual([]);
+    await ui.page.keyboard.press('T');
+    await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('standard-light');
+    expect(ui.pageErrors).toEqual([]);
   }, 20_000);
 });

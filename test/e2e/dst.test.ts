@@ -3,22 +3,11 @@
 // next`. No real "now" is near a fall-back night within the feed's window, so the daemon starts
 // its wall clock on 2027-11-05 (the CRONSTABLE_TEST_EPOCH hook) and the browser's clock with it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage } from '../../scripts/chromium.ts';
-import { freePort } from '../../scripts/fleet/ports.ts';
-import { openContext } from '../helpers/browser.ts';
-import {
-  DAEMON,
-  type E2eDaemon,
-  requireE2ePrereqs,
-  startE2eDaemon,
-  tearDownE2e,
-} from '../helpers/e2e-daemon.ts';
+import { describe, expect, it } from 'vitest';
+import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { DAEMON } from '../helpers/e2e-daemon.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 // Two days before New York falls back (Sunday 2027-11-07, 02:00 EDT -> 01:00 EST).
@@ -57,34 +46,21 @@ function nextCli(args: string[]): string[] {
 }
 
 describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', () => {
-  let dir = '';
-  let daemon: E2eDaemon | null = null;
-  let base = '';
-  let context: BrowserContext | null = null;
-  let page: Page;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    requireE2ePrereqs();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dst-'));
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port));
-    daemon = await startE2eDaemon(dir, { base, env: { CRONSTABLE_TEST_EPOCH: EPOCH } });
-    context = await openContext({ colorScheme: 'light', timezoneId: 'America/New_York' });
-    page = await firstPage(context, pageErrors);
-    // The browser's clock starts where the daemon's did, then runs at real speed.
-    await page.clock.install({ time: new Date(EPOCH) });
-    await page.clock.resume();
-  }, 60_000);
-
-  afterAll(async () => {
-    await tearDownE2e(context, daemon, dir);
-  }, 30_000);
+  const ui = dashboardSuite({
+    name: 'dst',
+    config: CONFIG,
+    env: { CRONSTABLE_TEST_EPOCH: EPOCH },
+    context: { colorScheme: 'light', timezoneId: 'America/New_York' },
+    ready: async () => {
+      // The browser's clock starts where the daemon's did, then runs at real speed.
+      await ui.page.clock.install({ time: new Date(EPOCH) });
+      await ui.page.clock.resume();
+    },
+  });
 
   it('the daemon runs on the hooked clock and says so', async () => {
-    expect(daemon!.logs()).toContain('CRONSTABLE_TEST_EPOCH');
-    const jobs = (await (await fetch(`${base}/jobs`)).json()) as { name: string; scheduled_in: number }[];
+    expect(ui.daemon.logs()).toContain('CRONSTABLE_TEST_EPOCH');
+    const jobs = (await (await fetch(`${ui.base}/jobs`)).json()) as { name: string; scheduled_in: number }[];
     const both = jobs.find((j) => j.name === 'settle-both')!;
     // next fire: 2027-11-06 01:30 EDT = 05:30Z, about 17.5 h after the epoch
     expect(both.scheduled_in).toBeGreaterThan(17 * 3600);
@@ -92,8 +68,8 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
   });
 
   it('iCal lists 01:30 twice on the night for `both`, once for the default', async () => {
-    const both = icsStarts(await (await fetch(`${base}/jobs/settle-both/calendar.ics?days=4`)).text());
-    const first = icsStarts(await (await fetch(`${base}/jobs/settle-first/calendar.ics?days=4`)).text());
+    const both = icsStarts(await (await fetch(`${ui.base}/jobs/settle-both/calendar.ics?days=4`)).text());
+    const first = icsStarts(await (await fetch(`${ui.base}/jobs/settle-first/calendar.ics?days=4`)).text());
     expect(both.filter((s) => s.startsWith('2027-11-07'))).toEqual(NIGHT);
     expect(first.filter((s) => s.startsWith('2027-11-07'))).toEqual([NIGHT[0]]);
   });
@@ -111,13 +87,13 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
       'both',
     ]);
     expect(flag).toEqual(['2027-11-06T05:30:00Z', ...NIGHT]);
-    const job = nextCli(['--job', 'settle-both', '-c', dir, '--after', EPOCH, '-n', '3']);
+    const job = nextCli(['--job', 'settle-both', '-c', ui.dir, '--after', EPOCH, '-n', '3']);
     expect(job).toEqual(flag);
   });
 
   it('the dashboard draws the same fires in the Schedule tab and the week calendar', async () => {
-    await page.goto(`${base}/#job/settle-both/schedule`);
-    const list = page.locator('[data-testid=next-fires] li .nextlist-at');
+    await ui.page.goto(`${ui.base}/#job/settle-both/schedule`);
+    const list = ui.page.locator('[data-testid=next-fires] li .nextlist-at');
     await expect.poll(() => list.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     const shown = (await list.allTextContents()).slice(0, 3);
     // wall times in the job's zone: the 6th once, the 7th twice (EDT, then EST)
@@ -126,15 +102,15 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
       expect.stringContaining('2027-11-07 01:30'),
       expect.stringContaining('2027-11-07 01:30'),
     ]);
-    await page.screenshot({ path: join(SHOTS, 'dst-both-schedule.png') });
-    await page.goto(`${base}/#week`);
-    await page.locator('[data-testid=week]').first().waitFor({ timeout: 15_000 });
-    const chips = page.locator('[data-testid=week] [data-job="settle-both"]');
-    const firstChips = page.locator('[data-testid=week] [data-job="settle-first"]');
+    await ui.page.screenshot({ path: join(SHOTS, 'dst-both-schedule.png') });
+    await ui.page.goto(`${ui.base}/#week`);
+    await ui.page.locator('[data-testid=week]').first().waitFor({ timeout: 15_000 });
+    const chips = ui.page.locator('[data-testid=week] [data-job="settle-both"]');
+    const firstChips = ui.page.locator('[data-testid=week] [data-job="settle-first"]');
     await expect.poll(() => chips.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // the 7-day window from the 5th: one fire a night for `first`, one extra on the 7th for `both`
     expect(await chips.count()).toBe((await firstChips.count()) + 1);
-    await page.screenshot({ path: join(SHOTS, 'dst-both-week.png') });
-    expect(pageErrors).toEqual([]);
+    await ui.page.screenshot({ path: join(SHOTS, 'dst-both-week.png') });
+    expect(ui.pageErrors).toEqual([]);
   }, 45_000);
 });

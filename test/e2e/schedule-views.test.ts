@@ -3,16 +3,11 @@
 // against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstPage } from '../../scripts/chromium.ts';
-import { freePort } from '../../scripts/fleet/ports.ts';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
-import { openContext } from '../helpers/browser.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -74,57 +69,35 @@ web:
 type Json = any;
 
 describe('schedule, state and resource views (real daemon + headless Chromium)', () => {
-  let dir = '';
-  let daemon: E2eDaemon | null = null;
-  let base = '';
-  let context: BrowserContext | null = null;
-  let page: Page;
-  const pageErrors: string[] = [];
-  const api = async (path: string): Promise<Json> => {
-    const res = await fetch(base + path);
-    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-    return res.json();
-  };
+  const api = (path: string): Promise<Json> => ui.api<Json>(path);
 
-  beforeAll(async () => {
-    requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-sched-'));
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, join(dir, 'state')));
-    daemon = await startE2eDaemon(dir, { base });
-    const [launched] = await Promise.all([
-      openContext({
-        viewport: { width: 1600, height: 1000 },
-        colorScheme: 'dark',
-        timezoneId: 'Europe/Berlin',
-      }),
+  const ui = dashboardSuite({
+    name: 'sched',
+    config: (port, dir) => CONFIG(port, join(dir, 'state')),
+    context: { viewport: { width: 1600, height: 1000 }, colorScheme: 'dark', timezoneId: 'Europe/Berlin' },
+    seed: () => {
+      mkdirSync(SHOTS, { recursive: true });
+    },
+    ready: async () => {
       // The @reboot state writer has finished before the views look.
-      until(`kv-writer's run (log:\n${daemon?.logs()})`, 20_000, async () => {
+      await until(`kv-writer's run (log:\n${ui.daemon.logs()})`, 20_000, async () => {
         const jobs = (await api('/jobs')) as Json[];
         const run = jobs.find((j) => j.name === 'kv-writer')?.last_run;
-        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${daemon?.logs()}`);
+        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${ui.daemon.logs()}`);
         return run ? true : null;
-      }),
-    ]);
-    context = launched;
-    page = await firstPage(context, pageErrors);
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
-  }, 60_000);
-
-  afterAll(async () => {
-    await tearDownE2e(context, daemon, dir);
-  }, 30_000);
+      });
+      await ui.page.goto(`${ui.base}/`);
+      await ui.page.waitForSelector('tr.job');
+    },
+  });
 
   it('⌁ radar: the first entry is the soonest next fire of /jobs, the track marks the next 10 minutes', async () => {
-    await page.locator('[data-testid=view-radar]').click();
-    await page.waitForSelector('.radar-row');
-    expect(page.url()).toContain('#radar');
+    await ui.page.locator('[data-testid=view-radar]').click();
+    await ui.page.waitForSelector('.radar-row');
+    expect(ui.page.url()).toContain('#radar');
     // Read the radar and /jobs in one page task, so both see the same instant (within a few ms).
     const check = async () =>
-      page.evaluate(async () => {
+      ui.page.evaluate(async () => {
         const t = Date.now();
         const jobs = (await (await fetch('/jobs')).json()) as {
           name: string;
@@ -150,7 +123,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .poll(
         async () => {
           const r = await check();
-          const first = page.locator('.radar-row').first();
+          const first = ui.page.locator('.radar-row').first();
           const at = Number(await first.getAttribute('data-at'));
           const job = (await first.getAttribute('data-job')) ?? '';
           // A fire passing between the fetch and the read moves the radar on: ask again.
@@ -159,131 +132,136 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
         { timeout: 10_000 },
       )
       .toBe(true);
-    expect(await page.locator('.radar-row').count()).toBe(8);
+    expect(await ui.page.locator('.radar-row').count()).toBe(8);
     // pulse-fast fires every 2 s: 300 fires in 10 minutes, capped at 120 markers; tick-7s ~86.
-    expect(await page.locator('.radar-mark[data-job="pulse-fast"]').count()).toBe(120);
-    expect(await page.locator('.radar-row[data-job="pulse-fast"] .radar-more').textContent()).toMatch(
+    expect(await ui.page.locator('.radar-mark[data-job="pulse-fast"]').count()).toBe(120);
+    expect(await ui.page.locator('.radar-row[data-job="pulse-fast"] .radar-more').textContent()).toMatch(
       /×(299|300|301)/,
     );
-    expect(await page.locator('[data-testid=radar-countdown]').first().textContent()).toMatch(
+    expect(await ui.page.locator('[data-testid=radar-countdown]').first().textContent()).toMatch(
       /^(in (?:<1s|[12]s)|due)$/,
     );
-    await page.screenshot({ path: join(SHOTS, 'radar.png') });
-    expect(await axeViolations(page, '[data-testid=radar]')).toEqual([]);
+    await ui.page.screenshot({ path: join(SHOTS, 'radar.png') });
+    expect(await axeViolations(ui.page, '[data-testid=radar]')).toEqual([]);
   }, 30_000);
 
   it('▥ pressure: the grid, busiest cell, duplicate groups and a suggested slot match /schedule/*', async () => {
-    const pressure = page.waitForResponse((r) => r.url().includes('/schedule/pressure'));
-    await page.locator('[data-testid=view-pressure]').click();
+    const pressure = ui.page.waitForResponse((r) => r.url().includes('/schedule/pressure'));
+    await ui.page.locator('[data-testid=view-pressure]').click();
     const body = (await (await pressure).json()) as Json;
-    await page.waitForSelector('[data-testid=pressure-grid]');
+    await ui.page.waitForSelector('[data-testid=pressure-grid]');
     // The busiest cell on the page is the one of the grid the route answered.
     const top = body.top_cells[0];
     const max = Math.max(...body.grid.flat());
     expect(top.fires).toBe(max);
-    const busiest = await page.locator('[data-testid=pressure-busiest]').textContent();
+    const busiest = await ui.page.locator('[data-testid=pressure-busiest]').textContent();
     expect(busiest).toContain(`· ${max} fires`);
-    const cells = await page
+    const cells = await ui.page
       .locator('[data-testid=pressure-grid] td.pg-cell')
       .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-fires'))));
     expect(cells).toEqual(body.grid.flat());
-    expect(await page.locator('[data-testid=pressure-meta]').textContent()).toContain(
+    expect(await ui.page.locator('[data-testid=pressure-meta]').textContent()).toContain(
       `${body.total_fires} fires`,
     );
     // Duplicate groups as /schedule/duplicates lists them: the three :15 jobs, then the two nightly ones.
     const dups = await api('/schedule/duplicates');
     expect(dups.groups.map((g: Json) => g.count)).toEqual([3, 2]);
-    const rows = page.locator('[data-testid=duplicates] tbody tr');
+    const rows = ui.page.locator('[data-testid=duplicates] tbody tr');
     expect(await rows.count()).toBe(dups.groups.length);
     expect(await rows.first().textContent()).toContain('hourly-invoices');
     // Suggest an hourly slot: the page shows the route's answer.
-    const suggest = page.waitForResponse((r) => r.url().includes('/schedule/suggest?period=hourly'));
-    await page.locator('[data-testid=suggest-hourly]').click();
+    const suggest = ui.page.waitForResponse((r) => r.url().includes('/schedule/suggest?period=hourly'));
+    await ui.page.locator('[data-testid=suggest-hourly]').click();
     const slot = (await (await suggest).json()) as Json;
     await expect
-      .poll(() => page.locator('[data-testid=suggestion]').textContent())
+      .poll(() => ui.page.locator('[data-testid=suggestion]').textContent())
       .toContain(slot.expression);
     expect(body.by_minute_fires[slot.minute]).toBe(Math.min(...body.by_minute_fires));
-    await page.screenshot({ path: join(SHOTS, 'pressure.png') });
-    expect(await axeViolations(page, '[data-testid=pressure]')).toEqual([]);
+    await ui.page.screenshot({ path: join(SHOTS, 'pressure.png') });
+    expect(await axeViolations(ui.page, '[data-testid=pressure]')).toEqual([]);
     // The local switch asks for the viewer's zone.
-    const local = page.waitForResponse((r) => r.url().includes('/schedule/pressure?tz=Europe%2FBerlin'));
-    await page.locator('[data-testid=pressure-local]').click();
+    const local = ui.page.waitForResponse((r) => r.url().includes('/schedule/pressure?tz=Europe%2FBerlin'));
+    await ui.page.locator('[data-testid=pressure-local]').click();
     expect(((await (await local).json()) as Json).timezone).toBe('Europe/Berlin');
-    await page.locator('[data-testid=pressure-utc]').click();
+    await ui.page.locator('[data-testid=pressure-utc]').click();
   }, 30_000);
 
   it('the cron sandbox previews the same 12 fires and description as /schedule/preview', async () => {
-    await page.locator('[data-testid=sandbox-button]').click();
-    await page.waitForSelector('[data-testid=sandbox]');
-    await page.locator('[data-testid=sandbox-expr]').fill('0 9 * * 1-5');
-    await page.locator('[data-testid=sandbox-zone]').fill('America/New_York');
-    await expect.poll(() => page.locator('[data-testid=sandbox-fires] li').count()).toBe(12);
-    const shown = await page
+    await ui.page.locator('[data-testid=sandbox-button]').click();
+    await ui.page.waitForSelector('[data-testid=sandbox]');
+    await ui.page.locator('[data-testid=sandbox-expr]').fill('0 9 * * 1-5');
+    await ui.page.locator('[data-testid=sandbox-zone]').fill('America/New_York');
+    await expect.poll(() => ui.page.locator('[data-testid=sandbox-fires] li').count()).toBe(12);
+    const shown = await ui.page
       .locator('[data-testid=sandbox-fires] li')
       .evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-at'))));
     const server = await api(
       `/schedule/preview?expr=${encodeURIComponent('0 9 * * 1-5')}&tz=America/New_York&count=12`,
     );
     expect(shown).toEqual(server.fires.map((f: string) => Date.parse(f)));
-    const description = await page.locator('[data-testid=sandbox-description]').textContent();
+    const description = await ui.page.locator('[data-testid=sandbox-description]').textContent();
     expect(description?.toLowerCase()).toBe(server.description.toLowerCase());
-    expect(await page.locator('[data-testid=sandbox-fires] li').first().textContent()).toContain('09:00:00');
-    await page.screenshot({ path: join(SHOTS, 'sandbox.png') });
-    expect(await axeViolations(page, '[data-testid=sandbox]')).toEqual([]);
+    expect(await ui.page.locator('[data-testid=sandbox-fires] li').first().textContent()).toContain(
+      '09:00:00',
+    );
+    await ui.page.screenshot({ path: join(SHOTS, 'sandbox.png') });
+    expect(await axeViolations(ui.page, '[data-testid=sandbox]')).toEqual([]);
     // A bad expression is refused with the engine's reason, as the route refuses it.
-    await page.locator('[data-testid=sandbox-expr]').fill('61 * * * *');
-    const bad = await fetch(`${base}/schedule/preview?expr=${encodeURIComponent('61 * * * *')}`);
+    await ui.page.locator('[data-testid=sandbox-expr]').fill('61 * * * *');
+    const bad = await fetch(`${ui.base}/schedule/preview?expr=${encodeURIComponent('61 * * * *')}`);
     const reason = ((await bad.json()) as Json).error as string;
-    await expect.poll(() => page.locator('[data-testid=sandbox-verdict]').textContent()).toContain(reason);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('[data-testid=sandbox]').count()).toBe(0);
+    await expect.poll(() => ui.page.locator('[data-testid=sandbox-verdict]').textContent()).toContain(reason);
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.locator('[data-testid=sandbox]').count()).toBe(0);
   }, 30_000);
 
   it('▦ heat: each job row counts the runs /jobs/{name}/runs retained in the window, all read from one /activity', async () => {
     // Spec 10 §4.4: the heat map asks /activity once instead of /jobs/{name}/runs per job.
     const asked: string[] = [];
     const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname);
-    page.on('request', onRequest);
-    await page.locator('[data-testid=view-heat]').click();
-    await page.waitForSelector('[data-testid=heat-grid]');
+    ui.page.on('request', onRequest);
+    await ui.page.locator('[data-testid=view-heat]').click();
+    await ui.page.waitForSelector('[data-testid=heat-grid]');
     const jobs = (await api('/jobs')) as Json[];
-    expect(await page.locator('[data-testid=heat-grid] tbody tr').count()).toBe(jobs.length);
+    expect(await ui.page.locator('[data-testid=heat-grid] tbody tr').count()).toBe(jobs.length);
     // kv-writer ran once at boot and never again: a stable count to compare.
     const runs = await api('/jobs/kv-writer/runs');
     await expect
-      .poll(() => page.locator('tr[data-job="kv-writer"]').getAttribute('data-runs'))
+      .poll(() => ui.page.locator('tr[data-job="kv-writer"]').getAttribute('data-runs'))
       .toBe(String(runs.runs.length));
     expect(runs.runs.length).toBe(1);
     // pulse-fast keeps running; the page's count is at most what the route holds by now.
     await expect
-      .poll(async () => Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs')), {
-        timeout: 15_000,
-      })
+      .poll(
+        async () => Number(await ui.page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs')),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBeGreaterThan(0);
-    const pulse = Number(await page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs'));
+    const pulse = Number(await ui.page.locator('tr[data-job="pulse-fast"]').getAttribute('data-runs'));
     expect(pulse).toBeLessThanOrEqual((await api('/jobs/pulse-fast/runs')).runs.length);
-    page.off('request', onRequest);
+    ui.page.off('request', onRequest);
     expect(asked).toContain('/activity');
     expect(asked.filter((p) => /^\/jobs\/[^/]+\/runs$/.test(p))).toEqual([]);
-    await page.locator('[data-testid=heat-6h]').click();
-    await expect.poll(() => page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
-    await page.screenshot({ path: join(SHOTS, 'heat.png') });
-    expect(await axeViolations(page, '[data-testid=heat]')).toEqual([]);
+    await ui.page.locator('[data-testid=heat-6h]').click();
+    await expect.poll(() => ui.page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
+    await ui.page.screenshot({ path: join(SHOTS, 'heat.png') });
+    expect(await axeViolations(ui.page, '[data-testid=heat]')).toEqual([]);
   }, 30_000);
 
   it('⛁ state: shown with a store; the KV tab lists exactly the documents /state/documents serves', async () => {
     const state = await api('/state');
     expect(state.enabled).toBe(true);
-    await page.locator('[data-testid=view-state]').click();
-    await page.waitForSelector('[data-testid=state]');
-    await expect.poll(() => page.locator('[data-testid=state-records]').textContent()).toMatch(/^\d+$/);
+    await ui.page.locator('[data-testid=view-state]').click();
+    await ui.page.waitForSelector('[data-testid=state]');
+    await expect.poll(() => ui.page.locator('[data-testid=state-records]').textContent()).toMatch(/^\d+$/);
     // Overview: one row per record-stream prefix of /state.
-    expect(await page.locator('[data-testid=state-prefixes] tbody tr').count()).toBe(
+    expect(await ui.page.locator('[data-testid=state-prefixes] tbody tr').count()).toBe(
       Object.keys(state.records.prefixes).length,
     );
-    await page.locator('[data-testid=stab-kv]').click();
-    await page.waitForSelector('[data-testid=state-docs-kv] tbody tr[data-key]');
+    await ui.page.locator('[data-testid=stab-kv]').click();
+    await ui.page.waitForSelector('[data-testid=state-docs-kv] tbody tr[data-key]');
     const jobs = (await api('/jobs')) as Json[];
     const namespaces: string[] = state.documents
       ? state.documents.filter((d: Json) => d.namespace.startsWith('kv/')).map((d: Json) => d.namespace)
@@ -293,7 +271,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       const docs = await api(`/state/documents?ns=${encodeURIComponent(ns)}`);
       for (const d of docs.documents) expected.push(`${ns}|${d.key}|${d.valueType}`);
     }
-    const shown = await page.locator('[data-testid=state-docs-kv] tbody tr[data-key]').evaluateAll((trs) =>
+    const shown = await ui.page.locator('[data-testid=state-docs-kv] tbody tr[data-key]').evaluateAll((trs) =>
       trs.map((tr) => {
         return `${tr.getAttribute('data-ns')}|${tr.getAttribute('data-key')}|${tr.children[2]?.textContent}`;
       }),
@@ -307,72 +285,75 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       ]),
     );
     // Values never reach the page.
-    expect(await page.locator('[data-testid=state]').textContent()).not.toContain('hello');
-    await page.screenshot({ path: join(SHOTS, 'state-kv.png') });
-    expect(await axeViolations(page, '[data-testid=state]')).toEqual([]);
+    expect(await ui.page.locator('[data-testid=state]').textContent()).not.toContain('hello');
+    await ui.page.screenshot({ path: join(SHOTS, 'state-kv.png') });
+    expect(await axeViolations(ui.page, '[data-testid=state]')).toEqual([]);
     // Keyboard: → moves from KV to cursors, which lists the cursor documents of /state/documents.
-    await page.locator('[data-testid=stab-kv]').focus();
-    await page.keyboard.press('ArrowRight');
+    await ui.page.locator('[data-testid=stab-kv]').focus();
+    await ui.page.keyboard.press('ArrowRight');
     await expect
-      .poll(() => page.locator('[data-testid=stab-cursor]').getAttribute('aria-selected'))
+      .poll(() => ui.page.locator('[data-testid=stab-cursor]').getAttribute('aria-selected'))
       .toBe('true');
     const cursors = await api('/state/documents?ns=cursor/kv-writer');
     expect(cursors.documents.map((d: Json) => d.key)).toEqual(['offset']);
     await expect
-      .poll(() => page.locator('[data-testid=state-docs-cursor] tr[data-key]').getAttribute('data-ns'))
+      .poll(() => ui.page.locator('[data-testid=state-docs-cursor] tr[data-key]').getAttribute('data-ns'))
       .toBe('cursor/kv-writer');
-    expect(await page.locator('[data-testid=state]').textContent()).not.toContain('4711');
-    await page.locator('[data-testid=stab-idem]').click();
+    expect(await ui.page.locator('[data-testid=state]').textContent()).not.toContain('4711');
+    await ui.page.locator('[data-testid=stab-idem]').click();
     await expect
-      .poll(() => page.locator('[data-testid=state-docs-idem] tr[data-key]').getAttribute('data-key'))
+      .poll(() => ui.page.locator('[data-testid=state-docs-idem] tr[data-key]').getAttribute('data-key'))
       .toBe('invoice-2026-11');
     // Locks: the lease rows of /state (released after its run, the row stays with its fence).
-    await page.locator('[data-testid=stab-locks]').click();
+    await ui.page.locator('[data-testid=stab-locks]').click();
     const leases = (await api('/state')).leases as Json[];
     expect(leases.map((l) => l.name)).toContain('lock/kv-writer/nightly#0');
     await expect
       .poll(() =>
-        page
+        ui.page
           .locator('[data-testid=state-locks] tr[data-lease]')
           .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-lease'))),
       )
       .toEqual(leases.map((l) => l.name));
-    await page.screenshot({ path: join(SHOTS, 'state-locks.png') });
+    await ui.page.screenshot({ path: join(SHOTS, 'state-locks.png') });
     // The runs tab lists the ledger streams and opens one, newest record first.
-    await page.locator('[data-testid=stab-runs]').click();
-    const row = page.locator('[data-testid=state-streams] tr[data-stream="runs/kv-writer"]');
+    await ui.page.locator('[data-testid=stab-runs]').click();
+    const row = ui.page.locator('[data-testid=state-streams] tr[data-stream="runs/kv-writer"]');
     await row.locator('button').click();
     const records = await api('/state/records?stream=runs/kv-writer');
     await expect
-      .poll(() => page.locator('[data-testid=state-records-table] tbody tr').count())
+      .poll(() => ui.page.locator('[data-testid=state-records-table] tbody tr').count())
       .toBe(records.records.length);
   }, 30_000);
 
   it('node card: the header meter opens the /node/history chart', async () => {
-    await page.locator('[data-testid=node-meter]').click();
-    await page.waitForSelector('[data-testid=node-chart]', { timeout: 10_000 });
-    const samples = Number(await page.locator('[data-testid=node-samples]').textContent());
+    await ui.page.locator('[data-testid=node-meter]').click();
+    await ui.page.waitForSelector('[data-testid=node-chart]', { timeout: 10_000 });
+    const samples = Number(await ui.page.locator('[data-testid=node-samples]').textContent());
     const history = await api('/node/history');
     expect(history.enabled).toBe(true);
     expect(history.interval).toBe(1);
     // The page fetched a moment before the test did; the 1 s sampler may have added a point since.
     expect(history.points.length - samples).toBeGreaterThanOrEqual(0);
     expect(history.points.length - samples).toBeLessThanOrEqual(2);
-    await page.screenshot({ path: join(SHOTS, 'node-history.png') });
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('[data-testid=node-history]').count()).toBe(0);
+    await ui.page.screenshot({ path: join(SHOTS, 'node-history.png') });
+    await ui.page.keyboard.press('Escape');
+    await expect.poll(() => ui.page.locator('[data-testid=node-history]').count()).toBe(0);
   }, 30_000);
 
   it('Resources tab: /jobs/{name}/resources of the monitored running job, refetched every 2 s', async () => {
-    await page.goto(`${base}/#job/hog/resources`);
-    await page.waitForSelector('[data-testid=resources]');
+    await ui.page.goto(`${ui.base}/#job/hog/resources`);
+    await ui.page.waitForSelector('[data-testid=resources]');
     const res = await api('/jobs/hog/resources');
     expect(res.monitored).toBe(true);
-    await expect.poll(() => page.locator('[data-testid=resources]').textContent()).toContain('monitored');
+    await expect.poll(() => ui.page.locator('[data-testid=resources]').textContent()).toContain('monitored');
     await expect
-      .poll(async () => Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches')), {
-        timeout: 8000,
-      })
+      .poll(
+        async () => Number(await ui.page.locator('[data-testid=resources]').getAttribute('data-fetches')),
+        {
+          timeout: 8000,
+        },
+      )
       .toBeGreaterThanOrEqual(3);
     const jobs = (await api('/jobs')) as Json[];
     const hog = jobs.find((j) => j.name === 'hog');
@@ -385,22 +366,24 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(hog.pids).toContain(live.pid);
     expect(live.current.rss_bytes).toBeGreaterThan(0);
     await expect
-      .poll(() => page.locator('[data-testid=resources-live]').first().getAttribute('data-pid'))
+      .poll(() => ui.page.locator('[data-testid=resources-live]').first().getAttribute('data-pid'))
       .toBe(String(live.pid));
     await expect
-      .poll(() => page.locator('[data-testid=resources-rss]').textContent())
+      .poll(() => ui.page.locator('[data-testid=resources-rss]').textContent())
       .toMatch(/\d+(\.\d)? (B|KiB|MiB)/);
-    await expect.poll(() => page.locator('[data-testid=resources-live] svg.reschart').count()).toBe(1);
+    await expect.poll(() => ui.page.locator('[data-testid=resources-live] svg.reschart').count()).toBe(1);
     // The drawer header shows the same live figures.
-    await expect.poll(() => page.locator('[data-testid=live-usage]').textContent()).toMatch(/%.*(B|KiB|MiB)/);
+    await expect
+      .poll(() => ui.page.locator('[data-testid=live-usage]').textContent())
+      .toMatch(/%.*(B|KiB|MiB)/);
     // The refresh choice is honoured: at 1 s the page asks at least twice as often.
-    await page.locator('[data-testid=resources-every]').selectOption('1');
-    const before = Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches'));
+    await ui.page.locator('[data-testid=resources-every]').selectOption('1');
+    const before = Number(await ui.page.locator('[data-testid=resources]').getAttribute('data-fetches'));
     const t0 = Date.now();
     await expect
       .poll(
         async () =>
-          Number(await page.locator('[data-testid=resources]').getAttribute('data-fetches')) - before,
+          Number(await ui.page.locator('[data-testid=resources]').getAttribute('data-fetches')) - before,
         {
           timeout: 5000,
         },
@@ -408,7 +391,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toBeGreaterThanOrEqual(2);
     // Two more fetches in well under the 4 s two 2-second intervals would take.
     expect(Date.now() - t0).toBeLessThan(3500);
-    await page.screenshot({ path: join(SHOTS, 'resources.png') });
+    await ui.page.screenshot({ path: join(SHOTS, 'resources.png') });
     // A finished monitored run keeps its samples, joined with its run record.
     const brief = await until('the sampled run of brief', 10_000, async () => {
       const r = await api('/jobs/brief/resources');
@@ -421,10 +404,10 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(briefRuns.runs[0].resources.max_rss_bytes).toBe(brief.resources.max_rss_bytes);
     expect(briefRuns.stats.max_rss_bytes).toBe(brief.resources.max_rss_bytes);
     expect(briefRuns.stats.last_cpu_seconds).toBe(brief.resources.cpu_total_seconds);
-    await page.goto(`${base}/#job/brief/resources`);
-    await expect.poll(() => page.locator('[data-testid=resources-runs] tbody tr').count()).toBe(1);
-    expect(await page.locator('[data-testid=resources-runs] tbody tr').textContent()).toContain('success');
-    expect(await axeViolations(page, '[data-testid=drawer]')).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    await ui.page.goto(`${ui.base}/#job/brief/resources`);
+    await expect.poll(() => ui.page.locator('[data-testid=resources-runs] tbody tr').count()).toBe(1);
+    expect(await ui.page.locator('[data-testid=resources-runs] tbody tr').textContent()).toContain('success');
+    expect(await axeViolations(ui.page, '[data-testid=drawer]')).toEqual([]);
+    expect(ui.pageErrors).toEqual([]);
   }, 30_000);
 });

@@ -3,15 +3,11 @@
 // before the daemon starts), drawn by one headless Chromium and checked against the API answers.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/fleet/ports.ts';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
-import { openContext } from '../helpers/browser.ts';
-import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 import { until } from '../helpers/until.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -36,70 +32,51 @@ web:
 type Json = any;
 
 describe('slot strip and unaccounted pill (real daemon + headless Chromium)', () => {
-  let dir = '';
-  let daemon: E2eDaemon | null = null;
-  let base = '';
-  let context: BrowserContext | null = null;
-  let page: Page;
-  const pageErrors: string[] = [];
-  const api = async (path: string): Promise<Json> => {
-    const res = await fetch(base + path);
-    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-    return res.json();
-  };
+  const api = (path: string): Promise<Json> => ui.api<Json>(path);
   const hour = 3_600_000;
   const lastHour = Math.floor(Date.now() / hour) * hour;
 
-  beforeAll(async () => {
-    requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-slots-'));
-    const state = join(dir, 'state');
-    // gappy ran 3 hours ago, then nobody recorded its next three slots, the one of this hour included
-    // (no finished_at: the start-up catch-up has no watermark to look back from).
-    const store = await openStore({
-      path: state,
-      namespace: 'default',
-      topology: 'single-node',
-      inline: true,
-      writer: 'old-node#1',
-    });
-    await store.append('runs/gappy', {
-      outcome: 'success',
-      scheduled_at: new Date(lastHour - 3 * hour).toISOString(),
-      run_id: 'seeded-run',
-      trigger: 'schedule',
-      attempt: 0,
-    });
-    await store.close();
-    writeFileSync(join(dir, 'cronstable.yaml'), CONFIG(port, state));
-    daemon = await startE2eDaemon(dir, { base });
-    const [launched] = await Promise.all([
-      openContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'dark' }),
-      until('a ran and a skipped-overlap slot of busy', 20_000, async () => {
+  const ui = dashboardSuite({
+    name: 'slots',
+    config: (port, dir) => CONFIG(port, join(dir, 'state')),
+    context: { viewport: { width: 1400, height: 900 }, colorScheme: 'dark' },
+    consoleErrors: false,
+    seed: async (dir) => {
+      mkdirSync(SHOTS, { recursive: true });
+      // gappy ran 3 hours ago, then nobody recorded its next three slots, the one of this hour included
+      // (no finished_at: the start-up catch-up has no watermark to look back from).
+      const store = await openStore({
+        path: join(dir, 'state'),
+        namespace: 'default',
+        topology: 'single-node',
+        inline: true,
+        writer: 'old-node#1',
+      });
+      await store.append('runs/gappy', {
+        outcome: 'success',
+        scheduled_at: new Date(lastHour - 3 * hour).toISOString(),
+        run_id: 'seeded-run',
+        trigger: 'schedule',
+        attempt: 0,
+      });
+      await store.close();
+    },
+    ready: async () => {
+      await until('a ran and a skipped-overlap slot of busy', 20_000, async () => {
         const b = await api('/jobs/busy/slots');
         const fates = b.slots.map((s: Json) => s.outcome);
         return fates.includes('ran') && fates.includes('skipped-overlap') ? true : null;
-      }),
-    ]);
-    context = launched;
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(`${base}/`);
-    await page.waitForSelector('tr.job');
-  }, 60_000);
-
-  afterAll(async () => {
-    await tearDownE2e(context, daemon, dir);
+      });
+      await ui.page.goto(`${ui.base}/`);
+      await ui.page.waitForSelector('tr.job');
+    },
   });
 
   it('shows the fleet-wide unaccounted count in the header, red above zero', async () => {
     const answer = await api('/slots/unaccounted');
     expect(answer.unaccounted).toBe(3);
     expect(answer.jobs).toEqual([{ name: 'gappy', unaccounted: 3 }]);
-    const pill = page.locator('[data-testid=unaccounted]');
+    const pill = ui.page.locator('[data-testid=unaccounted]');
     await pill.waitFor();
     expect((await pill.textContent())?.replace(/\s+/g, ' ').trim()).toBe('3 unaccounted');
     expect(await pill.getAttribute('class')).toContain('pill-hot');
@@ -111,45 +88,45 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     const onRequest = (r: { url(): string }) => {
       if (r.url().endsWith('/slots/unaccounted')) asked.push(Date.now());
     };
-    await page.goto(`${base}/`);
-    await page.evaluate(() => localStorage.setItem('cronstable.refresh', 'paused'));
-    await page.clock.install();
-    page.on('request', onRequest);
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.evaluate(() => localStorage.setItem('cronstable.refresh', 'paused'));
+    await ui.page.clock.install();
+    ui.page.on('request', onRequest);
     try {
-      await page.reload();
-      await page.locator('[data-testid=unaccounted]').waitFor();
-      await page.clock.runFor(95_000);
-      await page.waitForTimeout(300);
+      await ui.page.reload();
+      await ui.page.locator('[data-testid=unaccounted]').waitFor();
+      await ui.page.clock.runFor(95_000);
+      await ui.page.waitForTimeout(300);
       expect(asked).toHaveLength(1);
       // Back to live refresh: it polls again (every 30 s).
-      await page.evaluate(() => localStorage.setItem('cronstable.refresh', '3'));
-      await page.reload();
-      await page.locator('[data-testid=unaccounted]').waitFor();
+      await ui.page.evaluate(() => localStorage.setItem('cronstable.refresh', '3'));
+      await ui.page.reload();
+      await ui.page.locator('[data-testid=unaccounted]').waitFor();
       const before = asked.length;
-      await page.clock.runFor(61_000);
+      await ui.page.clock.runFor(61_000);
       await expect.poll(() => asked.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
     } finally {
-      page.off('request', onRequest);
+      ui.page.off('request', onRequest);
     }
   });
 
   it('opens the token prompt when its request answers 401, like every other request', async () => {
     // A token rotated on the daemon: the pill's request is the first to learn it.
-    await page.route('**/slots/unaccounted', (route) =>
+    await ui.page.route('**/slots/unaccounted', (route) =>
       route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"unauthorized"}' }),
     );
     try {
-      await page.goto(`${base}/`);
-      await page.locator('[data-testid=token-input]').waitFor({ timeout: 10_000 });
-      expect(await page.locator('[data-testid=unaccounted]').count()).toBe(0);
+      await ui.page.goto(`${ui.base}/`);
+      await ui.page.locator('[data-testid=token-input]').waitFor({ timeout: 10_000 });
+      expect(await ui.page.locator('[data-testid=unaccounted]').count()).toBe(0);
     } finally {
-      await page.unroute('**/slots/unaccounted');
+      await ui.page.unroute('**/slots/unaccounted');
     }
   });
 
   it('draws one cell per slot in the drawer, coloured by outcome, with node and reason on hover', async () => {
-    await page.goto(`${base}/#job/busy/history`);
-    const strip = page.locator('[data-testid=drawer] [data-testid=slot-strip]');
+    await ui.page.goto(`${ui.base}/#job/busy/history`);
+    const strip = ui.page.locator('[data-testid=drawer] [data-testid=slot-strip]');
     await strip.waitFor();
     await strip.locator('li[data-outcome=skipped-overlap]').first().waitFor();
     const cells = await strip.locator('li').evaluateAll((els) =>
@@ -169,10 +146,10 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     expect(ran.title).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ran · on \S+/);
     const skipped = cells.find((c) => c.outcome === 'skipped-overlap')!;
     expect(skipped.cls).toContain('slot-skip');
-    await page.locator('[data-testid=drawer]').screenshot({ path: join(SHOTS, 'slot-strip.png') });
+    await ui.page.locator('[data-testid=drawer]').screenshot({ path: join(SHOTS, 'slot-strip.png') });
 
-    await page.goto(`${base}/#job/gappy/history`);
-    const gap = page.locator('[data-testid=drawer] [data-testid=slot-strip]');
+    await ui.page.goto(`${ui.base}/#job/gappy/history`);
+    const gap = ui.page.locator('[data-testid=drawer] [data-testid=slot-strip]');
     await gap.locator('li[data-outcome=unaccounted]').first().waitFor();
     const gappy = await gap
       .locator('li')
@@ -183,6 +160,6 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
       ['unaccounted', ''],
       ['unaccounted', ''],
     ]);
-    expect(pageErrors).toEqual([]);
+    expect(ui.pageErrors).toEqual([]);
   });
 });

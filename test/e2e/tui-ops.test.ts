@@ -172,9 +172,11 @@ describe('cronstable tui operations panels in a pseudo-terminal', () => {
     await t.waitFor('● live');
     await type(t, CTRL_K, ...'open settings', ENTER);
     await t.waitFor(`prefs file: ${prefsFile().slice(0, 30)}`);
-    await type(t, ENTER); // theme: carolina -> amber
-    await until('the prefs file to name amber', 5000, async () =>
-      existsSync(prefsFile()) && readFileSync(prefsFile(), 'utf8').includes('"theme": "amber"') ? true : null,
+    await type(t, ENTER); // theme: standard (the default) -> carolina
+    await until('the prefs file to name carolina', 5000, async () =>
+      existsSync(prefsFile()) && readFileSync(prefsFile(), 'utf8').includes('"theme": "carolina"')
+        ? true
+        : null,
     );
     const saved = readFileSync(prefsFile(), 'utf8');
     expect(saved).not.toContain('tok-s3cret-value');
@@ -182,11 +184,11 @@ describe('cronstable tui operations panels in a pseudo-terminal', () => {
     t.kill('SIGKILL');
     const again = tui([]);
     await again.waitFor('● live');
-    // amber's phosphor background 160d02
-    expect(again.raw).toContain('48;2;22;13;2');
+    // carolina's phosphor background 06131d
+    expect(again.raw).toContain('48;2;6;19;29');
     await type(again, CTRL_K, ...'open settings', ENTER);
-    await again.waitFor(/Theme\s+amber/);
-    writeFileSync(prefsFile(), saved.replace('"amber"', '"carolina"'));
+    await again.waitFor(/Theme\s+carolina/);
+    writeFileSync(prefsFile(), saved.replace('"carolina"', '"standard"'));
   });
 
   it('boot self-test with --boot reports the daemon, then hands over to the board; boot_last saved', async () => {

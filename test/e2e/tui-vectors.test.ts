@@ -51,8 +51,8 @@ const ENTER = '\r';
 const CTRL_K = '\u000b';
 const CTRL_U = '\u0015';
 const PASTE = (text: string) => `${ESC}[200~${text}${ESC}[201~`;
-/** carolina (the default theme) roles, as xterm reports a 24-bit colour */
-const CAROLINA = { fail: 0xff5d5d, pending: 0xc9a94a, dim: 0x3f6d8c } as const;
+/** standard (the default theme, spec 10 §5.3) roles, as xterm reports a 24-bit colour */
+const STANDARD = { fail: 0xe74856, pending: 0xc19c00, dim: 0x707070 } as const;
 /** the board's rows in its default order (name, ascending) */
 const BY_NAME = [...FIXTURE_NAMES].sort();
 /** a zone five hours and 45 minutes off UTC: any local-time label shows at once */
@@ -221,8 +221,8 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
     const out = await find(t, 'backing up /var/lib/app ...');
     // the `▏` marker sits just left of the text
     expect((await t.lines())[err.row]![err.col - 1]).toBe('▏');
-    expect(await fgOf(t, err.row, err.col - 1)).toBe(CAROLINA.fail);
-    expect(await fgOf(t, out.row, out.col - 1)).not.toBe(CAROLINA.fail);
+    expect(await fgOf(t, err.row, err.col - 1)).toBe(STANDARD.fail);
+    expect(await fgOf(t, out.row, out.col - 1)).not.toBe(STANDARD.fail);
     expect(await t.screen()).toContain('logs  history  resources  schedule');
   });
 
@@ -235,10 +235,10 @@ describe('spec 08 §8 vectors on the §7 fixture', () => {
     const warn = await find(t, 'WARN slow disk');
     const cell = await t.cell(warn.row, warn.col);
     expect(cell?.isBold()).toBeTruthy();
-    expect(await fgOf(t, warn.row, warn.col)).toBe(CAROLINA.pending);
+    expect(await fgOf(t, warn.row, warn.col)).toBe(STANDARD.pending);
     // " slow disk" after the job's reset is not bold
     expect((await t.cell(warn.row, warn.col + 5))?.isBold()).toBeFalsy();
-    expect(t.raw.slice(mark)).toContain('38;2;201;169;74');
+    expect(t.raw.slice(mark)).toContain('38;2;193;156;0'); // standard's pending c19c00
     expect(basicColourSgrs(t.raw.slice(mark))).toEqual([]);
   });
 
@@ -442,7 +442,7 @@ describe('spec 08 §8 vectors that wait on the clock (started with the file)', (
     expect(r.after).toBeGreaterThan(15 - 3 - 1);
     expect(r.after).toBeLessThan(15 + 1 + 5);
     expect(r.screen).toContain('legacy-sync');
-    expect(r.tileFg).toBe(CAROLINA.dim);
+    expect(r.tileFg).toBe(STANDARD.dim);
     slow.t21!.write(ESC);
     await slow.t21!.waitFor(/status\s+name/);
   }, 40_000);

@@ -177,16 +177,17 @@ describe('cronstable tui in a pseudo-terminal', () => {
       const env = { HOME: own, XDG_CONFIG_HOME: join(own, '.config') };
       const t = tui([], { env });
       await t.waitFor('● live');
+      // from the default, standard (spec 10 §5.3), to the next hue
       t.write('t');
-      await t.waitFor('◐ theme: amber');
+      await t.waitFor('◐ theme: carolina');
       const prefs = readFileSync(join(own, '.config', 'cronstable', 'tui.json'), 'utf8');
-      expect(prefs).toContain('"theme": "amber"');
+      expect(prefs).toContain('"theme": "carolina"');
       t.write('q');
       await exitOf(t);
       const again = tui([], { env });
       await again.waitFor('● live');
-      // amber's background 160d02 = 22;13;2
-      expect(again.raw).toContain('48;2;22;13;2');
+      // carolina's background 06131d = 6;19;29
+      expect(again.raw).toContain('48;2;6;19;29');
     } finally {
       rmSync(own, { recursive: true, force: true });
     }

@@ -195,9 +195,12 @@ export interface Harness {
 
 const SGR = /\u001b\[[0-9;]*m/g;
 
+/** The fixture's prefs: the defaults, with the colours the surface tests spell out (carolina's, the old default). */
+export const FIXTURE_PREFS = { ...DEFAULT_PREFS, theme: 'carolina' as const };
+
 export function initialState(over: Partial<TuiState> = {}): TuiState {
   return createState(
-    { now: NOW, mono: 1000, cols: 100, rows: 30, prefs: { ...DEFAULT_PREFS }, pollMs: 0, ascii: false },
+    { now: NOW, mono: 1000, cols: 100, rows: 30, prefs: { ...FIXTURE_PREFS }, pollMs: 0, ascii: false },
     over,
   );
 }

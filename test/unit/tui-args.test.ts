@@ -7,7 +7,7 @@ import { parseTuiArgs, TuiArgError } from '../../src/tui/args.ts';
 import { runTuiCommand } from '../../src/tui/cli.ts';
 import { clipboardTool, osc52 } from '../../src/tui/data/clipboard.ts';
 import { DEFAULT_PREFS, loadPrefs, prefsPath, savePrefs } from '../../src/tui/data/prefs.ts';
-import { colourDepth } from '../../src/tui/text/theme.ts';
+import { colourDepth, HUES, Theme } from '../../src/tui/text/theme.ts';
 import { cellWidth, fit, truncate, wrapCells } from '../../src/tui/text/width.ts';
 
 describe('parseTuiArgs', () => {
@@ -68,7 +68,7 @@ describe('parseTuiArgs', () => {
   });
 
   it.each([
-    [['--theme', 'plaid'], /plaid.*carolina, carolina-light, amber/],
+    [['--theme', 'plaid'], /plaid.*choose from standard, standard-light, carolina, carolina-light, amber/],
     [['--poll', 'nan'], /--poll.*nan/],
     [['--poll', 'inf'], /--poll/],
     [['--poll', 'abc'], /--poll.*abc/],
@@ -117,6 +117,13 @@ describe('prefs', () => {
     expect(prefsPath({ HOME: '/h' }, 'linux')).toBe('/h/.config/cronstable/tui.json');
     expect(prefsPath({ APPDATA: 'C:/a' }, 'win32')).toBe(join('C:/a', 'cronstable', 'tui.json'));
   });
+  it('the default theme is standard (spec 10 §5.3): first hue, the prefs default, the unknown-name fallback', () => {
+    expect(DEFAULT_PREFS.theme).toBe('standard');
+    expect(HUES).toEqual(['standard', 'carolina', 'amber', 'green', 'modern']);
+    expect(new Theme('plaid', '24').hex('bg')).toBe(new Theme('standard', '24').hex('bg'));
+    expect(parseTuiArgs([], {}).theme).toBeNull(); // no --theme: the saved choice, else the default
+  });
+
   it('round-trips sorted; bad values fall back; unknown keys dropped; corrupt file = defaults', () => {
     const p = join(dir, 'sub', 'tui.json');
     expect(savePrefs(p, { ...DEFAULT_PREFS, theme: 'amber' })).toBeNull();
@@ -126,7 +133,7 @@ describe('prefs', () => {
     expect(loadPrefs(p).theme).toBe('amber');
     writeFileSync(p, JSON.stringify({ theme: 'plaid', poll_ms: 7, wrap: 'yes', token: 'x', ascii: true }));
     const loaded = loadPrefs(p);
-    expect(loaded).toMatchObject({ theme: 'carolina', poll_ms: 3000, wrap: false, ascii: true });
+    expect(loaded).toMatchObject({ theme: 'standard', poll_ms: 3000, wrap: false, ascii: true });
     expect('token' in loaded).toBe(false);
     writeFileSync(p, '{not json');
     expect(loadPrefs(p)).toEqual(DEFAULT_PREFS);

@@ -285,7 +285,7 @@ describe('item 6: the help sheet is the terminal’s own key map', () => {
       expect(pairs(all, keyCol).sort()).toEqual(expected.sort());
       expect(pairs(all, keyCol)).toContainEqual([
         't',
-        'Next theme: carolina, amber, green, modern, standard',
+        'Next theme: standard, carolina, amber, green, modern',
       ]);
       expect(pairs(all, keyCol)).toContainEqual(['T', 'Dark (phosphor) ⇄ light (paper)']);
       // the shared section holds only keys the web sheet lists too: `a`, `q` and the panels' capitals are extras

@@ -16,8 +16,10 @@ import {
   cycleTheme,
   failureNotice,
   flipLightDark,
+  isDark,
   newFailures,
   resolveTheme,
+  THEME_LABEL,
   THEMES,
 } from '../../src/dashboard/settings.ts';
 import { SHORTCUTS } from '../../src/dashboard/shortcuts.ts';
@@ -158,8 +160,20 @@ describe('settings', () => {
     expect(t).toBe(THEMES[0]);
     expect(flipLightDark('hc-light')).toBe('hc-dark');
     expect(flipLightDark('dark')).toBe('light');
-    expect(resolveTheme('auto', true)).toBe('dark');
+    expect(flipLightDark('standard')).toBe('standard-light');
+    expect(flipLightDark('standard-light')).toBe('standard');
     expect(resolveTheme('hc-light', true)).toBe('hc-light');
+  });
+
+  it('standard is the default (spec 10 §5.3): first in the cycle, what a new visitor gets', () => {
+    expect(THEMES.slice(0, 2)).toEqual(['standard', 'standard-light']);
+    expect(cycleTheme('standard')).toBe('standard-light');
+    expect(cycleTheme('hc-dark')).toBe('standard');
+    expect(resolveTheme('auto', true)).toBe('standard');
+    expect(resolveTheme('auto', false)).toBe('standard-light');
+    expect(isDark('standard')).toBe(true);
+    expect(isDark('standard-light')).toBe(false);
+    expect(THEME_LABEL.standard).toBe('standard');
   });
 
   it('reports only failures that are new since the previous answer', () => {

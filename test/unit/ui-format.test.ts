@@ -133,15 +133,32 @@ describe('status, summary and failure banner', () => {
     expect(jobStatus(apiJob('a'))).toBe('pending');
   });
 
-  it('counts running, failing, scheduled and disabled jobs', () => {
+  it('counts running, failing, scheduled, disabled and paused jobs', () => {
     const jobs = [
       apiJob('r', { running: true, scheduled_in: null }),
       apiJob('f', { last_run: run('failure', '2026-07-05T09:00:00Z', 2) }),
       apiJob('ok'),
       apiJob('off', { enabled: false, scheduled_in: null }),
       apiJob('boot', { schedule: '@reboot', scheduled_in: null }),
+      apiJob('held', {
+        scheduled_in: 60,
+        paused: {
+          since: '2026-07-05T09:00:00Z',
+          until: '2026-07-05T10:00:00Z',
+          by: 'api',
+          note: '',
+          channel: 'api',
+        },
+      }),
     ];
-    expect(summarize(jobs)).toEqual({ total: 5, running: 1, failing: 1, scheduled: 3, disabled: 1 });
+    expect(summarize(jobs)).toEqual({
+      total: 6,
+      running: 1,
+      failing: 1,
+      scheduled: 4,
+      disabled: 1,
+      paused: 1,
+    });
   });
 
   it('calls one failure a failing job and several a fleet event, correlated within 60 s', () => {

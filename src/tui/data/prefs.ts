@@ -28,7 +28,7 @@ export interface Prefs {
 }
 
 export const DEFAULT_PREFS: Prefs = {
-  theme: 'carolina',
+  theme: 'standard',
   light: false,
   cvd: 'none',
   poll_ms: 3000,

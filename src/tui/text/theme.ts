@@ -2,7 +2,8 @@
 // and background itself (Q8), so a light theme stays readable in a dark terminal and a job's own reset cannot
 // drop the background for the rest of a line.
 
-export const HUES = ['carolina', 'amber', 'green', 'modern', 'standard'] as const;
+// `standard` first: the default (spec 10 §5.3), then the order of the pickers and the `t` cycler.
+export const HUES = ['standard', 'carolina', 'amber', 'green', 'modern'] as const;
 export type Hue = (typeof HUES)[number];
 export const THEME_NAMES: readonly string[] = HUES.flatMap((h) => [h, `${h}-light`]);
 
@@ -157,7 +158,7 @@ export class Theme {
   private readonly cache = new Map<string, string>();
 
   constructor(name: string, depth: Depth, cvd: Cvd = 'none') {
-    const parsed = parseThemeName(name) ?? { hue: 'carolina' as Hue, light: false };
+    const parsed = parseThemeName(name) ?? { hue: 'standard' as Hue, light: false };
     this.name = name;
     this.depth = depth;
     const rows = TABLE[parsed.hue];

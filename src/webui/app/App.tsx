@@ -1,9 +1,10 @@
 // The dashboard shell (spec 06 §9): composes the polling, the route, selection and keyboard, the chrome and the
 // views. Each view lives in views/<name>/, the chrome in chrome/, browser I/O in io/, and what they compute in
 // src/dashboard (shared with the terminal dashboard).
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import { clusterAlert, hasFleetView, roleLabel } from '../../dashboard/cluster.ts';
 import { connectionState } from '../../dashboard/connection.ts';
+import { pollPeriodMs } from '../../dashboard/hidden.ts';
 import type { CoreContext } from '../../dashboard/palette.ts';
 import type { DrawerTab } from '../../dashboard/route.ts';
 import { REFRESH_CHOICES, type RefreshChoice, ROW_HEIGHTS } from '../../dashboard/settings.ts';
@@ -16,7 +17,7 @@ import { OverloadBanner } from '../chrome/OverloadBanner.tsx';
 import { Toasts, useToasts } from '../chrome/Toasts.tsx';
 import { Toolbar } from '../chrome/Toolbar.tsx';
 import type { Api } from '../io/api.ts';
-import { copyText, useNow, usePref, useRoute } from '../io/hooks.ts';
+import { copyText, useNow, usePageHidden, usePref, useRoute } from '../io/hooks.ts';
 import { useLook, useTheme, useThemeKeys } from '../io/theme.ts';
 import { Drawer } from '../views/drawer/Drawer.tsx';
 import { IncidentTimeline } from '../views/incident/IncidentTimeline.tsx';
@@ -25,6 +26,7 @@ import { NodeHistoryHost, openNodeHistory } from '../views/node/NodeHistory.tsx'
 import { openSandbox, SandboxHost } from '../views/sandbox/Sandbox.tsx';
 import { useStateProbe } from '../views/state/StateInspector.tsx';
 import { Wallboard } from '../views/wallboard/Wallboard.tsx';
+import { AccessContext, useAccessProbe } from './access.ts';
 import { DialogHost, useDialogs } from './Dialogs.tsx';
 import { MainView } from './MainView.tsx';
 import { useBoard } from './useBoard.ts';
@@ -34,6 +36,7 @@ import { useNextFire } from './useNextFire.ts';
 import { useNotifications } from './useNotifications.ts';
 import { usePaletteCommands } from './usePaletteCommands.ts';
 import { usePoll } from './usePoll.ts';
+import { useTabTitle } from './useTabTitle.ts';
 
 type Incident = 'timeline' | 'mitigate' | 'run-failing';
 
@@ -55,7 +58,10 @@ export function App({ api }: { api: Api }) {
   const [toasts, toast] = useToasts();
   const filterRef = useRef<HTMLInputElement>(null);
 
-  const poll = usePoll(api, refresh, route.view === 'fleet', () => dialogs.askToken(api.hasToken(), true));
+  const hidden = usePageHidden();
+  const poll = usePoll(api, refresh, hidden, route.view === 'fleet', () =>
+    dialogs.askToken(api.hasToken(), true),
+  );
   const { jobs, fetchedAt, cluster, node, refreshNow } = poll;
   // ui-schedule: `/state` on each tick until it first answers (spec 06 §9.1)
   const stateEnabled = useStateProbe(api, fetchedAt)?.enabled === true;
@@ -79,10 +85,13 @@ export function App({ api }: { api: Api }) {
     if (route.view !== 'jobs') setRoute({ view: 'jobs', drawer: route.drawer });
   };
 
-  useEffect(() => {
-    document.title =
-      summary && summary.failing > 0 ? `(${summary.failing} failing) cronstable` : 'cronstable';
-  }, [summary?.failing]);
+  useTabTitle({
+    jobs,
+    fetchedAt,
+    pollFailed: poll.pollFailed,
+    alert: alert?.title ?? null,
+    nodeName: clustered?.node_name ?? null,
+  });
 
   const nextAtOf = useNextFire(fetchedAt);
 
@@ -96,6 +105,10 @@ export function App({ api }: { api: Api }) {
   const closeDrawer = useCallback(() => setRoute({ view: route.view, drawer: null }), [route.view]);
 
   const { runJob, cancelJob, copyCommand, togglePause } = useJobActions(api, refreshNow, toast);
+  // Scope-aware chrome (spec 10 §5.4): /whoami on load and after every token change.
+  const [tokenNonce, setTokenNonce] = useState(0);
+  const access = useAccessProbe(api, tokenNonce);
+  const ifControl = <A extends unknown[]>(fn: (...a: A) => void) => (access.control ? fn : () => {});
 
   useKeyboard(
     {
@@ -109,9 +122,9 @@ export function App({ api }: { api: Api }) {
       select: setSelected,
       setRoute,
       openJob,
-      runJob,
-      cancelJob,
-      togglePause,
+      runJob: ifControl(runJob),
+      cancelJob: ifControl(cancelJob),
+      togglePause: ifControl(togglePause),
       openHelp: () => dialogs.setHelp(true),
       nextTheme,
       toggleTheme,
@@ -123,7 +136,7 @@ export function App({ api }: { api: Api }) {
     filterRef,
   );
 
-  const intervalMs = refresh === 'paused' ? Number.POSITIVE_INFINITY : Number(refresh) * 1000;
+  const intervalMs = pollPeriodMs(refresh, hidden) ?? Number.POSITIVE_INFINITY;
   const conn = connectionState({ locked: poll.locked, fetchedAt, failed: poll.pollFailed, intervalMs }, now);
 
   const drawer = route.drawer;
@@ -203,189 +216,201 @@ export function App({ api }: { api: Api }) {
       stateEnabled,
       dagCount,
       toggleDags: () => setDagsShown((v) => !v),
+      control: access.control,
     },
     core,
     jobs: jobs ?? [],
-    job: { open: openJob, run: runJob, cancel: cancelJob, copy: copyCommand },
+    job: {
+      open: openJob,
+      run: runJob,
+      cancel: cancelJob,
+      copy: copyCommand,
+      pause: togglePause,
+      control: access.control,
+    },
   });
 
   return (
-    <div class={`app${drawer ? ' has-drawer' : ''}`}>
-      <Header
-        version={poll.version}
-        jobSetId={poll.jobSetId}
-        now={now}
-        conn={conn}
-        lastOk={fetchedAt}
-        summary={summary}
-        node={node}
-        theme={theme}
-        hasToken={api.hasToken()}
-        api={api}
-        paused={refresh === 'paused'}
-        onSegment={(sg) => {
-          board.setSegment(sg);
-          toJobs();
-        }}
-        onToggleTheme={toggleTheme}
-        onToken={() => dialogs.askToken(false)}
-        onHelp={() => dialogs.setHelp(true)}
-        onPalette={() => dialogs.setPalette(true)}
-        onSettings={() => dialogs.setSettings(true)}
-        cluster={
-          clustered
-            ? {
-                role: roleLabel(clustered),
-                alert: alert !== null,
-                fleet: hasFleet,
-              }
-            : null
-        }
-        fleetOpen={route.view === 'fleet'}
-        onFleet={openFleet}
-      />
-      <main class="main" id="main">
-        {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
-        <Toolbar
-          filter={board.filter}
-          segment={board.segment}
-          view={route.view}
-          refresh={refresh}
-          inputRef={filterRef}
-          onFilter={board.setFilter}
-          onSegment={board.setSegment}
-          onView={(view) => setRoute({ view, drawer: route.drawer })}
-          onRefresh={setRefresh}
-          dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
-          incident={{ failing: summary?.failing ?? 0, onRunFailing: () => setIncident('run-failing') }}
-          stateEnabled={stateEnabled}
+    <AccessContext.Provider value={access}>
+      <div class={`app${drawer ? ' has-drawer' : ''}`}>
+        <Header
+          version={poll.version}
+          jobSetId={poll.jobSetId}
+          now={now}
+          conn={conn}
+          lastOk={fetchedAt}
+          summary={summary}
+          node={node}
+          theme={theme}
+          hasToken={api.hasToken()}
+          api={api}
+          paused={refresh === 'paused'}
+          onSegment={(sg) => {
+            board.setSegment(sg);
+            toJobs();
+          }}
+          onToggleTheme={toggleTheme}
+          onToken={() => dialogs.askToken(false)}
+          onHelp={() => dialogs.setHelp(true)}
+          onPalette={() => dialogs.setPalette(true)}
+          onSettings={() => dialogs.setSettings(true)}
+          cluster={
+            clustered
+              ? {
+                  role: roleLabel(clustered),
+                  alert: alert !== null,
+                  fleet: hasFleet,
+                }
+              : null
+          }
+          fleetOpen={route.view === 'fleet'}
+          onFleet={openFleet}
         />
-        {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
-        {banner && (
-          <FailureBanner
-            banner={banner}
+        <main class="main" id="main">
+          {alert && <ClusterAlertBanner alert={alert} onShow={showCluster} />}
+          <Toolbar
+            filter={board.filter}
+            segment={board.segment}
+            view={route.view}
+            refresh={refresh}
+            inputRef={filterRef}
+            onFilter={board.setFilter}
+            onSegment={board.setSegment}
+            onView={(view) => setRoute({ view, drawer: route.drawer })}
+            onRefresh={setRefresh}
+            dags={dagCount > 0 ? { shown: dagsShown, onToggle: () => setDagsShown((v) => !v) } : undefined}
+            incident={{ failing: summary?.failing ?? 0, onRunFailing: () => setIncident('run-failing') }}
+            stateEnabled={stateEnabled}
+          />
+          {node?.overload?.overloaded && <OverloadBanner overload={node.overload} />}
+          {banner && (
+            <FailureBanner
+              banner={banner}
+              now={now}
+              onOpen={(name) => openJob(name, 'logs')}
+              onShowFailing={() => {
+                board.setSegment('fail');
+                toJobs();
+              }}
+              actions={{
+                onTimeline: () => setIncident('timeline'),
+                onTail: () => {
+                  setTailNames(banner.jobs.slice(0, 4).map((j) => j.name));
+                  setRoute({ view: 'tail', drawer: route.drawer });
+                },
+                onMitigate: () => setIncident('mitigate'),
+              }}
+            />
+          )}
+          <MainView
+            api={api}
+            view={route.view}
+            jobs={jobs}
             now={now}
-            onOpen={(name) => openJob(name, 'logs')}
-            onShowFailing={() => {
-              board.setSegment('fail');
-              toJobs();
-            }}
-            actions={{
-              onTimeline: () => setIncident('timeline'),
-              onTail: () => {
-                setTailNames(banner.jobs.slice(0, 4).map((j) => j.name));
-                setRoute({ view: 'tail', drawer: route.drawer });
+            intervalMs={intervalMs}
+            locked={poll.locked}
+            pollFailed={poll.pollFailed}
+            onUnlock={() => dialogs.askToken(true)}
+            openJob={openJob}
+            tail={{ names: tailNames, onNames: setTailNames }}
+            cluster={clustered}
+            fleet={poll.fleet}
+            board={{
+              rows: board.rows,
+              shown: board.shown,
+              sort: board.sort,
+              onSort: (s) => board.setSort(s.key, s.desc),
+              selected,
+              nextAtOf,
+              nodeName: cluster?.node_name ?? null,
+              showOwner: board.showOwner,
+              actions: rowActions,
+              cols: board.cols,
+              onToggleCol: board.toggleCol,
+              rowHeight: ROW_HEIGHTS[look.density],
+              scale: Number(look.scale) / 100,
+              onFleet: hasFleet ? openFleet : null,
+              dags: {
+                intervalMs: pollPeriodMs(refresh, hidden) ?? 60_000,
+                shown: dagsShown,
+                onCount: setDagCount,
               },
-              onMitigate: () => setIncident('mitigate'),
             }}
           />
+        </main>
+        {drawer && (
+          <Drawer
+            name={drawer.name}
+            job={drawerJob}
+            jobs={jobs ?? []}
+            tab={drawer.tab}
+            now={now}
+            nodeName={cluster?.node_name ?? null}
+            api={api}
+            onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
+            onClose={closeDrawer}
+            onRun={runJob}
+            onCancel={cancelJob}
+            onTogglePause={togglePause}
+          />
         )}
-        <MainView
-          api={api}
-          view={route.view}
-          jobs={jobs}
-          now={now}
-          intervalMs={intervalMs}
-          locked={poll.locked}
-          pollFailed={poll.pollFailed}
-          onUnlock={() => dialogs.askToken(true)}
-          openJob={openJob}
-          tail={{ names: tailNames, onNames: setTailNames }}
-          cluster={clustered}
-          fleet={poll.fleet}
-          board={{
-            rows: board.rows,
-            shown: board.shown,
-            sort: board.sort,
-            onSort: (s) => board.setSort(s.key, s.desc),
-            selected,
-            nextAtOf,
-            nodeName: cluster?.node_name ?? null,
-            showOwner: board.showOwner,
-            actions: rowActions,
-            cols: board.cols,
-            onToggleCol: board.toggleCol,
-            rowHeight: ROW_HEIGHTS[look.density],
-            scale: Number(look.scale) / 100,
-            onFleet: hasFleet ? openFleet : null,
-            dags: {
-              intervalMs: refresh === 'paused' ? 60_000 : Number(refresh) * 1000,
-              shown: dagsShown,
-              onCount: setDagCount,
-            },
+        {dialogs.help && <HelpDialog onClose={() => dialogs.setHelp(false)} />}
+        {route.view === 'tv' && jobs !== null && (
+          <Wallboard
+            jobs={jobs}
+            now={now}
+            lastOk={fetchedAt}
+            intervalMs={intervalMs}
+            onOpen={(name) => setRoute({ view: 'jobs', drawer: { name, tab: 'logs' } })}
+            onExit={() => setRoute({ view: 'jobs', drawer: null })}
+          />
+        )}
+        {incident === 'timeline' && jobs !== null && (
+          <IncidentTimeline
+            jobs={jobs}
+            correlation={banner?.correlation ?? null}
+            now={now}
+            onOpen={(name) => {
+              setIncident(null);
+              openJob(name, 'logs');
+            }}
+            onClose={() => setIncident(null)}
+          />
+        )}
+        {(incident === 'mitigate' || incident === 'run-failing') && jobs !== null && (
+          <MitigateConsole
+            jobs={jobs}
+            api={api}
+            node={node?.node_name ?? null}
+            runFailing={incident === 'run-failing'}
+            onDone={() => window.setTimeout(refreshNow, 350)}
+            onClose={() => setIncident(null)}
+          />
+        )}
+        <DialogHost
+          dialogs={dialogs}
+          commands={paletteCommands}
+          settings={{
+            themePref,
+            onTheme: setThemePref,
+            look,
+            refresh,
+            onRefresh: setRefresh,
+            notify,
+            onNotify: setNotify,
+          }}
+          hasToken={api.hasToken()}
+          onToken={(token) => {
+            api.setToken(token);
+            if (token !== null) poll.unlock();
+            setTokenNonce((n) => n + 1);
+            refreshNow();
           }}
         />
-      </main>
-      {drawer && (
-        <Drawer
-          name={drawer.name}
-          job={drawerJob}
-          jobs={jobs ?? []}
-          tab={drawer.tab}
-          now={now}
-          nodeName={cluster?.node_name ?? null}
-          api={api}
-          onTab={(tab) => setRoute({ view: route.view, drawer: { name: drawer.name, tab } })}
-          onClose={closeDrawer}
-          onRun={runJob}
-          onCancel={cancelJob}
-        />
-      )}
-      {dialogs.help && <HelpDialog onClose={() => dialogs.setHelp(false)} />}
-      {route.view === 'tv' && jobs !== null && (
-        <Wallboard
-          jobs={jobs}
-          now={now}
-          lastOk={fetchedAt}
-          intervalMs={intervalMs}
-          onOpen={(name) => setRoute({ view: 'jobs', drawer: { name, tab: 'logs' } })}
-          onExit={() => setRoute({ view: 'jobs', drawer: null })}
-        />
-      )}
-      {incident === 'timeline' && jobs !== null && (
-        <IncidentTimeline
-          jobs={jobs}
-          correlation={banner?.correlation ?? null}
-          now={now}
-          onOpen={(name) => {
-            setIncident(null);
-            openJob(name, 'logs');
-          }}
-          onClose={() => setIncident(null)}
-        />
-      )}
-      {(incident === 'mitigate' || incident === 'run-failing') && jobs !== null && (
-        <MitigateConsole
-          jobs={jobs}
-          api={api}
-          node={node?.node_name ?? null}
-          runFailing={incident === 'run-failing'}
-          onDone={() => window.setTimeout(refreshNow, 350)}
-          onClose={() => setIncident(null)}
-        />
-      )}
-      <DialogHost
-        dialogs={dialogs}
-        commands={paletteCommands}
-        settings={{
-          themePref,
-          onTheme: setThemePref,
-          look,
-          refresh,
-          onRefresh: setRefresh,
-          notify,
-          onNotify: setNotify,
-        }}
-        hasToken={api.hasToken()}
-        onToken={(token) => {
-          api.setToken(token);
-          if (token !== null) poll.unlock();
-          refreshNow();
-        }}
-      />
-      <Toasts toasts={toasts} />
-      <SandboxHost />
-      <NodeHistoryHost api={api} />
-    </div>
+        <Toasts toasts={toasts} />
+        <SandboxHost />
+        <NodeHistoryHost api={api} />
+      </div>
+    </AccessContext.Provider>
   );
 }

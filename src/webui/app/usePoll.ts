@@ -2,6 +2,8 @@
 // view is open, `/fleet`; `/version` and `/job-set-id` once (again after a token change until they answer).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { parseJobSetId } from '../../dashboard/format.ts';
+import { pollPeriodMs } from '../../dashboard/hidden.ts';
+import type { RefreshChoice } from '../../dashboard/settings.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiNode } from '../../dashboard/types.ts';
 import { type Api, HttpError } from '../io/api.ts';
 import { usePolling } from '../io/hooks.ts';
@@ -23,8 +25,17 @@ export interface Poll {
   unlock(): void;
 }
 
-/** `interval` is the refresh choice in seconds or 'paused'; any 401 calls `onUnauthorized` and locks. */
-export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauthorized: () => void): Poll {
+/**
+ * `interval` is the refresh choice in seconds or 'paused'; a hidden tab polls at most every 30 s and polls once
+ * when it shows again (spec 10 §5.2). Any 401 calls `onUnauthorized` and locks.
+ */
+export function usePoll(
+  api: Api,
+  interval: RefreshChoice,
+  hidden: boolean,
+  fleetView: boolean,
+  onUnauthorized: () => void,
+): Poll {
   const [jobs, setJobs] = useState<ApiJob[] | null>(null);
   const [fetchedAt, setFetchedAt] = useState(0);
   const [pollFailed, setPollFailed] = useState(false);
@@ -37,6 +48,9 @@ export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauth
   const [pollNonce, setPollNonce] = useState(0);
   const fleetOpen = useRef(fleetView);
   fleetOpen.current = fleetView;
+  // Read before each wait: hiding the tab slows the loop without an extra poll, showing it polls at once (below).
+  const period = useRef(pollPeriodMs(interval, hidden));
+  period.current = pollPeriodMs(interval, hidden);
   const unauthorized = useRef(onUnauthorized);
   unauthorized.current = onUnauthorized;
 
@@ -85,7 +99,7 @@ export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauth
         setPollFailed(true);
       }
     },
-    interval === 'paused' ? null : Number(interval) * 1000,
+    () => period.current,
     [api, interval, pollNonce],
   );
 
@@ -107,6 +121,12 @@ export function usePoll(api: Api, interval: string, fleetView: boolean, onUnauth
 
   const refreshNow = useCallback(() => setPollNonce((n) => n + 1), []);
   const unlock = useCallback(() => setLocked(false), []);
+
+  const wasHidden = useRef(hidden);
+  useEffect(() => {
+    if (wasHidden.current && !hidden && interval !== 'paused') refreshNow();
+    wasHidden.current = hidden;
+  }, [hidden]);
 
   // Opening the fleet view fetches at once rather than at the next tick.
   useEffect(() => {

@@ -3,6 +3,7 @@
 // timeline (`i`), tail (the failing jobs in the multi-tail) and mitigate (bulk start / cancel).
 
 import { type FailureBanner as Banner, bannerText } from '../../dashboard/status.ts';
+import { useAccess } from '../app/access.ts';
 
 export interface IncidentActions {
   onTimeline(): void;
@@ -25,6 +26,7 @@ export function FailureBanner({
 }) {
   const first = banner.jobs[0]!;
   const text = bannerText(banner, now);
+  const { control } = useAccess();
   const tools = (
     <>
       <button type="button" class="btn" onClick={actions.onTimeline} title="Incident timeline (i)">
@@ -33,14 +35,16 @@ export function FailureBanner({
       <button type="button" class="btn" onClick={actions.onTail} title="Tail the failing jobs">
         ≋ tail
       </button>
-      <button
-        type="button"
-        class="btn btn-mitigate"
-        onClick={actions.onMitigate}
-        data-testid="mitigate-button"
-      >
-        ▸ mitigate
-      </button>
+      {control && (
+        <button
+          type="button"
+          class="btn btn-mitigate"
+          onClick={actions.onMitigate}
+          data-testid="mitigate-button"
+        >
+          ▸ mitigate
+        </button>
+      )}
     </>
   );
   // One failing job: its logs; a fleet event: the failing segment of the table. The rest is the same bar.

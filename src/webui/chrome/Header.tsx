@@ -1,12 +1,14 @@
 // Top bar: wordmark, version, job-set chip (click copies), UTC clock, connection state, summary pills, and the
 // theme / token / help buttons.
 import { useState } from 'preact/hooks';
+import { VIEW_ONLY_TITLE } from '../../dashboard/access.ts';
 import { CONNECTION_TEXT, type Connection } from '../../dashboard/connection.ts';
 import { formatAge, formatUtcClock, shortJobSetId } from '../../dashboard/format.ts';
 import type { Segment } from '../../dashboard/health.ts';
 import { isDark, type Theme } from '../../dashboard/settings.ts';
 import type { Summary } from '../../dashboard/status.ts';
 import type { ApiNode } from '../../dashboard/types.ts';
+import { useAccess } from '../app/access.ts';
 import type { Api } from '../io/api.ts';
 import { copyText } from '../io/hooks.ts';
 import { openNodeHistory } from '../views/node/NodeHistory.tsx';
@@ -68,6 +70,7 @@ function NodeMeter({ resources }: { resources: NonNullable<ApiNode['resources']>
 }
 
 export function Header(p: HeaderProps) {
+  const { publicView } = useAccess();
   const [copied, setCopied] = useState(false);
   const short = p.jobSetId ? shortJobSetId(p.jobSetId) : null;
   const copy = async (): Promise<void> => {
@@ -160,6 +163,17 @@ export function Header(p: HeaderProps) {
               <span class="dot" aria-hidden="true" />
               <b>{s.disabled}</b> disabled
             </button>
+            {s.paused > 0 && (
+              <button
+                type="button"
+                data-testid="paused-pill"
+                class="pill pill-paused"
+                title="Jobs under a runtime pause (resume from the row or the drawer)"
+                onClick={() => p.onSegment('all')}
+              >
+                <span aria-hidden="true">⏸</span> <b>{s.paused}</b> paused
+              </button>
+            )}
           </nav>
         )}
         <button
@@ -196,10 +210,13 @@ export function Header(p: HeaderProps) {
           type="button"
           class={`iconbtn iconbtn-text${p.hasToken ? ' is-on' : ''}`}
           onClick={p.onToken}
-          title={p.hasToken ? 'A token is set for this tab' : 'Set an API token'}
+          title={
+            publicView ? VIEW_ONLY_TITLE : p.hasToken ? 'A token is set for this tab' : 'Set an API token'
+          }
+          data-testid="token-button"
         >
           <span class="dot" aria-hidden="true" />
-          token
+          {publicView ? 'view only' : 'token'}
         </button>
         <button
           type="button"

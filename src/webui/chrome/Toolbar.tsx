@@ -3,6 +3,7 @@ import type { Ref } from 'preact';
 import type { Segment } from '../../dashboard/health.ts';
 import type { Route } from '../../dashboard/route.ts';
 import { REFRESH_CHOICES, type RefreshChoice } from '../../dashboard/settings.ts';
+import { useAccess } from '../app/access.ts';
 import { ScheduleNav } from './ScheduleNav.tsx';
 
 const SEGMENTS: ReadonlyArray<[Segment, string]> = [
@@ -32,6 +33,7 @@ export interface ToolbarProps {
 }
 
 export function Toolbar(p: ToolbarProps) {
+  const { control } = useAccess();
   return (
     <div class="toolbar">
       <div class="search">
@@ -132,16 +134,18 @@ export function Toolbar(p: ToolbarProps) {
           >
             ▭ tv
           </button>
-          <button
-            type="button"
-            class="btn btn-run"
-            disabled={p.incident.failing === 0}
-            onClick={p.incident.onRunFailing}
-            title="Start every failing job again, staggered, after a confirmation"
-            data-testid="run-failing"
-          >
-            ▶ run failing
-          </button>
+          {control && (
+            <button
+              type="button"
+              class="btn btn-run"
+              disabled={p.incident.failing === 0}
+              onClick={p.incident.onRunFailing}
+              title="Start every failing job again, staggered, after a confirmation"
+              data-testid="run-failing"
+            >
+              ▶ run failing
+            </button>
+          )}
         </div>
       )}
       <label class="select">

@@ -3,31 +3,53 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { formatRoute, parseRoute, type Route } from '../../dashboard/route.ts';
 
-/** Current time, re-rendering just after every whole second (countdowns and ages stay in step). */
+/** Whether the tab is hidden (spec 10 §5.2), following `visibilitychange`. */
+export function usePageHidden(): boolean {
+  const [hidden, setHidden] = useState(() => document.hidden);
+  useEffect(() => {
+    const on = (): void => setHidden(document.hidden);
+    document.addEventListener('visibilitychange', on);
+    return () => document.removeEventListener('visibilitychange', on);
+  }, []);
+  return hidden;
+}
+
+/**
+ * Current time, re-rendering just after every whole second (countdowns and ages stay in step). In a hidden tab
+ * the tick does nothing (spec 10 §5.2); the tab showing again ticks at once.
+ */
 export function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     let timer = 0;
     const tick = (): void => {
       const t = Date.now();
-      setNow(t);
+      if (!document.hidden) setNow(t);
       timer = window.setTimeout(tick, 1000 - (t % 1000) + 5);
     };
+    const onShow = (): void => {
+      if (!document.hidden) setNow(Date.now());
+    };
     timer = window.setTimeout(tick, 1000 - (Date.now() % 1000) + 5);
-    return () => window.clearTimeout(timer);
+    document.addEventListener('visibilitychange', onShow);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onShow);
+    };
   }, []);
   return now;
 }
 
 /**
- * Runs `tick` at once and again `intervalMs` after each one settles (null: once), until a dependency changes or
+ * Runs `tick` at once and again `intervalMs` after each one settles (null: once; a function is asked before each
+ * wait, so the period can change without restarting the loop), until a dependency changes or
  * the component unmounts. `live()` turns false at that moment: a tick checks it after each await before it sets
  * state; answering 'pause' stops the loop until a dependency changes, a number sets the next wait (ms). A tick
  * handles its own errors (each view keeps its last answer its own way).
  */
 export function usePolling(
   tick: (live: () => boolean) => Promise<unknown>,
-  intervalMs: number | null,
+  intervalMs: number | null | (() => number | null),
   deps: readonly unknown[],
 ): void {
   useEffect(() => {
@@ -36,7 +58,8 @@ export function usePolling(
     const live = (): boolean => !stopped;
     const run = async (): Promise<void> => {
       const next = await tick(live).catch(() => undefined);
-      const wait = typeof next === 'number' ? next : intervalMs;
+      const wait =
+        typeof next === 'number' ? next : typeof intervalMs === 'function' ? intervalMs() : intervalMs;
       if (!stopped && next !== 'pause' && wait !== null) timer = window.setTimeout(run, wait);
     };
     void run();

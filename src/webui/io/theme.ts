@@ -1,6 +1,6 @@
 // Themes and the look preferences (spec 06 §9.2 "Settings + themes"), applied as attributes on <html> so the
-// stylesheet does the rest: data-theme, data-cvd, data-density, data-motion and data-scale. The theme follows
-// prefers-color-scheme until the user picks one (stored as `cronstable.theme`).
+// stylesheet does the rest: data-theme, data-cvd, data-density, data-motion and data-scale. Until the user picks a
+// theme (stored as `cronstable.theme`) it is `standard`, light or dark after prefers-color-scheme.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import {
   CVD_MODES,
@@ -62,8 +62,8 @@ export function useTheme(): [Theme, ThemePref, (pref: ThemePref) => void] {
     document.documentElement.dataset.theme = resolved;
   }, [resolved]);
   const setPref = useCallback((next: ThemePref) => {
-    // Picking the system's own scheme again means "follow the system".
-    const keep: ThemePref = next === (systemDark() ? 'dark' : 'light') ? 'auto' : next;
+    // Picking what a new visitor gets on this system again means "follow the system".
+    const keep: ThemePref = next === resolveTheme('auto', systemDark()) ? 'auto' : next;
     try {
       if (keep === 'auto') localStorage.removeItem(KEY);
       else localStorage.setItem(KEY, keep);

@@ -12,6 +12,7 @@ import {
 import { compileJob } from '../../../dashboard/engine.ts';
 import type { Row } from '../../../dashboard/table.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
+import { useAccess } from '../../app/access.ts';
 import { Sparkline } from '../../chrome/Sparkline.tsx';
 import { StatusBadge, StatusChips } from '../../chrome/StatusBadge.tsx';
 
@@ -128,6 +129,7 @@ function JobRowView({
   actions,
 }: JobRowProps) {
   const j = row.job;
+  const { control } = useAccess();
   const c = compileJob(j);
   const owner = showOwner ? ownerCell(j, nodeName) : null;
   const last = lastCell(row, now);
@@ -218,46 +220,50 @@ function JobRowView({
         <Sparkline history={j.history} />
       </td>
       <td class="c-actions">
-        {j.running ? (
-          <button
-            type="button"
-            class="btn btn-stop"
-            onClick={(e) => {
-              e.stopPropagation();
-              actions.onCancel(j.name);
-            }}
-            aria-label={`Cancel ${j.name}`}
-          >
-            ■ Stop
-          </button>
-        ) : (
-          <button
-            type="button"
-            class="btn btn-run"
-            disabled={!j.enabled}
-            onClick={(e) => {
-              e.stopPropagation();
-              actions.onRun(j.name);
-            }}
-            aria-label={`Run ${j.name} now`}
-            title={j.enabled ? 'Run now (r)' : 'Disabled jobs cannot be started'}
-          >
-            ▶ Run
-          </button>
-        )}
-        {j.paused !== undefined && (
-          <button
-            type="button"
-            class="btn btn-pause"
-            onClick={(e) => {
-              e.stopPropagation();
-              actions.onTogglePause(j);
-            }}
-            aria-label={`${j.paused ? 'Resume' : 'Pause'} ${j.name}`}
-            title={j.paused ? 'Resume its scheduled runs (p)' : 'Hold its scheduled runs for an hour (p)'}
-          >
-            {j.paused ? '⏵ Resume' : '⏸ Pause'}
-          </button>
+        {control && (
+          <>
+            {j.running ? (
+              <button
+                type="button"
+                class="btn btn-stop"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  actions.onCancel(j.name);
+                }}
+                aria-label={`Cancel ${j.name}`}
+              >
+                ■ Stop
+              </button>
+            ) : (
+              <button
+                type="button"
+                class="btn btn-run"
+                disabled={!j.enabled}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  actions.onRun(j.name);
+                }}
+                aria-label={`Run ${j.name} now`}
+                title={j.enabled ? 'Run now (r)' : 'Disabled jobs cannot be started'}
+              >
+                ▶ Run
+              </button>
+            )}
+            {j.paused !== undefined && (
+              <button
+                type="button"
+                class="btn btn-pause"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  actions.onTogglePause(j);
+                }}
+                aria-label={`${j.paused ? 'Resume' : 'Pause'} ${j.name}`}
+                title={j.paused ? 'Resume its scheduled runs (p)' : 'Hold its scheduled runs for an hour (p)'}
+              >
+                {j.paused ? '⏵ Resume' : '⏸ Pause'}
+              </button>
+            )}
+          </>
         )}
         <button
           type="button"

@@ -15,6 +15,7 @@ import {
   stateTone,
 } from '../../../dashboard/dag.ts';
 import { formatAge } from '../../../dashboard/format.ts';
+import { useAccess } from '../../app/access.ts';
 import type { Api } from '../../io/api.ts';
 import { useHashChange, usePolling } from '../../io/hooks.ts';
 import { DagDrawer } from './DagDrawer.tsx';
@@ -33,6 +34,7 @@ export function DagCard({
   onCount?(n: number): void;
 }) {
   const [dags, setDags] = useState<ApiDag[]>([]);
+  const { control } = useAccess();
   const [target, setTarget] = useState(() => parseDagHash(location.hash));
   const open = target?.name ?? null;
   // The drawer lives in the URL (`#dag/<name>[/<runKey>]`) so a link can point at a run; Back closes it.
@@ -148,14 +150,18 @@ export function DagCard({
                     {d.totalRuns ?? 0}
                   </td>
                   <td>
-                    <button
-                      type="button"
-                      class="btn btn-small"
-                      onClick={() => void trigger(d.name)}
-                      data-testid="dag-trigger"
-                    >
-                      ▶ Trigger
-                    </button>{' '}
+                    {control && (
+                      <>
+                        <button
+                          type="button"
+                          class="btn btn-small"
+                          onClick={() => void trigger(d.name)}
+                          data-testid="dag-trigger"
+                        >
+                          ▶ Trigger
+                        </button>{' '}
+                      </>
+                    )}
                     <button
                       type="button"
                       class="btn btn-small"

@@ -32,6 +32,7 @@ import {
 } from '../../../dashboard/dag.ts';
 import { errorText } from '../../../dashboard/format.ts';
 import type { LogLine } from '../../../dashboard/sse.ts';
+import { useAccess } from '../../app/access.ts';
 import { useFocusTrap } from '../../chrome/Dialog.tsx';
 import type { Api } from '../../io/api.ts';
 import { usePolling } from '../../io/hooks.ts';
@@ -67,6 +68,7 @@ export function DagDrawer({
   const ref = useRef<HTMLDivElement>(null);
   useFocusTrap(ref, onClose);
   const [tab, setTab] = useState<DagTab>('runs');
+  const { control } = useAccess();
   const [runs, setRuns] = useState<ApiDagRunRow[]>([]);
   const [runKey, setRunKeyState] = useState<string | null>(initialRunKey);
   const setRunKey = (k: string | null): void => {
@@ -122,31 +124,35 @@ export function DagDrawer({
               </span>
             )}
             <div class="drawer-tools">
-              <button
-                type="button"
-                class="btn btn-small"
-                onClick={() => {
-                  setRunKey(null);
-                  onTrigger();
-                }}
-                data-testid="dag-drawer-trigger"
-              >
-                ▶ Trigger
-              </button>
-              <button
-                type="button"
-                class="btn btn-small"
-                disabled={!canBackfill(dag)}
-                title={
-                  canBackfill(dag)
-                    ? 'Create runs for past instants'
-                    : 'Manual-only DAGs have no instants to backfill'
-                }
-                onClick={() => setBackfillOpen((o) => !o)}
-                data-testid="dag-backfill"
-              >
-                ▦ Backfill
-              </button>
+              {control && (
+                <button
+                  type="button"
+                  class="btn btn-small"
+                  onClick={() => {
+                    setRunKey(null);
+                    onTrigger();
+                  }}
+                  data-testid="dag-drawer-trigger"
+                >
+                  ▶ Trigger
+                </button>
+              )}
+              {control && (
+                <button
+                  type="button"
+                  class="btn btn-small"
+                  disabled={!canBackfill(dag)}
+                  title={
+                    canBackfill(dag)
+                      ? 'Create runs for past instants'
+                      : 'Manual-only DAGs have no instants to backfill'
+                  }
+                  onClick={() => setBackfillOpen((o) => !o)}
+                  data-testid="dag-backfill"
+                >
+                  ▦ Backfill
+                </button>
+              )}
               <button
                 type="button"
                 class="iconbtn"
@@ -301,6 +307,8 @@ function GraphTab({ dag, run }: { dag: ApiDag; run: ApiDagRun | null }) {
 
 function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided(): void }) {
   const [message, setMessage] = useState<string | null>(null);
+  // Without the approve scope a waiting gate reads as its state only (spec 10 §5.4).
+  const { approve } = useAccess();
   if (!p.run) return <p class="empty">No runs yet.</p>;
   const run = p.run;
   const byId = new Map(p.dag.tasks.map((t) => [t.id, t]));
@@ -359,7 +367,7 @@ function TasksTab(p: { api: Api; dag: ApiDag; run: ApiDagRun | null; onDecided()
               <td>{clockOf(e.startedAt)}</td>
               <td>{tookText(e.startedAt, e.finishedAt, Date.now())}</td>
               <td>
-                {showDecisionButtons(e, byId.get(e.id)) && (
+                {approve && showDecisionButtons(e, byId.get(e.id)) && (
                   <span class="dag-decide">
                     <button
                       type="button"

@@ -39,6 +39,7 @@ export interface DrawerProps {
   onClose(): void;
   onRun(name: string): void;
   onCancel(name: string): void;
+  onTogglePause(job: ApiJob): void;
 }
 
 export function Drawer(p: DrawerProps) {
@@ -142,7 +143,14 @@ export function Drawer(p: DrawerProps) {
         </div>
         <div class="drawer-body" role="tabpanel" id={`panel-${p.tab}`} aria-labelledby={`tab-${p.tab}`}>
           {job && p.tab === 'logs' && (
-            <LogsTab key={job.name} job={job} api={p.api} onRun={p.onRun} onCancel={p.onCancel} />
+            <LogsTab
+              key={job.name}
+              job={job}
+              api={p.api}
+              onRun={p.onRun}
+              onCancel={p.onCancel}
+              onTogglePause={p.onTogglePause}
+            />
           )}
           {job && p.tab === 'history' && <HistoryTab key={job.name} job={job} api={p.api} now={p.now} />}
           {job && p.tab === 'schedule' && <ScheduleTab job={job} jobs={p.jobs} api={p.api} now={p.now} />}

@@ -17,6 +17,7 @@ import {
 } from '../../../dashboard/logchunks.ts';
 import { compileSearch, type Matcher } from '../../../dashboard/logsearch.ts';
 import type { ApiJob } from '../../../dashboard/types.ts';
+import { useAccess } from '../../app/access.ts';
 import type { Api } from '../../io/api.ts';
 import { followOnScroll } from '../../io/hooks.ts';
 
@@ -36,12 +37,15 @@ export function LogsTab({
   api,
   onRun,
   onCancel,
+  onTogglePause,
 }: {
   job: ApiJob;
   api: Api;
   onRun(name: string): void;
   onCancel(name: string): void;
+  onTogglePause(job: ApiJob): void;
 }) {
+  const { control } = useAccess();
   const [log, setLog] = useState<LogBuffer<Line>>(EMPTY_LOG as LogBuffer<Line>);
   const [state, setState] = useState<StreamState>('connecting');
   const [detail, setDetail] = useState('');
@@ -174,20 +178,37 @@ export function LogsTab({
   return (
     <div class="logs">
       <div class="logs-bar">
-        {job.running ? (
-          <button type="button" class="btn btn-stop" onClick={() => onCancel(job.name)}>
-            ■ Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            class="btn btn-run"
-            disabled={!job.enabled}
-            onClick={() => onRun(job.name)}
-            data-testid="drawer-run"
-          >
-            ▶ Run
-          </button>
+        {control && (
+          <>
+            {job.running ? (
+              <button type="button" class="btn btn-stop" onClick={() => onCancel(job.name)}>
+                ■ Cancel
+              </button>
+            ) : (
+              <button
+                type="button"
+                class="btn btn-run"
+                disabled={!job.enabled}
+                onClick={() => onRun(job.name)}
+                data-testid="drawer-run"
+              >
+                ▶ Run
+              </button>
+            )}
+            {job.paused !== undefined && (
+              <button
+                type="button"
+                class="btn btn-pause"
+                onClick={() => onTogglePause(job)}
+                title={
+                  job.paused ? 'Resume its scheduled runs (p)' : 'Hold its scheduled runs for an hour (p)'
+                }
+                data-testid="drawer-pause"
+              >
+                {job.paused ? '⏵ Resume' : '⏸ Pause'}
+              </button>
+            )}
+          </>
         )}
         <div class={`logsearch${matcher.error ? ' is-bad' : ''}`}>
           <span aria-hidden="true">/</span>
