@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import { decideFire, type GateSource } from '../cluster/gate.ts';
 import { dispatchLateReport, lateReportContext } from '../report/sla.ts';
+import type { ReportOptions } from '../report/types.ts';
 import { SLA_PASS_MS, SlaMonitor } from '../scheduler/sla/monitor.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Clock } from '../util/clock.ts';
@@ -33,6 +34,7 @@ export function startSlaMonitor(o: {
   scheduler: SchedulerView;
   cluster: GateSource | null;
   hasStore: boolean;
+  push?: ReportOptions['push'];
 }): SlaMonitor {
   const log = o.log;
   const monitor = new SlaMonitor({
@@ -54,7 +56,7 @@ export function startSlaMonitor(o: {
           },
           process.env.HOSTNAME ?? hostname(),
         ),
-        { logger: log },
+        { logger: log, push: o.push },
       ),
     hasStore: o.hasStore,
     passMs: passMs(log),
