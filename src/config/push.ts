@@ -1,7 +1,7 @@
 // The `push:` section and the `report.push` reporter keys (spec 10 §6.1): schema pieces, the
 // resolved settings the daemon reads, and the load-time rules, some of which need other sections
 // (`state:`, `web:`, every report block). Pure.
-import type { ConfigIssue, SourcePos } from './errors.ts';
+import { type ConfigIssue, issueAt, type SourcePos } from './errors.ts';
 import { type ListenerSection, openListeners } from './listeners.ts';
 import { Locator } from './locate.ts';
 import { bool, enumOf, finiteFloat, map, nullable, str } from './validators.ts';
@@ -110,16 +110,18 @@ export function checkPush(
     issues.push(loc.issue(['relay', 'timeout'], 'push.relay.timeout must be > 0 seconds'));
   if (!ctx.hasState && !push.devicesFile)
     issues.push(
-      loc.issue(
-        [],
+      issueAt(
+        fallback,
+        'push',
         'push: needs durable storage for its paired-device registry: configure a `state:` section (shared store, cluster-visible pairings) or set push.devicesFile (single node)',
       ),
     );
   const open = ctx.web && !push.allowUnauthenticated ? openListeners(ctx.web) : [];
   if (open.length > 0)
     issues.push(
-      loc.issue(
-        [],
+      issueAt(
+        fallback,
+        'push',
         `push: is configured but no web.authToken/authTokens is set, and the web API listens on non-loopback address(es) ${open.join(', ')}: the device registry (/push/devices) would be served without authentication, so anyone who reaches it could pair a phone and receive this daemon's alerts. Set web.authToken or a web.authTokens entry, restrict web.listen to loopback/unix-socket addresses, set web.tls.clientCa so the listener authenticates callers by certificate, or set push.allowUnauthenticated: true when the endpoint is protected by other means (an mTLS-terminating proxy, a network policy).`,
       ),
     );
