@@ -338,6 +338,7 @@ export class Daemon {
       await Promise.all([scheduler?.stop(graceMs), this.dags?.stop(graceMs)]);
       // Breach reports under way are drained, not dropped.
       await this.sla?.stop();
+      await this.push.stop();
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()

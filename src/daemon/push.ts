@@ -8,6 +8,8 @@ import type { Store } from '../store/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/log.ts';
 
+const DRAIN_MS = 5_000;
+
 export class DaemonPush {
   private service: PushService | null = null;
   private applied = 'null';
@@ -43,6 +45,11 @@ export class DaemonPush {
   /** The channel the reporters hand alerts to, or null. */
   current(): PushService | null {
     return this.service;
+  }
+
+  /** Shutdown: alerts under way get a few seconds to reach the relay (a slow relay cannot hold the exit). */
+  async stop(): Promise<void> {
+    await this.service?.settled(DRAIN_MS);
   }
 
   /** What the device routes answer from (spec 10 §6.4: 404 without a section, 503 without a registry). */

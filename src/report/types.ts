@@ -105,5 +105,6 @@ export interface PushAlert {
 
 /** Where the push reporter hands its alert (report/push/service.ts). */
 export interface PushSender {
-  send(alert: PushAlert): Promise<void>;
+  /** Starts delivering; never throws, failures are logged. */
+  dispatch(alert: PushAlert): void;
 }

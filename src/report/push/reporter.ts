@@ -1,5 +1,6 @@
 // The `push` reporter of a report block (spec 10 §6.3): the alert built from the report's context
-// and handed to the daemon's push channel. It runs beside the other reporters, like them.
+// and handed to the daemon's push channel. It returns once the alert is handed over: a job's reports
+// settle in order, so waiting here on a slow relay would hold back the next run's reports.
 import { resolvePushReport } from '../../config/push.ts';
 import type { ReportBlock } from '../../config/types.ts';
 import type { ReportContext, ReportOptions } from '../types.ts';
@@ -24,7 +25,7 @@ export async function sendPushReport(
     return;
   }
   const now = opts.now?.() ?? Date.now();
-  await channel.send({
+  channel.dispatch({
     plaintext: alertFromContext(ctx, settings.includeLogTail, now),
     priority: settings.priority,
     event: typeof ctx.extra?.event === 'string',

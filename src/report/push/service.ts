@@ -23,6 +23,7 @@ export class PushService {
   private mirror: Mirror | null = null;
   private nextReadMs = 0;
   private reading: Promise<Mirror | null> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     readonly settings: PushSettings,
@@ -53,6 +54,23 @@ export class PushService {
   /** A pairing or revocation on this node shows in the next alert, not a minute later. */
   invalidate(): void {
     this.nextReadMs = 0;
+  }
+
+  /** Starts a delivery the caller does not wait for; `settled()` does. */
+  dispatch(alert: PushAlert): void {
+    const p = this.send(alert).catch((e) => this.log.error(`push: delivery failed: ${errorText(e)}`));
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  /** Resolves when every delivery started so far has settled, or after `withinMs`. */
+  async settled(withinMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((r) => {
+      timer = setTimeout(r, withinMs);
+    });
+    await Promise.race([Promise.all([...this.inFlight]), late]);
+    clearTimeout(timer);
   }
 
   /** Delivers one alert to every paired device; resolves when every POST has settled, never rejects. */
