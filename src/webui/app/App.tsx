@@ -22,6 +22,7 @@ import { Drawer } from '../views/drawer/Drawer.tsx';
 import { IncidentTimeline } from '../views/incident/IncidentTimeline.tsx';
 import { MitigateConsole } from '../views/incident/MitigateConsole.tsx';
 import { NodeHistoryHost, openNodeHistory } from '../views/node/NodeHistory.tsx';
+import { usePairCommand } from '../views/pair/PairDialog.tsx';
 import { openSandbox, SandboxHost } from '../views/sandbox/Sandbox.tsx';
 import { useStateProbe } from '../views/state/StateInspector.tsx';
 import { Wallboard } from '../views/wallboard/Wallboard.tsx';
@@ -96,6 +97,7 @@ export function App({ api }: { api: Api }) {
   const closeDrawer = useCallback(() => setRoute({ view: route.view, drawer: null }), [route.view]);
 
   const { runJob, cancelJob, copyCommand, togglePause } = useJobActions(api, refreshNow, toast);
+  usePairCommand(() => dialogs.setPair(true));
 
   useKeyboard(
     {
@@ -103,7 +105,12 @@ export function App({ api }: { api: Api }) {
       selected,
       route,
       modal:
-        dialogs.help || dialogs.token !== null || incident !== null || dialogs.palette || dialogs.settings,
+        dialogs.help ||
+        dialogs.token !== null ||
+        incident !== null ||
+        dialogs.palette ||
+        dialogs.settings ||
+        dialogs.pair,
     },
     {
       select: setSelected,
@@ -377,6 +384,7 @@ export function App({ api }: { api: Api }) {
           onNotify: setNotify,
         }}
         hasToken={api.hasToken()}
+        pairing={{ api, nodeName: clustered?.node_name ?? null }}
         onToken={(token) => {
           api.setToken(token);
           if (token !== null) poll.unlock();
