@@ -151,7 +151,7 @@ export function SettingsDialog(p: SettingsProps) {
         {p.onPair && (
           <div class="setting">
             <span>Phone alerts</span>
-            <button type="button" data-testid="open-pair" onClick={p.onPair}>
+            <button type="button" class="btn" data-testid="open-pair" onClick={p.onPair}>
               Pair a device…
             </button>
           </div>

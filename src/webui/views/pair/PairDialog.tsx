@@ -78,7 +78,7 @@ export function PairDialog({
         )}
         <label for="pair-json">Or copy the pairing payload</label>
         <textarea id="pair-json" data-testid="pair-json" readOnly rows={6} value={json} />
-        <button type="button" onClick={() => void navigator.clipboard?.writeText(json)}>
+        <button type="button" class="btn" onClick={() => void navigator.clipboard?.writeText(json)}>
           Copy
         </button>
       </div>
