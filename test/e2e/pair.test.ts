@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { axeViolations } from '../helpers/axe.ts';
 import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 
@@ -83,6 +84,7 @@ describe('pairing panel (real daemon + headless Chromium)', () => {
     expect(decodePayload(expected)).toEqual(payload);
     expect(JSON.parse(await page.locator('[data-testid=pair-json]').inputValue())).toEqual(payload);
     expect(await page.locator('[data-testid=pair-warning]').textContent()).toContain('holds every scope');
+    expect(await axeViolations(page, '[data-testid=pair-panel]', { label: 'pair panel' })).toEqual([]);
     await page.close();
   }, 30_000);
 
