@@ -62,8 +62,7 @@ export interface DagEngineDeps {
   leaseSeconds?: number;
   /** Told what each advance pass did, for the notify events (spec 09 §5.2). */
   runWatch?: { afterPass(pass: Pass): void };
-  /** The daemon's push channel for the tasks' `report.push` (spec 10 §6.3). */
-  push?: ReportOptions['push'];
+  push?: ReportOptions['push']; // the daemon's channel for the tasks' `report.push` (spec 10 §6.3)
 }
 
 /** A run whose advance lease this node holds. */
