@@ -4,6 +4,7 @@ import type { ClusterReport, Distribution, GatedPolicy } from '../cluster/types.
 import type { WebSection } from '../config/file-schema.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { LiveTaskOutput } from '../dag/engine/tasks.ts';
+import type { PushService } from '../report/push/service.ts';
 import type { SlaMonitor } from '../scheduler/sla/monitor.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
 import type { Store } from '../store/types.ts';
@@ -41,6 +42,11 @@ export interface WebContext {
   dags?: DagWebApi;
   /** The SLA monitor (spec 09 §2): each job's `sla` object and the two metric families. */
   sla?(): Pick<SlaMonitor, 'view' | 'series'> | null;
+  /**
+   * The push channel (spec 10 §6): null without a `push:` section, `unavailable` when the section is
+   * applied but its registry could not open (no store).
+   */
+  push?(): PushService | 'unavailable' | null;
 }
 
 /** The cluster as the web API shows it (spec 05 §12). */

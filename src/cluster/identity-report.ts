@@ -71,5 +71,7 @@ export function reportIdentity(report: ReportBlock | null | undefined): unknown 
   out.shell = out.shell ? dropDefaults('shell', out.shell) : { ...DEFAULT_SHELL_REPORTER };
   // Spec 09 §7.6: a block equal to its defaults is left out, so adding the key changed no id.
   if (!eventlogTuned(report.eventlog)) delete out.eventlog;
+  // Spec 10 §6.1 is newer still: a push reporter that is off leaves the id as it was.
+  if (report.push?.enabled !== true) delete out.push;
   return out;
 }

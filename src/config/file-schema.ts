@@ -4,6 +4,7 @@ import { DST_VALUES } from '../schedule/dst.ts';
 import { CLUSTER_BACKENDS } from '../util/backend-kinds.ts';
 import { PRIORITY_LEVELS } from './launch-place.ts';
 import { NOTIFY_EVENTS } from './notify-events.ts';
+import { pushReporterSchema, pushSchema } from './push.ts';
 import { slaSchema } from './sla.ts';
 import {
   anyValue,
@@ -94,6 +95,8 @@ export const reportBlock = map({
   sentry: nullable(sentryReporter),
   shell: nullable(shellReporter),
   webhook: nullable(webhookReporter),
+  // Spec 10 §6.1: absent from the built-in defaults, so a job without it keeps its identity.
+  push: pushReporterSchema,
 });
 
 const retryPolicy = map(
@@ -383,6 +386,7 @@ export const fileSchema = map({
   web: webSchema,
   mcp: mcpSchema,
   notify: notifySchema,
+  push: pushSchema,
 });
 
 type Out<S> = S extends Schema<infer T> ? T : never;
@@ -397,6 +401,7 @@ export type WebSection = Out<typeof webSchema>;
 export type LoggingSection = Out<typeof loggingSchema>;
 export type McpSection = Out<typeof mcpSchema>;
 export type NotifySchemaOut = Out<typeof notifySchema>;
+export type PushSection = Out<typeof pushSchema>;
 export type ReportBlock = Out<typeof reportBlock>;
 export type SecretSource = Out<typeof secretSource>;
 export type ScheduleObject = Out<typeof scheduleObject>;

@@ -20,6 +20,7 @@ import { checkMcp, checkMcpAgainstWeb } from './mcp.ts';
 import { mergeConfig } from './merge.ts';
 import { nameProblem } from './names.ts';
 import { resolveNotify } from './notify.ts';
+import { checkPush, enablesPush, type PushSectionRaw, pushWithoutSection, resolvePush } from './push.ts';
 import { ConfigReadError, readConfigFile } from './read.ts';
 import { checkCluster, checkState, checkWeb, loggingWarnings, webWarnings } from './sections.ts';
 import type { TaskInheritance } from './task-template.ts';
@@ -39,7 +40,7 @@ export interface LoadOptions {
   env?: Env;
 }
 
-const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging', 'notify'] as const;
+const SECTIONS = ['web', 'cluster', 'state', 'mcp', 'logging', 'notify', 'push'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface SectionEntry {
@@ -363,6 +364,22 @@ function crossChecks(cfg: LoadedConfig, rawDags: RawDag[], issues: ConfigIssue[]
   if (cfg.mcp !== null && !cfg.web) issues.push({ message: "an 'mcp' section requires a 'web' section" });
 }
 
+/** Spec 10 §6.1: the section against `state:` and `web:`, and report blocks that need the section. */
+function pushChecks(cfg: LoadedConfig, section: SectionEntry | undefined, issues: ConfigIssue[]): void {
+  if (section) {
+    const ctx = { hasState: cfg.state !== null, web: cfg.web };
+    checkPush(section.value as PushSectionRaw, ctx, section.pos, issues);
+    return;
+  }
+  const jobs = cfg.jobs.filter(enablesPush);
+  const users = jobs.map((j) => `job ${j.name}`);
+  for (const dag of cfg.dags)
+    for (const t of dag.tasks) if (enablesPush(t)) users.push(`dag ${dag.name} task ${t.id}`);
+  if (cfg.notify?.report.push?.enabled === true) users.push('notify');
+  const issue = pushWithoutSection(users, jobs[0]?.source);
+  if (issue) issues.push(issue);
+}
+
 /** Loads and validates a configuration file or directory; throws ConfigError listing every problem. */
 export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const loader = new Loader(opts);
@@ -379,6 +396,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     mcp: sections.mcp ? ((sections.mcp.value as LoadedConfig['mcp']) ?? {}) : null,
     logging: sectionValue('logging'),
     notify: sections.notify ? resolveNotify(sections.notify.value as NotifySchemaOut) : null,
+    push: sections.push ? resolvePush(sections.push.value as PushSectionRaw) : null,
     files: [],
     warnings,
   };
@@ -407,6 +425,7 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
     if (dag) cfg.dags.push(dag);
   }
   crossChecks(cfg, rawDags, issues);
+  pushChecks(cfg, sections.push, issues);
   if (!cfg.state) {
     const inert = cfg.jobs.filter((j) => j.onMissed !== 'skip' || j.archiveOutput);
     if (inert.length > 0)

@@ -3,7 +3,11 @@
 // reads the resolved settings from here without loading the MCP server itself.
 import type { ConfigIssue, SourcePos } from './errors.ts';
 import type { McpSection, WebSection } from './file-schema.ts';
+import { isLocalListen, openListeners } from './listeners.ts';
 import { Locator } from './locate.ts';
+
+export { isLocalListen };
+
 import type { LoadWarning } from './types.ts';
 
 export type Toolset = 'observe' | 'act' | 'dags' | 'state';
@@ -45,25 +49,6 @@ export function resolveMcpSettings(section: McpSection | null | undefined): McpS
   };
 }
 
-const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-
-/**
- * A listen address only this host can reach (spec 07 §1.3): `unix://…`, `localhost`, 127.0.0.0/8 or
- * ::1 (brackets accepted). A scheme-less address is read as `http://<addr>`.
- */
-export function isLocalListen(text: string): boolean {
-  if (text.startsWith('unix://')) return true;
-  let host: string;
-  try {
-    host = new URL(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text) ? text : `http://${text}`).hostname;
-  } catch {
-    return false;
-  }
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost' || bare === '::1') return true;
-  return LOOPBACK_V4.test(bare) && bare.split('.').every((o) => Number(o) <= 255);
-}
-
 /** Checks of the block itself: they apply even when it is disabled. */
 export function checkMcp(mcp: McpSection, fallback: SourcePos, issues: ConfigIssue[]): void {
   if (mcp === null) return;
@@ -101,12 +86,8 @@ export function checkMcpAgainstWeb(
       logger: 'cronstable',
       message: "mcp: toolset 'act' has no effect while readOnly is true; its mutating tools stay hidden",
     });
-  const hasToken =
-    (web.authToken !== null && web.authToken !== undefined) || (web.authTokens?.length ?? 0) > 0;
-  if (hasToken || settings.allowUnauthenticated) return;
-  // An https listener that requires client certificates authenticates its callers (spec 10 §3.2).
-  const mtls = (l: string) => Boolean(web.tls?.clientCa) && l.startsWith('https://');
-  const routable = web.listen.filter((l) => !isLocalListen(l) && !mtls(l));
+  if (settings.allowUnauthenticated) return;
+  const routable = openListeners(web);
   if (routable.length === 0) return;
   issues.push(
     loc.issue(

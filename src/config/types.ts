@@ -13,6 +13,7 @@ import type {
 } from './file-schema.ts';
 import type { PriorityLevel } from './launch-place.ts';
 import type { NotifyEventName } from './notify-events.ts';
+import type { PushSettings } from './push.ts';
 import type { SlaThresholds } from './sla.ts';
 
 export type { ReportBlock, SecretSource };
@@ -175,6 +176,8 @@ export interface LoadedConfig {
   logging: LoggingSection | null;
   /** The top-level `notify:` block (spec 09 §5), null when absent. */
   notify: NotifySettings | null;
+  /** The top-level `push:` section (spec 10 §6.1), null when absent. */
+  push: PushSettings | null;
   /** Every file the load read (for reload change detection): config files, includes, env_files. */
   files: string[];
   /** Non-fatal findings to log at load (schedule lints, advisories). */

@@ -24,6 +24,7 @@ import { type GcSchedule, scheduleStateGc } from './gc.ts';
 import { installMemoryReport } from './memory-report.ts';
 import { daemonNotifier, dagRunNotices } from './notify.ts';
 import { type PauseService, startPauses } from './pauses.ts';
+import { DaemonPush } from './push.ts';
 import { installCliShim } from './shim.ts';
 import { filesSignature } from './signature.ts';
 import { startSlaMonitor } from './sla.ts';
@@ -87,6 +88,8 @@ export class Daemon {
   private readonly notifier: Notifier;
   /** SLA monitoring (spec 09 §2), started with the scheduler. */
   private sla: import('../scheduler/sla/monitor.ts').SlaMonitor | null = null;
+  /** Phone alerts (spec 10 §6): the channel of the applied `push:` section. */
+  private readonly push: DaemonPush;
 
   constructor(
     config: LoadedConfig,
@@ -101,7 +104,12 @@ export class Daemon {
       metrics: () => this.webMetrics(),
       retryMs: opts.webRetryMs,
     });
-    this.notifier = daemonNotifier(this.log, () => this.state?.store ?? null, opts.mailBudgetMs);
+    this.push = new DaemonPush(this.log, this.clock, () => this.state?.store ?? null);
+    const push = () => this.push.current();
+    this.notifier = daemonNotifier(this.log, () => this.state?.store ?? null, {
+      push,
+      mailBudgetMs: opts.mailBudgetMs,
+    });
   }
 
   get scheduler(): Scheduler {
@@ -121,6 +129,7 @@ export class Daemon {
         dispatchReports(hook, reportBlockFor(job, hook), ctx, {
           logger: log,
           mailBudgetMs: this.opts.mailBudgetMs,
+          push: () => this.push.current(),
         }),
       durable: state?.durable ?? null,
       gate: this.cluster?.gate,
@@ -187,6 +196,7 @@ export class Daemon {
       notifier: this.notifier,
     });
     this.notifier.configure(this.config.notify);
+    this.push.apply(this.config.push);
     // Gossip polls its peers once before the first scheduling pass (spec 05 §5.1).
     await this.cluster.manager.apply(this.config.cluster, advisories);
     const scheduler = this.buildScheduler(this.state);
@@ -212,6 +222,7 @@ export class Daemon {
       ledger: this.state
         ? { store: this.state.store, maxRunsPerJob: this.config.state?.maxRunsPerJob ?? 1000 }
         : null,
+      push: () => this.push.current(),
     });
     this.sla.configure(this.config.jobs);
     this.sla.start();
@@ -275,6 +286,7 @@ export class Daemon {
       gcGraceSeconds: this.config.state?.gcGraceSeconds ?? 604_800,
       leaseSeconds: this.opts.dagLeaseSeconds,
       runWatch: dagRunNotices(this.notifier),
+      push: () => this.push.current(),
     });
     this.dags.load(this.config.dags);
   }
@@ -307,6 +319,7 @@ export class Daemon {
     const advisories = this.applyConfig(next);
     this.scheduler.load(next.jobs);
     this.notifier.configure(next.notify);
+    this.push.apply(next.push);
     this.sla?.configure(next.jobs);
     await this.cluster?.manager.apply(next.cluster, advisories);
     this.dags?.load(next.dags);
@@ -328,6 +341,7 @@ export class Daemon {
       await Promise.all([scheduler?.stop(graceMs), this.dags?.stop(graceMs)]);
       // Breach reports under way are drained, not dropped.
       await this.sla?.stop();
+      await this.push.stop();
       // Release leadership (a survivor takes over at once) while the store is still open.
       await this.cluster?.manager
         .stop()
@@ -357,6 +371,7 @@ export class Daemon {
       configReload: () => this.lastReload,
       requestShutdown: () => this.onShutdownRequest?.(),
       sla: () => this.sla,
+      push: () => this.push.web(),
       ...(this.dags ? { dags: new DagApi(this.dags) } : {}),
     };
   }

@@ -10,7 +10,7 @@ import {
   leaderChangeEvent,
   quorumLossEvent,
 } from '../report/notify-event.ts';
-import type { ReportLogger } from '../report/types.ts';
+import type { ReportLogger, ReportOptions } from '../report/types.ts';
 import type { Store } from '../store/types.ts';
 
 /** Where notify claims live in the store: the daemon's own, apart from the scopes jobs use. */
@@ -28,7 +28,7 @@ function storeClaims(store: Store): NotifyClaims {
 export function daemonNotifier(
   log: ReportLogger,
   store: () => Store | null,
-  mailBudgetMs?: number,
+  report: Pick<ReportOptions, 'push' | 'mailBudgetMs'> = {},
 ): Notifier {
   return new Notifier({
     logger: log,
@@ -38,7 +38,10 @@ export function daemonNotifier(
       const s = store();
       return s ? storeClaims(s) : null;
     },
-    report: mailBudgetMs === undefined ? {} : { mailBudgetMs },
+    report: {
+      push: report.push,
+      ...(report.mailBudgetMs === undefined ? {} : { mailBudgetMs: report.mailBudgetMs }),
+    },
   });
 }
 

@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import { decideFire, type GateSource } from '../cluster/gate.ts';
 import { dispatchLateReport, lateReportContext } from '../report/sla.ts';
+import type { ReportOptions } from '../report/types.ts';
 import { LEDGER_SCAN_ROWS, newestLedgerRows, successReference } from '../scheduler/durable/ledger-scan.ts';
 import { SLA_PASS_MS, SlaMonitor } from '../scheduler/sla/monitor.ts';
 import type { SchedulerView } from '../scheduler/view.ts';
@@ -37,6 +38,7 @@ export function startSlaMonitor(o: {
   hasStore: boolean;
   /** The store and its `maxRunsPerJob`, for the boot-time read of each job's last success (09 §2.4). */
   ledger?: { store: Store; maxRunsPerJob: number } | null;
+  push?: ReportOptions['push'];
 }): SlaMonitor {
   const ledger = o.ledger ?? null;
   // Bounded: max(1000, maxRunsPerJob) newest rows (an unbounded keep, <= 0, reads 1000).
@@ -61,7 +63,7 @@ export function startSlaMonitor(o: {
           },
           process.env.HOSTNAME ?? hostname(),
         ),
-        { logger: log },
+        { logger: log, push: o.push },
       ),
     hasStore: o.hasStore,
     ledgerReference: ledger

@@ -1,7 +1,8 @@
-// Reporting entry point (spec 02 §9.2): run a hook's four reporters concurrently.
+// Reporting entry point (spec 02 §9.2): run a hook's reporters concurrently (spec 10 §6.3 adds push).
 import type { ReportBlock } from '../config/types.ts';
 import { errorText } from '../util/errors.ts';
 import { isMailConfigured, sendMailReport } from './mail.ts';
+import { isPushEnabled, sendPushReport } from './push/reporter.ts';
 import { isSentryConfigured, sendSentryReport } from './sentry.ts';
 import { isShellConfigured, runShellReporter } from './shell.ts';
 import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
@@ -25,14 +26,15 @@ export type {
 } from './types.ts';
 export { isWebhookConfigured } from './webhook.ts';
 
-/** True when at least one reporter of the block is configured (spec §9.2). */
+/** True when at least one reporter of the block is configured (spec §9.2; spec 10 §6.1 push). */
 export function isConfigured(block: ReportBlock | null | undefined): boolean {
   if (!block) return false;
   return (
     isSentryConfigured(block.sentry) ||
     isMailConfigured(block.mail) ||
     isShellConfigured(block.shell) ||
-    isWebhookConfigured(block.webhook)
+    isWebhookConfigured(block.webhook) ||
+    isPushEnabled(block.push)
   );
 }
 
@@ -68,5 +70,6 @@ export async function dispatchReports(
     guard(() => sendMailReport(hook, block.mail, ctx, opts)),
     guard(() => runShellReporter(block.shell, ctx, opts)),
     guard(() => sendWebhookReport(block.webhook, ctx, opts)),
+    guard(() => sendPushReport(block.push, ctx, opts)),
   ]);
 }

@@ -1,5 +1,8 @@
 // The contract between the scheduler and reporting (spec 02 §9, §12).
+
+import type { PushPriority } from '../config/push.ts';
 import type { ReportBlock } from '../config/types.ts';
+import type { PushPlaintext } from './push/plaintext.ts';
 
 export type { ReportBlock };
 
@@ -64,6 +67,8 @@ export interface ReportOptions {
   mailBudgetMs?: number;
   /** What a reporter error is about: `Problem reporting <problem>: <error>` (default `job <name> failure`). */
   problem?: string;
+  /** The daemon's push channel (spec 10 §6.3), null while none runs; absent: push reports are dropped. */
+  push?: () => PushSender | null;
   /** What a reporter error says was being reported (`Problem reporting job <name> <what>`); default `failure`. */
   what?: string;
 }
@@ -86,4 +91,20 @@ export interface StatsdStopMetrics {
   cpuMs?: number | null;
   /** Peak RSS, bytes; only when resource-monitored. */
   maxRssBytes?: number | null;
+}
+
+/** One alert for the push channel (spec 10 §6.3). */
+export interface PushAlert {
+  plaintext: PushPlaintext;
+  priority: PushPriority;
+  /** A `notify:` event. */
+  event: boolean;
+  /** What the alert is about, for the log (`<job>`). */
+  about: string;
+}
+
+/** Where the push reporter hands its alert (report/push/service.ts). */
+export interface PushSender {
+  /** Starts delivering; never throws, failures are logged. */
+  dispatch(alert: PushAlert): void;
 }

@@ -20,6 +20,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { overviewRoutes } from './routes/overview.ts';
+import { pushRoutes } from './routes/push.ts';
 import { scheduleRoutes } from './routes/schedule.ts';
 import { slotRoutes } from './routes/slots.ts';
 import { stateRoutes } from './routes/state.ts';
@@ -75,7 +76,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
     app.all('/mcp', (c) => mcp.notAllowed(c));
   }
   coreRoutes(app, deps);
-  whoamiRoute(app);
+  whoamiRoute(app, deps);
   jobRoutes(app, deps);
   overviewRoutes(app, deps, { auth: opts.tokens !== null });
   slotRoutes(app, deps);
@@ -83,6 +84,7 @@ export function buildApp(deps: ApiDeps, opts: AppOptions): Hono<WebEnv> {
   scheduleRoutes(app, deps);
   dagRoutes(app, deps);
   stateRoutes(app, deps);
+  pushRoutes(app, deps);
   metricsRoute(app, deps);
   if (ui) dashboardRoute(app, deps);
   openApiRoute(app, deps, { auth: opts.tokens !== null, publicPaths });

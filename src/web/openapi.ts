@@ -11,6 +11,7 @@ import { docs as coreDocs } from '../api/wire/core.schema.ts';
 import { docs as dagDocs } from '../api/wire/dags.schema.ts';
 import { docs as jobDocs } from '../api/wire/jobs.schema.ts';
 import { docs as overviewDocs } from '../api/wire/overview.schema.ts';
+import { docs as pushDocs } from '../api/wire/push.schema.ts';
 import type { RouteDoc } from '../api/wire/route-doc.ts';
 import { docs as scheduleDocs } from '../api/wire/schedule.schema.ts';
 import { docs as slotDocs } from '../api/wire/slots.schema.ts';
@@ -28,6 +29,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
   ...scheduleDocs,
   ...dagDocs,
   ...stateDocs,
+  ...pushDocs,
   ...miscDocs,
 ];
 

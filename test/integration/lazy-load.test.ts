@@ -116,6 +116,8 @@ describe('lazy loading of zod and the MCP SDK (issue 21)', () => {
     // Issue 23: nor is the MCP server's own code in the bundle, or its file loaded.
     expect(hook.modules()).toContain('cronstable.mjs');
     expect(hook.modules()).not.toContain(distFile('mcp'));
+    // Spec 10 §6.3: libsodium (its WebAssembly heap) is loaded by the first seal, never without push:.
+    expect(hook.modules()).not.toContain(distFile('libsodium-wrappers'));
     // Nor the dashboard's assets, until the page is asked for; then it is served from their file.
     expect(hook.modules()).not.toContain(distFile('assets'));
     // Nor the mDNS library without `web.bonjour` (spec 10 §6.6).

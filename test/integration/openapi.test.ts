@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import sodium from 'libsodium-wrappers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiBodies } from '../../src/api/bodies.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
@@ -23,6 +24,7 @@ import { ROUTE_DOCS, registeredRoutes, routeKey } from '../../src/web/openapi.ts
 import { originPolicy } from '../../src/web/origin.ts';
 import { secretDigest } from '../../src/web/tokens.ts';
 import { ROOT } from '../helpers/e2e-daemon.ts';
+import { httpSink } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 import { BUNDLE, type Daemon, startDaemon, stopDaemon, writeConfig } from './dag-helpers.ts';
@@ -76,6 +78,8 @@ const DAGS = `
 
 let d: Daemon;
 let doc: Json;
+/** The push relay (spec 10 §6.3) the device test route posts to. */
+let relay: Awaited<ReturnType<typeof httpSink>>;
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 async function call(method: string, path: string, init: { body?: unknown; accept?: string } = {}) {
@@ -109,6 +113,7 @@ beforeAll(async () => {
       0,
     );
   const dir = writeTree({}, true);
+  relay = await httpSink();
   writeConfig(
     dir,
     DAGS,
@@ -117,6 +122,9 @@ beforeAll(async () => {
   metrics: true
 mcp:
   enabled: true
+push:
+  relay:
+    url: http://127.0.0.1:${relay.port}/relay
 ${JOBS}`,
   );
   d = await startDaemon(dir);
@@ -132,6 +140,7 @@ ${JOBS}`,
 
 afterAll(async () => {
   if (d) await stopDaemon(d);
+  await relay?.close();
 });
 
 describe('GET /openapi.json', () => {
@@ -366,6 +375,26 @@ describe('GET /openapi.json', () => {
       { decision: 'approve', by: 'openapi-test' },
     );
     await post('/mcp', '/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' });
+    // The device registry (spec 10 §6.4), here in the state store: pair, test, revoke.
+    await sodium.ready;
+    const publicKey = Buffer.from(sodium.crypto_box_keypair().publicKey).toString('base64');
+    await post('/push/devices', '/push/devices', {
+      name: 'p',
+      platform: 'ios',
+      publicKey,
+      pushToken: 'tok123456',
+    });
+    const paired = ((await getJson('/push/devices')).devices as { id: string }[])[0]!.id;
+    await post('/push/devices/{id}/test', `/push/devices/${paired}/test`);
+    const revoke = ((doc.paths as Json)['/push/devices/{id}'] as Json).delete as Json;
+    await check(
+      'delete',
+      '/push/devices/{id}',
+      paired,
+      await call('delete', `/push/devices/${paired}`),
+      revoke,
+    );
+    expect(relay.hits).toHaveLength(1);
     // Last: the daemon drains and exits after acknowledging it.
     await post('/shutdown', '/shutdown');
     expect(await d.exit).toBe(0);

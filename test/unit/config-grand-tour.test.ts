@@ -66,6 +66,17 @@ describe('grand tour config', () => {
     ).toBe(true);
   });
 
+  it('sends the three most important failures to phones through the push relay (spec 10 §6)', () => {
+    expect(cfg.push).toEqual({
+      relayUrl: 'http://webhook-sink:8080/push',
+      relayTimeout: 5,
+      devicesFile: null,
+      allowUnauthenticated: true,
+    });
+    const pushed = cfg.jobs.filter((j) => j.onFailure.report.push?.enabled).map((j) => j.name);
+    expect(pushed.sort()).toEqual(['cert-expiry-check', 'db-health-orders', 'fraud-model-refresh']);
+  });
+
   it('has a stable job-set id across loads', () => {
     expect(jobSetId(load().jobs)).toBe(jobSetId(cfg.jobs));
   });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { DagConfig } from '../../config/types.ts';
 import type { LaunchOptions, LaunchSpec, RunHandle } from '../../exec/types.ts';
 import type { RunRegistry } from '../../jobapi/registry.ts';
+import type { ReportOptions } from '../../report/types.ts';
 import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
@@ -61,6 +62,7 @@ export interface DagEngineDeps {
   leaseSeconds?: number;
   /** Told what each advance pass did, for the notify events (spec 09 §5.2). */
   runWatch?: { afterPass(pass: Pass): void };
+  push?: ReportOptions['push']; // the daemon's channel for the tasks' `report.push` (spec 10 §6.3)
 }
 
 /** A run whose advance lease this node holds. */
@@ -122,6 +124,7 @@ export class DagEngine {
       dag: (name) => this.dags.get(name),
       wake: (dag, runKey) => this.wake(dag, runKey),
       owns: (dag, runKey) => this.owns(dag, runKey),
+      push: deps.push,
     });
     this.gc = new DagRetention({
       store: deps.store,

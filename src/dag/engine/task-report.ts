@@ -6,7 +6,7 @@ import type { DagConfig, DagTaskConfig } from '../../config/types.ts';
 import type { RunResult } from '../../exec/types.ts';
 import { announceReport } from '../../report/announce.ts';
 import { dispatchReports, isConfigured } from '../../report/index.ts';
-import type { ReportContext, ReportHook } from '../../report/types.ts';
+import type { ReportContext, ReportHook, ReportOptions } from '../../report/types.ts';
 import { daemonHost } from '../../util/host.ts';
 import { isoUtc } from '../../util/iso-utc.ts';
 import type { Logger } from '../../util/log.ts';
@@ -60,11 +60,14 @@ export function sendTaskReport(
   task: DagTaskConfig,
   runId: string,
   outcome: InstanceOutcome,
+  push?: ReportOptions['push'],
 ): Promise<void> {
   const hook: ReportHook = outcome.ok ? 'success' : 'failure';
   // Tests may build a task config by hand without the blocks; the loader always fills them.
   const block = outcome.ok ? task.onSuccess?.report : task.onFailure?.report;
   if (!isConfigured(block)) return Promise.resolve();
   const ctx = taskReportContext(dag, task, runId, outcome);
-  return announceReport(log, hook, task.launchName, () => dispatchReports(hook, block, ctx, { logger: log }));
+  return announceReport(log, hook, task.launchName, () =>
+    dispatchReports(hook, block, ctx, { logger: log, push }),
+  );
 }

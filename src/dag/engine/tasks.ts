@@ -7,6 +7,7 @@ import type { LaunchOptions, LaunchSpec, OutputLine, RunHandle, RunResult } from
 import type { RunCredentials, RunRegistry } from '../../jobapi/registry.ts';
 import { resolveRunSecrets, type SecretWarning } from '../../jobapi/secrets.ts';
 import { statsdStart, statsdStop } from '../../report/index.ts';
+import type { ReportOptions } from '../../report/types.ts';
 import type { Clock } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
@@ -32,6 +33,8 @@ export interface DagTasksDeps {
   /** A recorded completion wakes the run's advancer, if it is here. */
   wake(dag: string, runKey: string): void;
   owns(dag: string, runKey: string): boolean;
+  /** The daemon's push channel (spec 10 §6.3). */
+  push?: ReportOptions['push'];
 }
 
 /** One task process this node launched, until its completion is recorded. */
@@ -105,7 +108,7 @@ export class DagTasks {
    */
   private report(dag: DagConfig, runId: string, task: DagTaskConfig, outcome: InstanceOutcome): void {
     if (this.quiet || task.type === 'approval' || (task.type === 'sensor' && !outcome.ok)) return;
-    void sendTaskReport(this.deps.log, dag, task, runId, outcome);
+    void sendTaskReport(this.deps.log, dag, task, runId, outcome, this.deps.push);
   }
 
   /** A sensor that timed out failed as a task (the advance pass recorded it): its `onFailure` report. */
@@ -113,13 +116,20 @@ export class DagTasks {
     const entry = run.tasks[taskKey];
     const task = dag.tasks.find((t) => t.id === entry?.id);
     if (this.quiet || !entry || task?.type !== 'sensor') return;
-    void sendTaskReport(this.deps.log, dag, task, run.runId, {
-      ok: false,
-      failReason: entry.failReason,
-      exitCode: entry.exitCode,
-      startedAtMs: entry.startedAt === null ? null : entry.startedAt * 1000,
-      result: null,
-    });
+    void sendTaskReport(
+      this.deps.log,
+      dag,
+      task,
+      run.runId,
+      {
+        ok: false,
+        failReason: entry.failReason,
+        exitCode: entry.exitCode,
+        startedAtMs: entry.startedAt === null ? null : entry.startedAt * 1000,
+        result: null,
+      },
+      this.deps.push,
+    );
   }
 
   private nowS(): number {

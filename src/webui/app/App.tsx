@@ -23,6 +23,7 @@ import { Drawer } from '../views/drawer/Drawer.tsx';
 import { IncidentTimeline } from '../views/incident/IncidentTimeline.tsx';
 import { MitigateConsole } from '../views/incident/MitigateConsole.tsx';
 import { NodeHistoryHost, openNodeHistory } from '../views/node/NodeHistory.tsx';
+import { usePairCommand } from '../views/pair/PairDialog.tsx';
 import { openSandbox, SandboxHost } from '../views/sandbox/Sandbox.tsx';
 import { useStateProbe } from '../views/state/StateInspector.tsx';
 import { Wallboard } from '../views/wallboard/Wallboard.tsx';
@@ -109,6 +110,7 @@ export function App({ api }: { api: Api }) {
   const [tokenNonce, setTokenNonce] = useState(0);
   const access = useAccessProbe(api, tokenNonce);
   const ifControl = <A extends unknown[]>(fn: (...a: A) => void) => (access.control ? fn : () => {});
+  usePairCommand(() => dialogs.setPair(true));
 
   useKeyboard(
     {
@@ -116,7 +118,12 @@ export function App({ api }: { api: Api }) {
       selected,
       route,
       modal:
-        dialogs.help || dialogs.token !== null || incident !== null || dialogs.palette || dialogs.settings,
+        dialogs.help ||
+        dialogs.token !== null ||
+        incident !== null ||
+        dialogs.palette ||
+        dialogs.settings ||
+        dialogs.pair,
     },
     {
       select: setSelected,
@@ -400,6 +407,7 @@ export function App({ api }: { api: Api }) {
             onNotify: setNotify,
           }}
           hasToken={api.hasToken()}
+          pairing={{ api, nodeName: clustered?.node_name ?? null }}
           onToken={(token) => {
             api.setToken(token);
             if (token !== null) poll.unlock();

@@ -5,11 +5,16 @@ import type { Command } from '../../dashboard/commands.ts';
 import { CommandPalette } from '../chrome/CommandPalette.tsx';
 import { SettingsDialog, type SettingsProps } from '../chrome/SettingsDialog.tsx';
 import { TokenDialog } from '../chrome/TokenDialog.tsx';
+import type { Api } from '../io/api.ts';
+import { PairDialog } from '../views/pair/PairDialog.tsx';
 
 export interface Dialogs {
   help: boolean;
   palette: boolean;
   settings: boolean;
+  /** "Pair a device" (spec 10 §6.5) */
+  pair: boolean;
+  setPair(open: boolean): void;
   /** the token prompt, `rejected` when the daemon refused the token the page has */
   token: { rejected: boolean } | null;
   setHelp(open: boolean): void;
@@ -26,6 +31,7 @@ export function useDialogs(): Dialogs {
   const [help, setHelp] = useState(false);
   const [palette, setPalette] = useState(false);
   const [settings, setSettings] = useState(false);
+  const [pair, setPair] = useState(false);
   const [token, setToken] = useState<{ rejected: boolean } | null>(null);
   const askToken = useCallback((rejected: boolean, keepOpen = false) => {
     setToken((d) => (keepOpen ? (d ?? { rejected }) : { rejected }));
@@ -40,6 +46,8 @@ export function useDialogs(): Dialogs {
     help,
     palette,
     settings,
+    pair,
+    setPair,
     token,
     setHelp,
     setPalette,
@@ -58,10 +66,19 @@ export interface DialogHostProps {
   hasToken: boolean;
   /** a token entered (a string) or cleared (null) */
   onToken(token: string | null): void;
+  /** what the pairing panel reads: the API client and the cluster node's name */
+  pairing: { api: Api; nodeName: string | null };
 }
 
 /** The palette, settings and token dialogs (help renders earlier in the page, under the wallboard). */
-export function DialogHost({ dialogs: d, commands, settings: s, hasToken, onToken }: DialogHostProps) {
+export function DialogHost({
+  dialogs: d,
+  commands,
+  settings: s,
+  hasToken,
+  onToken,
+  pairing,
+}: DialogHostProps) {
   return (
     <>
       {d.palette && <CommandPalette commands={commands} onClose={() => d.setPalette(false)} />}
@@ -74,8 +91,15 @@ export function DialogHost({ dialogs: d, commands, settings: s, hasToken, onToke
           onRefresh={s.onRefresh}
           notify={s.notify()}
           onNotify={s.onNotify}
+          onPair={() => {
+            d.setSettings(false);
+            d.setPair(true);
+          }}
           onClose={() => d.setSettings(false)}
         />
+      )}
+      {d.pair && (
+        <PairDialog api={pairing.api} nodeName={pairing.nodeName} onClose={() => d.setPair(false)} />
       )}
       {d.token && (
         <TokenDialog

@@ -28,6 +28,8 @@ export interface SettingsProps {
   onRefresh(choice: RefreshChoice): void;
   notify: NotifyState;
   onNotify(on: boolean): void;
+  /** Opens "Pair a device" (spec 10 §6.5). */
+  onPair?(): void;
   onClose(): void;
 }
 
@@ -146,6 +148,14 @@ export function SettingsDialog(p: SettingsProps) {
               ? 'This browser has no Notification API (or the page is not a secure context).'
               : 'One notification per refresh that finds a job failing anew, while this tab is open.'}
         </p>
+        {p.onPair && (
+          <div class="setting">
+            <span>Phone alerts</span>
+            <button type="button" class="btn" data-testid="open-pair" onClick={p.onPair}>
+              Pair a device…
+            </button>
+          </div>
+        )}
         <p class="setting-note">
           Saved in this browser (<code>localStorage</code>, keys <code>cronstable.*</code>).
         </p>

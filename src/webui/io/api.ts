@@ -31,6 +31,11 @@ export class Api {
     return this.token !== null && this.token !== '';
   }
 
+  /** The token this browser holds (the pairing link carries it, spec 10 §6.5), or null. */
+  storedToken(): string | null {
+    return this.hasToken() ? this.token : null;
+  }
+
   setToken(token: string | null): void {
     this.token = token === '' ? null : token;
     try {
