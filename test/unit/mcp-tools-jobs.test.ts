@@ -121,7 +121,7 @@ describe('incidentView', () => {
     expect(v.verdict).toBe('none');
     expect(v.headline).toBe(null);
     expect(v.failing).toEqual([]);
-    expect(v.summary).toEqual({ total: 3, running: 0, failing: 0, scheduled: 2, disabled: 1 });
+    expect(v.summary).toEqual({ total: 3, running: 0, failing: 0, paused: 0, scheduled: 2, disabled: 1 });
     expect(v.timeline.map((e) => e.name)).toEqual(['a']);
   });
 
