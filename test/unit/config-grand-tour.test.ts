@@ -1,4 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { jobSetId } from '../../src/cluster/jobset.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { assembledNode } from '../examples/grand-tour-kit.ts';
@@ -75,6 +78,38 @@ describe('grand tour config', () => {
     });
     const pushed = cfg.jobs.filter((j) => j.onFailure.report.push?.enabled).map((j) => j.name);
     expect(pushed.sort()).toEqual(['cert-expiry-check', 'db-health-orders', 'fraud-model-refresh']);
+  });
+
+  it('loads with the other keys the 1.2.45 tour carries: sla, priority, workingDirectory, notify, authTokens, anonymousScopes', () => {
+    // The reference's own 1.2.45 tour is not available here; its seven new keys are (issue 31):
+    // push is in this tour itself, the other six are added to an assembled node's platform.yaml.
+    const dir = assembledNode('meridian-b');
+    const file = join(dir, 'platform.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    const ingest = (doc.get('jobs') as YAMLSeq<YAMLMap>).items.find(
+      (j) => j.get('name') === 'orders-ingest',
+    )!;
+    ingest.set('sla', doc.createNode({ lateAfterSeconds: 600, maxRuntimeSeconds: 3600 }));
+    ingest.set('priority', 'below-normal');
+    ingest.set('workingDirectory', '/tmp');
+    doc.set(
+      'notify',
+      doc.createNode({
+        events: ['dag_failure', 'approval_waiting', 'leader_change', 'quorum_loss'],
+        report: { webhook: { url: { value: 'http://webhook-sink:8080/hooks/notify' } } },
+      }),
+    );
+    const web = doc.get('web') as YAMLMap;
+    web.set('authTokens', doc.createNode([{ label: 'wall', scopes: ['view'], value: 'wall-secret' }]));
+    web.set('anonymousScopes', doc.createNode(['view']));
+    writeFileSync(file, doc.toString());
+    const tour = loadConfig(dir, { nowMs: NOW, cwd: dir, euid: 0 });
+    const job = tour.jobs.find((j) => j.name === 'orders-ingest')!;
+    expect(JSON.stringify(job)).toContain('"lateAfterSeconds":600');
+    expect(job).toMatchObject({ priority: 'below-normal', workingDirectory: '/tmp' });
+    expect(tour.notify?.events).toHaveLength(4);
+    expect(tour.web?.anonymousScopes).toEqual(['view']);
+    expect(tour.push?.relayUrl).toBe('http://webhook-sink:8080/push');
   });
 
   it('has a stable job-set id across loads', () => {
