@@ -1,7 +1,10 @@
 // Writes test/durations.json, the per-file times the test sequencer orders by (longest first),
-// from a vitest JSON report of a whole run:
-//   node scripts/test-durations.mjs [REPORT.json ...]
-// Every `npm test` leaves its report in .tmp/vitest-report.json (vitest.config.ts), the default.
+// from a vitest JSON report or the default reporter's output of a run:
+//   node scripts/test-durations.mjs [REPORT.json | RUN.log ...]
+// Every `npm test` leaves its JSON report in .tmp/vitest-report.json (vitest.config.ts), the
+// default. The JSON report times some files at 0 s (its start and end are those of the tests'
+// results, not of the file); a file's line in the default output ("✓ test/x.test.ts (5 tests)
+// 25248ms") is its whole time and wins where both are given.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -13,13 +16,22 @@ const table = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
 for (const project of Object.keys(table))
   for (const path of Object.keys(table[project]))
     if (!existsSync(join(root, path))) delete table[project][path];
-for (const file of reports.flatMap((r) => JSON.parse(readFileSync(r, 'utf8')).testResults)) {
-  const path = relative(root, file.name);
+const put = (path, ms) => {
   const project = path.startsWith('test/unit/') ? 'unit' : 'system';
-  const seconds = Math.round((file.endTime - file.startTime) / 100) / 10;
   table[project] ??= {};
-  table[project][path] = seconds;
-}
+  table[project][path] = Math.round(ms / 100) / 10;
+};
+const COLOUR = /\x1b\[[0-9;]*m/g;
+const LINE = /(test\/\S+\.test\.ts) \(\d+ tests?[^)]*\)\s+(\d+)ms/;
+const text = reports.map((r) => [r, readFileSync(r, 'utf8')]);
+for (const [, body] of text.filter(([, b]) => b.trimStart().startsWith('{')))
+  for (const file of JSON.parse(body).testResults)
+    put(relative(root, file.name).replace(/^.*?(test\/)/, '$1'), file.endTime - file.startTime);
+for (const [, body] of text.filter(([, b]) => !b.trimStart().startsWith('{')))
+  for (const line of body.replace(COLOUR, '').split('\n')) {
+    const m = LINE.exec(line);
+    if (m) put(m[1], Number(m[2]));
+  }
 for (const project of Object.keys(table))
   table[project] = Object.fromEntries(Object.entries(table[project]).sort(([, a], [, b]) => b - a));
 writeFileSync(out, `${JSON.stringify(table, null, 1)}\n`);
