@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
+import type { WhoamiBody } from '../../src/api/wire/access.schema.ts';
 import type { ApiJob } from '../../src/dashboard/types.ts';
 import { App } from '../../src/tui/app/App.tsx';
 import { Controller } from '../../src/tui/app/controller.ts';
@@ -99,13 +100,27 @@ export const ONE_RUN_STATS = {
   last_duration: 0.4,
 };
 
+/** `GET /whoami` answers for a token of the given scopes (put one in `FixtureDaemon.routes['/whoami']`). */
+export function whoamiFor(...scopes: ('view' | 'control' | 'approve')[]): WhoamiBody {
+  return {
+    authenticated: true,
+    label: `ops-${scopes.join('-')}`,
+    scopes,
+    allScopes: scopes.length === 3,
+    pairLinkBase: 'http://127.0.0.1:1',
+  };
+}
+
 export interface FakeRequest {
   method: string;
   url: string;
   auth: string | undefined;
 }
 
-/** A loopback HTTP server with the daemon's read routes and run/cancel, recording requests. */
+/**
+ * A loopback HTTP server with the daemon's read routes and run/cancel, recording requests. It has no `/whoami`
+ * (a 404, as from a daemon older than scopes) unless a test adds one to `routes`.
+ */
 export class FixtureDaemon {
   readonly requests: FakeRequest[] = [];
   jobs: ApiJob[] = fixtureJobs();

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { type ApiWhoami, accessOf } from '../../dashboard/access.ts';
 import { PAUSED_INTERVAL_MS } from '../../dashboard/connection.ts';
 import type { ApiDag } from '../../dashboard/dag.ts';
 import { parseIso } from '../../dashboard/format.ts';
@@ -67,6 +68,8 @@ export class Controller {
   private tokenEntered = false;
   private pendingJob: string | null = null;
   private stopped = false;
+  /** the latest `/whoami` asked: an older answer arriving after a newer token's is dropped */
+  private accessSeq = 0;
   /** the open job drawer's tail */
   tail: LogTail | null = null;
   private paintQueued = false;
@@ -141,7 +144,20 @@ export class Controller {
       () => {},
     );
     await this.poll();
-    await this.loadDags();
+    await Promise.all([this.loadDags(), this.loadAccess()]);
+  }
+
+  /**
+   * `GET /whoami` into `data.access`. No answer (a 404 from a daemon older than scopes, a failure) allows
+   * everything: hiding is a courtesy, the daemon still refuses what the token may not do.
+   */
+  async loadAccess(): Promise<void> {
+    const seq = ++this.accessSeq;
+    const c = this.deps.client;
+    const who = await c.json<ApiWhoami>('/whoami').catch(() => null);
+    if (seq !== this.accessSeq) return;
+    const answered = who !== null && typeof who === 'object' && Array.isArray(who.scopes) ? who : null;
+    this.store.setData({ access: accessOf(answered, c.token !== null) });
   }
 
   tick(): void {
@@ -355,6 +371,7 @@ export class Controller {
     this.tokenPrompted = false;
     this.tokenEntered = true;
     this.wake();
+    void this.loadAccess();
   }
 
   // ---- mutations ---------------------------------------------------------------------------------------------
@@ -374,6 +391,8 @@ export class Controller {
   }
 
   private async mutate(name: string, verb: MutationVerb, text: { ok: string; conflict: string }) {
+    // The token lacks `control`: the key does nothing, as the browser dashboard hides the button.
+    if (!this.state.data.access.control) return;
     const what = verb;
     try {
       const r = await this.deps.client.post(`/jobs/${seg(name)}/${verb}`);

@@ -1,6 +1,7 @@
 // The whole dashboard's state in one immutable snapshot, and the tiny store that holds it. Data from the daemon
 // and UI state live side by side so a frame is a pure function of one snapshot (plus the live log tails).
 
+import { type Access, FULL_ACCESS } from '../../dashboard/access.ts';
 import type { ApiDag } from '../../dashboard/dag.ts';
 import type { Segment } from '../../dashboard/table.ts';
 import type { ApiCluster, ApiJob, ApiNode } from '../../dashboard/types.ts';
@@ -51,6 +52,8 @@ export interface DataState {
   alarmAcked: boolean;
   /** `GET /dags` (first load, the DAGs panel, each poll while it shows); null = not loaded */
   dags: readonly ApiDag[] | null;
+  /** what the token may do, from `GET /whoami` (spec 10 §5.4); everything until it answers */
+  access: Access;
 }
 
 /** One line of the boot self-test (spec 08 §4.14). */
@@ -111,6 +114,7 @@ export const EMPTY_DATA: DataState = {
   justFailed: new Set(),
   alarmAcked: false,
   dags: null,
+  access: FULL_ACCESS,
 };
 
 /** A fresh dashboard: no data yet, the board on top, sorted by name. */

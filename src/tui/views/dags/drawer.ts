@@ -214,7 +214,7 @@ function bodyRows(d: DagSurface, ctx: RenderCtx, width: number): string[] {
         if (e.approval)
           spans.push([` · ${e.approval.decision} by ${flatten(e.approval.by)}`, { fg: 'dim', bg }]);
         const task = dag?.tasks.find((t) => t.id === e.id);
-        if (showDecisionButtons(e, task))
+        if (s.data.access.approve && showDecisionButtons(e, task))
           spans.push(['  ► a approve · R reject', { fg: 'warn', bg, bold: true }]);
         out.push(line(ctx, width, spans, { bg }));
       });
@@ -269,7 +269,7 @@ function paint(d: DagSurface, ctx: RenderCtx): DrawerPaint {
   const rows: string[] = [
     line(ctx, width, [
       [` ⧉ ${flatten(d.dag)}`, { fg: 'accent', bold: true }],
-      ['  t trigger · b backfill · esc close', { fg: 'dim' }],
+      [s.data.access.control ? '  t trigger · b backfill · esc close' : '  esc close', { fg: 'dim' }],
     ]),
   ];
   rows.push(...tabStrip(ctx, width, DAG_TABS, d.tab));
@@ -329,12 +329,14 @@ export const dagDrawerView: View<DagSurface> = {
     }
     const run = typeof d.run === 'object' ? d.run : null;
     const keys = run ? taskKeys(dagOf(ctl, d.dag), run) : [];
+    const { control, approve } = ctl.state.data.access;
     switch (key.name) {
       case 't':
+        if (!control) return true;
         void triggerDag(ctl, d.dag).then((rk) => rk !== null && loadRuns(ctl, d.dag));
         return true;
       case 'b':
-        ctl.update(d, { backfill: '' });
+        if (control) ctl.update(d, { backfill: '' });
         return true;
     }
     const move = key.name === 'j' || key.name === 'down' ? 1 : key.name === 'k' || key.name === 'up' ? -1 : 0;
@@ -353,7 +355,7 @@ export const dagDrawerView: View<DagSurface> = {
       const sel = keys[d.taskSel];
       if (move) ctl.update(d, { taskSel: clampSel(d.taskSel, move, keys.length) });
       else if (key.name === 'enter' && run && sel) openTaskLog(ctl, d, run, sel);
-      else if ((key.name === 'a' || key.name === 'R') && run && sel) {
+      else if ((key.name === 'a' || key.name === 'R') && approve && run && sel) {
         const entry = run.tasks[sel]!;
         // Q16: only a gate that waits for a decision takes one.
         if (

@@ -76,7 +76,7 @@ export const dagsView: View<DagsSurface> = {
         if (d) openDagDrawer(ctl, d.name);
         return true;
       case 't':
-        if (d) void triggerDag(ctl, d.name).then(() => ctl.loadDags());
+        if (d && ctl.state.data.access.control) void triggerDag(ctl, d.name).then(() => ctl.loadDags());
         return true;
       case 'r':
         ctl.toast('↻ reloading DAGs', 'info');
@@ -94,7 +94,9 @@ function palette({ ctl }: ViewCtx) {
       const n = flatten(d.name);
       return [
         command(`dag:${d.name}`, `DAG: ${n}`, '⧉', () => openDagDrawer(ctl, d.name)),
-        command(`trigger:${d.name}`, `Trigger DAG: ${n}`, '▶', () => void triggerDag(ctl, d.name)),
+        ...(ctl.state.data.access.control
+          ? [command(`trigger:${d.name}`, `Trigger DAG: ${n}`, '▶', () => void triggerDag(ctl, d.name))]
+          : []),
       ];
     }),
   ];

@@ -60,6 +60,10 @@ const append = (ctl: Controller, line: string) =>
 export async function sweep(ctl: Controller, m: MitigateSurface, verb: MitigateVerb): Promise<void> {
   const names = eligibleNames(ctl.state.data.jobs, m.names, verb);
   const what = verb === 'start' ? 'start' : 'cancel';
+  if (!ctl.state.data.access.control) {
+    append(ctl, `the token may not ${what} jobs (no control scope)`);
+    return;
+  }
   if (names.length === 0) {
     append(ctl, `nothing to ${what} (no eligible jobs)`);
     return;

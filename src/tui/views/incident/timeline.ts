@@ -121,6 +121,8 @@ export const incidentDescriptor: ViewDescriptor = {
   keys: [{ keys: ['i'], what: 'Incident timeline', run: ({ ctl }) => toggleTimeline(ctl) }],
   palette: ({ ctl }) => [
     command('timeline', 'Incident timeline', '◉', () => toggleTimeline(ctl)),
-    command('mitigate', 'Mitigate failing jobs', '⚕', () => openMitigate(ctl, 'failing')),
+    ...(ctl.state.data.access.control
+      ? [command('mitigate', 'Mitigate failing jobs', '⚕', () => openMitigate(ctl, 'failing'))]
+      : []),
   ],
 };

@@ -26,7 +26,9 @@ function globalCommands({ ctl }: ViewCtx): Command[] {
   const c = (id: string, title: string, run: () => void, hint: string) => command(id, title, hint, run);
   return [
     c('refresh', 'Refresh now', () => ctl.wake(), '↻'),
-    c('run-failing', 'Run all failing jobs', () => void runAllFailing(ctl), '▶'),
+    ...(s.data.access.control
+      ? [c('run-failing', 'Run all failing jobs', () => void runAllFailing(ctl), '▶')]
+      : []),
     c(
       'theme',
       'Cycle theme',
@@ -87,12 +89,14 @@ function jobCommands(ctl: Controller): Command[] {
   const out: Command[] = [];
   const g = (id: string, title: string, hint: string, run: () => void) =>
     command(id, title, hint, run, 'jobs');
+  const control = ctl.state.data.access.control;
   for (const j of ctl.state.data.jobs) {
     const n = flatten(j.name);
     out.push(g(`logs:${j.name}`, `Logs: ${n}`, jobStatus(j), () => ctl.openDrawer(j.name)));
-    if (j.enabled && !j.running)
+    if (control && j.enabled && !j.running)
       out.push(g(`run:${j.name}`, `Run: ${n}`, '▶', () => void ctl.runJob(j.name)));
-    if (j.running) out.push(g(`cancel:${j.name}`, `Cancel: ${n}`, '■', () => void ctl.cancelJob(j.name)));
+    if (control && j.running)
+      out.push(g(`cancel:${j.name}`, `Cancel: ${n}`, '■', () => void ctl.cancelJob(j.name)));
     out.push(
       g(`copy:${j.name}`, `Copy command: ${n}`, '❏', () =>
         ctl.copy(j.command, '❏ command sent to clipboard'),
