@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiDag, ApiDagRun, ApiTaskEntry } from '../../src/dashboard/dag.ts';
 import { parseBackfill } from '../../src/tui/views/dags/actions.ts';
 import { dagEntry } from '../helpers/dag-entry.ts';
-import { FixtureDaemon, type Harness, KEY, mountTui } from '../helpers/tui-fixture.ts';
+import { FixtureDaemon, type Harness, KEY, mountTui, whoamiFor } from '../helpers/tui-fixture.ts';
 
 const DAG: ApiDag = {
   name: 'etl',
@@ -111,11 +111,16 @@ beforeAll(async () => {
 afterAll(() => daemon.stop());
 
 let h: Harness;
-afterEach(() => h?.close());
+afterEach(() => {
+  h?.close();
+  daemon.routes = {};
+});
 
-async function openDrawer(): Promise<Harness> {
+/** The drawer on etl; `whoami`, when given, is the token's `/whoami` answer, taken in first. */
+async function openDrawer(whoami?: ReturnType<typeof whoamiFor>): Promise<Harness> {
+  if (whoami) daemon.routes['/whoami'] = whoami;
   const t = mountTui(daemon, { cols: 100, rows: 30 });
-  await t.ctl.loadDags();
+  await Promise.all([t.ctl.loadDags(), t.ctl.loadAccess()]);
   await t.press(KEY.ctrlK, ...'dag: etl', KEY.enter);
   await t.shows('runs  graph  tasks  xcom  logs', 'manual-1');
   return t;
@@ -208,6 +213,38 @@ describe('DAG drawer', () => {
     h = await openDrawer();
     await h.press(KEY.esc);
     expect(h.text()).not.toContain('runs  graph');
+  });
+});
+
+describe('the scopes of the token (spec 10 §5.4)', () => {
+  it('a control-only token: the waiting gate shows no approve / reject hint and a / R send nothing', async () => {
+    h = await openDrawer(whoamiFor('view', 'control'));
+    await h.press(KEY.enter);
+    await h.shows('run manual-1', /gate\s+awaiting/);
+    expect(h.text()).not.toContain('a approve');
+    expect(h.text()).toContain('t trigger · b backfill');
+    posts.length = 0;
+    await h.press('j', 'a', 'R');
+    // `t` still triggers: its POST, answered after any decision, shows none was sent before it.
+    await h.press('t');
+    await h.shows('▶ etl run manual-2');
+    expect(posts.map((p) => p.url)).toEqual(['/dags/etl/trigger']);
+  });
+
+  it('a view-only token: t, b and t in the panel do nothing, and the palette has no Trigger DAG', async () => {
+    h = await openDrawer(whoamiFor('view'));
+    expect(h.text()).not.toContain('t trigger');
+    posts.length = 0;
+    await h.press('t', 'b', ...'2026-01-01..2026-01-03', KEY.enter);
+    expect(h.text()).not.toContain('backfill FROM..TO');
+    await h.press(KEY.esc, KEY.ctrlK, ...'toggle dags', KEY.enter);
+    await h.shows(/⧉ etl\s+3 tasks/);
+    await h.press('t', 'r');
+    await h.shows('↻ reloading DAGs');
+    expect(posts).toEqual([]);
+    await h.press(KEY.ctrlK, ...'trigger dag');
+    await h.shows('⌕ trigger dag');
+    expect(h.text()).not.toContain('Trigger DAG: etl');
   });
 });
 
