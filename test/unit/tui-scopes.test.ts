@@ -46,7 +46,7 @@ async function mounted(): Promise<Harness> {
 }
 
 /** Presses r on an idle job, x on a running one and p, on the board, then r and x in the job drawer (whose x
- * posts whether or not the job runs: five POSTs when all are let through). */
+ * posts whether or not the job runs), then r and y on a marked job: six POSTs when all are let through. */
 async function pressActions(t: Harness): Promise<void> {
   t.store.set({ selected: 'report-daily' });
   await t.press('r', 'p');
@@ -55,6 +55,10 @@ async function pressActions(t: Harness): Promise<void> {
   t.ctl.openDrawer('report-daily');
   await t.press('r', 'x');
   t.ctl.close('drawer');
+  // With jobs marked, r asks to confirm a bulk run and y sweeps it.
+  t.store.set({ marked: new Set(['colour-probe']) });
+  await t.press('r', 'y');
+  t.store.set({ marked: new Set() });
   await t.settle();
 }
 
@@ -90,7 +94,7 @@ it('a control-only token keeps r / x / p and the palette entries', async () => {
   h = await mounted();
   expect(h.store.get().data.access).toMatchObject({ control: true, approve: false });
   await pressActions(h);
-  await expect.poll(() => posts().length).toBe(5);
+  await expect.poll(() => posts().length).toBe(6);
   expect(posts().sort()).toEqual(
     [
       '/jobs/report-daily/start',
@@ -98,6 +102,7 @@ it('a control-only token keeps r / x / p and the palette entries', async () => {
       '/jobs/long-sleep/cancel',
       '/jobs/report-daily/start',
       '/jobs/report-daily/cancel',
+      '/jobs/colour-probe/start',
     ].sort(),
   );
   const runs = await palette(h, 'run');
@@ -110,7 +115,7 @@ it('a daemon without /whoami (404) keeps everything', async () => {
   expect(whoamiAsks()).toBe(1);
   expect(h.store.get().data.access).toMatchObject({ control: true, approve: true });
   await pressActions(h);
-  await expect.poll(() => posts().length).toBe(5);
+  await expect.poll(() => posts().length).toBe(6);
   expect(await palette(h, 'run')).toContain('Run all failing jobs');
   expect(await palette(h, 'cancel')).toContain('Cancel: long-sleep');
 });

@@ -136,7 +136,6 @@ const BOARD_KEYS: readonly BoardKey[] = [
     what: 'Run the selected job, or the marked ones',
     run: (ctx) => {
       const { job } = selection(ctx);
-      if (!ctx.s.data.access.control) return;
       if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'start');
       else if (job?.enabled && !job.running) void ctx.ctl.runJob(job.name);
     },
@@ -146,7 +145,6 @@ const BOARD_KEYS: readonly BoardKey[] = [
     what: 'Cancel the selected job, or the marked ones',
     run: (ctx) => {
       const { job } = selection(ctx);
-      if (!ctx.s.data.access.control) return;
       if (ctx.s.marked.size > 0) askBulk(ctx.ctl, 'cancel');
       else if (job?.running) void ctx.ctl.cancelJob(job.name);
     },

@@ -36,6 +36,8 @@ export function clearMarks(ctl: Controller): void {
 /** `r` / `x` with jobs marked: the confirmation over the marked set (jobs gone from `/jobs` are dropped). */
 export function askBulk(ctl: Controller, verb: MitigateVerb): void {
   const s = ctl.state;
+  // A token without `control` may not start or cancel: no confirmation to offer (spec 10 §5.4).
+  if (!s.data.access.control) return;
   // board order first (what the operator sees), then marked jobs the filter hides now
   const shown = boardRows(s).map((r) => r.job.name);
   const names = [...shown, ...s.data.jobs.map((j) => j.name).filter((n) => !shown.includes(n))].filter((n) =>
