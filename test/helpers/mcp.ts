@@ -13,6 +13,14 @@ import { writeTree } from './tmp.ts';
 
 export const ROOT_DIR = ROOT;
 
+/**
+ * Runs of `hello` (every minute) that were not its scheduled fire: a run a tool call started
+ * begins at once, not at the top of a minute (a scheduled fire may land during any test).
+ */
+export function offMinuteRuns(runs: readonly { started_at: string | null }[]): string[] {
+  return runs.filter((r) => Date.parse(r.started_at ?? '') % 60_000 > 5_000).map((r) => String(r.started_at));
+}
+
 /** Setup A's jobs (spec 07 §9): `hello` every minute and a disabled `nightly`. */
 export const SETUP_A_JOBS = [
   '  - name: hello',
