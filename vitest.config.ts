@@ -21,6 +21,8 @@ export default defineConfig({
           // test that fails once is wrong, not unlucky). Its group runs before the system one.
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Store lanes start on the built lane bundle when it is current (test/helpers/dev-lane.ts).
+          globalSetup: ['./test/helpers/dev-lane.ts'],
           pool: 'threads',
           isolate: false,
           maxWorkers: 2,
@@ -43,7 +45,7 @@ export default defineConfig({
           exclude: ['test/unit/**'],
           pool: 'forks',
           // One headless Chromium for the run, started when a file first asks for a page.
-          globalSetup: ['./test/helpers/chromium-broker.ts'],
+          globalSetup: ['./test/helpers/chromium-broker.ts', './test/helpers/dev-lane.ts'],
           maxWorkers: 3,
           retry: 1,
           sequence: { groupOrder: 1 },

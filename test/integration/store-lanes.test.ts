@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireAdminLock } from '../../src/store/adminlock.ts';
-import { openStore } from '../../src/store/index.ts';
+import { DEV_LANE_ENTRY_ENV, openStore } from '../../src/store/index.ts';
 import {
   type Store,
   StoreLockedError,
@@ -85,6 +85,22 @@ describe('worker lanes', () => {
     expect(await store.leaseRead('L')).toBeNull();
     await expect(store.cursorAdvance('global', 'c', 'x', false)).rejects.toMatchObject({ status: 409 });
     expect(store.stats?.().ops.append).toBe(1);
+  });
+
+  it('from sources with no built lane bundle named, a lane worker boots the store through tsx', async () => {
+    // The suite names the bundle (test/helpers/dev-lane.ts); a developer running the sources with
+    // tsx has none, and the worker then registers tsx itself before loading lane-entry.ts.
+    const saved = process.env[DEV_LANE_ENTRY_ENV];
+    delete process.env[DEV_LANE_ENTRY_ENV];
+    try {
+      const { store, warnings } = await open({ workerEntry: undefined });
+      expect(warnings).toEqual([]);
+      expect(store.stats?.().backend).toMatch(/worker lanes; journal wal/);
+      expect((await store.kvSet('global', 'k', { from: 'tsx' })).value).toEqual({ from: 'tsx' });
+      expect((await store.kvGet('global', 'k'))?.value).toEqual({ from: 'tsx' });
+    } finally {
+      if (saved !== undefined) process.env[DEV_LANE_ENTRY_ENV] = saved;
+    }
   });
 
   it('keeps call order within the bulk lane under group commit', async () => {

@@ -40,6 +40,19 @@ describe('laneEntry', () => {
   it('without an entry and no lane bundle, or from sources, leaves the choice to the worker starter', () => {
     const none = dirWith('cronstable-chunk-ABC.mjs');
     expect(laneEntry(undefined, pathToFileURL(join(none, 'cronstable-chunk-ABC.mjs')).href)).toBeUndefined();
-    expect(laneEntry(undefined, pathToFileURL(join(none, 'index.ts')).href)).toBeUndefined();
+    expect(laneEntry(undefined, pathToFileURL(join(none, 'index.ts')).href, '')).toBeUndefined();
+  });
+
+  it('from sources, takes the built lane bundle a development harness names, and only then', () => {
+    const built = dirWith(LANE_BUNDLE);
+    const fromSources = pathToFileURL(join(built, 'index.ts')).href;
+    expect(laneEntry(undefined, fromSources, join(built, LANE_BUNDLE))).toBe(join(built, LANE_BUNDLE));
+    expect(laneEntry(undefined, fromSources, '')).toBeUndefined();
+    // A bundled program never reads it: its own lane bundle, or the entry it was given.
+    const bundled = pathToFileURL(join(built, 'cronstable-chunk-ABC.mjs')).href;
+    expect(String(laneEntry(undefined, bundled, '/elsewhere/lane.mjs'))).toBe(
+      pathToFileURL(join(built, LANE_BUNDLE)).href,
+    );
+    expect(laneEntry('/opt/x/entry.js', fromSources, '/elsewhere/lane.mjs')).toBe('/opt/x/entry.js');
   });
 });
