@@ -13,6 +13,8 @@ export default defineConfig({
     ],
     // Longest files first from test/durations.json, so no worker starts a 70 s file near the end.
     sequence: { sequencer: LongestFirstSequencer },
+    // Per-file hooks (temp trees): a helper module is shared by the files of a worker (no isolation).
+    setupFiles: ['./test/helpers/file-setup.ts'],
     projects: [
       {
         extends: true,
@@ -44,6 +46,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**'],
           pool: 'forks',
+          // A fork runs file after file with the modules it already loaded: a fresh process and
+          // module graph per file cost ~0.8 CPU-s each, 116 CPU-s of a whole run (acct, bench/RESULTS.md
+          // "Suite time"). Per-file hooks live in test/helpers/file-setup.ts.
+          isolate: false,
           // One headless Chromium for the run, started when a file first asks for a page.
           globalSetup: ['./test/helpers/chromium-broker.ts', './test/helpers/dev-lane.ts'],
           maxWorkers: 3,

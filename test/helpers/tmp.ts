@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
 
 const made: string[] = [];
 const madeForFile: string[] = [];
@@ -21,9 +20,12 @@ export function writeTree(files: Record<string, string>, untilFileEnds = false):
   return dir;
 }
 
-afterEach(() => {
+/** After each test: the directories it made (hooked up per file by test/helpers/file-setup.ts). */
+export function removeTestTrees(): void {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-afterAll(() => {
+}
+
+/** After each file: the directories its beforeAll fixtures made. */
+export function removeFileTrees(): void {
   for (const d of madeForFile.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+}
