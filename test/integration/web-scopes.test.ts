@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/child.ts';
 import { DAEMON } from '../helpers/e2e-daemon.ts';
 import { type McpDaemon, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 import { baseEnv, cli } from './fixtures/jobcli-kit.ts';
@@ -29,26 +30,7 @@ const JOBS_T = [
 ].join('\n');
 
 /** Setup T's `web:` lines besides listen and authToken. */
-const TOKENS_T = [
-  'authTokens:',
-  '  - label: wall',
-  '    scopes:',
-  '      - view',
-  '    value: viewtok',
-  '  - label: ci',
-  '    scopes:',
-  '      - control',
-  '    value: ctltok',
-  '  - label: approver',
-  '    scopes:',
-  '      - approve',
-  `    fromFile: ${F}`,
-  '  - scopes:',
-  '      - view',
-  '    value: nolabel',
-  'anonymousScopes:',
-  '  - view',
-];
+const TOKENS_T = scopedTokenLines(F);
 
 async function req(d: McpDaemon, method: string, path: string, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
