@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/child.ts';
 import { DAEMON } from '../helpers/e2e-daemon.ts';
-import { type McpDaemon, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { type McpDaemon, readWriteMcp, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -51,7 +51,7 @@ describe('spec 10 §2 on Setup T (real daemon)', () => {
     jobs: JOBS_T,
     token: 'admin',
     web: TOKENS_T,
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', '  - dags'],
+    mcp: readWriteMcp(['observe', 'act', 'dags']),
   });
 
   it('logs the token table at start', () => {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
+import { type McpDaemon, readWriteMcp, startMcpDaemon } from '../helpers/mcp.ts';
 import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -31,7 +31,7 @@ beforeAll(async () => {
       '    enabled: false',
     ].join('\n'),
     web: scopedTokenLines(join(TOKEN_DIR, 'approver.token')),
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', '  - dags'],
+    mcp: readWriteMcp(['observe', 'act', 'dags']),
   });
 }, 30_000);
 
