@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 function startDaemon(dir: string): DaemonRun {
-  const run = startDaemonRun(dir);
+  const run = startDaemonRun(join(dir, 'jobs.yaml'));
   running.push(run);
   return run;
 }

@@ -1,7 +1,7 @@
-// The built daemon as a plain child process on `<dir>/jobs.yaml`, its stdout and stderr collected
+// The built daemon as a plain child process on one config file, its stdout and stderr collected
 // apart, for tests that read what it logs and how it exits rather than talk to its API.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { expect } from 'vitest';
 import { DAEMON } from './e2e-daemon.ts';
 
@@ -12,10 +12,10 @@ export interface DaemonRun {
   exit: Promise<number | null>;
 }
 
-/** `env` replaces the daemon's environment (default: this process's). */
-export function startDaemonRun(dir: string, env: NodeJS.ProcessEnv = process.env): DaemonRun {
-  const child = spawn(process.execPath, [DAEMON, '-c', join(dir, 'jobs.yaml')], {
-    cwd: dir,
+/** Starts the daemon on `config` (a file), in that file's directory; `env` replaces its environment. */
+export function startDaemonRun(config: string, env: NodeJS.ProcessEnv = process.env): DaemonRun {
+  const child = spawn(process.execPath, [DAEMON, '-c', config], {
+    cwd: dirname(config),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -54,7 +54,7 @@ jobs:
 
 /** The daemon with the token its config interpolates. */
 const startDaemon = (dir: string) =>
-  startDaemonRun(dir, { ...process.env, TEST_TOKEN: 'tok-Zq81-secret-value' });
+  startDaemonRun(join(dir, 'jobs.yaml'), { ...process.env, TEST_TOKEN: 'tok-Zq81-secret-value' });
 
 /** The daemon's web API base URL, from its listen line (the port is chosen by the OS). */
 function apiBase(run: DaemonRun): string | null {
