@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type DaemonRun, startDaemonRun } from '../helpers/daemon-run.ts';
+import { jsonOrNull } from '../helpers/json-or-null.ts';
 import { waitFor } from '../helpers/sinks.ts';
 
 export const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
@@ -61,13 +62,7 @@ export async function api(
       : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
   const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, json, text };
+  return { status: res.status, json: jsonOrNull(text), text };
 }
 
 export interface TaskDoc {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/child.ts';
 import { DAEMON } from '../helpers/e2e-daemon.ts';
+import { jsonOrNull } from '../helpers/json-or-null.ts';
 import { type McpDaemon, readWriteMcp, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -36,11 +37,7 @@ async function req(d: McpDaemon, method: string, path: string, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const res = await fetch(`${d.base}${path}`, { method, headers });
   const text = await res.text();
-  let json: Record<string, unknown> | null = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json, text };
+  return { status: res.status, json: jsonOrNull(text) as Record<string, unknown> | null, text };
 }
 
 const ANON_CONTROL =
