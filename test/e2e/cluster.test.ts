@@ -16,6 +16,7 @@ import { CHROMIUM, firstPage } from '../../scripts/chromium.ts';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openContext } from '../helpers/browser.ts';
+import { gossipNodeYaml } from '../helpers/gossip-node-yaml.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -75,34 +76,16 @@ function configYaml(
   const peers = [
     ...all.filter((n) => n.name !== me.name).map((n) => `${ADDR[n.name]}:${n.peerPort}`),
     ...extraPeers,
-  ]
-    .map((host) => `    - host: ${host}`)
-    .join('\n');
-  return `${jobsYaml()}
-state:
-  path: ${stateDir}
-  topology: shared
-cluster:
-  backend: gossip
-  nodeName: ${me.name}
-  electLeader: true
-  distribution: spread
-  interval: 1
-  driftAfter: 2
-  connectTimeout: 1
-  observability:
-    shareNodeStats: true
-  listen: ${ADDR[me.name]}:${me.peerPort}
-  tls:
-    ca: ${join(certDir, 'ca.pem')}
-    cert: ${join(certDir, `${me.name}.pem`)}
-    key: ${join(certDir, `${me.name}.key`)}
-  peers:
-${peers}
-web:
-  listen:
-    - http://127.0.0.1:${me.webPort}
-`;
+  ];
+  const node = gossipNodeYaml({
+    name: me.name,
+    listen: `${ADDR[me.name]}:${me.peerPort}`,
+    webPort: me.webPort,
+    peers,
+    certDir,
+    stateDir,
+  });
+  return `${jobsYaml()}\n${node}`;
 }
 
 interface ClusterBody {

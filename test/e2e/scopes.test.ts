@@ -6,6 +6,7 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { scopedTokensYaml } from '../helpers/scoped-tokens.ts';
 import { until } from '../helpers/until.ts';
 
 const CONFIG = (port: number, dir: string): string => `state:
@@ -30,18 +31,7 @@ dags:
 web:
   listen:
     - http://127.0.0.1:${port}
-  authTokens:
-    - label: wall
-      scopes:
-        - view
-      value: viewtok
-    - label: ci
-      scopes:
-        - control
-      value: ctltok
-  anonymousScopes:
-    - view
-`;
+${scopedTokensYaml()}`;
 
 const CTL = { authorization: 'Bearer ctltok' };
 

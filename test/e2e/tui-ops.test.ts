@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { DAEMON, type E2eDaemon, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { HEARTBEAT_AND_BACKUP } from '../helpers/tui-e2e-fixture.ts';
 import { TuiPty } from '../helpers/tui-pty.ts';
 import { until } from '../helpers/until.ts';
 
@@ -16,19 +17,7 @@ state:
   topology: single-node
   deploymentId: tuiops
 jobs:
-  - name: heartbeat
-    command: echo "beat $(date -u +%H:%M:%S)"
-    schedule: "* * * * * * *"
-    captureStdout: true
-  - name: nightly-backup
-    schedule: "0 3 * * *"
-    captureStdout: true
-    captureStderr: true
-    command: |
-      echo "backing up /var/lib/app ..."
-      echo "rsync: write failed: No space left on device" >&2
-      exit 69
-  - name: report-daily
+${HEARTBEAT_AND_BACKUP}  - name: report-daily
     schedule: "0 6 * * mon-fri"
     captureStdout: true
     command: echo report ok

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { DAEMON, type E2eDaemon, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { gossipNodeYaml } from '../helpers/gossip-node-yaml.ts';
 import { TuiPty } from '../helpers/tui-pty.ts';
 import { until } from '../helpers/until.ts';
 
@@ -268,10 +269,14 @@ interface Node {
 }
 
 function clusterYaml(me: Node, all: Node[], certs: string, state: string): string {
-  const peers = all
-    .filter((n) => n.name !== me.name)
-    .map((n) => `    - host: ${ADDR[n.name]}:${n.peer}`)
-    .join('\n');
+  const node = gossipNodeYaml({
+    name: me.name,
+    listen: `${ADDR[me.name]}:${me.peer}`,
+    webPort: me.web,
+    peers: all.filter((n) => n.name !== me.name).map((n) => `${ADDR[n.name]}:${n.peer}`),
+    certDir: certs,
+    stateDir: state,
+  });
   return `jobs:
   - name: orders-ingest
     command: "true"
@@ -285,30 +290,7 @@ function clusterYaml(me: Node, all: Node[], certs: string, state: string): strin
     command: "false"
     schedule: "0 0 1 1 *"
     clusterPolicy: EveryNode
-state:
-  path: ${state}
-  topology: shared
-cluster:
-  backend: gossip
-  nodeName: ${me.name}
-  electLeader: true
-  distribution: spread
-  interval: 1
-  driftAfter: 2
-  connectTimeout: 1
-  observability:
-    shareNodeStats: true
-  listen: ${ADDR[me.name]}:${me.peer}
-  tls:
-    ca: ${join(certs, 'ca.pem')}
-    cert: ${join(certs, `${me.name}.pem`)}
-    key: ${join(certs, `${me.name}.key`)}
-  peers:
-${peers}
-web:
-  listen:
-    - http://127.0.0.1:${me.web}
-`;
+${node}`;
 }
 
 describe('cronstable tui panels on a 3-node gossip cluster', () => {

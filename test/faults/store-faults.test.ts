@@ -2,16 +2,16 @@
 // made read-only then writable, the disk filled then freed, the daemon killed mid-write. Each
 // fault must be logged, and no write a job saw acknowledged may be missing from the store.
 // The counter job prints `count=N` only after `cronstable state set` succeeded.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateCheck } from '../../src/store/admin.ts';
 import { openStore } from '../../src/store/index.ts';
+import { type DaemonRun, startDaemonRun, stopDaemonRun } from '../helpers/daemon-run.ts';
 import { waitFor } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const NS = 'faults';
 
 const CONFIG = (state: string) => `state:
@@ -30,39 +30,17 @@ jobs:
     concurrencyPolicy: Forbid
 `;
 
-interface Run {
-  out: string;
-  err: string;
-  child: ChildProcess;
-  exit: Promise<number | null>;
-}
-
-const running: Run[] = [];
+const running: DaemonRun[] = [];
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const r of running.splice(0)) r.child.kill('SIGKILL');
   for (const c of cleanups.splice(0)) c();
 });
 
-function startDaemon(dir: string): Run {
-  const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml')], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const run: Run = { out: '', err: '', child, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
-  child.stdout!.on('data', (c: Buffer) => {
-    run.out += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    run.err += c.toString();
-  });
+function startDaemon(dir: string): DaemonRun {
+  const run = startDaemonRun(join(dir, 'jobs.yaml'));
   running.push(run);
   return run;
-}
-
-async function stop(run: Run): Promise<void> {
-  run.child.kill('SIGTERM');
-  expect(await run.exit).toBe(0);
 }
 
 const counts = (out: string) => [...out.matchAll(/count=(\d+)/g)].map((m) => Number(m[1]));
@@ -87,7 +65,7 @@ async function countIn(path: string): Promise<number> {
 }
 
 /** A daemon whose counter has been acknowledged a few times. */
-async function setup(): Promise<{ dir: string; state: string; db: string; run: Run }> {
+async function setup(): Promise<{ dir: string; state: string; db: string; run: DaemonRun }> {
   const dir = writeTree({});
   const state = join(dir, 'state');
   await storeWithCount(state, 0);
@@ -120,7 +98,7 @@ describe('store faults under a running daemon', () => {
     await waitFor(() => lastCount(run.out) >= 102, 15_000, 'the counter on the restored store');
     expect(run.err).toContain('is back');
     expect(ackedBefore).toBeLessThan(100);
-    await stop(run);
+    await stopDaemonRun(run);
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
 
@@ -136,7 +114,7 @@ describe('store faults under a running daemon', () => {
     const seen = counts(run.out);
     const after = seen.slice(seen.indexOf(501));
     expect(after).toEqual(after.map((_, i) => 501 + i));
-    await stop(run);
+    await stopDaemonRun(run);
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
 
@@ -166,7 +144,7 @@ describe('store faults under a running daemon', () => {
     expect(during.length).toBeLessThanOrEqual(1);
     expect(run.err.slice(errAtFault)).toMatch(/ledger failed: .*disk I\/O error/);
     await waitFor(() => lastCount(run.out) >= before + 3, 15_000, 'the counter after the store is writable');
-    await stop(run);
+    await stopDaemonRun(run);
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
 
@@ -201,7 +179,7 @@ describe('store faults under a running daemon', () => {
     expect(logged).toMatch(/ledger failed: .*(full|I\/O)/);
     const before = lastCount(run.out);
     await waitFor(() => lastCount(run.out) >= before + 3, 15_000, 'the counter after space is freed');
-    await stop(run);
+    await stopDaemonRun(run);
     expect(await countIn(state)).toBeGreaterThanOrEqual(lastCount(run.out));
   }, 60_000);
 
@@ -225,7 +203,7 @@ describe('store faults under a running daemon', () => {
     execFileSync('chattr', ['-i', state]);
     const before = lastCount(again.out);
     await waitFor(() => lastCount(again.out) >= Math.max(before, 1) + 2, 15_000, 'counting on');
-    await stop(again);
+    await stopDaemonRun(again);
   }, 60_000);
 
   it('state check on a missing store is an error, not a new empty database', async () => {

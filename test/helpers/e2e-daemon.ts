@@ -27,6 +27,8 @@ export interface E2eDaemon {
 export interface E2eDaemonOptions {
   /** The daemon's web base URL, e.g. http://127.0.0.1:PORT. */
   base: string;
+  /** What `-c` names: default the whole directory, or one file of it when others sit beside it. */
+  config?: string;
   env?: NodeJS.ProcessEnv;
   /** Ready when this answers true; default: `GET /jobs` is 200. */
   ready?: (base: string) => Promise<boolean>;
@@ -37,7 +39,7 @@ export interface E2eDaemonOptions {
 
 export async function startE2eDaemon(dir: string, opts: E2eDaemonOptions): Promise<E2eDaemon> {
   let out = '';
-  const child = spawn(process.execPath, [DAEMON, '-c', dir], {
+  const child = spawn(process.execPath, [DAEMON, '-c', opts.config ?? dir], {
     cwd: dir,
     env: opts.env ? { ...process.env, ...opts.env } : process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

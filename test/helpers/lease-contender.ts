@@ -2,25 +2,17 @@
 // Usage: node --import tsx lease-contender.ts <etcd|kubernetes> <nodeName> '<cluster section JSON>'
 // Prints one JSON line `{"is_leader","quorate","leader"}` whenever its view changes.
 
-import type { BackendFactory, ClusterHost } from '../../src/cluster/types.ts';
+import type { BackendFactory } from '../../src/cluster/types.ts';
 import type { ClusterSection } from '../../src/config/file-schema.ts';
-import { RealClock } from '../../src/util/clock.ts';
+import { contenderHost } from './contender-host.ts';
 
 const [kind, nodeName, sectionJson] = process.argv.slice(2);
 const cluster = JSON.parse(sectionJson!) as ClusterSection;
-const host: ClusterHost = {
-  nodeName: nodeName!,
-  clock: new RealClock(),
-  jobSetId: () => 'v1:contender',
-  jobSummaries: () => ({}),
-  nodeStats: () => null,
-  store: null,
-  log: {
-    info: (m) => process.stderr.write(`INFO ${m}\n`),
-    warning: (m) => process.stderr.write(`WARNING ${m}\n`),
-    error: (m) => process.stderr.write(`ERROR ${m}\n`),
-  },
-};
+const host = contenderHost(nodeName!, {
+  info: (m) => process.stderr.write(`INFO ${m}\n`),
+  warning: (m) => process.stderr.write(`WARNING ${m}\n`),
+  error: (m) => process.stderr.write(`ERROR ${m}\n`),
+});
 const factory: BackendFactory =
   kind === 'etcd'
     ? (await import('../../src/cluster/etcd/index.ts')).createEtcdBackend

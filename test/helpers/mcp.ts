@@ -32,20 +32,22 @@ export const SETUP_A_JOBS = [
   '    enabled: false',
 ].join('\n');
 
+/** An `mcp:` block serving read-write with `toolsets` (the names, e.g. `observe`), then `more` lines. */
+export function readWriteMcp(toolsets: readonly string[], ...more: string[]): string[] {
+  return ['enabled: true', 'readOnly: false', 'toolsets:', ...toolsets.map((t) => `  - ${t}`), ...more];
+}
+
+/** The four toolsets of spec 07 §3. */
+export const ALL_TOOLSETS = ['observe', 'act', 'dags', 'state'] as const;
+
 /** Setup B's `mcp:` block (spec 07 §9): read-write, all four toolsets, one origin, small limits. */
-export const SETUP_B_MCP = [
-  'enabled: true',
-  'readOnly: false',
-  'toolsets:',
-  '  - observe',
-  '  - act',
-  '  - dags',
-  '  - state',
+export const SETUP_B_MCP = readWriteMcp(
+  ALL_TOOLSETS,
   'allowedOrigins:',
   '  - http://ok.example',
   'maxRows: 1',
   'maxBodyBytes: 2000',
-];
+);
 
 export interface McpDaemonOptions {
   /** Lines under `mcp:` (indented two spaces), e.g. ['enabled: true', 'readOnly: false']; `{PORT}` = the port. */

@@ -8,9 +8,8 @@ import { freePort } from '../../scripts/fleet/ports.ts';
 import { type E2eDaemon, startE2eDaemon } from './e2e-daemon.ts';
 import { until } from './until.ts';
 
-export const FIXTURE_CONFIG = (port: number): string => `# spec 08 §7 fixture for the terminal dashboard
-jobs:
-  - name: heartbeat
+/** The §7 fixture's first two jobs: a heartbeat every second and a nightly backup that fails with output on both streams. */
+export const HEARTBEAT_AND_BACKUP = `  - name: heartbeat
     command: echo "beat $(date -u +%H:%M:%S)"
     schedule: "* * * * * * *"
     captureStdout: true
@@ -22,7 +21,11 @@ jobs:
       echo "backing up /var/lib/app ..."
       echo "rsync: write failed: No space left on device" >&2
       exit 69
-  - name: long-sleep
+`;
+
+export const FIXTURE_CONFIG = (port: number): string => `# spec 08 §7 fixture for the terminal dashboard
+jobs:
+${HEARTBEAT_AND_BACKUP}  - name: long-sleep
     schedule: "*/30 * * * *"
     command: sleep 3600
     concurrencyPolicy: Forbid

@@ -7,6 +7,7 @@ import type { ApiDuplicates, ApiPressure, ApiSuggest } from '../../src/dashboard
 import type { ApiNodeHistory } from '../../src/dashboard/resources.ts';
 import type { ApiCluster, ApiFleet } from '../../src/dashboard/types.ts';
 import type { TuiState } from '../../src/tui/app/state.ts';
+import { noConflicts } from './no-conflicts.ts';
 import { FIXTURE_NOW, FixtureDaemon, fixtureJobs, type Harness, mountTui } from './tui-fixture.ts';
 
 const iso = (offsetS: number) => new Date(FIXTURE_NOW + offsetS * 1000).toISOString();
@@ -34,12 +35,7 @@ export function gossipCluster(over: Partial<ApiCluster> = {}): ApiCluster {
     quorum: 2,
     elect_leader: true,
     distribution: 'spread',
-    conflict: false,
-    conflict_names: [],
-    size_conflict: false,
-    conflicting_sizes: [],
-    policy_conflict: false,
-    conflicting_policies: [],
+    ...noConflicts(),
     quorate: true,
     leader: null,
     is_leader: false,
@@ -80,12 +76,7 @@ export function etcdCluster(): ApiCluster {
     quorum: 1,
     elect_leader: true,
     distribution: 'single-leader',
-    conflict: false,
-    conflict_names: [],
-    size_conflict: false,
-    conflicting_sizes: [],
-    policy_conflict: false,
-    conflicting_policies: [],
+    ...noConflicts(),
     quorate: true,
     leader: 'node-a',
     is_leader: true,

@@ -20,7 +20,7 @@ import type { ClusterHost } from '../../src/cluster/types.ts';
 import type { ClusterSection } from '../../src/config/file-schema.ts';
 import { openStore } from '../../src/store/index.ts';
 import { probeMount } from '../../src/store/topology.ts';
-import type { Store } from '../../src/store/types.ts';
+import type { Store, Topology } from '../../src/store/types.ts';
 import { RealClock } from '../../src/util/clock.ts';
 
 const require = createRequire(import.meta.url);
@@ -40,6 +40,13 @@ function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'cronstable-fs-backend-'));
   dirs.push(d);
   return d;
+}
+
+/** The store in `dir`, closed after the test (before the directory goes). */
+async function storeIn(dir: string, topology: Topology, placement: 'inline' | 'lanes'): Promise<Store> {
+  const store = await openStore({ path: dir, namespace: 'default', topology, placement });
+  cleanups.push(() => store.close());
+  return store;
 }
 
 interface Logged {
@@ -155,13 +162,7 @@ describe('start-up checks', () => {
 
   it('another process meets the filesystem’s own lock: BUSY while held, granted when free', async () => {
     const dir = tempDir();
-    const store = await openStore({
-      path: dir,
-      namespace: 'default',
-      topology: 'shared',
-      placement: 'inline',
-    });
-    cleanups.push(() => store.close());
+    await storeIn(dir, 'shared', 'inline');
     const file = join(dir, 'cronstable.db');
     expect(await lockAttemptFromAnotherProcess(file, 10_000)).toBe('granted');
     const holder = new Better(file, { timeout: 0 });
@@ -178,13 +179,7 @@ describe('start-up checks', () => {
 
   it('the lock-fidelity probe passes on a real SQLite file and is inconclusive while it is busy', async () => {
     const dir = tempDir();
-    const store = await openStore({
-      path: dir,
-      namespace: 'default',
-      topology: 'single-node',
-      placement: 'inline',
-    });
-    cleanups.push(() => store.close());
+    await storeIn(dir, 'single-node', 'inline');
     expect(await probeLockFidelity(dir)).toEqual({ verdict: 'ok' });
     const other = new Better(join(dir, 'cronstable.db'), { timeout: 0 });
     other.exec('BEGIN EXCLUSIVE');
@@ -202,13 +197,7 @@ describe('start-up checks', () => {
 describe('@reboot ran-set', () => {
   it('answers unknown until read, then per job-set id; a new leader re-reads before "not ran"', async () => {
     const dir = tempDir();
-    const store = await openStore({
-      path: dir,
-      namespace: 'default',
-      topology: 'single-node',
-      placement: 'inline',
-    });
-    cleanups.push(() => store.close());
+    const store = await storeIn(dir, 'single-node', 'inline');
     let id = 'v1:one';
     const a = new RebootRanSet(store, () => id);
     const b = new RebootRanSet(store, () => id);
@@ -233,13 +222,7 @@ describe('@reboot ran-set', () => {
 
   it('keeps the newest 512 records', async () => {
     const dir = tempDir();
-    const store = await openStore({
-      path: dir,
-      namespace: 'default',
-      topology: 'single-node',
-      placement: 'inline',
-    });
-    cleanups.push(() => store.close());
+    const store = await storeIn(dir, 'single-node', 'inline');
     const set = new RebootRanSet(store, () => 'v1:x');
     for (let i = 0; i < REBOOT_RAN_KEEP + 8; i++) await set.record(`job-${i}`);
     expect((await store.list(REBOOT_RAN_STREAM)).length).toBe(REBOOT_RAN_KEEP);
@@ -281,13 +264,7 @@ describe('the backend on a real clock and store', () => {
 
   it('uses the daemon’s store (its lease lane) when it runs lanes on the same path and namespace', async () => {
     const dir = tempDir();
-    const store = await openStore({
-      path: dir,
-      namespace: 'default',
-      topology: 'single-node',
-      placement: 'lanes',
-    });
-    cleanups.push(() => store.close());
+    const store = await storeIn(dir, 'single-node', 'lanes');
     const a = host('node-a', store);
     const back = createFilesystemBackend(section(dir), a.host);
     cleanups.push(() => back.stop());

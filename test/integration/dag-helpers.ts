@@ -1,17 +1,14 @@
 // A real daemon (dist/cronstable.mjs) running DAGs, driven over its web API and read from its store.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { type DaemonRun, startDaemonRun } from '../helpers/daemon-run.ts';
+import { jsonOrNull } from '../helpers/json-or-null.ts';
 import { waitFor } from '../helpers/sinks.ts';
 
 export const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
-export interface Daemon {
-  out: string;
-  err: string;
-  child: ChildProcess;
-  exit: Promise<number | null>;
+export interface Daemon extends DaemonRun {
   base: string;
 }
 
@@ -34,23 +31,8 @@ ${dagsYaml}`,
 }
 
 export async function startDaemon(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'cronstable.yaml')], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const d: Daemon = {
-    out: '',
-    err: '',
-    child,
-    exit: new Promise((r) => child.on('exit', (code) => r(code))),
+  const d: Daemon = Object.assign(startDaemonRun(join(dir, 'cronstable.yaml'), { ...process.env, ...env }), {
     base: '',
-  };
-  child.stdout!.on('data', (c: Buffer) => {
-    d.out += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    d.err += c.toString();
   });
   await waitFor(
     () => /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.test(d.err),
@@ -80,13 +62,7 @@ export async function api(
       : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
   const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, json, text };
+  return { status: res.status, json: jsonOrNull(text), text };
 }
 
 export interface TaskDoc {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FailsWhen } from '../../src/config/types.ts';
 import { type LaunchOptions, type LaunchSpec, launch, type Spawner } from '../../src/exec/index.ts';
+import { processGone } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const FAILS_WHEN: FailsWhen = {
@@ -57,25 +58,6 @@ async function run(over: Partial<LaunchSpec>, extra: LaunchOptions = {}) {
   const handle = launch(spec(over), rec.opts);
   const result = await handle.done;
   return { ...rec, handle, result };
-}
-
-/**
- * True once the process no longer runs. A killed orphan may linger as a zombie when the
- * container's init does not reap (it is dead all the same), so `Z` counts as gone.
- */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
-  } catch {
-    return true;
-  }
 }
 
 /** The process group of a live process, or null once it is gone. */
@@ -433,8 +415,8 @@ export function execSuite(label: string, spawner?: Spawner): void {
         // The shell died of SIGTERM in time: no escalation warning, but the TERM-ignoring
         // grandchild was still SIGKILLed with the group.
         expect(rec.warnings).toEqual([]);
-        expect(await until(() => isGone(handle.pid!))).toBe(true);
-        expect(await until(() => isGone(grandchild))).toBe(true);
+        expect(await until(() => processGone(handle.pid!))).toBe(true);
+        expect(await until(() => processGone(grandchild))).toBe(true);
       });
 
       it('a child ignoring SIGTERM is SIGKILLed after killTimeout with a warning', async () => {
@@ -455,7 +437,7 @@ export function execSuite(label: string, spawner?: Spawner): void {
         expect(rec.warnings).toEqual([
           'Job stubborn did not gracefully terminate after 0.3 seconds, killing it...',
         ]);
-        expect(isGone(handle.pid!)).toBe(true);
+        expect(processGone(handle.pid!)).toBe(true);
       });
 
       it('executionTimeout on a TERM-ignoring child still records -100', async () => {
@@ -495,15 +477,15 @@ export function execSuite(label: string, spawner?: Spawner): void {
         const grandchild = Number(rec.out[0]?.replace('[job stdout] ', '').trim());
         leftovers.push(grandchild);
         await new Promise((r) => setTimeout(r, 100));
-        expect(isGone(handle.pid!)).toBe(true);
-        expect(isGone(grandchild)).toBe(false); // the run is still "running": its pipe is open
+        expect(processGone(handle.pid!)).toBe(true);
+        expect(processGone(grandchild)).toBe(false); // the run is still "running": its pipe is open
         await handle.cancel('replaced');
         const result = await handle.done;
         expect(result.exitCode).toBe(0);
         expect(result.cancelReason).toBe('replaced');
         expect(result.failReason).toBeNull();
         expect(rec.warnings).toEqual([]);
-        expect(await until(() => isGone(grandchild))).toBe(true);
+        expect(await until(() => processGone(grandchild))).toBe(true);
       });
 
       it('killTimeout 0 SIGKILLs right after SIGTERM', async () => {
@@ -552,7 +534,7 @@ export function execSuite(label: string, spawner?: Spawner): void {
           'job escaper: stderr did not reach end-of-file within 0.3 seconds of the job being killed; closing it and keeping the output captured so far',
           'job escaper: stdout did not reach end-of-file within 0.3 seconds of the job being killed; closing it and keeping the output captured so far',
         ]);
-        expect(isGone(escaped)).toBe(false); // outside the group: it survived the kill
+        expect(processGone(escaped)).toBe(false); // outside the group: it survived the kill
       });
 
       it.skipIf(process.getuid?.() !== 0)('runs as another user (uid/gid)', async () => {

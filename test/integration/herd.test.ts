@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { processGone } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
@@ -50,21 +51,6 @@ async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   return res.json();
-}
-
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
-  } catch {
-    return true;
-  }
 }
 
 interface Start {
@@ -211,6 +197,6 @@ describe('a herd of 500 jobs due in the same second (real daemon)', () => {
     expect(sleeperRuns[0]!.exit_code).toBe(-100);
     expect(stdout + stderr).toContain('Job sleeper exceeded its executionTimeout of 1 seconds');
     const pids = readFileSync(join(dir, 'sleeper.pids'), 'utf8').trim().split('\n').map(Number);
-    expect(isGone(pids[0]!)).toBe(true);
+    expect(processGone(pids[0]!)).toBe(true);
   });
 });

@@ -1,14 +1,13 @@
 // A job's CPU figure counts the processes it ran and waited for: a shell job whose CPU-bound child
 // has exited reports at least that child's CPU time (cutime/cstime), on a real daemon with real
 // processes. And the resource sampler sleeps while no monitored run is live.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { JobResourceSampler } from '../../src/api/jobresources.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { SchedulerEvent } from '../../src/scheduler/events.ts';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { type E2eDaemon, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { freePort } from '../helpers/etcd.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -19,10 +18,7 @@ const BURN = `const t = Date.now(); while (Date.now() - t < 1200) {} const u = p
 describe('job CPU includes reaped children', () => {
   let daemon: E2eDaemon | null = null;
   let dir = '';
-  afterAll(async () => {
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDownE2e(null, daemon, dir));
 
   it('reports at least the CPU time of a CPU-bound child the job waited for', async () => {
     const port = await freePort();

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAEMON, ROOT } from '../helpers/e2e-daemon.ts';
-import { type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
+import { ALL_TOOLSETS, type McpDaemon, readWriteMcp, startMcpDaemon } from '../helpers/mcp.ts';
 import { runBridge, type ScriptedListener, scriptedListener, specAnswer } from '../helpers/mcp-bridge.ts';
 
 beforeAll(() => {
@@ -39,15 +39,7 @@ describe('against a real daemon (vector 25)', () => {
       startMcpDaemon(),
       startMcpDaemon({
         token: TOKEN,
-        mcp: [
-          'enabled: true',
-          'readOnly: false',
-          'toolsets:',
-          '  - observe',
-          '  - act',
-          '  - dags',
-          '  - state',
-        ],
+        mcp: readWriteMcp(ALL_TOOLSETS),
       }),
     ]);
   }, 60_000);

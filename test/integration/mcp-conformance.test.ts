@@ -3,29 +3,15 @@
 // offline on loopback. Only the scenarios that test a server in general run here: the others need
 // the suite's own fixture tools (test_simple_text, test_image_content, ...) or features cronstable
 // does not offer (logging/setLevel, completion, subscriptions, sampling, elicitation, SSE streams).
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/daemon-run.ts';
 import { ROOT_DIR, suiteMcpDaemon } from '../helpers/mcp.ts';
 
 const CLI = join(ROOT_DIR, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-function conformance(url: string, scenario: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'server', '--url', url, '--scenario', scenario], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
+const conformance = (url: string, scenario: string) =>
+  runNode([CLI, 'server', '--url', url, '--scenario', scenario]);
 
 describe('MCP conformance suite', () => {
   const d = suiteMcpDaemon({

@@ -4,7 +4,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ARGUMENTS_BYTES } from '../../src/mcp/audit.ts';
-import { type Json, offMinuteRuns, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { type Json, offMinuteRuns, readWriteMcp, suiteMcpDaemon } from '../helpers/mcp.ts';
 import { runBridge } from '../helpers/mcp-bridge.ts';
 import { until } from '../helpers/until.ts';
 
@@ -16,7 +16,7 @@ const callText = (id: number | string, args: string) =>
 
 describe('hostile MCP requests', () => {
   const d = suiteMcpDaemon({
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', 'maxBodyBytes: 4000000'],
+    mcp: readWriteMcp(['observe', 'act'], 'maxBodyBytes: 4000000'),
   });
   const lines = () => d.daemon.logs().split('\n');
   const newLines = (from: number) => lines().slice(from);

@@ -11,29 +11,14 @@
 // -image, -audio, -embedded-resource, -mixed-content, -error, json-schema-2020-12, resources-read-*,
 // resources-templates-read and prompts-get-* call the suite's own fixture tools, resources and prompts
 // (test_simple_text, test://static-text, ...), which a real server does not have.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/daemon-run.ts';
 import { ROOT_DIR, suiteMcpDaemon } from '../helpers/mcp.ts';
 
 const TOOLS = process.env.CRONSTABLE_LANE_TOOLS;
 const major = Number(process.versions.node.split('.')[0]);
 const BUNDLE = join(ROOT_DIR, 'dist', 'cronstable.mjs');
-
-function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
 
 /** The JSON document a CLI printed after its banner lines. */
 function jsonOf(out: string): unknown {
@@ -51,7 +36,7 @@ describe.skipIf(!TOOLS || major < 22)(
     });
 
     it('runs the latest conformance release', async () => {
-      const { out } = await run([conformance, '--version']);
+      const { out } = await runNode([conformance, '--version']);
       expect(out.trim()).toBe('0.1.16');
     });
 
@@ -63,13 +48,20 @@ describe.skipIf(!TOOLS || major < 22)(
       'prompts-list',
       'dns-rebinding-protection',
     ])('conformance %s passes over HTTP', async (scenario) => {
-      const { code, out } = await run([conformance, 'server', '--url', d.endpoint, '--scenario', scenario]);
+      const { code, out } = await runNode([
+        conformance,
+        'server',
+        '--url',
+        d.endpoint,
+        '--scenario',
+        scenario,
+      ]);
       expect(out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
       expect(code, out).toBe(0);
     });
 
     it('the Inspector CLI lists and calls tools over HTTP', async () => {
-      const list = await run([
+      const list = await runNode([
         inspector,
         '--cli',
         d.endpoint,
@@ -81,7 +73,7 @@ describe.skipIf(!TOOLS || major < 22)(
       expect(list.code, list.out).toBe(0);
       const names = (jsonOf(list.out) as { tools: { name: string }[] }).tools.map((t) => t.name);
       expect(names).toContain('cron_list_jobs');
-      const call = await run([
+      const call = await runNode([
         inspector,
         '--cli',
         d.endpoint,
@@ -101,12 +93,12 @@ describe.skipIf(!TOOLS || major < 22)(
     it('the Inspector CLI reaches the same tools through `cronstable mcp` (stdio bridge)', async () => {
       const args = ['--cli', '--method', 'tools/call', '--tool-name', 'cron_list_jobs'];
       const bridge = [process.execPath, BUNDLE, 'mcp', '--url', d.base];
-      const call = await run([inspector, ...args, ...bridge]);
+      const call = await runNode([inspector, ...args, ...bridge]);
       expect(call.code, call.out).toBe(0);
       const listed = jsonOf(call.out) as { isError?: boolean; content: { type: string; text: string }[] };
       expect(listed.isError ?? false).toBe(false);
       expect(listed.content[0]!.type).toBe('text');
-      const resources = await run([inspector, '--cli', '--method', 'resources/list', ...bridge]);
+      const resources = await runNode([inspector, '--cli', '--method', 'resources/list', ...bridge]);
       expect(resources.code, resources.out).toBe(0);
       expect(jsonOf(resources.out)).toHaveProperty('resources');
     });

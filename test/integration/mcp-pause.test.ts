@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/mcp/catalogue.ts';
-import { suiteMcpDaemon } from '../helpers/mcp.ts';
+import { readWriteMcp, suiteMcpDaemon } from '../helpers/mcp.ts';
 
 const JOBS = [
   '  - name: tick',
@@ -25,7 +25,7 @@ describe('MCP cron_pause_job / cron_resume_job (spec 10 §1.6)', () => {
     jobs: JOBS,
     token: 'admin',
     web: ['authTokens:', '  - label: ci', '    scopes:', '      - control', '    value: ctltok'],
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', '  - dags'],
+    mcp: readWriteMcp(['observe', 'act', 'dags']),
   });
 
   async function ci(): Promise<Client> {

@@ -3,7 +3,7 @@
 // gate (spec 07 §9 vectors 5, 21), paging and filters (vectors 18, 19), hidden act tools (vector 6),
 // and run/cancel really starting and cancelling a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, type McpDaemon, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
+import { type Json, type McpDaemon, readWriteMcp, SETUP_A_JOBS, startMcpDaemon } from '../helpers/mcp.ts';
 import { until } from '../helpers/until.ts';
 
 const TOKEN = 's3cret';
@@ -97,7 +97,7 @@ describe('MCP job and node tools, Setup B (token, act enabled)', () => {
       token: TOKEN,
       jobs: JOBS_B,
       extra: STATE,
-      mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act'],
+      mcp: readWriteMcp(['observe', 'act']),
     });
   }, 60_000);
   afterAll(async () => {

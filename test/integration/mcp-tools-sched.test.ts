@@ -15,7 +15,7 @@ import type { ToolDef } from '../../src/mcp/tool.ts';
 import { dagTools } from '../../src/mcp/tools/dags.ts';
 import { scheduleTools } from '../../src/mcp/tools/schedule.ts';
 import { stateTools } from '../../src/mcp/tools/state.ts';
-import { type Json, type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
+import { ALL_TOOLSETS, type Json, type McpDaemon, readWriteMcp, startMcpDaemon } from '../helpers/mcp.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -95,16 +95,7 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
     d = await startMcpDaemon({
       token: TOKEN,
       jobs: JOBS,
-      mcp: [
-        'enabled: true',
-        'readOnly: false',
-        'toolsets:',
-        '  - observe',
-        '  - act',
-        '  - dags',
-        '  - state',
-        `maxRows: ${MAX_ROWS}`,
-      ],
+      mcp: readWriteMcp(ALL_TOOLSETS, `maxRows: ${MAX_ROWS}`),
       extra: extra(writeTree({ 'keep.txt': '' }, true)),
     });
   }, 60_000);

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { DAEMON, type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const require = createRequire(import.meta.url);
 type RawDb = { prepare(sql: string): { all(...p: unknown[]): unknown[] }; close(): void };
 const Better = require('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => RawDb;
@@ -24,7 +24,7 @@ type Body = any;
 let dir: string;
 let base: string;
 let child: ChildProcess;
-let log = '';
+let daemon: E2eDaemon;
 
 function config(port: number): string {
   return `web:
@@ -50,20 +50,8 @@ jobs:
 }
 
 async function startDaemon(): Promise<void> {
-  log = '';
-  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOSTNAME: 'node-a' },
-  });
-  child.stdout!.on('data', (c: Buffer) => {
-    log += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    log += c.toString();
-  });
-  await until(`the daemon to answer (log: ${log})`, 20_000, async () =>
-    (await fetch(`${base}/jobs`).catch(() => null))?.ok === true ? true : null,
-  );
+  daemon = await startE2eDaemon(dir, { base, config: join(dir, 'c.yaml'), env: { HOSTNAME: 'node-a' } });
+  child = daemon.child;
 }
 
 async function stopDaemon(): Promise<void> {
@@ -199,14 +187,14 @@ describe('pause and resume (spec 10 §1)', () => {
       status: 400,
       json: { error: 'by must be a string' },
     });
-    expect(log).toContain('Job slow resumed by ops (api)');
+    expect(daemon.logs()).toContain('Job slow resumed by ops (api)');
   });
 
   it('v10-v11: a paused slot is not run, is recorded paused in the ledger, and counts as skipped', async () => {
     await pause('tick', { durationSeconds: 3600 });
     const since = Date.now();
     await until('a paused slot', 75_000, async () =>
-      /Job tick skipped: paused until /.test(log) ? true : null,
+      /Job tick skipped: paused until /.test(daemon.logs()) ? true : null,
     );
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/cronstable_job_runs_total\{job_name="tick",status="skipped"\} 1\b/);
@@ -346,7 +334,7 @@ describe('pause and resume (spec 10 §1)', () => {
         `jobs:\n  - name: sec\n    command: 'true'\n    schedule: '* * * * * * *'\n`,
     );
     const bootB = Date.now();
-    const b = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'b.yaml')], {
+    const b = spawn(process.execPath, [DAEMON, '-c', join(dir, 'b.yaml')], {
       stdio: 'ignore',
       env: { ...process.env, HOSTNAME: 'node-b' },
     });

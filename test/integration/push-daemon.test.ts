@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { stopChild } from '../helpers/child.ts';
 import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { scopedTokensYaml } from '../helpers/scoped-tokens.ts';
 import { httpSink } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -92,18 +93,7 @@ describe('push alerts on a real daemon (spec 10 §6.3, §6.4)', () => {
     - http://127.0.0.1:${port}
   authToken:
     value: admin
-  authTokens:
-    - label: wall
-      scopes:
-        - view
-      value: viewtok
-    - label: ci
-      scopes:
-        - control
-      value: ctltok
-  anonymousScopes:
-    - view
-push:
+${scopedTokensYaml()}push:
   relay:
     url: http://relay-user:relay-pass@127.0.0.1:${relay.port}/v1/alert
     timeout: 30

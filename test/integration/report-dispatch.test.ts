@@ -8,6 +8,7 @@ import { defaultReportBlock } from '../../src/config/builtins.ts';
 import type { ReportBlock } from '../../src/config/types.ts';
 import { dispatchReports } from '../../src/report/index.ts';
 import type { ReportLogger } from '../../src/report/types.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -33,14 +34,6 @@ async function sink(delayMs = 0): Promise<{ port: number; paths: string[]; times
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   open.push(server);
   return { port: (server.address() as AddressInfo).port, paths, times };
-}
-
-async function refusedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 const secret = (value: string) => ({ value, fromFile: null, fromEnvVar: null });

@@ -3,25 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runShellReporter, SHELL_REPORTER_MAX_CHARS } from '../../src/report/shell.ts';
+import { processGone } from '../helpers/child.ts';
 import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const DUMP_ENV = 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env))';
 const daemonEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', DAEMON_ONLY: 'yes' };
-
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  // a zombie waiting for a reaper that is not ours counts as gone
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
 
 describe('shell reporter', () => {
   it('exports every CRONSTABLE_* variable on top of the daemon environment (list form)', async () => {
@@ -113,8 +100,8 @@ describe('shell reporter', () => {
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     const deadline = Date.now() + 2000;
-    while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(isGone(pid)).toBe(true);
+    while (!processGone(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(processGone(pid)).toBe(true);
   });
 
   it('throws a launch error', async () => {

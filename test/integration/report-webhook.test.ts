@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { dispatchReports } from '../../src/report/index.ts';
 import { sendWebhookReport, type WebhookConfig } from '../../src/report/webhook.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 
 interface Req {
@@ -49,14 +50,6 @@ async function listen(respond: (req: Req) => { status: number; body: string } | 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   open.push(server);
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
-}
-
-async function refusedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 const TOKEN = 'T0KEN-abc123';

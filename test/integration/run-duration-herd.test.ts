@@ -2,11 +2,10 @@
 // report the time their processes took, on a real daemon with real child processes: a `sleep 0.2`
 // never reports less than 200 ms, and a run of `true` never reports the ~0.01 ms that only the
 // gap between two frames of one pipe read measures.
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../helpers/child.ts';
-import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
+import { type E2eDaemon, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
 import { freePort } from '../helpers/etcd.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
@@ -17,10 +16,7 @@ const QUICK = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
 describe('durations of runs fired at the same instant', () => {
   let daemon: E2eDaemon | null = null;
   let dir = '';
-  afterAll(async () => {
-    await stopChild(daemon?.child);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDownE2e(null, daemon, dir));
 
   it('each run reports at least what its process took', async () => {
     const port = await freePort();

@@ -21,6 +21,7 @@ import { Logger, setSink } from '../../src/util/log.ts';
 import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { assembledNode } from '../examples/grand-tour-kit.ts';
 import { FakeLauncher } from '../helpers/fake-launcher.ts';
+import { noConflicts } from '../helpers/no-conflicts.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'scrape-golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -48,12 +49,7 @@ const REPORT: ClusterReport = {
   quorum: 5,
   elect_leader: true,
   distribution: 'spread',
-  conflict: false,
-  conflict_names: [],
-  size_conflict: false,
-  conflicting_sizes: [],
-  policy_conflict: false,
-  conflicting_policies: [],
+  ...noConflicts(),
   quorate: true,
   leader: null,
   is_leader: false,

@@ -2,16 +2,16 @@
 // (60 s, 120 s, 30 s, 10 min) are scaled down to a few seconds and the pass period to 250 ms with
 // the CRONSTABLE_TEST_SLA_PASS_MS hook: the rules are the same, only the once-a-minute lag of the
 // real pass is shortened. Every wait is on a condition (a file, a log line, a metric, a payload).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { type HttpHit, httpSink } from '../helpers/sinks.ts';
 import { until } from '../helpers/until.ts';
-
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
 type Body = any;
@@ -19,7 +19,7 @@ type Body = any;
 let dir: string;
 let base: string;
 let child: ChildProcess;
-let log = '';
+let daemon: E2eDaemon;
 let spawnedAt = 0;
 let sink: { port: number; hits: HttpHit[]; close: () => Promise<void> };
 
@@ -84,29 +84,18 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'c.yaml'), config(port, false));
   spawnedAt = Date.now();
-  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CRONSTABLE_TEST_SLA_PASS_MS: '250' },
+  daemon = await startE2eDaemon(dir, {
+    base,
+    config: join(dir, 'c.yaml'),
+    env: { CRONSTABLE_TEST_SLA_PASS_MS: '250' },
   });
-  child.stdout!.on('data', (c: Buffer) => {
-    log += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    log += c.toString();
-  });
-  await until(`the daemon to answer (log: ${log})`, 20_000, async () =>
-    (await fetch(`${base}/jobs`).catch(() => null))?.ok === true ? true : null,
-  );
+  child = daemon.child;
 }, 30_000);
 
 afterAll(async () => {
   // F's 150 s run would hold a graceful stop for its whole grace period.
   await fetch(`${base}/jobs/F/cancel`, { method: 'POST' }).catch(() => null);
-  if (child.exitCode === null) {
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await gone;
-  }
+  await stopChild(child);
   await sink.close();
   rmSync(dir, { recursive: true, force: true });
 }, 30_000);
@@ -115,7 +104,11 @@ const get = async (path: string): Promise<Body> => (await fetch(`${base}${path}`
 const metrics = async () => (await fetch(`${base}/metrics`)).text();
 const series = (text: string, family: string, job: string, check: string) =>
   new RegExp(`^${family}\\{job_name="${job}",check="${check}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? null;
-const lines = (re: RegExp) => log.split('\n').filter((l) => re.test(l));
+const lines = (re: RegExp) =>
+  daemon
+    .logs()
+    .split('\n')
+    .filter((l) => re.test(l));
 
 describe('spec 09 §2 on a real daemon', () => {
   it('v17: GET /jobs carries sla for A only; K has no sla key', async () => {
@@ -239,7 +232,7 @@ describe('spec 09 §2 on a real daemon', () => {
     const reloadAt = Date.now();
     child.kill('SIGHUP');
     await until('the reload', 10_000, async () =>
-      /Reloading configuration \(SIGHUP\)/.test(log) ? true : null,
+      /Reloading configuration \(SIGHUP\)/.test(daemon.logs()) ? true : null,
     );
     await until('D breaching after its threshold', 15_000, async () =>
       lines(/Job D: SLA check maxTimeSinceSuccess breached/).length > 0 ? true : null,

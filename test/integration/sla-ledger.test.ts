@@ -7,7 +7,7 @@
 //   report is delivered only after that answer, while K's onLate report, due at the same pass, is not
 //   held back by it.
 // The pass runs every 250 ms (the CRONSTABLE_TEST_SLA_PASS_MS hook); every wait is on a condition.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +16,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openStore } from '../../src/store/index.ts';
+import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
 
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 /** How long the webhook listener holds J's failure report before answering it. */
 const SLOW_MS = 4000;
 
@@ -33,7 +34,7 @@ interface Hit {
 let dir: string;
 let base: string;
 let child: ChildProcess;
-let log = '';
+let daemon: E2eDaemon;
 let server: Server;
 const hits: Hit[] = [];
 let lastSuccess = '';
@@ -142,25 +143,16 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'c.yaml'), config(port, sink, state));
-  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CRONSTABLE_TEST_SLA_PASS_MS: '250' },
+  daemon = await startE2eDaemon(dir, {
+    base,
+    config: join(dir, 'c.yaml'),
+    env: { CRONSTABLE_TEST_SLA_PASS_MS: '250' },
   });
-  for (const s of [child.stdout!, child.stderr!])
-    s.on('data', (c: Buffer) => {
-      log += c.toString();
-    });
-  await until(`the daemon to answer (log: ${log})`, 20_000, async () =>
-    (await fetch(`${base}/jobs`).catch(() => null))?.ok === true ? true : null,
-  );
+  child = daemon.child;
 }, 30_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await gone;
-  }
+  await stopChild(child);
   await new Promise((r) => server.close(r));
   rmSync(dir, { recursive: true, force: true });
 }, 30_000);
@@ -195,6 +187,6 @@ describe('SLA reference from the ledger and report order (spec 09 §2.4 step 2, 
     expect(lateJ.at).toBeGreaterThanOrEqual(fail.answeredAt!);
     // K breached at the same pass and was delivered while J's failure report was still held.
     expect(lateK.at).toBeLessThan(fail.answeredAt!);
-    expect(log).toMatch(/Job J: SLA check maxTimeSinceSuccess breached/);
+    expect(daemon.logs()).toMatch(/Job J: SLA check maxTimeSinceSuccess breached/);
   });
 });

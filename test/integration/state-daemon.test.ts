@@ -2,14 +2,12 @@
 // PATH, and a restarted daemon continues counters, re-arms retries, catches up missed runs and
 // does not re-run @reboot jobs within the same boot. Behaviour is read from the run ledger and
 // the web API (`/state`), not from log wording.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
+import { type DaemonRun, startDaemonRun, stopDaemonRun } from '../helpers/daemon-run.ts';
 import { waitFor } from '../helpers/sinks.ts';
 import { writeTree } from '../helpers/tmp.ts';
-
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
 const CONFIG = (state: string) => `state:
   path: ${state}
@@ -54,36 +52,12 @@ jobs:
         backoffMultiplier: 1
 `;
 
-interface Run {
-  out: string;
-  err: string;
-  child: ChildProcess;
-  exit: Promise<number | null>;
-}
-
-function startDaemon(dir: string): Run {
-  const child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'jobs.yaml')], {
-    cwd: dir,
-    env: { ...process.env, TEST_TOKEN: 'tok-Zq81-secret-value' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const run: Run = { out: '', err: '', child, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
-  child.stdout!.on('data', (c: Buffer) => {
-    run.out += c.toString();
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    run.err += c.toString();
-  });
-  return run;
-}
-
-async function stop(run: Run): Promise<void> {
-  run.child.kill('SIGTERM');
-  expect(await run.exit).toBe(0);
-}
+/** The daemon with the token its config interpolates. */
+const startDaemon = (dir: string) =>
+  startDaemonRun(join(dir, 'jobs.yaml'), { ...process.env, TEST_TOKEN: 'tok-Zq81-secret-value' });
 
 /** The daemon's web API base URL, from its listen line (the port is chosen by the OS). */
-function apiBase(run: Run): string | null {
+function apiBase(run: DaemonRun): string | null {
   return /web: started listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.err)?.[1] ?? null;
 }
 
@@ -93,7 +67,7 @@ interface PendingRetry {
   nextRetryAt: string | null;
 }
 
-async function pendingRetries(run: Run): Promise<PendingRetry[]> {
+async function pendingRetries(run: DaemonRun): Promise<PendingRetry[]> {
   const base = apiBase(run);
   if (!base) return [];
   const body = (await (await fetch(`${base}/state`)).json()) as { node?: { retries?: PendingRetry[] } };
@@ -104,8 +78,8 @@ const lastCount = (out: string) => Math.max(0, ...[...out.matchAll(/count=(\d+)/
 
 describe('the daemon with durable state', () => {
   let dir: string;
-  let first: Run;
-  let second: Run;
+  let first: DaemonRun;
+  let second: DaemonRun;
   let retriesBefore: PendingRetry[] = [];
   let retriesAfter: PendingRetry[] = [];
   const ledger = new Map<string, { trigger?: string; scheduled_at?: string | null; outcome?: string }[]>();
@@ -144,7 +118,7 @@ describe('the daemon with durable state', () => {
       `first daemon; stderr:\n${first.err}`,
     );
     retriesBefore = await pendingRetries(first);
-    await stop(first);
+    await stopDaemonRun(first);
     second = startDaemon(dir);
     await waitFor(
       () => lastCount(second.out) > lastCount(first.out) && second.out.includes('LOST'),
@@ -155,7 +129,7 @@ describe('the daemon with durable state', () => {
       retriesAfter = await pendingRetries(second);
       if (retriesAfter.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
-    await stop(second);
+    await stopDaemonRun(second);
     const after = await openStore({
       path: statePath,
       namespace: 'test-fleet',

@@ -2,14 +2,13 @@
 // claims learn the winner, namespaces are apart, GC drops old claims, the `fire_claims` table
 // reads with plain SQL, and two OS processes racing over the same 200 slots split them with
 // exactly one winner per slot.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stateGc } from '../../src/store/gc.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store, Topology } from '../../src/store/types.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 import type { ChildConfig } from './fixtures/store-child.ts';
 import { runContenders } from './fixtures/store-spawn.ts';
 
@@ -17,21 +16,10 @@ const require = createRequire(import.meta.url);
 type RawDb = { prepare(sql: string): { all(...p: unknown[]): unknown[] }; close(): void };
 const Better = require('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => RawDb;
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cronstable-claims-'));
-  dirs.push(d);
-  return d;
-}
-
+const { tempDir, keep } = storeScratch('claims');
 async function open(path: string, namespace = 'default', now?: () => number): Promise<Store> {
   const s = await openStore({ path, namespace, topology: 'single-node', inline: true, now });
-  stores.push(s);
+  keep(s);
   return s;
 }
 

@@ -1,11 +1,9 @@
 // The default store mode: SQLite in worker-thread lanes (bulk, lease: one worker while they do
 // not overlap, a second for a lane that would wait behind the other) with per-call timeouts,
 // group commit, a throttle on the bulk lane only, and fallback to inline.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireAdminLock } from '../../src/store/adminlock.ts';
 import { DEV_LANE_ENTRY_ENV, openStore } from '../../src/store/index.ts';
 import {
@@ -15,26 +13,16 @@ import {
   StoreUnavailableError,
 } from '../../src/store/types.ts';
 import { freshBuild } from '../helpers/built.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 import { until } from '../helpers/until.ts';
 
 const require = createRequire(import.meta.url);
 type RawDb = { exec(sql: string): void; close(): void };
 const Better = require('better-sqlite3') as new (file: string, o?: { timeout: number }) => RawDb;
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, keep } = storeScratch('lanes');
 
 const LANE = freshBuild('cronstable-lane.mjs');
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cronstable-lanes-'));
-  dirs.push(d);
-  return d;
-}
 
 async function open(opts: Partial<StoreOptions> = {}) {
   const warnings: string[] = [];
@@ -48,7 +36,7 @@ async function open(opts: Partial<StoreOptions> = {}) {
     ...(LANE ? { workerEntry: LANE } : {}),
     ...opts,
   });
-  stores.push(store);
+  keep(store);
   return { store, warnings };
 }
 

@@ -2,10 +2,7 @@
 // (status mapping, JSON body checks, task log streams) with a small in-test engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DagAnswer, DagWebApi, LiveLineSink } from '../../src/api/context.ts';
-import type { WebSection } from '../../src/config/file-schema.ts';
-import { Logger } from '../../src/util/log.ts';
-import { startWebServer, type WebServer } from '../../src/web/server.ts';
-import { buildContext, job, LOOPBACK, loadWebConfig, readSse } from './web-harness.ts';
+import { type Harness, job, LOOPBACK, readSse, startHarness } from './web-harness.ts';
 
 class TinyDags implements DagWebApi {
   decisions: Record<string, unknown>[] = [];
@@ -63,21 +60,19 @@ class TinyDags implements DagWebApi {
 }
 
 describe('DAG routes', () => {
-  let server: WebServer;
+  let h: Harness;
   let base: string;
-  let stop: () => Promise<void>;
   const dags = new TinyDags();
   beforeAll(async () => {
-    const { cfg } = loadWebConfig(job('a', 'true', '0 0 1 1 *'), LOOPBACK);
-    const built = buildContext(cfg);
-    built.ctx.dags = dags;
-    stop = () => built.scheduler.stop(1000);
-    server = await startWebServer(built.ctx, cfg.web as WebSection, new Logger('cronstable'));
-    base = server.urls[0]!;
+    h = await startHarness(job('a', 'true', '0 0 1 1 *'), LOOPBACK, {
+      wire: (ctx) => {
+        ctx.dags = dags;
+      },
+    });
+    base = h.base;
   });
   afterAll(async () => {
-    await server.stop();
-    await stop();
+    await h.stop();
   });
 
   const call = async (method: string, path: string, body?: string) => {

@@ -75,12 +75,14 @@ export const LOOPBACK = '  listen:\n    - http://127.0.0.1:0';
 export async function startHarness(
   jobsYaml: string,
   webYaml = LOOPBACK,
-  opts: { files?: Record<string, string>; clock?: Clock } = {},
+  /** `wire` plugs the parts a test brings (a store, a DAG API) into the context before the server starts. */
+  opts: { files?: Record<string, string>; clock?: Clock; wire?: (ctx: WebContext) => void } = {},
 ): Promise<Harness> {
   const logs: string[] = [];
   setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
   const { dir, cfg } = loadWebConfig(jobsYaml, webYaml, opts.files);
   const { ctx, scheduler, metrics } = buildContext(cfg, opts.clock);
+  opts.wire?.(ctx);
   const server = await startWebServer(ctx, cfg.web as WebSection, new Logger('cronstable'), {
     mcp: mountMcp,
   });

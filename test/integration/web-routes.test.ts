@@ -2,7 +2,7 @@
 // everywhere, Accept negotiation, the §4.9 error texts, conditional GET with ETag and gzip, and the
 // refusal of POST /shutdown without a token. Vectors 20, 33 (first case), 45, 46, 47, 48. Bodies are
 // read raw (node:http), so a gzipped answer is seen as the bytes that crossed the wire.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { stopChild } from '../helpers/child.ts';
+import { type E2eDaemon, startE2eDaemon } from '../helpers/e2e-daemon.ts';
 import { until } from '../helpers/until.ts';
-
-const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
 type Body = any;
@@ -20,7 +20,7 @@ type Body = any;
 let dir: string;
 let port: number;
 let child: ChildProcess;
-let log = '';
+let daemon: E2eDaemon;
 
 interface Raw {
   status: number;
@@ -74,24 +74,16 @@ jobs:
     enabled: false
 `,
   );
-  child = spawn(process.execPath, [BUNDLE, '-c', join(dir, 'c.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (c: Buffer) => {
-    log += c.toString();
+  daemon = await startE2eDaemon(dir, {
+    base: `http://127.0.0.1:${port}`,
+    config: join(dir, 'c.yaml'),
+    ready: async () => (await get('/version')).status === 200,
   });
-  child.stderr!.on('data', (c: Buffer) => {
-    log += c.toString();
-  });
-  await until(`the daemon to answer (log: ${log})`, 20_000, async () =>
-    (await get('/version').catch(() => null))?.status === 200 ? true : null,
-  );
+  child = daemon.child;
 }, 30_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const gone = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await gone;
-  }
+  await stopChild(child);
   rmSync(dir, { recursive: true, force: true });
 });
 

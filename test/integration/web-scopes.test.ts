@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stopChild } from '../helpers/child.ts';
 import { DAEMON } from '../helpers/e2e-daemon.ts';
-import { type McpDaemon, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { jsonOrNull } from '../helpers/json-or-null.ts';
+import { type McpDaemon, readWriteMcp, startMcpDaemon, suiteMcpDaemon } from '../helpers/mcp.ts';
+import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 import { baseEnv, cli } from './fixtures/jobcli-kit.ts';
@@ -29,36 +31,13 @@ const JOBS_T = [
 ].join('\n');
 
 /** Setup T's `web:` lines besides listen and authToken. */
-const TOKENS_T = [
-  'authTokens:',
-  '  - label: wall',
-  '    scopes:',
-  '      - view',
-  '    value: viewtok',
-  '  - label: ci',
-  '    scopes:',
-  '      - control',
-  '    value: ctltok',
-  '  - label: approver',
-  '    scopes:',
-  '      - approve',
-  `    fromFile: ${F}`,
-  '  - scopes:',
-  '      - view',
-  '    value: nolabel',
-  'anonymousScopes:',
-  '  - view',
-];
+const TOKENS_T = scopedTokenLines(F);
 
 async function req(d: McpDaemon, method: string, path: string, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const res = await fetch(`${d.base}${path}`, { method, headers });
   const text = await res.text();
-  let json: Record<string, unknown> | null = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json, text };
+  return { status: res.status, json: jsonOrNull(text) as Record<string, unknown> | null, text };
 }
 
 const ANON_CONTROL =
@@ -69,7 +48,7 @@ describe('spec 10 §2 on Setup T (real daemon)', () => {
     jobs: JOBS_T,
     token: 'admin',
     web: TOKENS_T,
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', '  - dags'],
+    mcp: readWriteMcp(['observe', 'act', 'dags']),
   });
 
   it('logs the token table at start', () => {

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpDaemon, startMcpDaemon } from '../helpers/mcp.ts';
+import { type McpDaemon, readWriteMcp, startMcpDaemon } from '../helpers/mcp.ts';
+import { scopedTokenLines } from '../helpers/scoped-tokens.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -29,27 +30,8 @@ beforeAll(async () => {
       '    schedule: "0 0 1 1 *"',
       '    enabled: false',
     ].join('\n'),
-    web: [
-      'authTokens:',
-      '  - label: wall',
-      '    scopes:',
-      '      - view',
-      '    value: viewtok',
-      '  - label: ci',
-      '    scopes:',
-      '      - control',
-      '    value: ctltok',
-      '  - label: approver',
-      '    scopes:',
-      '      - approve',
-      `    fromFile: ${join(TOKEN_DIR, 'approver.token')}`,
-      '  - scopes:',
-      '      - view',
-      '    value: nolabel',
-      'anonymousScopes:',
-      '  - view',
-    ],
-    mcp: ['enabled: true', 'readOnly: false', 'toolsets:', '  - observe', '  - act', '  - dags'],
+    web: scopedTokenLines(join(TOKEN_DIR, 'approver.token')),
+    mcp: readWriteMcp(['observe', 'act', 'dags']),
   });
 }, 30_000);
 

@@ -4,13 +4,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSection } from '../../src/config/file-schema.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { Logger } from '../../src/util/log.ts';
-import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { writeTree } from '../helpers/tmp.ts';
-import { buildContext, job, LOOPBACK, loadWebConfig } from './web-harness.ts';
+import { type Harness, job, LOOPBACK, startHarness } from './web-harness.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
 
@@ -22,9 +19,8 @@ const at = (h: number) => `2026-03-01T${String(h).padStart(2, '0')}:00:00.000Z`;
 describe('/jobs/{name}/slots with a shared store', () => {
   let a: Store;
   let b: Store;
-  let server: WebServer;
+  let h: Harness;
   let base: string;
-  let stopScheduler: () => Promise<void>;
   let dir: string;
   beforeAll(async () => {
     dir = writeTree({ 'keep.txt': '' }, true);
@@ -47,16 +43,15 @@ describe('/jobs/{name}/slots with a shared store', () => {
     await b.append('runs/hourly', row(at(1), 'skipped:overlap'));
     await a.append('runs/hourly', row(at(2), 'success', { run_id: 'run-2', trigger: 'catchup' }));
     await b.append('runs/hourly', row(at(3), 'missed', { fail_reason: 'node down' }));
-    const { cfg } = loadWebConfig(job('hourly', 'true', '0 * * * *'), LOOPBACK);
-    const built = buildContext(cfg);
-    built.ctx.store = a;
-    stopScheduler = () => built.scheduler.stop(1000);
-    server = await startWebServer(built.ctx, cfg.web as WebSection, new Logger('cronstable'));
-    base = server.urls[0]!;
+    h = await startHarness(job('hourly', 'true', '0 * * * *'), LOOPBACK, {
+      wire: (ctx) => {
+        ctx.store = a;
+      },
+    });
+    base = h.base;
   });
   afterAll(async () => {
-    await server.stop();
-    await stopScheduler();
+    await h.stop();
     await a.close();
     await b.close();
   });

@@ -1,21 +1,17 @@
 // The read-only state inspector against a real (inline SQLite) store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebSection } from '../../src/config/file-schema.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
-import { Logger } from '../../src/util/log.ts';
-import { startWebServer, type WebServer } from '../../src/web/server.ts';
 import { writeTree } from '../helpers/tmp.ts';
-import { buildContext, job, LOOPBACK, loadWebConfig } from './web-harness.ts';
+import { type Harness, job, LOOPBACK, startHarness } from './web-harness.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON bodies, checked field by field below
 type Parsed = Record<string, any>;
 
 describe('/state with a store', () => {
   let store: Store;
-  let server: WebServer;
+  let h: Harness;
   let base: string;
-  let stopScheduler: () => Promise<void>;
   beforeAll(async () => {
     store = await openStore({
       path: writeTree({ 'keep.txt': '' }, true),
@@ -32,16 +28,15 @@ describe('/state with a store', () => {
     await store.idempotencyClaim('global', 'invoice-2026-11', 0);
     await store.idempotencyClaim('global', 'mail-42', 3600);
     await store.leaseAcquire('lock/global/nightly#0', 'test-host#1#a', 30);
-    const { cfg } = loadWebConfig(job('backup', 'true', '0 0 1 1 *'), LOOPBACK);
-    const built = buildContext(cfg);
-    built.ctx.store = store;
-    stopScheduler = () => built.scheduler.stop(1000);
-    server = await startWebServer(built.ctx, cfg.web as WebSection, new Logger('cronstable'));
-    base = server.urls[0]!;
+    h = await startHarness(job('backup', 'true', '0 0 1 1 *'), LOOPBACK, {
+      wire: (ctx) => {
+        ctx.store = store;
+      },
+    });
+    base = h.base;
   });
   afterAll(async () => {
-    await server.stop();
-    await stopScheduler();
+    await h.stop();
     await store.close();
   });
 

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { waitUntil } from '../../scripts/fleet/fleet.ts';
 import type { FleetNode } from '../cluster/harness.ts';
+import { jsonOrNull } from '../helpers/json-or-null.ts';
 import { BUNDLE, queryStore, type RunDoc } from '../integration/dag-helpers.ts';
 
 export { BUNDLE, queryStore as query, type RunDoc };
@@ -35,13 +36,7 @@ export async function call(
     res = await send();
   }
   const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, text, json, headers: res.headers };
+  return { status: res.status, text, json: jsonOrNull(text), headers: res.headers };
 }
 
 /** The JSON body of a 200 answer; anything else throws with the status and body. */

@@ -1,32 +1,19 @@
 // The filesystem backend's election round (spec 05 §8.3) over a real SQLite file, several
 // contenders each with its own connection, on fake clocks: renew, follow, challenger margin,
 // takeover with fence + 1, release, adoption, lost races, strict reads and bounded calls.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Election, type LeaseStorePort } from '../../src/cluster/filesystem/election.ts';
 import { holderToken, LeaseState, leaseCadence, UNKNOWN_HOLDER } from '../../src/cluster/lease-state.ts';
 import { openStore } from '../../src/store/index.ts';
 import type { Lease, Store } from '../../src/store/types.ts';
 import { FakeClock } from '../../src/util/clock.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 
 const TTL = 3;
 const NAME = 'cluster/leader';
 const START = 1_800_000_000_000;
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cronstable-fs-election-'));
-  dirs.push(d);
-  return d;
-}
+const { tempDir, keep } = storeScratch('fs-election');
 
 interface Contender {
   name: string;
@@ -52,7 +39,7 @@ async function contender(
     placement: 'inline',
     now: wall,
   });
-  stores.push(store);
+  keep(store);
   const suffix = Buffer.from(name.padEnd(6, '_')).toString('hex').slice(0, 12);
   const state = new LeaseState({
     clock: { now: wall, monotonic: () => clock.monotonic() },

@@ -12,6 +12,7 @@ import {
   UNKNOWN_HOLDER,
 } from '../../src/cluster/lease-state.ts';
 import { FakeClock } from '../../src/util/clock.ts';
+import { noConflicts } from '../helpers/no-conflicts.ts';
 
 const T0 = 1_800_000_000_000;
 const ME = holderToken('node-a', 'aaaaaaaaaaaa');
@@ -272,12 +273,7 @@ describe('leaseClusterReport', () => {
       quorum: 1,
       elect_leader: true,
       distribution: 'single-leader',
-      conflict: false,
-      conflict_names: [],
-      size_conflict: false,
-      conflicting_sizes: [],
-      policy_conflict: false,
-      conflicting_policies: [],
+      ...noConflicts(),
       quorate: false,
       leader: null,
       is_leader: false,

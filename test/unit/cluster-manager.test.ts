@@ -26,6 +26,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { checkCluster } from '../../src/config/sections.ts';
 import { CLUSTER_BACKENDS } from '../../src/util/backend-kinds.ts';
 import { FakeClock } from '../../src/util/clock.ts';
+import { noConflicts } from '../helpers/no-conflicts.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 describe('the backend registry', () => {
@@ -82,12 +83,7 @@ class FakeBackend implements ClusterBackend {
       quorum: 1,
       elect_leader: true,
       distribution: 'single-leader',
-      conflict: false,
-      conflict_names: [],
-      size_conflict: false,
-      conflicting_sizes: [],
-      policy_conflict: false,
-      conflicting_policies: [],
+      ...noConflicts(),
       quorate: this.quorate,
       leader: this.leader ? this.host.nodeName : null,
       is_leader: this.leader,

@@ -1,24 +1,14 @@
 // Spec 10 §6.6: the `web.bonjour` key, its two shapes and its one load rule, on real config files.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { bonjourSettings } from '../../src/config/web-bonjour.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function load(yaml: string) {
   const dir = writeTree({ 'conf.yaml': yaml });
   return loadConfig(join(dir, 'conf.yaml'), { cwd: dir, euid: 0 });
-}
-
-function errorOf(yaml: string): string {
-  try {
-    load(yaml);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const web = (listen: string[], bonjour: string) =>
@@ -36,15 +26,21 @@ describe('web.bonjour', () => {
   });
 
   it('rejects wrong types with file:line:col and the key', () => {
-    expect(errorOf(web(TCP, ' 5'))).toMatch(/conf\.yaml:4:\d+: web\.bonjour: expected /);
-    expect(errorOf(web(TCP, '\n    - true'))).toMatch(/conf\.yaml:5:\d+: web\.bonjour: expected /);
-    expect(errorOf(web(TCP, '\n    enabled: maybe'))).toMatch(/conf\.yaml:5:\d+: web\.bonjour\.enabled: /);
-    expect(errorOf(web(TCP, '\n    name:\n      - a'))).toMatch(/conf\.yaml:6:\d+: web\.bonjour\.name: /);
-    expect(errorOf(web(TCP, '\n    port: 5353'))).toMatch(/conf\.yaml:5:\d+: .*port/);
+    expect(configMessageOf(load, web(TCP, ' 5'))).toMatch(/conf\.yaml:4:\d+: web\.bonjour: expected /);
+    expect(configMessageOf(load, web(TCP, '\n    - true'))).toMatch(
+      /conf\.yaml:5:\d+: web\.bonjour: expected /,
+    );
+    expect(configMessageOf(load, web(TCP, '\n    enabled: maybe'))).toMatch(
+      /conf\.yaml:5:\d+: web\.bonjour\.enabled: /,
+    );
+    expect(configMessageOf(load, web(TCP, '\n    name:\n      - a'))).toMatch(
+      /conf\.yaml:6:\d+: web\.bonjour\.name: /,
+    );
+    expect(configMessageOf(load, web(TCP, '\n    port: 5353'))).toMatch(/conf\.yaml:5:\d+: .*port/);
   });
 
   it('needs a TCP listener when every web.listen entry is a unix socket', () => {
-    const msg = errorOf(web(['unix:///run/a.sock', 'unix:///run/b.sock'], ' true'));
+    const msg = configMessageOf(load, web(['unix:///run/a.sock', 'unix:///run/b.sock'], ' true'));
     expect(msg).toMatch(/conf\.yaml:5:3: web\.bonjour: /);
     expect(msg).toContain(
       'web.bonjour needs a TCP web listener to advertise, but every web.listen entry is a unix socket',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const STATE = 'state:\n  path: /tmp/cronstable-state\n';
@@ -10,16 +10,6 @@ const NOW = Date.parse('2026-01-07T12:00:00Z');
 function load(yaml: string) {
   const dir = writeTree({ 'conf.yaml': yaml });
   return loadConfig(join(dir, 'conf.yaml'), { nowMs: NOW, cwd: dir, euid: 0 });
-}
-
-function errorOf(yaml: string): string {
-  try {
-    load(yaml);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const job = (name: string, extra = '') =>
@@ -51,22 +41,23 @@ describe('dst policy config (issue 15)', () => {
   });
 
   it('rejects a bad repeated value with file:line:col and the key path', () => {
-    const msg = errorOf(`jobs:\n${job('a', '    dst:\n      repeated: twice\n')}`);
+    const msg = configMessageOf(load, `jobs:\n${job('a', '    dst:\n      repeated: twice\n')}`);
     expect(msg).toMatch(/conf\.yaml:7:17: jobs\[0\]\.dst\.repeated: /);
     expect(msg).toContain("expected one of 'first', 'last', 'both', found 'twice'");
   });
 
   it('rejects a bad skipped value in defaults', () => {
-    const msg = errorOf(`defaults:\n  dst:\n    skipped: later\njobs:\n${job('a')}`);
+    const msg = configMessageOf(load, `defaults:\n  dst:\n    skipped: later\njobs:\n${job('a')}`);
     expect(msg).toMatch(/conf\.yaml:3:14: defaults\.dst\.skipped: /);
     expect(msg).toContain("expected one of 'shift', 'skip', found 'later'");
   });
 
   it('rejects an unknown key under dst, and a dst that is not a map, on a DAG', () => {
-    const unknown = errorOf(`jobs:\n${job('a', '    dst:\n      fold: 1\n')}`);
+    const unknown = configMessageOf(load, `jobs:\n${job('a', '    dst:\n      fold: 1\n')}`);
     expect(unknown).toMatch(/conf\.yaml:7:7: jobs\[0\]\.dst/);
     expect(unknown).toContain('fold');
-    const scalar = errorOf(
+    const scalar = configMessageOf(
+      load,
       'dags:\n  - name: d\n    schedule: "0 1 * * *"\n    dst: last\n    tasks:\n      - id: t\n        command: x\n',
     );
     expect(scalar).toMatch(/conf\.yaml:4:10: dags\[0\]\.dst/);

@@ -3,23 +3,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobSetId } from '../../src/cluster/jobset.ts';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const load = (yaml: string) => {
   const dir = writeTree({ 'conf.yaml': yaml });
   return loadConfig(join(dir, 'conf.yaml'), { cwd: dir, euid: 0, env: {} });
 };
-function errorOf(yaml: string): string {
-  try {
-    load(yaml);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
 const job = (name: string, extra = '') =>
   `  - name: ${name}\n    command: "true"\n    schedule: "* * * * *"\n${extra}`;
 const eventlog = (holder: string, lines: string) =>
@@ -37,21 +28,29 @@ describe('report.eventlog on Linux (spec 09 §7.6)', () => {
     expect(warningsOf(`jobs:\n${job('J', eventlog('onSuccess', 'enabled: true'))}`)).toEqual([
       'warning cronstable.config report.eventlog is enabled (job J) but there is no Windows Event Log on this platform, so those reports are dropped; the rest of each report block still fires normally',
     ]);
-    const msg = errorOf(`jobs:\n${job('J', eventlog('onSuccess', 'enabled: true\nsource: app/x'))}`);
+    const msg = configMessageOf(
+      load,
+      `jobs:\n${job('J', eventlog('onSuccess', 'enabled: true\nsource: app/x'))}`,
+    );
     expect(msg).toContain(
       "conf.yaml:9:11: jobs[0].onSuccess.report.eventlog.source: J: report.eventlog.source must be a non-empty name with no path separator (it names a registry key under the event log, not a path); got 'app/x'",
     );
   });
 
   it('refuses an empty source, a backslash and the name of a log in any case', () => {
-    expect(errorOf(`jobs:\n${job('J', eventlog('onFailure', 'enabled: true\nsource: ""'))}`)).toContain(
+    expect(
+      configMessageOf(load, `jobs:\n${job('J', eventlog('onFailure', 'enabled: true\nsource: ""'))}`),
+    ).toContain(
       "J: report.eventlog.source must be a non-empty name with no path separator (it names a registry key under the event log, not a path); got ''",
     );
-    expect(errorOf(`jobs:\n${job('J', eventlog('onFailure', 'enabled: true\nsource: a\\b'))}`)).toContain(
-      "got 'a\\b'",
-    );
     expect(
-      errorOf(`jobs:\n${job('J', eventlog('onPermanentFailure', 'enabled: true\nsource: Application'))}`),
+      configMessageOf(load, `jobs:\n${job('J', eventlog('onFailure', 'enabled: true\nsource: a\\b'))}`),
+    ).toContain("got 'a\\b'");
+    expect(
+      configMessageOf(
+        load,
+        `jobs:\n${job('J', eventlog('onPermanentFailure', 'enabled: true\nsource: Application'))}`,
+      ),
     ).toContain(
       "J: report.eventlog.source 'Application' is the name of a LOG, not of a source within one; choose a source name such as 'cronstable'",
     );
@@ -76,10 +75,10 @@ describe('report.eventlog on Linux (spec 09 §7.6)', () => {
     expect(warningsOf(yaml)).toEqual([
       expect.stringContaining('report.eventlog is enabled (job a, job b) but'),
     ]);
-    expect(errorOf(`jobs:\n${job('J', eventlog('onSuccess', 'enabled: 3'))}`)).toContain(
+    expect(configMessageOf(load, `jobs:\n${job('J', eventlog('onSuccess', 'enabled: 3'))}`)).toContain(
       'jobs[0].onSuccess.report.eventlog.enabled',
     );
-    expect(errorOf(`jobs:\n${job('J', eventlog('onSuccess', 'level: 3'))}`)).toContain(
+    expect(configMessageOf(load, `jobs:\n${job('J', eventlog('onSuccess', 'level: 3'))}`)).toContain(
       'jobs[0].onSuccess.report.eventlog.level',
     );
   });

@@ -1,23 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobSetId } from '../../src/cluster/jobset.ts';
-import { ConfigError } from '../../src/config/errors.ts';
 import { type Env, expandText } from '../../src/config/interpolate.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function loadIn(files: Record<string, string>, env: Env, entry = 'conf.yaml') {
   const dir = writeTree(files);
   return loadConfig(join(dir, entry), { cwd: dir, euid: 0, env });
-}
-function errorOf(files: Record<string, string>, env: Env): string {
-  try {
-    loadIn(files, env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 const J = (extra = '', name = 'J') =>
   `jobs:\n  - name: ${name}\n    command: "true"\n    schedule: "* * * * *"\n${extra}`;
@@ -54,7 +45,8 @@ describe('spec 09 §1 interpolation', () => {
   });
 
   it('v3: an unset reference names the file, the value path and the variable, at line:col', () => {
-    const msg = errorOf(
+    const msg = configMessageOf(
+      loadIn,
       { 'p.yaml': J('    timezone: ${NOPE}\n'), 'conf.yaml': 'include:\n  - p.yaml\n' },
       {},
     );
@@ -65,7 +57,8 @@ describe('spec 09 §1 interpolation', () => {
   });
 
   it('v3 (do better): every unset reference of a load is reported', () => {
-    const msg = errorOf(
+    const msg = configMessageOf(
+      loadIn,
       {
         'conf.yaml': `${J('    timezone: ${N1}\n    environment:\n      - key: K\n        value: ${N2}\n')}web:\n  listen:\n    - 127.0.0.1:\${N3}\n`,
       },
@@ -117,7 +110,7 @@ describe('spec 09 §1 interpolation', () => {
       'inc/prod.yaml': J('', 'from-prod'),
     };
     expect(loadIn(files, {}).jobs.map((j) => j.name)).toEqual(['from-prod']);
-    const msg = errorOf(files, { ENVNAME: 'dev' });
+    const msg = configMessageOf(loadIn, files, { ENVNAME: 'dev' });
     expect(msg).toContain('inc/dev.yaml');
   });
 
@@ -138,7 +131,7 @@ describe('spec 09 §1 interpolation', () => {
   });
 
   it('v8: a variable in an integer position is a schema error, not an interpolation error', () => {
-    const msg = errorOf({ 'conf.yaml': J('    saveLimit: ${N:-5}\n') }, {});
+    const msg = configMessageOf(loadIn, { 'conf.yaml': J('    saveLimit: ${N:-5}\n') }, {});
     expect(msg).not.toContain('environment variable');
     expect(msg).toMatch(/saveLimit/);
     expect(msg).toMatch(/integer/i);
@@ -154,7 +147,7 @@ describe('spec 09 §1 interpolation', () => {
   });
 
   it('user: ${RUNAS} takes the text branch of the union', () => {
-    const msg = errorOf({ 'conf.yaml': J('    user: ${RUNAS}\n') }, { RUNAS: '0' });
+    const msg = configMessageOf(loadIn, { 'conf.yaml': J('    user: ${RUNAS}\n') }, { RUNAS: '0' });
     expect(msg).toContain("User not found: '0'");
   });
 

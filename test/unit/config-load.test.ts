@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/load.ts';
 import { mergeConfig } from '../../src/config/merge.ts';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/read.ts';
+import { configErrorOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
@@ -13,16 +13,6 @@ const NOW = Date.parse('2026-01-07T12:00:00Z');
 function loadDir(files: Record<string, string>, entry = '', opts: LoadOptions = {}) {
   const dir = writeTree(files);
   return { dir, cfg: loadConfig(join(dir, entry), { nowMs: NOW, cwd: dir, ...opts }) };
-}
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const jobYaml = (name: string, extra = '') =>
@@ -50,7 +40,7 @@ describe('file kinds (spec 01 §1.2)', () => {
     expect(names('sniff-line')).toEqual(['sniff-line:1']);
     expect(names('plain')).toEqual(['g']);
     // 5 fields and no command: not a crontab, so YAML, where `*` starts an alias.
-    expect(errorOf(() => loadConfig(join(dir, 'only-five'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(dir, 'only-five'))).message).toContain(
       `${join(dir, 'only-five')}:1:1: `,
     );
   });
@@ -59,11 +49,11 @@ describe('file kinds (spec 01 §1.2)', () => {
     const { cfg } = loadDir({ 'a.yaml': '' }, 'a.yaml');
     expect(cfg.jobs).toEqual([]);
     const dir = writeTree({ 'b.yml': '* * * * * echo x\n' });
-    expect(errorOf(() => loadConfig(join(dir, 'b.yml'))).message).toContain('b.yml');
+    expect(configErrorOf(() => loadConfig(join(dir, 'b.yml'))).message).toContain('b.yml');
   });
 
   it('reports a missing file with the OS error text', () => {
-    const e = errorOf(() => loadConfig('/nonexistent/cronstable.yaml'));
+    const e = configErrorOf(() => loadConfig('/nonexistent/cronstable.yaml'));
     expect(e.message).toBe("[Errno 2] No such file or directory: '/nonexistent/cronstable.yaml'");
   });
 });
@@ -92,7 +82,7 @@ describe('directory mode (spec 01 §1.3)', () => {
       'a.yaml': 'web:\n  listen:\n    - http://127.0.0.1:1\n',
       'b.yaml': 'web:\n  listen:\n    - http://127.0.0.1:2\n',
     });
-    const e = errorOf(() => loadConfig(dir));
+    const e = configErrorOf(() => loadConfig(dir));
     expect(e.message).toContain(
       `Multiple 'web' configurations found: first in ${join(dir, 'a.yaml')}, now in ${join(dir, 'b.yaml')}`,
     );
@@ -104,7 +94,7 @@ describe('directory mode (spec 01 §1.3)', () => {
       'b.yaml': 'nope: 1\n',
       'c.yaml': `jobs:\n${jobYaml('fine')}`,
     });
-    const e = errorOf(() => loadConfig(dir));
+    const e = configErrorOf(() => loadConfig(dir));
     expect(e.issues).toHaveLength(2);
     expect(e.message).toContain('a.yaml:1:7');
     expect(e.message).toContain("b.yaml:1:1: nope: unexpected key not in schema 'nope'");
@@ -173,20 +163,20 @@ describe('include (spec 01 §1.4)', () => {
       'm.yaml': 'include:\n  - _w.yaml\nweb:\n  listen:\n    - http://127.0.0.1:8\n',
       '_w.yaml': 'web:\n  listen:\n    - http://127.0.0.1:9\n',
     });
-    expect(errorOf(() => loadConfig(join(dir, 'm.yaml'))).message).toContain('multiple web configs');
+    expect(configErrorOf(() => loadConfig(join(dir, 'm.yaml'))).message).toContain('multiple web configs');
   });
 
   it('detects include cycles, including a diamond from one top-level file', () => {
     const cyc = writeTree({ 'a.yaml': 'include:\n  - b.yaml\n', 'b.yaml': 'include:\n  - a.yaml\n' });
-    expect(errorOf(() => loadConfig(join(cyc, 'a.yaml'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(cyc, 'a.yaml'))).message).toContain(
       'include cycle detected at a.yaml',
     );
     const twice = writeTree({ 'a.yaml': 'include:\n  - x.yaml\n  - x.yaml\n', 'x.yaml': '' });
-    expect(errorOf(() => loadConfig(join(twice, 'a.yaml'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(twice, 'a.yaml'))).message).toContain(
       'include cycle detected at x.yaml',
     );
     const self = writeTree({ 'a.yaml': 'include:\n  - ./a.yaml\n' });
-    expect(errorOf(() => loadConfig(join(self, 'a.yaml'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(self, 'a.yaml'))).message).toContain(
       'include cycle detected at ./a.yaml',
     );
   });
@@ -202,7 +192,7 @@ describe('include (spec 01 §1.4)', () => {
 
   it('reports a missing include with the OS error', () => {
     const dir = writeTree({ 'a.yaml': 'include:\n  - missing.yaml\n' });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toContain(
       `[Errno 2] No such file or directory: '${join(dir, 'missing.yaml')}'`,
     );
   });
@@ -287,7 +277,7 @@ describe('defaults merge (spec 01 §1.5)', () => {
 
   it('rejects name, command and schedule inside defaults', () => {
     const dir = writeTree({ 'a.yaml': 'defaults:\n  command: echo\n' });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toContain(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toContain(
       "defaults.command: unexpected key not in schema 'command'",
     );
   });
@@ -345,7 +335,7 @@ describe('classic crontab lowering (spec 01 §4)', () => {
     ];
     for (const [line, message] of cases) {
       const dir = writeTree({ 'bad.crontab': `${line}\n` });
-      const e = errorOf(() => loadConfig(join(dir, 'bad.crontab')));
+      const e = configErrorOf(() => loadConfig(join(dir, 'bad.crontab')));
       expect(e.message.replace(dir + '/', '')).toContain(message);
     }
   });
@@ -357,7 +347,7 @@ describe('blank lists and maps across files (issue 8)', () => {
       'a.yaml': `include:\n  - _frag.yaml\njobs:\n${jobYaml('a')}`,
       '_frag.yaml': 'defaults:\n  stateAllowedScopes:\n',
     });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
       /_frag\.yaml:2:22: defaults\.stateAllowedScopes: expected a list of text, found an empty value/,
     );
   });
@@ -367,7 +357,7 @@ describe('blank lists and maps across files (issue 8)', () => {
       'a.yaml': `jobs:\n${jobYaml('fine')}`,
       'b.yaml': '# work in progress\njobs:\n# - name: later\n',
     });
-    const e = errorOf(() => loadConfig(dir));
+    const e = configErrorOf(() => loadConfig(dir));
     expect(e.issues).toHaveLength(1);
     expect(e.message).toBe(
       `${join(dir, 'b.yaml')}:2:6: jobs: expected a list of mappings, found an empty value`,
@@ -394,7 +384,7 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
       '_ok.yaml': '',
     });
     mkfifo(join(dir, 'pipe.yaml'));
-    const e = errorOf(() => loadConfig(join(dir, 'a.yaml')));
+    const e = configErrorOf(() => loadConfig(join(dir, 'a.yaml')));
     expect(e.message).toBe(
       `${join(dir, 'a.yaml')}:3:5: include[1]: '${join(dir, 'pipe.yaml')}' is a FIFO, not a regular file`,
     );
@@ -405,10 +395,10 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
       'a.yaml': `include:\n  - /dev/zero\n`,
       'b.yaml': `jobs:\n${jobYaml('b', '    env_file: /dev/zero\n')}`,
     });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
       `${join(dir, 'a.yaml')}:2:5: include[0]: '/dev/zero' is a character device, not a regular file`,
     );
-    expect(errorOf(() => loadConfig(join(dir, 'b.yaml'), { cwd: dir })).message).toBe(
+    expect(configErrorOf(() => loadConfig(join(dir, 'b.yaml'), { cwd: dir })).message).toBe(
       `${join(dir, 'b.yaml')}:5:5: jobs[0].env_file: Could not load env_file: '/dev/zero' is a character device, not a regular file`,
     );
   });
@@ -417,7 +407,7 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
     const dir = writeTree({ 'conf/a.yaml': `jobs:\n${jobYaml('a', '    env_file: vars.env\n')}` });
     mkfifo(join(dir, 'vars.env'));
     mkfifo(join(dir, 'conf', 'b.yaml'));
-    const e = errorOf(() => loadConfig(join(dir, 'conf'), { cwd: dir }));
+    const e = configErrorOf(() => loadConfig(join(dir, 'conf'), { cwd: dir }));
     expect(e.issues.map((i) => i.message)).toEqual([
       `Could not load env_file: '${join(dir, 'vars.env')}' is a FIFO, not a regular file`,
       `'${join(dir, 'conf', 'b.yaml')}' is a FIFO, not a regular file`,
@@ -431,10 +421,10 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
     const dir = writeTree({ 'a.yaml': 'include:\n  - big.yaml\n', 'big.yaml': '' });
     // Sparse: no 16 MiB written to disk, yet the size is over the cap.
     truncateSync(join(dir, 'big.yaml'), MAX_CONFIG_FILE_BYTES + 1);
-    expect(errorOf(() => loadConfig(join(dir, 'big.yaml'))).message).toBe(
+    expect(configErrorOf(() => loadConfig(join(dir, 'big.yaml'))).message).toBe(
       `${join(dir, 'big.yaml')}: '${join(dir, 'big.yaml')}' is larger than 16 MiB, the limit for one config file`,
     );
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toMatch(
       /a\.yaml:2:5: include\[0\]: '.*big\.yaml' is larger than 16 MiB/,
     );
   });
@@ -444,11 +434,11 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
       'seq.yaml': `jobs:\n  ${'- '.repeat(20_000)}x\n`,
       'map.yaml': `logging:\n  version: 1\n  root:\n${Array.from({ length: 200 }, (_, i) => `${' '.repeat(4 + i)}k${i}:`).join('\n')} v\n`,
     });
-    const seq = errorOf(() => loadConfig(join(dir, 'seq.yaml')));
+    const seq = configErrorOf(() => loadConfig(join(dir, 'seq.yaml')));
     expect(seq.message).toBe(
       `${join(dir, 'seq.yaml')}:2:129: nesting too deep: more than 64 levels of mappings and lists`,
     );
-    const map = errorOf(() => loadConfig(join(dir, 'map.yaml')));
+    const map = configErrorOf(() => loadConfig(join(dir, 'map.yaml')));
     expect(map.message).toMatch(/map\.yaml:66:\d+: nesting too deep/);
   });
 
@@ -458,7 +448,7 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
       join(dir, 'a.yaml'),
       Buffer.concat([Buffer.from('jobs:\n  - name: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]),
     );
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
       `${join(dir, 'a.yaml')}:2:14: invalid UTF-8 (byte 0xc3) in '${join(dir, 'a.yaml')}'`,
     );
   });
@@ -468,7 +458,7 @@ describe('reading never blocks or balloons (issue 14.3)', () => {
       'a.yaml': '# fragments\ninclude:\n  - _here.yaml\n  - _missing.yaml\n',
       '_here.yaml': '',
     });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
+    expect(configErrorOf(() => loadConfig(join(dir, 'a.yaml'))).message).toBe(
       `${join(dir, 'a.yaml')}:4:5: include[1]: [Errno 2] No such file or directory: '${join(dir, '_missing.yaml')}'`,
     );
   });

@@ -2,19 +2,9 @@
 // allow-list, the merge over the reporter defaults, and interpolation (all but `report.shell`).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
-
-function errorOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 const WEBHOOK = `notify:
   report:
@@ -26,24 +16,24 @@ const WEBHOOK = `notify:
 describe('notify: schema', () => {
   it('refuses an event outside the four, listing them (vector 29)', () => {
     const dir = writeTree({ 'c.yaml': 'notify:\n  events:\n    - approval_waiting\n    - job_failure\n' });
-    expect(errorOf(() => loadConfig(join(dir, 'c.yaml')))).toBe(
+    expect(configMessageOf(() => loadConfig(join(dir, 'c.yaml')))).toBe(
       `${join(dir, 'c.yaml')}:4:7: notify.events[1]: expected one of 'dag_failure', 'approval_waiting', 'leader_change', 'quorum_loss', found 'job_failure'`,
     );
   });
 
   it('refuses a blank notify: and a non-map report', () => {
     const dir = writeTree({ 'a.yaml': 'notify:\n', 'b.yaml': 'notify:\n  report: yes\n' });
-    expect(errorOf(() => loadConfig(join(dir, 'a.yaml')))).toContain('notify: expected a mapping');
-    expect(errorOf(() => loadConfig(join(dir, 'b.yaml')))).toContain('notify.report:');
+    expect(configMessageOf(() => loadConfig(join(dir, 'a.yaml')))).toContain('notify: expected a mapping');
+    expect(configMessageOf(() => loadConfig(join(dir, 'b.yaml')))).toContain('notify.report:');
   });
 
   it('allows one block per assembled config: two directory files (vector 29) or an include', () => {
     const dir = writeTree({ 'a.yaml': WEBHOOK, 'b.yaml': WEBHOOK });
-    expect(errorOf(() => loadConfig(dir))).toContain(
+    expect(configMessageOf(() => loadConfig(dir))).toContain(
       `Multiple 'notify' configurations found: first in ${join(dir, 'a.yaml')}, now in ${join(dir, 'b.yaml')}`,
     );
     const inc = writeTree({ 'main.yaml': `include:\n  - other.yaml\n${WEBHOOK}`, 'other.yaml': WEBHOOK });
-    expect(errorOf(() => loadConfig(join(inc, 'main.yaml')))).toContain('multiple notify configs');
+    expect(configMessageOf(() => loadConfig(join(inc, 'main.yaml')))).toContain('multiple notify configs');
   });
 });
 

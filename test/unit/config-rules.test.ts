@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
@@ -9,16 +9,6 @@ const NOW = Date.parse('2026-01-07T12:00:00Z');
 function load(yaml: string, extraFiles: Record<string, string> = {}, opts: LoadOptions = {}) {
   const dir = writeTree({ 'conf.yaml': yaml, ...extraFiles });
   return loadConfig(join(dir, 'conf.yaml'), { nowMs: NOW, cwd: dir, euid: 0, ...opts });
-}
-
-function errorOf(yaml: string, extraFiles: Record<string, string> = {}, opts: LoadOptions = {}): string {
-  try {
-    load(yaml, extraFiles, opts);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const job = (extra = '', schedule = '"* * * * *"') =>
@@ -49,12 +39,15 @@ describe('job schedule and time base', () => {
   });
 
   it('reports an invalid schedule with the rendered expression, at the schedule key', () => {
-    const msg = errorOf(job('', '"61 * * * *"'));
+    const msg = configMessageOf(load, job('', '"61 * * * *"'));
     expect(msg).toMatch(/conf\.yaml:4:5: jobs\[0\]\.schedule: invalid schedule '61 \* \* \* \*': /);
-    const obj = errorOf('jobs:\n  - name: j\n    command: x\n    schedule:\n      hour: "25"\n');
+    const obj = configMessageOf(
+      load,
+      'jobs:\n  - name: j\n    command: x\n    schedule:\n      hour: "25"\n',
+    );
     expect(obj).toContain("invalid schedule '* 25 * * *'");
-    expect(errorOf(job('', '"@midnight"'))).toContain("invalid schedule '@midnight'");
-    expect(errorOf(job('', '"0 0 * * 5L"'))).toMatch(/invalid schedule '0 0 \* \* 5L': .*L5/);
+    expect(configMessageOf(load, job('', '"@midnight"'))).toContain("invalid schedule '@midnight'");
+    expect(configMessageOf(load, job('', '"0 0 * * 5L"'))).toMatch(/invalid schedule '0 0 \* \* 5L': .*L5/);
   });
 
   it('validates timezone names exactly', () => {
@@ -62,10 +55,12 @@ describe('job schedule and time base', () => {
       kind: 'zone',
       zone: 'America/New_York',
     });
-    expect(errorOf(job('    timezone: America/Gotham\n'))).toMatch(
+    expect(configMessageOf(load, job('    timezone: America/Gotham\n'))).toMatch(
       /jobs\[0\]\.timezone: unknown timezone: America\/Gotham/,
     );
-    expect(errorOf(job('    timezone: america/new_york\n'))).toContain('unknown timezone: america/new_york');
+    expect(configMessageOf(load, job('    timezone: america/new_york\n'))).toContain(
+      'unknown timezone: america/new_york',
+    );
     expect(load(job('    utc: false\n')).jobs[0]!.frame.kind).toBe('local');
   });
 
@@ -119,12 +114,12 @@ describe('job value rules (spec 01 §3)', () => {
   ];
   for (const [extra, message] of cases) {
     it(`rejects ${extra.trim().split('\n').pop()}`, () => {
-      expect(errorOf(`${STATE}${job(extra)}`)).toContain(message);
+      expect(configMessageOf(load, `${STATE}${job(extra)}`)).toContain(message);
     });
   }
 
   it('reports every failing range of one job, pointing at the defaults key when inherited', () => {
-    const msg = errorOf(`defaults:\n  saveLimit: -5\n${job('    maxLineLength: 0\n')}`);
+    const msg = configMessageOf(load, `defaults:\n  saveLimit: -5\n${job('    maxLineLength: 0\n')}`);
     expect(msg).toMatch(/conf\.yaml:2:3: defaults\.saveLimit: Job j: saveLimit must be >= 0/);
     expect(msg).toMatch(/conf\.yaml:\d+:5: jobs\[0\]\.maxLineLength: Job j: maxLineLength must be > 0/);
   });
@@ -162,16 +157,19 @@ describe('job value rules (spec 01 §3)', () => {
   });
 
   it('requires mail from/to, shell command and statsd keys when those blocks are written', () => {
-    expect(errorOf(job('    onSuccess:\n      report:\n        mail:\n          from: a@b\n'))).toContain(
-      "required key(s) 'to' not found",
-    );
     expect(
-      errorOf(job('    onSuccess:\n      report:\n        shell:\n          shell: /bin/bash\n')),
+      configMessageOf(load, job('    onSuccess:\n      report:\n        mail:\n          from: a@b\n')),
+    ).toContain("required key(s) 'to' not found");
+    expect(
+      configMessageOf(
+        load,
+        job('    onSuccess:\n      report:\n        shell:\n          shell: /bin/bash\n'),
+      ),
     ).toContain("required key(s) 'command' not found");
-    expect(errorOf(job('    statsd:\n      prefix: p\n'))).toContain(
+    expect(configMessageOf(load, job('    statsd:\n      prefix: p\n'))).toContain(
       "required key(s) 'host', 'port' not found",
     );
-    expect(errorOf(job('    failsWhen:\n      always: true\n'))).toContain(
+    expect(configMessageOf(load, job('    failsWhen:\n      always: true\n'))).toContain(
       "required key(s) 'producesStdout' not found",
     );
   });
@@ -179,7 +177,10 @@ describe('job value rules (spec 01 §3)', () => {
 
 describe('secrets, env_file, user and group', () => {
   it('requires a source for every secret', () => {
-    const msg = errorOf(`${STATE}${job('    secrets:\n      - name: token\n        value:\n')}`);
+    const msg = configMessageOf(
+      load,
+      `${STATE}${job('    secrets:\n      - name: token\n        value:\n')}`,
+    );
     expect(msg).toContain("job 'j': secret 'token' needs a value, fromFile or fromEnvVar source");
   });
 
@@ -202,23 +203,27 @@ describe('secrets, env_file, user and group', () => {
   });
 
   it('reports an unreadable or malformed env_file', () => {
-    expect(errorOf(job('    env_file: missing.env\n'))).toMatch(
+    expect(configMessageOf(load, job('    env_file: missing.env\n'))).toMatch(
       /jobs\[0\]\.env_file: Could not load env_file: \[Errno 2\] No such file or directory: '.*missing\.env'/,
     );
-    expect(errorOf(job('    env_file: bad.env\n'), { 'bad.env': 'GOOD=1\nno equals here\n' })).toContain(
-      "Invalid line in env_file: 'no equals here'",
-    );
+    expect(
+      configMessageOf(load, job('    env_file: bad.env\n'), { 'bad.env': 'GOOD=1\nno equals here\n' }),
+    ).toContain("Invalid line in env_file: 'no equals here'");
   });
 
   it('resolves user and group names and numbers, as root only', () => {
     const cfg = load(job('    user: root\n    group: "0"\n'));
     expect(cfg.jobs[0]!.runAs).toEqual({ uid: 0, gid: 0, login: 'root' });
-    expect(errorOf(job('    user: no-such-user-xyz\n'))).toContain("User not found: 'no-such-user-xyz'");
-    expect(errorOf(job('    group: no-such-group-xyz\n'))).toContain("Group not found: 'no-such-group-xyz'");
-    expect(errorOf(job('    user: "0"\n'), {}, { euid: 1000 })).toContain(
+    expect(configMessageOf(load, job('    user: no-such-user-xyz\n'))).toContain(
+      "User not found: 'no-such-user-xyz'",
+    );
+    expect(configMessageOf(load, job('    group: no-such-group-xyz\n'))).toContain(
+      "Group not found: 'no-such-group-xyz'",
+    );
+    expect(configMessageOf(load, job('    user: "0"\n'), {}, { euid: 1000 })).toContain(
       'Job j wants to change user or group, but cronstable is not running as superuser',
     );
-    expect(errorOf(job('    user: root\n'), {}, { platform: 'win32' })).toContain(
+    expect(configMessageOf(load, job('    user: root\n'), {}, { platform: 'win32' })).toContain(
       'changing user/group is not supported on Windows',
     );
   });
@@ -227,24 +232,30 @@ describe('secrets, env_file, user and group', () => {
 describe('sections (specs 03, 05, 06)', () => {
   it('validates the state block', () => {
     expect(load(`${STATE}  gcGraceSeconds: 0\n`).state?.gcGraceSeconds).toBe(0);
-    expect(errorOf(`${STATE}  gcGraceSeconds: 3600\n`)).toContain(
+    expect(configMessageOf(load, `${STATE}  gcGraceSeconds: 3600\n`)).toContain(
       'state.gcGraceSeconds: state: gcGraceSeconds must be <= 0 or >= 86400',
     );
-    expect(errorOf(`${STATE}  slotTtlSeconds: 4\n`)).toContain('slotTtlSeconds must be a finite number >= 5');
-    expect(errorOf(`${STATE}  maxOpsPerSecond: .inf\n`)).toContain(
+    expect(configMessageOf(load, `${STATE}  slotTtlSeconds: 4\n`)).toContain(
+      'slotTtlSeconds must be a finite number >= 5',
+    );
+    expect(configMessageOf(load, `${STATE}  maxOpsPerSecond: .inf\n`)).toContain(
       'maxOpsPerSecond must be a finite number >= 0',
     );
-    expect(errorOf(`${STATE}  jobApi:\n    listen: unix:///tmp/x.sock\n`)).toContain(
+    expect(configMessageOf(load, `${STATE}  jobApi:\n    listen: unix:///tmp/x.sock\n`)).toContain(
       // Spec 10 §3.5's text (formerly "scheme 'unix' is not supported").
       'state.jobApi.listen must be an http:// or https:// URL or a bare host:port (the job CLI reaches the endpoint over TCP only)',
     );
-    expect(errorOf(`${STATE}  jobApi:\n    listen: 0.0.0.0:9000\n`)).toContain('not a loopback address');
+    expect(configMessageOf(load, `${STATE}  jobApi:\n    listen: 0.0.0.0:9000\n`)).toContain(
+      'not a loopback address',
+    );
     expect(
       load(`${STATE}  jobApi:\n    listen: 0.0.0.0:9000\n    allowNonLoopbackBind: true\n`).state?.jobApi
         ?.listen,
     ).toBe('0.0.0.0:9000');
-    expect(errorOf('state:\n  path: " "\n')).toContain('path must not be empty');
-    expect(errorOf('state:\n  topology: shared\n')).toContain("required key(s) 'path' not found");
+    expect(configMessageOf(load, 'state:\n  path: " "\n')).toContain('path must not be empty');
+    expect(configMessageOf(load, 'state:\n  topology: shared\n')).toContain(
+      "required key(s) 'path' not found",
+    );
   });
 
   const gossip = (extra = '', peers = ['10.0.0.2:8443', '10.0.0.3:8443']) =>
@@ -254,36 +265,45 @@ describe('sections (specs 03, 05, 06)', () => {
     expect(load(gossip('  electLeader: true\n  distribution: spread\n')).cluster?.distribution).toBe(
       'spread',
     );
-    expect(errorOf(gossip('  electLeader: true\n', ['10.0.0.2:8443']))).toContain('2-node cluster');
-    expect(errorOf(gossip('', ['::1:8443']))).toContain('IPv6 address must be bracketed');
-    expect(errorOf(gossip('', ['host:0']))).toContain('port must be between 1 and 65535');
-    expect(errorOf('cluster:\n  nodeName: a\n')).toContain(
+    expect(configMessageOf(load, gossip('  electLeader: true\n', ['10.0.0.2:8443']))).toContain(
+      '2-node cluster',
+    );
+    expect(configMessageOf(load, gossip('', ['::1:8443']))).toContain('IPv6 address must be bracketed');
+    expect(configMessageOf(load, gossip('', ['host:0']))).toContain('port must be between 1 and 65535');
+    expect(configMessageOf(load, 'cluster:\n  nodeName: a\n')).toContain(
       "the gossip backend requires 'listen', 'tls', 'peers'",
     );
     expect(
-      errorOf('cluster:\n  backend: filesystem\n  distribution: spread\n  filesystem:\n    path: /s\n'),
+      configMessageOf(
+        load,
+        'cluster:\n  backend: filesystem\n  distribution: spread\n  filesystem:\n    path: /s\n',
+      ),
     ).toContain('distribution: spread is only supported by the gossip backend');
-    expect(errorOf('cluster:\n  backend: filesystem\n  filesystem:\n    path: /s\n    ttl: 2\n')).toContain(
-      'filesystem.ttl must be',
-    );
-    expect(errorOf('cluster:\n  backend: etcd\n  filesystem:\n    path: /s\n')).toContain(
+    expect(
+      configMessageOf(load, 'cluster:\n  backend: filesystem\n  filesystem:\n    path: /s\n    ttl: 2\n'),
+    ).toContain('filesystem.ttl must be');
+    expect(configMessageOf(load, 'cluster:\n  backend: etcd\n  filesystem:\n    path: /s\n')).toContain(
       "a 'filesystem' block has no effect with backend: etcd",
     );
     expect(
-      errorOf('cluster:\n  backend: etcd\n  etcd:\n    endpoints:\n      - http://u:p@127.0.0.1:2379\n'),
+      configMessageOf(
+        load,
+        'cluster:\n  backend: etcd\n  etcd:\n    endpoints:\n      - http://u:p@127.0.0.1:2379\n',
+      ),
     ).toContain('must not carry credentials');
-    expect(errorOf('cluster:\n  backend: etcd\n  etcd:\n    tls:\n      ca: ca.pem\n')).toContain(
-      'no endpoint uses https://',
-    );
     expect(
-      errorOf(
+      configMessageOf(load, 'cluster:\n  backend: etcd\n  etcd:\n    tls:\n      ca: ca.pem\n'),
+    ).toContain('no endpoint uses https://');
+    expect(
+      configMessageOf(
+        load,
         'cluster:\n  backend: kubernetes\n  kubernetes:\n    leaseDurationSeconds: 10\n    renewDeadlineSeconds: 10\n',
       ),
     ).toContain('leaseDurationSeconds must be > renewDeadlineSeconds');
-    expect(errorOf('cluster:\n  backend: kubernetes\n  kubernetes:\n    leaseName: Bad_Name\n')).toContain(
-      'RFC 1123 subdomain',
-    );
-    expect(errorOf(gossip('  observability:\n    listen: 0.0.0.0:9443\n'))).toContain(
+    expect(
+      configMessageOf(load, 'cluster:\n  backend: kubernetes\n  kubernetes:\n    leaseName: Bad_Name\n'),
+    ).toContain('RFC 1123 subdomain');
+    expect(configMessageOf(load, gossip('  observability:\n    listen: 0.0.0.0:9443\n'))).toContain(
       'may only carry shareNodeStats',
     );
   });
@@ -297,19 +317,21 @@ describe('sections (specs 03, 05, 06)', () => {
     );
     expect(cfg.web?.metrics).toEqual({ public: true, durationBuckets: [0.05, 1, 60] });
     expect(load(web('  metrics: false\n')).web?.metrics).toBe(false);
-    expect(errorOf(web('  metrics:\n    durationBuckets:\n      - 1\n      - 1\n'))).toContain(
+    expect(configMessageOf(load, web('  metrics:\n    durationBuckets:\n      - 1\n      - 1\n'))).toContain(
       'strictly increasing',
     );
-    expect(errorOf(web('  nodeHistory:\n    interval: 0.5\n'))).toContain(
+    expect(configMessageOf(load, web('  nodeHistory:\n    interval: 0.5\n'))).toContain(
       'nodeHistory.interval must be >= 1.0',
     );
-    expect(errorOf(web('  nodeHistory:\n    points: 5\n'))).toContain(
+    expect(configMessageOf(load, web('  nodeHistory:\n    points: 5\n'))).toContain(
       'nodeHistory.points must be between 10 and 50000',
     );
-    expect(errorOf(web('  socketMode: rw\n'))).toContain("socketMode 'rw' must be an octal mode");
-    expect(errorOf(web('  tls: x\n'))).toContain('web.tls: expected a mapping');
+    expect(configMessageOf(load, web('  socketMode: rw\n'))).toContain(
+      "socketMode 'rw' must be an octal mode",
+    );
+    expect(configMessageOf(load, web('  tls: x\n'))).toContain('web.tls: expected a mapping');
     // Spec 09 §7.4: formerly a warning, now a load error (v34 in config-tighten.test.ts).
-    expect(errorOf('web:\n  listen:\n    - https://127.0.0.1:8443\n')).toContain(
+    expect(configMessageOf(load, 'web:\n  listen:\n    - https://127.0.0.1:8443\n')).toContain(
       'web.listen has https:// address(es) https://127.0.0.1:8443 but no web.tls.cert',
     );
   });
@@ -318,18 +340,21 @@ describe('sections (specs 03, 05, 06)', () => {
     const cfg = load('logging:\n  version: 2\n  root:\n    level: INFO\n');
     expect(cfg.logging?.root).toEqual({ level: 'INFO' });
     expect(cfg.warnings.map((w) => w.message).join()).toContain('logging: version must be 1');
-    expect(errorOf('logging:\n  root:\n    level: INFO\n')).toContain("required key(s) 'version' not found");
+    expect(configMessageOf(load, 'logging:\n  root:\n    level: INFO\n')).toContain(
+      "required key(s) 'version' not found",
+    );
   });
 
   it('requires web for mcp', () => {
-    expect(errorOf('mcp:\n')).toContain("an 'mcp' section requires a 'web' section");
+    expect(configMessageOf(load, 'mcp:\n')).toContain("an 'mcp' section requires a 'web' section");
     expect(load('web:\n  listen:\n    - http://127.0.0.1:1\nmcp:\n').mcp).toEqual({});
   });
 });
 
 describe('cross-section checks (spec 01 §7.3)', () => {
   it('requires state for cluster-scoped concurrency, naming every offender sorted', () => {
-    const msg = errorOf(
+    const msg = configMessageOf(
+      load,
       'jobs:\n  - name: zeta\n    command: x\n    schedule: "* * * * *"\n    concurrencyPolicy: Forbid\n    concurrencyScope: cluster\n' +
         '  - name: alpha\n    command: x\n    schedule: "* * * * *"\n    concurrencyPolicy: Replace\n    concurrencyScope: cluster\n',
     );
@@ -339,10 +364,10 @@ describe('cross-section checks (spec 01 §7.3)', () => {
 
   it('requires state and an enabled job API for secrets', () => {
     const secretJob = job('    secrets:\n      - name: t\n        fromEnvVar: TOKEN\n');
-    expect(errorOf(secretJob)).toContain(
+    expect(configMessageOf(load, secretJob)).toContain(
       "job 'secrets' are staged over the state loopback endpoint, which requires a 'state' section; offending job(s): j",
     );
-    expect(errorOf(`${STATE}  jobApi:\n    enabled: false\n${secretJob}`)).toContain(
+    expect(configMessageOf(load, `${STATE}  jobApi:\n    enabled: false\n${secretJob}`)).toContain(
       'state.jobApi.enabled is false; offending job(s): j',
     );
     expect(load(`${STATE}${secretJob}`).jobs[0]!.secrets).toEqual([{ name: 't', fromEnvVar: 'TOKEN' }]);
@@ -444,24 +469,28 @@ describe('DAGs (spec 04 §2)', () => {
   ];
   for (const [yaml, message] of bad) {
     it(`rejects: ${message}`, () => {
-      expect(errorOf(yaml)).toContain(message);
+      expect(configMessageOf(load, yaml)).toContain(message);
     });
   }
 
   it('needs a state section with the job API, unique names and no launch-name collisions', () => {
     const plain = 'dags:\n  - name: d\n    tasks:\n      - id: a\n        command: x\n';
-    expect(errorOf(plain)).toContain("dags require a 'state' section; dag(s): d");
-    expect(errorOf(`${STATE}  jobApi:\n    enabled: false\n${plain}`)).toContain(
+    expect(configMessageOf(load, plain)).toContain("dags require a 'state' section; dag(s): d");
+    expect(configMessageOf(load, `${STATE}  jobApi:\n    enabled: false\n${plain}`)).toContain(
       'dags need the state loopback endpoint',
     );
-    expect(errorOf(`${STATE}${plain}  - name: d\n    tasks:\n      - id: b\n        command: x\n`)).toContain(
-      'duplicate dag names: d',
-    );
     expect(
-      errorOf(`${STATE}${plain}jobs:\n  - name: d.a\n    command: x\n    schedule: "* * * * *"\n`),
+      configMessageOf(load, `${STATE}${plain}  - name: d\n    tasks:\n      - id: b\n        command: x\n`),
+    ).toContain('duplicate dag names: d');
+    expect(
+      configMessageOf(
+        load,
+        `${STATE}${plain}jobs:\n  - name: d.a\n    command: x\n    schedule: "* * * * *"\n`,
+      ),
     ).toContain("launch name 'd.a' collides with a job of the same name");
     expect(
-      errorOf(
+      configMessageOf(
+        load,
         `${STATE}dags:\n  - name: a\n    tasks:\n      - id: b.c\n        command: x\n  - name: a.b\n    tasks:\n      - id: c\n        command: x\n`,
       ),
     ).toContain("launch name 'a.b.c' collides with a task of dag 'a'");
@@ -562,12 +591,12 @@ describe('blank values where a list or a map is expected (issue 8, spec 01 §1.6
   ];
   for (const [what, yaml, message] of blank) {
     it(`rejects a blank ${what}`, () => {
-      expect(errorOf(yaml)).toMatch(message);
+      expect(configMessageOf(load, yaml)).toMatch(message);
     });
   }
 
   it('reads blank DAG tasks as no tasks, rejected at the tasks key', () => {
-    expect(errorOf(`${STATE}dags:\n  - name: d\n    tasks:\n`)).toMatch(
+    expect(configMessageOf(load, `${STATE}dags:\n  - name: d\n    tasks:\n`)).toMatch(
       /conf\.yaml:5:5: dags\[0\]\.tasks: dag 'd': needs at least one task/,
     );
   });
@@ -632,17 +661,17 @@ describe('validation without holes (issue 14.5)', () => {
   ];
   for (const [what, yaml, where] of nonFinite) {
     it(`rejects a non-finite ${what} where it is written`, () => {
-      const msg = errorOf(yaml);
+      const msg = configMessageOf(load, yaml);
       expect(msg).toMatch(where);
       expect(msg).toMatch(/expected a number, found '[-+]?\.(inf|nan|NaN)' \(it must be finite\)$/);
     });
   }
 
   it('rejects counts too large to be exact (400 nines would read as Infinity)', () => {
-    expect(errorOf(job(`    saveLimit: ${'9'.repeat(400)}\n`))).toMatch(
+    expect(configMessageOf(load, job(`    saveLimit: ${'9'.repeat(400)}\n`))).toMatch(
       /conf\.yaml:5:16: jobs\[0\]\.saveLimit: expected an integer, found '9{117}\.\.\.' \(out of range\)$/,
     );
-    expect(errorOf(dagWith('    retainRuns: 9007199254740993\n'))).toContain(
+    expect(configMessageOf(load, dagWith('    retainRuns: 9007199254740993\n'))).toContain(
       "dags[0].retainRuns: expected an integer, found '9007199254740993' (out of range)",
     );
     expect(load(job('    saveLimit: 9007199254740991\n')).jobs[0]!.saveLimit).toBe(Number.MAX_SAFE_INTEGER);
@@ -652,7 +681,7 @@ describe('validation without holes (issue 14.5)', () => {
     const statsd = (port: string) =>
       job(`    statsd:\n      prefix: p\n      host: 127.0.0.1\n      port: ${port}\n`);
     for (const p of ['0', '65536', '-1', '99999999']) {
-      expect(errorOf(statsd(p))).toMatch(
+      expect(configMessageOf(load, statsd(p))).toMatch(
         new RegExp(
           `conf\\.yaml:8:13: jobs\\[0\\]\\.statsd\\.port: expected a port number \\(1-65535\\), found '${p}' \\(out of range\\)$`,
         ),
@@ -660,7 +689,8 @@ describe('validation without holes (issue 14.5)', () => {
     }
     expect(load(statsd('65535')).jobs[0]!.statsd?.port).toBe(65535);
     expect(
-      errorOf(
+      configMessageOf(
+        load,
         job(
           '    onFailure:\n      report:\n        mail:\n          from: a@b\n          to: c@d\n          smtpPort: 0\n',
         ),
@@ -682,16 +712,18 @@ describe('validation without holes (issue 14.5)', () => {
   for (const [what, yamlName, problem] of badNames) {
     it(`rejects ${what} in a job name, a DAG name and a task id, at the name`, () => {
       const jobYaml = `jobs:\n  - command: x\n    name: ${yamlName}\n    schedule: "* * * * *"\n`;
-      const jobMsg = errorOf(jobYaml);
+      const jobMsg = configMessageOf(load, jobYaml);
       expect(jobMsg).toMatch(/conf\.yaml:3:5: jobs\[0\]\.name: job '.*': the name /);
       expect(jobMsg.endsWith(problem)).toBe(true);
       expect(jobMsg).not.toMatch(/[\0\u0007\n\u0085\ud800]/);
-      const dagMsg = errorOf(
+      const dagMsg = configMessageOf(
+        load,
         `${STATE}dags:\n  - name: ${yamlName}\n    tasks:\n      - id: a\n        command: x\n`,
       );
       expect(dagMsg).toMatch(/conf\.yaml:4:5: dags\[0\]\.name: dag '.*': the name /);
       expect(dagMsg.endsWith(problem)).toBe(true);
-      const taskMsg = errorOf(
+      const taskMsg = configMessageOf(
+        load,
         `${STATE}dags:\n  - name: d\n    tasks:\n      - command: x\n        id: ${yamlName}\n`,
       );
       expect(taskMsg).toMatch(/conf\.yaml:7:9: dags\[0\]\.tasks\[0\]\.id: dag 'd': task id '.*' /);
@@ -706,21 +738,25 @@ describe('validation without holes (issue 14.5)', () => {
 
   it('quotes at most one line of the file, cut to 120 characters', () => {
     const long = 'k'.repeat(500);
-    const unknown = errorOf(`${long}: 1\n`);
+    const unknown = configMessageOf(load, `${long}: 1\n`);
     expect(unknown).toBe(
       `${unknown.split(':')[0]}:1:1: ${long}: unexpected key not in schema '${'k'.repeat(117)}...'`,
     );
-    const block = errorOf(job(`    saveLimit: |\n${'      line of text\n'.repeat(50)}`));
+    const block = configMessageOf(load, job(`    saveLimit: |\n${'      line of text\n'.repeat(50)}`));
     expect(block).toMatch(
       /jobs\[0\]\.saveLimit: expected an integer, found '(line of text\\n){8}line \.\.\.'$/,
     );
     expect(block).not.toContain('\n');
-    const schedule = errorOf(job('', `"${'61,'.repeat(300)}1 * * * *"`));
+    const schedule = configMessageOf(load, job('', `"${'61,'.repeat(300)}1 * * * *"`));
     const quoted = /invalid schedule '([^']*)'/.exec(schedule)![1]!;
     expect(quoted.length).toBe(120);
-    const crontab = errorOf('include:\n  - x.crontab\n', { 'x.crontab': `* * * * ${'x'.repeat(500)}\n` });
+    const crontab = configMessageOf(load, 'include:\n  - x.crontab\n', {
+      'x.crontab': `* * * * ${'x'.repeat(500)}\n`,
+    });
     expect(crontab).toMatch(/x\.crontab:1:1: not a valid crontab line: \* \* \* \* x{109}\.\.\.$/);
-    const envFile = errorOf(job('    env_file: vars.env\n'), { 'vars.env': `${'v'.repeat(300)}\n` });
+    const envFile = configMessageOf(load, job('    env_file: vars.env\n'), {
+      'vars.env': `${'v'.repeat(300)}\n`,
+    });
     expect(envFile).toContain(
       `conf.yaml:5:5: jobs[0].env_file: Invalid line in env_file: '${'v'.repeat(117)}...'`,
     );

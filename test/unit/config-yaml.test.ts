@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { parseFloatText } from '../../src/config/validators.ts';
+import { configErrorOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const NOW = Date.parse('2026-01-07T12:00:00Z');
@@ -10,16 +10,6 @@ const NOW = Date.parse('2026-01-07T12:00:00Z');
 function load(yaml: string, name = 'conf.yaml') {
   const dir = writeTree({ [name]: yaml });
   return loadConfig(join(dir, name), { nowMs: NOW, cwd: dir });
-}
-
-function loadError(yaml: string, name = 'conf.yaml'): ConfigError {
-  try {
-    load(yaml, name);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const job = (extra = '') => `jobs:\n  - name: j\n    command: echo hi\n    schedule: "* * * * *"\n${extra}`;
@@ -54,7 +44,7 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
       expect(load(job(`    enabled: ${t}\n`)).jobs[0]!.enabled).toBe(true);
     for (const f of ['no', 'FALSE', 'off', '0', 'N'])
       expect(load(job(`    enabled: ${f}\n`)).jobs[0]!.enabled).toBe(false);
-    const e = loadError(job('    enabled: maybe\n'));
+    const e = configErrorOf(load, job('    enabled: maybe\n'));
     expect(e.message).toContain('jobs[0].enabled');
     expect(e.message).toMatch(/expected a boolean.*'maybe'/);
   });
@@ -66,50 +56,58 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
     expect(parseFloatText('.inf')).toBe(Number.POSITIVE_INFINITY);
     expect(parseFloatText('-.Inf')).toBe(Number.NEGATIVE_INFINITY);
     expect(parseFloatText('.NaN')).toBeNaN();
-    expect(loadError(job('    killTimeout: .inf\n')).message).toMatch(
+    expect(configErrorOf(load, job('    killTimeout: .inf\n')).message).toMatch(
       /conf\.yaml:5:18: jobs\[0\]\.killTimeout: expected a number, found '\.inf' \(it must be finite\)/,
     );
-    expect(loadError(job('    saveLimit: 1.5\n')).message).toContain("expected an integer, found '1.5'");
-    expect(loadError(job('    killTimeout: fast\n')).message).toContain("expected a number, found 'fast'");
+    expect(configErrorOf(load, job('    saveLimit: 1.5\n')).message).toContain(
+      "expected an integer, found '1.5'",
+    );
+    expect(configErrorOf(load, job('    killTimeout: fast\n')).message).toContain(
+      "expected a number, found 'fast'",
+    );
   });
 
   it('rejects flow style, even empty collections, with file:line:column', () => {
-    const e = loadError(job('    environment: []\n'));
+    const e = configErrorOf(load, job('    environment: []\n'));
     expect(e.message).toMatch(/conf\.yaml:5:18: flow style \[\.\.\.\] is not allowed/);
-    expect(loadError('web: {listen: x}\n').message).toContain('flow style {...} is not allowed');
+    expect(configErrorOf(load, 'web: {listen: x}\n').message).toContain('flow style {...} is not allowed');
   });
 
   it('rejects anchors, aliases and tags', () => {
-    expect(loadError('defaults: &d\n  shell: /bin/bash\n').message).toMatch(
+    expect(configErrorOf(load, 'defaults: &d\n  shell: /bin/bash\n').message).toMatch(
       /conf\.yaml:\d+:\d+: anchors \(&d\) are not allowed/,
     );
-    const aliased = loadError(
+    const aliased = configErrorOf(
+      load,
       'defaults:\n  shell: &s /bin/bash\njobs:\n  - name: j\n    command: *s\n    schedule: "* * * * *"\n',
     );
     expect(aliased.message).toContain('aliases (*s) are not allowed');
-    expect(loadError(job('    shell: !!str /bin/bash\n')).message).toContain(
+    expect(configErrorOf(load, job('    shell: !!str /bin/bash\n')).message).toContain(
       'tags (tag:yaml.org,2002:str) are not allowed',
     );
   });
 
   it('rejects duplicate keys in one mapping', () => {
-    const e = loadError('jobs:\n  - name: j\n    name: k\n    command: x\n    schedule: "* * * * *"\n');
+    const e = configErrorOf(
+      load,
+      'jobs:\n  - name: j\n    name: k\n    command: x\n    schedule: "* * * * *"\n',
+    );
     expect(e.message).toMatch(/conf\.yaml:3:\d+: duplicate key/);
   });
 
   it('names unknown keys with their path and a hint', () => {
-    const e = loadError(job('    onfailure:\n      retry: x\n'));
+    const e = configErrorOf(load, job('    onfailure:\n      retry: x\n'));
     expect(e.message).toMatch(
       /conf\.yaml:5:5: jobs\[0\]\.onfailure: unexpected key not in schema 'onfailure' \(did you mean 'onFailure'\?\)/,
     );
-    const top = loadError('jobz: 1\n');
+    const top = configErrorOf(load, 'jobz: 1\n');
     expect(top.message).toContain("unexpected key not in schema 'jobz'");
   });
 
   it('reports missing required keys at the mapping', () => {
-    const e = loadError('jobs:\n  - name: j\n    schedule: "* * * * *"\n');
+    const e = configErrorOf(load, 'jobs:\n  - name: j\n    schedule: "* * * * *"\n');
     expect(e.message).toMatch(/conf\.yaml:2:5: jobs\[0\]: required key\(s\) 'command' not found/);
-    const retry = loadError(job('    onFailure:\n      retry:\n        maximumRetries: 1\n'));
+    const retry = configErrorOf(load, job('    onFailure:\n      retry:\n        maximumRetries: 1\n'));
     expect(retry.message).toContain(
       "jobs[0].onFailure.retry: required key(s) 'initialDelay', 'maximumDelay', 'backoffMultiplier' not found",
     );
@@ -121,7 +119,7 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
   });
 
   it('requires a mapping at the top level', () => {
-    expect(loadError('- a\n- b\n').message).toContain('expected a mapping, found a list');
+    expect(configErrorOf(load, '- a\n- b\n').message).toContain('expected a mapping, found a list');
   });
 
   it('allows block scalars, comments and a document start marker', () => {
@@ -139,7 +137,8 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
   });
 
   it('reports every error of one load together', () => {
-    const e = loadError(
+    const e = configErrorOf(
+      load,
       'jobs:\n  - name: a\n    command: x\n    schedule: "* * * * *"\n    saveLimit: nope\n  - name: b\n    command: x\n    schedule: "* * * * *"\n    enabled: maybe\n',
     );
     expect(e.issues).toHaveLength(2);
@@ -151,7 +150,7 @@ describe('strict YAML dialect (spec 01 §1.6)', () => {
     const cfg = load(job('    monitorResources:\n      interval: 2\n'), 'c.yaml');
     expect(cfg.jobs[0]!.monitorResources).toEqual({ interval: 2 });
     expect(load(job('    monitorResources: on\n')).jobs[0]!.monitorResources).toBe(true);
-    const e = loadError(job('    monitorResources:\n      interval: 2\n      bogus: 1\n'));
+    const e = configErrorOf(load, job('    monitorResources:\n      interval: 2\n      bogus: 1\n'));
     expect(e.message).toContain("jobs[0].monitorResources.bogus: unexpected key not in schema 'bogus'");
   });
 });

@@ -3,8 +3,8 @@
 // validated on the merged template under the task's prefix, and a task's `onFailure` has no `retry`.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const STATE = 'state:\n  path: /tmp/cronstable-state\n';
@@ -12,16 +12,6 @@ const STATE = 'state:\n  path: /tmp/cronstable-state\n';
 function load(yaml: string, extraFiles: Record<string, string> = {}, opts: LoadOptions = {}) {
   const dir = writeTree({ 'conf.yaml': yaml, ...extraFiles });
   return loadConfig(join(dir, 'conf.yaml'), { cwd: dir, euid: 0, ...opts });
-}
-
-function errorOf(yaml: string, extraFiles: Record<string, string> = {}, opts: LoadOptions = {}): string {
-  try {
-    load(yaml, extraFiles, opts);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const dag = (task: string) =>
@@ -87,7 +77,7 @@ describe('DAG tasks inherit defaults (spec 09 §4.1, §4.2)', () => {
     );
     expect(cfg.jobs[0]!.captureStdout).toBe(true);
     expect(cfg.dags[0]!.tasks[0]!.captureStdout).toBe(true);
-    expect(errorOf(`${STATE}defaults:\n  retries: 2\n${dag('')}`)).toContain(
+    expect(configMessageOf(load, `${STATE}defaults:\n  retries: 2\n${dag('')}`)).toContain(
       "unexpected key not in schema 'retries'",
     );
   });
@@ -95,7 +85,7 @@ describe('DAG tasks inherit defaults (spec 09 §4.1, §4.2)', () => {
 
 describe('inert inherited keys are still validated on the task (spec 09 §4.2)', () => {
   it('prefixes a launch rule failure with the dag and task', () => {
-    const msg = errorOf(`${STATE}defaults:\n  saveLimit: -1\n${dag('')}`);
+    const msg = configMessageOf(load, `${STATE}defaults:\n  saveLimit: -1\n${dag('')}`);
     expect(msg).toContain("dag 'd': task 't': Job d.t: saveLimit must be >= 0");
     // The position is the defaults key that carried it.
     expect(msg).toMatch(/conf\.yaml:4:3: defaults\.saveLimit: /);
@@ -103,22 +93,23 @@ describe('inert inherited keys are still validated on the task (spec 09 §4.2)',
 
   it('validates the inert job keys of the merged template', () => {
     expect(
-      errorOf(
+      configMessageOf(
+        load,
         `${STATE}defaults:\n  onFailure:\n    retry:\n      maximumRetries: 0\n      initialDelay: 1\n      maximumDelay: 0\n      backoffMultiplier: 2\n${dag('')}`,
       ),
     ).toContain("dag 'd': task 't': Job d.t: onFailure.retry.maximumDelay must be > 0");
-    expect(errorOf(`${STATE}defaults:\n  catchupJitterSeconds: -1\n${dag('')}`)).toContain(
+    expect(configMessageOf(load, `${STATE}defaults:\n  catchupJitterSeconds: -1\n${dag('')}`)).toContain(
       "dag 'd': task 't': Job d.t: catchupJitterSeconds must be >= 0",
     );
   });
 
   it('an inherited user fails tasks on a non-root daemon as it fails jobs', () => {
-    const msg = errorOf(`${STATE}defaults:\n  user: nobody\n${dag('')}`, {}, { euid: 1000 });
+    const msg = configMessageOf(load, `${STATE}defaults:\n  user: nobody\n${dag('')}`, {}, { euid: 1000 });
     expect(msg).toMatch(/dag 'd': task 't': /);
   });
 
   it('does not double a prefix the rule already wrote', () => {
-    const msg = errorOf(`${STATE}${dag('        secrets:\n          - name: s\n')}`);
+    const msg = configMessageOf(load, `${STATE}${dag('        secrets:\n          - name: s\n')}`);
     expect(msg).toContain("dag 'd': task 't': secret 's' needs a value, fromFile or fromEnvVar source");
     expect(msg).not.toContain("dag 'd': task 't': dag 'd'");
   });
@@ -126,7 +117,8 @@ describe('inert inherited keys are still validated on the task (spec 09 §4.2)',
 
 describe('task report keys (spec 09 §4.3)', () => {
   it('vector 26: onFailure.retry on a task is a schema error', () => {
-    const msg = errorOf(
+    const msg = configMessageOf(
+      load,
       `${STATE}${dag('        onFailure:\n          retry:\n            maximumRetries: 2\n')}`,
     );
     expect(msg).toMatch(/dags\[0\]\.tasks\[0\]\.onFailure\.retry: unexpected key not in schema 'retry'/);
@@ -137,8 +129,8 @@ describe('task report keys (spec 09 §4.3)', () => {
       `${STATE}${dag('        onSuccess:\n          report:\n            shell:\n              command: echo s\n        onFailure:\n          report:\n            shell:\n              command: echo f\n')}`,
     );
     expect(cfg.dags[0]!.tasks[0]!.onSuccess.report.shell?.command).toBe('echo s');
-    expect(errorOf(`${STATE}${dag('        onPermanentFailure:\n          report:\n')}`)).toContain(
-      "unexpected key not in schema 'onPermanentFailure'",
-    );
+    expect(
+      configMessageOf(load, `${STATE}${dag('        onPermanentFailure:\n          report:\n')}`),
+    ).toContain("unexpected key not in schema 'onPermanentFailure'");
   });
 });

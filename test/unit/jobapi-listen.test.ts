@@ -2,25 +2,15 @@
 // load errors in the spec's words, and the warning for an off-host plaintext endpoint.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { parseJobApiListen } from '../../src/config/jobapi-listen.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function load(api: string) {
   const dir = writeTree({ 'conf.yaml': `state:\n  path: st\n  jobApi:\n${api}` });
   return loadConfig(join(dir, 'conf.yaml'), { cwd: dir, euid: 0, env: {} });
 }
-function errorOf(api: string): string {
-  try {
-    load(api);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('spec 10 §3.5 state.jobApi over https', () => {
   it('parses https://, http:// and bare host:port, and knows a wildcard host', () => {
     expect(parseJobApiListen('https://127.0.0.1:9000')).toEqual({
@@ -44,25 +34,30 @@ describe('spec 10 §3.5 state.jobApi over https', () => {
 
   it('v43: a wildcard https host, and tls.ca on an http listen, are load errors with the spec texts', () => {
     expect(
-      errorOf(
+      configMessageOf(
+        load,
         '    listen: https://0.0.0.0:9000\n    allowNonLoopbackBind: true\n    tls:\n      cert: c.pem\n      key: k.pem\n',
       ),
     ).toContain(
       'state.jobApi.listen cannot bind a wildcard host over https:// : jobs dial the address they are given, and no certificate covers an unspecified address; name the interface explicitly, e.g. https://10.0.0.5:9000',
     );
-    expect(errorOf('    listen: http://127.0.0.1:9000\n    tls:\n      ca: ca.pem\n')).toContain(
+    expect(
+      configMessageOf(load, '    listen: http://127.0.0.1:9000\n    tls:\n      ca: ca.pem\n'),
+    ).toContain(
       'state.jobApi.tls is configured but state.jobApi.listen is not an https:// URL, so the TLS material would be ignored and per-run bearer tokens sent in cleartext; use an https:// listen address or remove state.jobApi.tls',
     );
   });
 
   it('the other §3.5 texts: half a pair, https without a certificate, another scheme', () => {
-    expect(errorOf('    listen: https://127.0.0.1:9000\n    tls:\n      cert: c.pem\n')).toContain(
+    expect(
+      configMessageOf(load, '    listen: https://127.0.0.1:9000\n    tls:\n      cert: c.pem\n'),
+    ).toContain(
       'state.jobApi.tls.cert and state.jobApi.tls.key must be set together (a server certificate needs its private key); got cert=True, key=False',
     );
-    expect(errorOf('    listen: https://127.0.0.1:9000\n')).toContain(
+    expect(configMessageOf(load, '    listen: https://127.0.0.1:9000\n')).toContain(
       'state.jobApi.listen is https:// but state.jobApi.tls.cert and state.jobApi.tls.key are not set, so the endpoint has no certificate to serve',
     );
-    expect(errorOf('    listen: ftp://127.0.0.1:9000\n')).toContain(
+    expect(configMessageOf(load, '    listen: ftp://127.0.0.1:9000\n')).toContain(
       'state.jobApi.listen must be an http:// or https:// URL or a bare host:port',
     );
     const ok = load(

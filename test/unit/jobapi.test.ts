@@ -15,17 +15,13 @@ import {
   valueBytes,
 } from '../../src/jobapi/values.ts';
 import { pyJsonDumps } from '../../src/util/pyjson.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
 function apiError(fn: () => unknown): { status: number; message: string } {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return { status: e.status, message: e.message };
-    throw e;
-  }
-  throw new Error('expected an ApiError');
+  const { status, message } = thrownBy(ApiError, fn);
+  return { status, message };
 }
 
 describe('python json output', () => {

@@ -2,24 +2,14 @@
 // cross-section rules against `web` across files, and the fail-closed rule (§1.3, vector 24).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { isLocalListen, resolveMcpSettings } from '../../src/config/mcp.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function load(yaml: string, extra: Record<string, string> = {}) {
   const dir = writeTree({ 'conf.yaml': yaml, ...extra });
   return loadConfig(join(dir, 'conf.yaml'), { cwd: dir });
-}
-
-function errorOf(yaml: string, extra: Record<string, string> = {}): string {
-  try {
-    load(yaml, extra);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const web = (listen: string, more = '') => `web:\n  listen:\n    - ${listen}\n${more}`;
@@ -75,24 +65,31 @@ describe('mcp settings', () => {
 
 describe('mcp config errors', () => {
   it('refuses unknown keys and toolset names at their position', () => {
-    const unknown = errorOf(`${LOCAL}mcp:\n  enabled: true\n  readonly: true\n`);
+    const unknown = configMessageOf(load, `${LOCAL}mcp:\n  enabled: true\n  readonly: true\n`);
     expect(unknown).toMatch(/conf\.yaml:6:\d+: /);
     expect(unknown).toContain('readonly');
-    const toolset = errorOf(`${LOCAL}mcp:\n  enabled: true\n${list('toolsets', ['observe', 'admin'])}`);
+    const toolset = configMessageOf(
+      load,
+      `${LOCAL}mcp:\n  enabled: true\n${list('toolsets', ['observe', 'admin'])}`,
+    );
     expect(toolset).toMatch(/conf\.yaml:8:\d+: /);
     expect(toolset).toContain('admin');
   });
 
   it('checks maxRows and maxBodyBytes even when the block is disabled (vector 24)', () => {
-    const rows = errorOf(`${LOCAL}mcp:\n  enabled: true\n  maxRows: 0\n`);
+    const rows = configMessageOf(load, `${LOCAL}mcp:\n  enabled: true\n  maxRows: 0\n`);
     expect(rows).toMatch(/conf\.yaml:6:3: mcp\.maxRows: mcp\.maxRows must be >= 1/);
-    expect(errorOf(`${LOCAL}mcp:\n  maxBodyBytes: 0\n`)).toContain('mcp.maxBodyBytes must be >= 1');
-    expect(errorOf(`${LOCAL}mcp:\n  maxRows: nope\n`)).toMatch(/conf\.yaml:5:\d+: /);
+    expect(configMessageOf(load, `${LOCAL}mcp:\n  maxBodyBytes: 0\n`)).toContain(
+      'mcp.maxBodyBytes must be >= 1',
+    );
+    expect(configMessageOf(load, `${LOCAL}mcp:\n  maxRows: nope\n`)).toMatch(/conf\.yaml:5:\d+: /);
   });
 
   it('needs a web section, and a listen address when enabled', () => {
-    expect(errorOf('mcp:\n  enabled: true\n')).toContain("an 'mcp' section requires a 'web' section");
-    expect(errorOf('web:\n  listen:\nmcp:\n  enabled: true\n')).toContain(
+    expect(configMessageOf(load, 'mcp:\n  enabled: true\n')).toContain(
+      "an 'mcp' section requires a 'web' section",
+    );
+    expect(configMessageOf(load, 'web:\n  listen:\nmcp:\n  enabled: true\n')).toContain(
       'web.listen is empty: MCP needs a web listen address',
     );
     // Disabled: an empty listen is fine (the web server is simply off).
@@ -100,7 +97,7 @@ describe('mcp config errors', () => {
   });
 
   it('fails closed: enabled without a token on a routable address (vector 24)', () => {
-    const msg = errorOf(`${web('http://0.0.0.0:8080')}mcp:\n  enabled: true\n`);
+    const msg = configMessageOf(load, `${web('http://0.0.0.0:8080')}mcp:\n  enabled: true\n`);
     expect(msg).toMatch(/conf\.yaml:5:3: mcp\.enabled: /);
     expect(msg).toContain('http://0.0.0.0:8080');
     expect(msg).toContain('web.authToken');
@@ -129,7 +126,8 @@ describe('mcp config errors', () => {
   });
 
   it('names only the routable addresses', () => {
-    const msg = errorOf(
+    const msg = configMessageOf(
+      load,
       'web:\n  listen:\n    - http://127.0.0.1:1\n    - 192.168.1.4:8080\n    - http://box.example:9\nmcp:\n  enabled: true\n',
     );
     expect(msg).toContain('192.168.1.4:8080, http://box.example:9');
@@ -137,7 +135,7 @@ describe('mcp config errors', () => {
   });
 
   it('runs the cross-section rules on the merged config (mcp and web in different files)', () => {
-    const msg = errorOf('include:\n  - web.yaml\nmcp:\n  enabled: true\n', {
+    const msg = configMessageOf(load, 'include:\n  - web.yaml\nmcp:\n  enabled: true\n', {
       'web.yaml': web('http://0.0.0.0:8080'),
     });
     expect(msg).toContain('mcp.allowUnauthenticated');

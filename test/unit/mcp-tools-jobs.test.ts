@@ -9,6 +9,7 @@ import { jobTools } from '../../src/mcp/tools/jobs.ts';
 import { nodeTools } from '../../src/mcp/tools/node.ts';
 import { paginate } from '../../src/mcp/tools/paging.ts';
 import { matchSamples, parseSampleLine } from '../../src/mcp/tools/prom-samples.ts';
+import { apiJob } from '../helpers/api-job.ts';
 
 describe('paginate', () => {
   const items = ['a', 'b', 'c', 'd', 'e'];
@@ -82,18 +83,7 @@ function row(
   last?: Partial<NonNullable<JobRow['last_run']>>,
 ): JobRow {
   return {
-    name,
-    enabled: true,
-    schedule: '* * * * *',
-    command: 'true',
-    captureStdout: true,
-    captureStderr: true,
-    utc: true,
-    timezone: 'UTC',
-    running: false,
-    pids: [],
-    scheduled_in: 30,
-    never_fires: false,
+    ...apiJob(name, { schedule: '* * * * *', command: 'true', scheduled_in: 30 }),
     schedule_findings: [],
     last_run: last
       ? {
@@ -107,7 +97,6 @@ function row(
           ...last,
         }
       : null,
-    history: [],
     ...over,
   };
 }

@@ -2,24 +2,14 @@
 // file:line:col, the cross-section rules (state, web, report blocks), and pairLinkBase (§6.5).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { pairLinkBase, redactUserinfo, resolvePushReport } from '../../src/config/push.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function load(files: Record<string, string>, entry = 'conf.yaml') {
   const dir = writeTree(files);
   return loadConfig(join(dir, entry), { cwd: dir });
-}
-
-function errorOf(files: Record<string, string>, entry = 'conf.yaml'): string {
-  try {
-    load(files, entry);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const LOCAL_WEB = 'web:\n  listen:\n    - http://127.0.0.1:8080\n';
@@ -48,33 +38,33 @@ describe('push section', () => {
   });
 
   it('rejects a relay url that is not http(s) with a host, userinfo redacted, at its position', () => {
-    const msg = errorOf({ 'conf.yaml': push('    url: ftp://user:secret@relay.example/x\n') });
+    const msg = configMessageOf(load, { 'conf.yaml': push('    url: ftp://user:secret@relay.example/x\n') });
     expect(msg).toContain(
       "conf.yaml:3:5: push.relay.url: push.relay.url must be an http(s) URL, got 'ftp://***@relay.example/x'",
     );
     expect(msg).not.toContain('secret');
-    expect(errorOf({ 'conf.yaml': push('    url: not a url\n') })).toContain(
+    expect(configMessageOf(load, { 'conf.yaml': push('    url: not a url\n') })).toContain(
       "push.relay.url must be an http(s) URL, got 'not a url'",
     );
   });
 
   it('rejects a timeout <= 0 and a value of the wrong type', () => {
-    expect(errorOf({ 'conf.yaml': push(`${URL_OK}    timeout: 0\n`) })).toContain(
+    expect(configMessageOf(load, { 'conf.yaml': push(`${URL_OK}    timeout: 0\n`) })).toContain(
       'conf.yaml:4:5: push.relay.timeout: push.relay.timeout must be > 0 seconds',
     );
-    expect(errorOf({ 'conf.yaml': push(`${URL_OK}    timeout: soon\n`) })).toMatch(
+    expect(configMessageOf(load, { 'conf.yaml': push(`${URL_OK}    timeout: soon\n`) })).toMatch(
       /conf\.yaml:4:\d+: push\.relay\.timeout/,
     );
-    expect(errorOf({ 'conf.yaml': push(URL_OK, '  allowUnauthenticated: maybe\n') })).toMatch(
+    expect(configMessageOf(load, { 'conf.yaml': push(URL_OK, '  allowUnauthenticated: maybe\n') })).toMatch(
       /push\.allowUnauthenticated/,
     );
-    expect(errorOf({ 'conf.yaml': push(URL_OK, '  colour: red\n') })).toContain(
+    expect(configMessageOf(load, { 'conf.yaml': push(URL_OK, '  colour: red\n') })).toContain(
       "unexpected key not in schema 'colour'",
     );
   });
 
   it('needs a store or a devicesFile', () => {
-    expect(errorOf({ 'conf.yaml': LOCAL_WEB + push(URL_OK, '') })).toContain(
+    expect(configMessageOf(load, { 'conf.yaml': LOCAL_WEB + push(URL_OK, '') })).toContain(
       'conf.yaml:4:1: push: push: needs durable storage for its paired-device registry: configure a `state:` section (shared store, cluster-visible pairings) or set push.devicesFile (single node)',
     );
     const withState = load({ 'conf.yaml': `${LOCAL_WEB}state:\n  path: ./state\n${push(URL_OK, '')}` });
@@ -83,7 +73,7 @@ describe('push section', () => {
 
   it('refuses an open routable listener unless allowUnauthenticated, a token or mTLS covers it', () => {
     const open = 'web:\n  listen:\n    - http://0.0.0.0:8080\n    - http://127.0.0.1:9000\n';
-    const msg = errorOf({ 'conf.yaml': open + push(URL_OK) });
+    const msg = configMessageOf(load, { 'conf.yaml': open + push(URL_OK) });
     expect(msg).toContain(
       'push: is configured but no web.authToken/authTokens is set, and the web API listens on non-loopback address(es) http://0.0.0.0:8080:',
     );
@@ -105,8 +95,10 @@ describe('push section', () => {
 
   it('allows one push section across files', () => {
     const one = `${LOCAL_WEB}include:\n  - more.yaml\n${push(URL_OK)}`;
-    expect(errorOf({ 'conf.yaml': one, 'more.yaml': push(URL_OK) })).toContain('multiple push configs');
-    const msg = errorOf({ 'a.yaml': LOCAL_WEB + push(URL_OK), 'b.yaml': push(URL_OK) }, '.');
+    expect(configMessageOf(load, { 'conf.yaml': one, 'more.yaml': push(URL_OK) })).toContain(
+      'multiple push configs',
+    );
+    const msg = configMessageOf(load, { 'a.yaml': LOCAL_WEB + push(URL_OK), 'b.yaml': push(URL_OK) }, '.');
     expect(msg).toContain("Multiple 'push' configurations found");
   });
 });
@@ -137,16 +129,18 @@ describe('report.push', () => {
   });
 
   it('rejects a bad priority and a non-boolean', () => {
-    expect(errorOf({ 'conf.yaml': LOCAL_WEB + push(URL_OK) + job('          priority: urgent\n') })).toMatch(
-      /conf\.yaml:\d+:\d+: .*priority/,
-    );
     expect(
-      errorOf({ 'conf.yaml': LOCAL_WEB + push(URL_OK) + job('          enabled: sometimes\n') }),
+      configMessageOf(load, { 'conf.yaml': LOCAL_WEB + push(URL_OK) + job('          priority: urgent\n') }),
+    ).toMatch(/conf\.yaml:\d+:\d+: .*priority/);
+    expect(
+      configMessageOf(load, {
+        'conf.yaml': LOCAL_WEB + push(URL_OK) + job('          enabled: sometimes\n'),
+      }),
     ).toMatch(/enabled/);
   });
 
   it('needs a push section when enabled, naming every user', () => {
-    const msg = errorOf({
+    const msg = configMessageOf(load, {
       'conf.yaml': `${LOCAL_WEB + job('          enabled: true\n')}notify:\n  report:\n    push:\n      enabled: true\n`,
     });
     expect(msg).toMatch(

@@ -1,10 +1,8 @@
 // Spec 09 §9.5 in the small: the in-flight records of @reboot jobs and the survivor rule, over a
 // real store file with a scripted process probe (the real daemons are in
 // test/integration/reboot-survivor.test.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobDigest } from '../../src/cluster/jobset.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { JobConfig } from '../../src/config/types.ts';
@@ -13,14 +11,10 @@ import { InFlight, type InFlightProbe } from '../../src/scheduler/durable/inflig
 import { openStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/types.ts';
 import { FakeClock } from '../../src/util/clock.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, keep } = storeScratch('inflight');
 
 function jobs(): JobConfig[] {
   const dir = writeTree({
@@ -31,10 +25,9 @@ function jobs(): JobConfig[] {
 }
 
 async function kit(probe: InFlightProbe) {
-  const dir = mkdtempSync(join(tmpdir(), 'cronstable-inflight-'));
-  dirs.push(dir);
-  const store = await openStore({ path: dir, namespace: 'default', topology: 'single-node', inline: true });
-  stores.push(store);
+  const store = keep(
+    await openStore({ path: tempDir(), namespace: 'default', topology: 'single-node', inline: true }),
+  );
   const logs: string[] = [];
   const side = {
     store,

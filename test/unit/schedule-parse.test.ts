@@ -14,6 +14,7 @@ import {
 } from '../../src/schedule/index.ts';
 import { fieldValues } from '../../src/schedule/parse.ts';
 import { sha256Hex } from '../../src/util/hash.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const range = (a: number, b: number, step = 1): number[] => {
   const out: number[] = [];
@@ -34,15 +35,9 @@ function sets(s: CronSchedule) {
 }
 
 /** The error message of a failing parse (fails the test when it parses). */
-function errorOf(text: string, hashKey?: string): string {
-  try {
-    parseCron(text, hashKey === undefined ? {} : { hashKey });
-  } catch (e) {
-    expect(e).toBeInstanceOf(ScheduleError);
-    return (e as Error).message;
-  }
-  throw new Error(`expected '${text}' to be rejected`);
-}
+/** The message of the ScheduleError that parsing `text` throws. */
+const refusalOf = (text: string, hashKey?: string): string =>
+  thrownBy(ScheduleError, parseCron, text, hashKey === undefined ? {} : { hashKey }).message;
 
 describe('§8 accept list', () => {
   it.each([
@@ -110,11 +105,11 @@ describe('§8 reject list', () => {
     ['@reboot', 'got 1'],
     ['H * * * *', "'H' in the minute field needs a hash key (the job name), and none was given"],
   ])('rejects %j', (text, message) => {
-    expect(errorOf(text)).toContain(message);
+    expect(refusalOf(text)).toContain(message);
   });
 
   it('gives the exact field-count message', () => {
-    expect(errorOf('* * * *')).toBe(
+    expect(refusalOf('* * * *')).toBe(
       'expected 5 to 7 whitespace-separated cron fields (or a supported @-nickname), got 4',
     );
   });
@@ -198,7 +193,7 @@ describe('§5.3 item grammar (exact sets)', () => {
     ['x * * * *', "invalid value 'x' in the minute field"],
     ['0 0 1 1 * 2026/', "invalid step '' in '2026/' in the year field"],
   ])('rejects %j', (text, message) => {
-    expect(errorOf(text)).toContain(message);
+    expect(refusalOf(text)).toContain(message);
   });
 
   it.each([
@@ -209,7 +204,9 @@ describe('§5.3 item grammar (exact sets)', () => {
     ['0 0 1 1 * L', 'year'],
     ['0 0 1 1 * 2026,L-1', 'year'],
   ])("'L' outside the day fields: %j", (text, field) => {
-    expect(errorOf(text)).toBe(`'L' is only valid in the day-of-month and day-of-week fields, not ${field}`);
+    expect(refusalOf(text)).toBe(
+      `'L' is only valid in the day-of-month and day-of-week fields, not ${field}`,
+    );
   });
 });
 
@@ -246,7 +243,7 @@ describe('§5.4 business-day and last forms', () => {
     ['0 0 15W/2 * *', "invalid 'W' form '15W/2'"],
     ['0 0 L2 * *', "invalid 'L' form 'L2' in the day-of-month field (it takes L, L-n or LW)"],
   ])('rejects day-of-month %j', (text, message) => {
-    expect(errorOf(text)).toContain(message);
+    expect(refusalOf(text)).toContain(message);
   });
 
   it.each([
@@ -279,7 +276,7 @@ describe('§5.4 business-day and last forms', () => {
     ['0 0 * * 5#3#1', "only one '#' is allowed in '5#3#1'"],
     ['0 0 * * 8#1', "weekday 8 out of range 0-7 in '8#1'"],
   ])('rejects day-of-week %j', (text, message) => {
-    expect(errorOf(text)).toContain(message);
+    expect(refusalOf(text)).toContain(message);
   });
 
   it('d#n accepts names and 7, stored as n*8+d', () => {
@@ -293,38 +290,38 @@ describe('§5.4 business-day and last forms', () => {
 
 describe('§5.4 dialect hints', () => {
   it('hint 1: a 6-field expression with ? suggests the 7-field layout', () => {
-    const msg = errorOf('0 0 12 ? * MON');
+    const msg = refusalOf('0 0 12 ? * MON');
     expect(msg).toMatch(/^'\?' is not valid in the month field \(6 fields are read as/);
     expect(msg).toContain("append ' *' to use the 7-field layout");
   });
   it("hint 2: '#' outside day-of-week", () => {
-    expect(errorOf('0 0 5#3 * *')).toBe(
+    expect(refusalOf('0 0 5#3 * *')).toBe(
       "'#' is not valid in the day-of-month field ('5#3') ('#' is only valid in the day-of-week field, e.g. 'fri#3' for the third Friday)",
     );
   });
   it("hint 3: 'W' outside day-of-month (also LW in day-of-week)", () => {
-    expect(errorOf('0 0 * 15W *')).toBe(
+    expect(refusalOf('0 0 * 15W *')).toBe(
       "invalid value '15W' in the month field ('W' is only valid in the day-of-month field, e.g. '15W' or 'LW')",
     );
-    expect(errorOf('0 0 * * LW')).toContain("('W' is only valid in the day-of-month field");
+    expect(refusalOf('0 0 * * LW')).toContain("('W' is only valid in the day-of-month field");
   });
   it("hint 4: Quartz '5L' is spelled L5", () => {
-    expect(errorOf('0 0 * * 5L')).toBe(
+    expect(refusalOf('0 0 * * 5L')).toBe(
       "invalid value '5L' in the day-of-week field (Quartz '5L' (the last Friday of the month) is spelled 'L5' here)",
     );
   });
   it("hint 5: '?' in a non-day position", () => {
-    expect(errorOf('? * * * *')).toBe(
+    expect(refusalOf('? * * * *')).toBe(
       "'?' is not valid in the minute field ('?' is only accepted standing alone in the day-of-month or day-of-week field)",
     );
   });
   it('weekday names do not trigger the W hint; no hint when nothing applies', () => {
-    expect(errorOf('0 0 * * wed,x')).toBe("invalid value 'x' in the day-of-week field");
-    expect(errorOf('61 * * * *')).toBe('value 61 out of range 0-59 in the minute field');
+    expect(refusalOf('0 0 * * wed,x')).toBe("invalid value 'x' in the day-of-week field");
+    expect(refusalOf('61 * * * *')).toBe('value 61 out of range 0-59 in the minute field');
   });
   it('the first applicable hint wins, scanning fields in column order', () => {
-    expect(errorOf('0 5#1 * 15W *')).toContain("('#' is only valid in the day-of-week field");
-    expect(errorOf('0 1W * * 5#1,2L')).toContain("('W' is only valid in the day-of-month field");
+    expect(refusalOf('0 5#1 * 15W *')).toContain("('#' is only valid in the day-of-week field");
+    expect(refusalOf('0 1W * * 5#1,2L')).toContain("('W' is only valid in the day-of-month field");
   });
 });
 
@@ -347,11 +344,11 @@ describe('§5.1 nicknames and object form', () => {
   });
 
   it('other @words are errors', () => {
-    expect(errorOf('@midnight')).toBe(
+    expect(refusalOf('@midnight')).toBe(
       'expected 5 to 7 whitespace-separated cron fields (or a supported @-nickname), got 1',
     );
-    expect(errorOf('@every5m')).toContain('got 1');
-    expect(errorOf('@daily *')).toContain('got 2');
+    expect(refusalOf('@every5m')).toContain('got 1');
+    expect(refusalOf('@daily *')).toContain('got 2');
   });
 
   it('isReboot is exact', () => {
@@ -458,7 +455,7 @@ describe('§5.5 H', () => {
     ['H/61 * * * *', 'job', "step 61 in 'H/61' out of range 1-60 in the minute field"],
     ['0 H(1-3)/4 * * *', 'job', "step 4 in 'H(1-3)/4' out of range 1-3 in the hour field"],
   ])('rejects %j (key %j)', (text, key, message) => {
-    expect(errorOf(text, key)).toBe(message);
+    expect(refusalOf(text, key)).toBe(message);
   });
 });
 

@@ -22,14 +22,13 @@ import {
   shutdownGate,
 } from '../../src/scheduler/admission.ts';
 import { type DurableControl, LOCAL_CLAIMS } from '../../src/scheduler/control.ts';
-import type { SchedulerEvent } from '../../src/scheduler/events.ts';
 import { type ClusterGate, RUN_HERE } from '../../src/scheduler/gate.ts';
 import type { RunTrigger } from '../../src/scheduler/history.ts';
 import { RetryLadder } from '../../src/scheduler/ladder.ts';
-import { Scheduler } from '../../src/scheduler/scheduler.ts';
+import type { Scheduler } from '../../src/scheduler/scheduler.ts';
 import { FakeClock } from '../../src/util/clock.ts';
 import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
-import { FakeLauncher } from '../helpers/fake-launcher.ts';
+import { fakeScheduler } from '../helpers/fake-scheduler.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const START = Date.parse('2026-01-07T12:00:00Z');
@@ -348,18 +347,8 @@ describe('the pipeline', () => {
 
 describe('the scheduler acts on each decision (fake clock)', () => {
   function setup(yaml: string, deps: Partial<ConstructorParameters<typeof Scheduler>[0]> = {}) {
-    const clock = new FakeClock(START);
-    const launcher = new FakeLauncher(clock);
     setSink(() => {});
-    const scheduler = new Scheduler({
-      clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
-      report: async () => {},
-      ...deps,
-    });
-    const events: SchedulerEvent[] = [];
-    scheduler.subscribe((e) => events.push(e));
+    const { clock, launcher, scheduler, events } = fakeScheduler(START, () => deps);
     const dir = writeTree({ 'c.yaml': `jobs:\n${yaml}` });
     scheduler.load(loadConfig(join(dir, 'c.yaml'), { nowMs: START }).jobs);
     scheduler.start();

@@ -4,12 +4,9 @@ import { loadConfig } from '../../src/config/load.ts';
 import type { JobConfig } from '../../src/config/types.ts';
 import type { ReportHook } from '../../src/report/types.ts';
 import type { DurableControl } from '../../src/scheduler/control.ts';
-import type { SchedulerEvent } from '../../src/scheduler/events.ts';
 import { retryDelaySeconds } from '../../src/scheduler/ladder.ts';
-import { Scheduler } from '../../src/scheduler/scheduler.ts';
-import { FakeClock } from '../../src/util/clock.ts';
-import { Logger, type LogRecord, setSink } from '../../src/util/log.ts';
-import { FakeLauncher } from '../helpers/fake-launcher.ts';
+import { type LogRecord, setSink } from '../../src/util/log.ts';
+import { fakeScheduler } from '../helpers/fake-scheduler.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 function jobs(yaml: string, nowMs: number): JobConfig[] {
@@ -22,19 +19,14 @@ const job = (name: string, schedule: string, extra = '') =>
 
 function setup(yaml: string, startIso: string) {
   const start = Date.parse(startIso);
-  const clock = new FakeClock(start);
-  const launcher = new FakeLauncher(clock);
   const reports: { hook: ReportHook; job: string; at: number; exit: number | null }[] = [];
   const logs: string[] = [];
   setSink((r: LogRecord) => logs.push(`${r.levelName} ${r.message}`));
-  const scheduler = new Scheduler({
-    clock,
-    log: new Logger('cronstable'),
-    launch: launcher.launch,
+  const { clock, launcher, scheduler } = fakeScheduler(start, (clock) => ({
     report: async (hook, j, ctx) => {
       reports.push({ hook, job: j.name, at: clock.now(), exit: ctx.exit_code });
     },
-  });
+  }));
   scheduler.load(jobs(`jobs:\n${yaml}`, start));
   scheduler.start();
   return { clock, launcher, reports, logs, scheduler };
@@ -55,16 +47,10 @@ describe('the schedule loop (fake clock)', () => {
 
   it('tells how many fires fall due together before the first of them launches', async () => {
     const start = Date.parse('2026-01-07T12:00:00.500Z');
-    const clock = new FakeClock(start);
-    const launcher = new FakeLauncher(clock);
     const told: { count: number; launchedBefore: number }[] = [];
-    const scheduler = new Scheduler({
-      clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
+    const { clock, scheduler } = fakeScheduler(start, (_clock, launcher) => ({
       expectLaunches: (count) => told.push({ count, launchedBefore: launcher.times('a').length }),
-      report: async () => {},
-    });
+    }));
     scheduler.load(
       jobs(
         `jobs:\n${job('a', '*/2 * * * * * *')}${job('b', '*/2 * * * * * *')}${job('c', '*/3 * * * * * *')}`,
@@ -303,18 +289,17 @@ describe('the schedule loop (fake clock)', () => {
 
   it('keeps running when a reporter throws', async () => {
     const start = Date.parse('2026-01-07T12:00:00Z');
-    const clock = new FakeClock(start);
-    const launcher = new FakeLauncher(clock);
     const logs: string[] = [];
     setSink((r) => logs.push(r.message));
-    const s = new Scheduler({
+    const {
       clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
+      launcher,
+      scheduler: s,
+    } = fakeScheduler(start, () => ({
       report: async () => {
         throw new Error('smtp exploded');
       },
-    });
+    }));
     s.load(jobs(`jobs:\n${job('x', '* * * * *')}`, start));
     s.start();
     launcher.behave('x', { exitCode: 1 });
@@ -325,16 +310,15 @@ describe('the schedule loop (fake clock)', () => {
 
   it('arms a retry before awaiting the failure reporters: a reporter that never answers delays nothing', async () => {
     const start = Date.parse('2026-01-07T12:59:00Z');
-    const clock = new FakeClock(start);
-    const launcher = new FakeLauncher(clock);
     setSink(() => {});
-    const s = new Scheduler({
+    const {
       clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
+      launcher,
+      scheduler: s,
+    } = fakeScheduler(start, () => ({
       // A hung Sentry/SMTP call: the failure report never settles.
       report: (hook) => (hook === 'failure' ? new Promise<void>(() => {}) : Promise.resolve()),
-    });
+    }));
     const retry =
       '    onFailure:\n      retry:\n        maximumRetries: 3\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
     s.load(jobs(`jobs:\n${job('hung', '0 * * * *', retry)}`, start));
@@ -346,14 +330,13 @@ describe('the schedule loop (fake clock)', () => {
 
   it('a slow reporter (10 s) does not push the retry ladder back', async () => {
     const start = Date.parse('2026-01-07T12:59:00Z');
-    const clock = new FakeClock(start);
-    const launcher = new FakeLauncher(clock);
     setSink(() => {});
     const reported: string[] = [];
-    const s = new Scheduler({
+    const {
       clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
+      launcher,
+      scheduler: s,
+    } = fakeScheduler(start, (clock) => ({
       report: (hook) =>
         new Promise<void>((resolve) =>
           clock.setTimer(() => {
@@ -361,7 +344,7 @@ describe('the schedule loop (fake clock)', () => {
             resolve();
           }, 10_000),
         ),
-    });
+    }));
     const retry =
       '    onFailure:\n      retry:\n        maximumRetries: 2\n        initialDelay: 2\n        maximumDelay: 60\n        backoffMultiplier: 2\n';
     s.load(jobs(`jobs:\n${job('slowrep', '0 * * * *', retry)}`, start));
@@ -408,18 +391,8 @@ describe('durable control and durable entry points (fake clock)', () => {
       ...over,
     };
     const start = Date.parse(startIso);
-    const clock = new FakeClock(start);
-    const launcher = new FakeLauncher(clock);
     setSink(() => {});
-    const scheduler = new Scheduler({
-      clock,
-      log: new Logger('cronstable'),
-      launch: launcher.launch,
-      report: async () => {},
-      durable,
-    });
-    const events: SchedulerEvent[] = [];
-    scheduler.subscribe((e) => events.push(e));
+    const { clock, launcher, scheduler, events } = fakeScheduler(start, () => ({ durable }));
     scheduler.load(jobs(`jobs:\n${yaml}${top}`, start));
     scheduler.start();
     return { clock, launcher, scheduler, events };

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobSetId } from '../../src/cluster/jobset.ts';
-import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { namesDestination } from '../../src/config/sla.ts';
+import { configErrorOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const J = (extra = '') => `jobs:\n  - name: J\n    command: "true"\n    schedule: "* * * * *"\n${extra}`;
@@ -16,15 +16,7 @@ function load(text: string) {
   return loadConfig(join(dir, 'c.yaml'), { cwd: dir });
 }
 
-function issuesOf(text: string) {
-  try {
-    load(text);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.issues;
-    throw e;
-  }
-  throw new Error('the config loaded');
-}
+const issuesOf = (text: string) => configErrorOf(load, text).issues;
 
 describe('vector 10: thresholds must be positive integers', () => {
   it('0 and -5 are refused with the spec text at the key', () => {

@@ -10,6 +10,7 @@ import {
   resolveWorkingDirectory,
 } from '../../src/config/launch-place.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { configMessageOf } from '../helpers/thrown.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const homes: HomeLookup = {
@@ -22,15 +23,6 @@ const J = (extra = '') => `jobs:\n  - name: J\n    command: "true"\n    schedule
 function load(text: string, files: Record<string, string> = {}) {
   const dir = writeTree({ 'c.yaml': text, ...files });
   return { dir, cfg: loadConfig(join(dir, 'c.yaml'), { cwd: dir }) };
-}
-
-function loadError(text: string): string {
-  try {
-    load(text);
-  } catch (e) {
-    return String((e as Error).message);
-  }
-  throw new Error('the config loaded');
 }
 
 describe('workingDirectory resolution (spec 09 §3.2)', () => {
@@ -86,13 +78,15 @@ describe('loading the keys', () => {
     expect(cfg.dags[0]?.tasks[0]).toMatchObject({ workingDirectory: join(dir, 'w'), priority: 'idle' });
   });
   it('v23: priority realtime is a schema error naming the five levels, at file:line:col', () => {
-    const text = loadError(J('    priority: realtime\n'));
+    const text = configMessageOf(load, J('    priority: realtime\n'));
     expect(text).toMatch(/c\.yaml:5:\d+: /);
     expect(text).toContain("'idle', 'below-normal', 'normal', 'above-normal', 'high'");
   });
   it('wrong types are refused with file:line:col', () => {
-    expect(loadError(J('    workingDirectory:\n      - a\n'))).toMatch(/c\.yaml:\d+:\d+: .*workingDirectory/);
-    expect(loadError(J('    priority: 5\n'))).toMatch(/c\.yaml:5:\d+: /);
+    expect(configMessageOf(load, J('    workingDirectory:\n      - a\n'))).toMatch(
+      /c\.yaml:\d+:\d+: .*workingDirectory/,
+    );
+    expect(configMessageOf(load, J('    priority: 5\n'))).toMatch(/c\.yaml:5:\d+: /);
   });
   it('v24: priority normal, workingDirectory leave the job-set id; priority idle changes it', () => {
     const id = (extra: string) => jobSetId(load(J(extra)).cfg.jobs);

@@ -1,24 +1,13 @@
 // The store file's identity guard (issue 14 items 1-2): a store whose file is deleted or
 // replaced under it refuses calls (StoreUnavailableError) instead of writing to a ghost inode,
 // reports the fault once, never recreates an empty file, and reopens what is put back.
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store, StoreUnavailableError } from '../../src/store/index.ts';
+import { describe, expect, it } from 'vitest';
+import { openStore, StoreUnavailableError } from '../../src/store/index.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cronstable-identity-'));
-  dirs.push(d);
-  return d;
-}
+const { tempDir, keep } = storeScratch('identity');
 
 async function storeWith(path: string, value: number, inline: boolean) {
   const faults: { level: string; message: string }[] = [];
@@ -29,7 +18,7 @@ async function storeWith(path: string, value: number, inline: boolean) {
     placement: inline ? 'inline' : 'lanes',
     onFault: (level, message) => faults.push({ level, message }),
   });
-  stores.push(store);
+  keep(store);
   await store.kvSet('g', 'n', value);
   return { store, faults };
 }

@@ -1,13 +1,12 @@
 // The store's primitives through the public Store API (inline mode, real SQLite files):
 // record streams, KV, cursors, idempotency, artifacts, leases and semaphores (spec 03 §2, §5, §6.5).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
 import { type Store, StoreRequestError, StoreUnavailableError } from '../../src/store/types.ts';
+import { storeScratch } from '../helpers/store-scratch.ts';
 
 const require = createRequire(import.meta.url);
 type RawDb = {
@@ -20,18 +19,7 @@ type RawDb = {
 };
 const Better = require('better-sqlite3') as new (file: string) => RawDb;
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cronstable-store-'));
-  dirs.push(d);
-  return d;
-}
+const { tempDir, keep } = storeScratch('store');
 
 /** A fake wall clock (epoch ms) the store reads through `now`. */
 function fakeClock(start = 1_700_000_000_000) {
@@ -49,7 +37,7 @@ async function open(opts: { path?: string; namespace?: string; clock?: { now: ()
     writer: 'host#1',
     now: opts.clock?.now,
   });
-  stores.push(store);
+  keep(store);
   return store;
 }
 

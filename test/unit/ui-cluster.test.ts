@@ -22,6 +22,7 @@ import {
 import { sortRows, toRows } from '../../src/dashboard/table.ts';
 import type { ApiCluster, ApiFleet, ApiJob, ApiPeer } from '../../src/dashboard/types.ts';
 import { apiJob } from '../helpers/api-job.ts';
+import { noConflicts } from '../helpers/no-conflicts.ts';
 
 function peer(
   host: string,
@@ -50,12 +51,7 @@ function gossip(over: Partial<ApiCluster> = {}): ApiCluster {
     quorum: 2,
     elect_leader: true,
     distribution: 'single-leader',
-    conflict: false,
-    conflict_names: [],
-    size_conflict: false,
-    conflicting_sizes: [],
-    policy_conflict: false,
-    conflicting_policies: [],
+    ...noConflicts(),
     quorate: true,
     leader: 'node-a',
     is_leader: true,

@@ -26,28 +26,13 @@ import {
   streamsUnder,
 } from '../../src/dashboard/state.ts';
 import type { ApiJob, ApiRun } from '../../src/dashboard/types.ts';
+import { apiJob } from '../helpers/api-job.ts';
 
 const T0 = Date.UTC(2026, 6, 6, 9, 59, 58); // Mon 2026-07-06 09:59:58 UTC
 
-function job(name: string, schedule: string, extra: Partial<ApiJob> = {}): ApiJob {
-  return {
-    name,
-    enabled: true,
-    schedule,
-    command: 'true',
-    captureStdout: true,
-    captureStderr: true,
-    utc: true,
-    timezone: 'UTC',
-    running: false,
-    pids: [],
-    scheduled_in: null,
-    never_fires: false,
-    last_run: null,
-    history: [],
-    ...extra,
-  };
-}
+/** A job that has never run, with no fire pending, on `schedule`. */
+const job = (name: string, schedule: string, extra: Partial<ApiJob> = {}): ApiJob =>
+  apiJob(name, { schedule, command: 'true', scheduled_in: null, ...extra });
 
 const radarJob = (j: ApiJob) => ({ name: j.name, enabled: j.enabled, compiled: compileJob(j) });
 
