@@ -80,17 +80,18 @@ async function until(cond: () => boolean, ms = 2000): Promise<boolean> {
 }
 
 const leftovers: number[] = [];
-afterEach(() => {
-  for (const pid of leftovers.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
 
 export function execSuite(label: string, spawner?: Spawner): void {
+  // Registered per file: this module is shared by the files of a worker (no isolation).
+  afterEach(() => {
+    for (const pid of leftovers.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
   describe(label, () => {
     beforeAll(() => {
       suiteSpawner = spawner;
