@@ -52,7 +52,7 @@ export default defineConfig({
           isolate: false,
           // One headless Chromium for the run, started when a file first asks for a page.
           globalSetup: ['./test/helpers/chromium-broker.ts', './test/helpers/dev-lane.ts'],
-          maxWorkers: 3,
+          maxWorkers: 4,
           retry: 1,
           sequence: { groupOrder: 1 },
         },

@@ -154,12 +154,16 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     const gappy = await gap
       .locator('li')
       .evaluateAll((els) => els.map((e) => [e.getAttribute('data-outcome'), e.getAttribute('data-node')]));
-    expect(gappy).toEqual([
+    // A run that crosses the top of an hour also sees gappy's new slot fire on this daemon.
+    const crossed = Math.floor(Date.now() / hour) * hour > lastHour;
+    expect(crossed ? gappy.slice(0, 4) : gappy).toEqual([
       ['ran', 'old-node'],
       ['unaccounted', ''],
       ['unaccounted', ''],
       ['unaccounted', ''],
     ]);
+    if (crossed)
+      expect(gappy.slice(4).map(([outcome]) => outcome)).toEqual([expect.stringMatching(/^(ran|running)$/)]);
     expect(ui.pageErrors).toEqual([]);
   });
 });

@@ -3,16 +3,15 @@
 // and shared by the files it runs: hooks a helper registered at its top level would fire for the
 // first file only, and process-wide settings one file made would reach the next. Per-file hooks,
 // and the reset of those settings, live here.
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { LEVELS, setLogLevel, setRouter, setSink } from '../../src/util/log.ts';
 import { removeFileTrees, removeTestTrees } from './tmp.ts';
 
-beforeAll(() => {
-  // A `logging:` section an earlier file applied in-process (a file handler in a temp directory
-  // since removed, a level) must not shape this file's log.
-  setRouter(null);
-  setSink(null);
-  setLogLevel(LEVELS.INFO);
-});
+// Before the file is imported (not in a hook: a file may install its own sink at its top level), a
+// `logging:` section an earlier file applied in-process (a file handler in a temp directory since
+// removed, a level) is undone.
+setRouter(null);
+setSink(null);
+setLogLevel(LEVELS.INFO);
 afterEach(removeTestTrees);
 afterAll(removeFileTrees);

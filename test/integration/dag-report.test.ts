@@ -47,7 +47,9 @@ beforeAll(async () => {
       - id: wait
         type: sensor
         pokeIntervalSeconds: 1
-        pokeTimeoutSeconds: 3
+        # 5 s for the three pokes asserted below: a poke's own process can take over a second on a
+        # saturated machine, and 3 s then held only two.
+        pokeTimeoutSeconds: 5
         command: exit 1
       - id: again
         retries: 1
