@@ -36,12 +36,11 @@ export default defineConfig({
         extends: true,
         test: {
           // Real daemons, child processes, SQLite files, etcd, Chromium: forks, after the unit
-          // group. Three files at a time on 2 cores: a system file spends most of its time waiting
-          // on real timers and child processes, so three keep both cores busy (a quiet whole run:
-          // 698 s at two, 560 s at three); four missed browser and gossip timings at load 11+
-          // (bench/RESULTS.md, "Suite time"). A test that fails is run once more: a handful race
-          // real daemons on a loaded CI machine; a pass on the retry is still listed, with the
-          // first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
+          // group. Four files at a time on 2 cores: a system file spends much of its time waiting
+          // on real timers and child processes; process accounting of a whole run (bench/RESULTS.md,
+          // "Suite time") found the cores ~66% busy at three. A test that fails is run once more: a
+          // handful race real daemons on a loaded CI machine; a pass on the retry is still listed,
+          // with the first failure, by the flaky reporter, so a flake is seen and fixed, not hidden.
           name: 'system',
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**'],
