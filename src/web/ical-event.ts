@@ -3,8 +3,9 @@
 // (test/unit/ical-oracle.test.ts renders events both ways and compares), plus DURATION after
 // DTSTART, which the library cannot emit, and each line folded by foldLine. The events of one job
 // differ only in the fire instant, which appears twice (UID, DTSTART) as a fixed-width UTC stamp
-// on lines that never fold, and every event of a feed has the same DTSTAMP: so a job is two byte
-// pieces around constant lines and three stamps, and writing an event allocates nothing.
+// on lines that never fold, and every event of a feed has the same DTSTAMP: so an event is a job's
+// two byte pieces around the feed's middle piece and the instant twice, and writing it allocates
+// nothing.
 import { escape as icalEscape } from 'ical-generator';
 import { civilFromDays, DAY_MS } from '../schedule/civil.ts';
 
@@ -57,41 +58,53 @@ export interface JobEventFields {
 
 /** The width of `icsUtc` (`20260705T120000Z`) in years 0-9999; the engine fires in 1970-2099. */
 const STAMP = 16;
-/** The lines between the UID's stamp and DTSTAMP's, and between DTSTAMP's and DTSTART's. */
-const AFTER_UID = Buffer.from('@cronstable\r\nSEQUENCE:0\r\nDTSTAMP:', 'utf8');
-const AFTER_DTSTAMP = Buffer.from('\r\nDTSTART:', 'utf8');
 
 /**
  * One job's events: the bytes before the UID's stamp and after DTSTART's. They hold nothing of the
- * request (DTSTAMP is written per event), so a job's template serves every feed until its text changes.
+ * request (DTSTAMP is in the feed's middle piece), so a job's template serves every feed until its
+ * text changes.
  */
 export interface EventTemplate {
   head: Uint8Array;
   tail: Uint8Array;
-  /** Bytes of one event. */
-  size: number;
 }
 
 export function eventTemplate(job: JobEventFields): EventTemplate {
-  const head = Buffer.from(`BEGIN:VEVENT\r\nUID:${job.uidPrefix}-`, 'utf8');
-  const tail = Buffer.from(
-    `\r\nDURATION:${job.duration}\r\n${textLine('SUMMARY', job.summary)}TRANSP:TRANSPARENT\r\n` +
-      `${textLine('DESCRIPTION', job.description)}STATUS:CONFIRMED\r\nEND:VEVENT\r\n`,
-    'utf8',
-  );
   return {
-    head,
-    tail,
-    size: head.length + tail.length + AFTER_UID.length + AFTER_DTSTAMP.length + 3 * STAMP,
+    head: Buffer.from(`BEGIN:VEVENT\r\nUID:${job.uidPrefix}-`, 'utf8'),
+    tail: Buffer.from(
+      `\r\nDURATION:${job.duration}\r\n${textLine('SUMMARY', job.summary)}TRANSP:TRANSPARENT\r\n` +
+        `${textLine('DESCRIPTION', job.description)}STATUS:CONFIRMED\r\nEND:VEVENT\r\n`,
+      'utf8',
+    ),
   };
 }
 
-/** Writes `n` as `width` ASCII digits (zero-padded) at `at`. */
-function putDigits(buf: Uint8Array, at: number, n: number, width: number): void {
-  for (let i = width - 1; i >= 0; i--) {
-    buf[at + i] = 0x30 + (n % 10);
-    n = (n / 10) | 0;
-  }
+/** What lies between an event's two instants in a feed generated at `stampMs`: the same in all. */
+export function eventMiddle(stampMs: number): Uint8Array {
+  const before = Buffer.from('@cronstable\r\nSEQUENCE:0\r\nDTSTAMP:', 'utf8');
+  const after = Buffer.from('\r\nDTSTART:', 'utf8');
+  const out = new Uint8Array(before.length + STAMP + after.length);
+  out.set(before, 0);
+  putStamp(out, before.length, stampMs);
+  out.set(after, before.length + STAMP);
+  return out;
+}
+
+/** Bytes of one event of template `t` with the feed's middle `mid`. */
+export function eventSize(t: EventTemplate, mid: Uint8Array): number {
+  return t.head.length + mid.length + t.tail.length + 2 * STAMP;
+}
+
+/** `00` .. `99` as ASCII pairs: a field of the stamp is two table reads, no division loop. */
+const PAIRS = Uint8Array.from(
+  { length: 200 },
+  (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : ((i >> 1) / 10) | 0),
+);
+
+function putPair(buf: Uint8Array, at: number, n: number): void {
+  buf[at] = PAIRS[2 * n]!;
+  buf[at + 1] = PAIRS[2 * n + 1]!;
 }
 
 /** Writes the 16 bytes of `icsUtc(ms)` at `at` (years 0-9999). */
@@ -100,45 +113,37 @@ function putStamp(buf: Uint8Array, at: number, ms: number): void {
   const days = Math.floor(ms / DAY_MS);
   const sod = Math.floor((ms - days * DAY_MS) / 1000);
   const ymd = civilFromDays(days);
-  putDigits(buf, at, Math.floor(ymd / 512), 4);
-  putDigits(buf, at + 4, (ymd >> 5) & 15, 2);
-  putDigits(buf, at + 6, ymd & 31, 2);
+  const y = Math.floor(ymd / 512);
+  putPair(buf, at, (y / 100) | 0);
+  putPair(buf, at + 2, y % 100);
+  putPair(buf, at + 4, (ymd >> 5) & 15);
+  putPair(buf, at + 6, ymd & 31);
   buf[at + 8] = 0x54; // T
-  putDigits(buf, at + 9, (sod / 3600) | 0, 2);
-  putDigits(buf, at + 11, ((sod / 60) | 0) % 60, 2);
-  putDigits(buf, at + 13, sod % 60, 2);
+  putPair(buf, at + 9, (sod / 3600) | 0);
+  putPair(buf, at + 11, ((sod / 60) | 0) % 60);
+  putPair(buf, at + 13, sod % 60);
   buf[at + 15] = 0x5a; // Z
 }
 
-/** `icsUtc(ms)` as bytes: a feed's DTSTAMP, written into each of its events. */
-export function stampBytes(ms: number): Uint8Array {
-  const out = new Uint8Array(STAMP);
-  putStamp(out, 0, ms);
-  return out;
-}
-
 /**
- * Writes the event of the fire at `ms`, stamped `stamp` (stampBytes), at `at` in `out` (room for
- * `t.size` bytes); returns the end.
+ * Writes the event of the fire at `ms` at `at` in `out` (room for eventSize bytes): the template's
+ * head, the instant, the feed's middle, the instant again, the tail. Returns the end.
  */
 export function writeEvent(
   t: EventTemplate,
+  mid: Uint8Array,
   ms: number,
-  stamp: Uint8Array,
   out: Uint8Array,
   at: number,
 ): number {
   out.set(t.head, at);
   at += t.head.length;
+  const first = at;
   putStamp(out, at, ms);
   at += STAMP;
-  out.set(AFTER_UID, at);
-  at += AFTER_UID.length;
-  out.set(stamp, at);
-  at += STAMP;
-  out.set(AFTER_DTSTAMP, at);
-  at += AFTER_DTSTAMP.length;
-  putStamp(out, at, ms);
+  out.set(mid, at);
+  at += mid.length;
+  out.copyWithin(at, first, first + STAMP);
   at += STAMP;
   out.set(t.tail, at);
   return at + t.tail.length;

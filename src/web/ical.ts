@@ -17,9 +17,10 @@ import { describeSchedule, occurrencesInto } from '../schedule/index.ts';
 import type { RunRecord } from '../scheduler/history.ts';
 import {
   type EventTemplate,
+  eventMiddle,
+  eventSize,
   eventTemplate,
   foldLine,
-  stampBytes,
   textLine,
   writeEvent,
 } from './ical-event.ts';
@@ -166,7 +167,7 @@ const END = utf8('END:VCALENDAR\r\n');
  * them, and enough past that to tell a truncated job and a background hum (spec 06 §9.2).
  */
 class FeedWriter {
-  private readonly stamp: Uint8Array;
+  private readonly mid: Uint8Array;
   private readonly humAbove: number;
   private readonly fires: Float64Array;
   private started = false;
@@ -174,6 +175,7 @@ class FeedWriter {
   private nextEntry = 0;
   /** The job being written (null: set up the next one), its fires, the next of them, its markers. */
   private template: EventTemplate | null = null;
+  private eventBytes = 0;
   private count = 0;
   private event = 0;
   private markers: Buffer | null = null;
@@ -182,7 +184,7 @@ class FeedWriter {
     private readonly entries: readonly CalendarEntry[],
     private readonly opts: CalendarOptions,
   ) {
-    this.stamp = stampBytes(opts.nowMs);
+    this.mid = eventMiddle(opts.nowMs);
     this.humAbove = HUM_FIRES_PER_DAY * opts.days;
     this.fires = new Float64Array(Math.max(opts.perJob, this.humAbove) + 1);
   }
@@ -201,6 +203,7 @@ class FeedWriter {
       );
       if (found === 0) continue;
       this.template = templateOf(entry, averageDuration(entry.runs));
+      this.eventBytes = eventSize(this.template, this.mid);
       this.count = Math.min(found, opts.perJob);
       this.event = 0;
       let markers = '';
@@ -217,7 +220,7 @@ class FeedWriter {
   nextPieceSize(): number {
     if (!this.started) return header(this.opts).length;
     if (this.template === null && !this.nextJob()) return this.ended ? 0 : END.length;
-    return this.event < this.count ? this.template!.size : this.markers!.length;
+    return this.event < this.count ? this.eventBytes : this.markers!.length;
   }
 
   /** Writes whole pieces into `out` while they fit; returns the bytes written. */
@@ -233,8 +236,8 @@ class FeedWriter {
     while (this.template !== null || this.nextJob()) {
       const t = this.template!;
       for (; this.event < this.count; this.event++) {
-        if (t.size > out.length - at) return at;
-        at = writeEvent(t, this.fires[this.event]!, this.stamp, out, at);
+        if (this.eventBytes > out.length - at) return at;
+        at = writeEvent(t, this.mid, this.fires[this.event]!, out, at);
       }
       if (this.markers !== null) {
         if (this.markers.length > out.length - at) return at;

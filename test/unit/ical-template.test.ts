@@ -27,8 +27,8 @@ function eventsOf(feed: string, name: string): string[] {
 }
 
 describe('calendar templates', () => {
-  it('a job named like its first fire (per-event path) gets the same events as any other job', () => {
-    // The first fire after NOW is 2026-12-01T09:00:00Z: that job's template holds it three times.
+  it('a job named like its first fire gets the same events as any other job', () => {
+    // The first fire after NOW is 2026-12-01T09:00:00Z: it appears in that job's name as well.
     const stamp = '20261201T090000Z';
     const feed = renderCalendar([entry('daily', '0 9 * * *'), entry(stamp, '0 9 * * *')], OPTS);
     const plain = eventsOf(feed, 'daily');
