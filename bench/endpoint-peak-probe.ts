@@ -4,8 +4,9 @@
 // collector, VmRSS as the baseline, VmHWM reset, ROUNDS requests one at a time, and VmHWM less
 // the baseline as that endpoint's own peak; its median latency beside it. The endpoints take
 // turns across PASSES passes so none always follows another.
-// `npx tsx bench/endpoint-peak-probe.ts [bundle|binary] ...` (build the bundle, and the binary
-// with `npm run build:binary`, first); several arguments run one after another, interleaved.
+// `npx tsx bench/endpoint-peak-probe.ts [bundle|binary|PATH] ...` (build the bundle, and the
+// binary with `npm run build:binary`, first; PATH: another build's .mjs bundle or binary); several
+// arguments run one after another.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,10 +22,12 @@ const ENDPOINTS = ['/status', '/jobs', '/metrics', '/calendar.ics'] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `bundle`, `binary`, or the path of another build's bundle (`.mjs`) or binary. */
 function command(which: string): string[] {
   if (which === 'bundle') return [process.execPath, join(ROOT, 'dist', 'cronstable.mjs')];
   if (which === 'binary') return [join(ROOT, 'dist', 'cronstable')];
-  throw new Error(`unknown build ${which} (bundle or binary)`);
+  if (which.includes('/')) return which.endsWith('.mjs') ? [process.execPath, which] : [which];
+  throw new Error(`unknown build ${which} (bundle, binary or a path)`);
 }
 
 async function probe(which: string): Promise<void> {
