@@ -4,6 +4,7 @@
 // that was never read takes node-server's "cached" path, anything else its platform path.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LightHeaders, type LightHeadersInit } from './headers.ts';
+import { releaseWhenWritten } from './lent-chunks.ts';
 import {
   DEFAULT_CONTENT_TYPE,
   LightResponse,
@@ -86,7 +87,10 @@ export function handleResponseError(e: unknown, outgoing: ServerResponse): void 
   }
 }
 
-/** Pipes a web stream into the response with backpressure; a closed socket cancels the stream. */
+/**
+ * Pipes a web stream into the response with backpressure; a closed socket cancels the stream. A lent
+ * chunk goes back to its producer once written.
+ */
 function pipeReader(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   writable: ServerResponse,
@@ -110,7 +114,7 @@ function pipeReader(
   function flow({ done, value }: ReadableStreamReadResult<Uint8Array>): void {
     try {
       if (done) writable.end();
-      else if (!writable.write(value)) writable.once('drain', onDrain);
+      else if (!writable.write(value, releaseWhenWritten(value))) writable.once('drain', onDrain);
       else reader.read().then(flow, fail);
     } catch (e) {
       fail(e);
@@ -264,7 +268,7 @@ async function writeResponseObject(res: ResponseLike, outgoing: ServerResponse):
       record['content-length'] = values.reduce((n, v) => n + v.length, 0);
   }
   outgoing.writeHead(res.status, record as OutgoingHttpHeaders);
-  for (const v of values) outgoing.write(v);
+  for (const v of values) outgoing.write(v, releaseWhenWritten(v));
   if (done) outgoing.end();
   else {
     if (values.length === 0) flushHeaders(outgoing);

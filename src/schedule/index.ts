@@ -29,7 +29,9 @@ export {
   MIN_INSTANT_MS,
   matchesInstant,
   nextFire,
+  type OccurrenceQuery,
   occurrences,
+  occurrencesInto,
   prevFire,
 } from './search.ts';
 export {

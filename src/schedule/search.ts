@@ -322,46 +322,76 @@ export function matchesInstant(s: CronSchedule, frame: Frame, atMs: number): boo
   return (s.hours & (1 << h)) !== 0 && hasBit60(s.minLo, s.minHi, mi) && hasBit60(s.secLo, s.secHi, sod % 60);
 }
 
+/** What `occurrences` searches: fires up to `untilMs` (inclusive), at most `limit` of them. */
+export interface OccurrenceQuery {
+  untilMs?: number;
+  limit?: number;
+  dst?: DstPolicy;
+}
+
 /**
  * Fire instants strictly after `fromMs`, ascending, up to `untilMs` (inclusive) and at most `limit` of them
  * (default 1000 when untilMs is absent). After each yield the civil search continues from the rendered label of
  * the yielded instant: a DST-gap match fires once at its shifted time and a repeated hour fires once.
  */
-export function occurrences(
+export function occurrences(s: CronSchedule, frame: Frame, fromMs: number, opts: OccurrenceQuery): number[] {
+  const out: number[] = [];
+  collectFires(s, frame, fromMs, opts, out, Number.POSITIVE_INFINITY);
+  return out;
+}
+
+/**
+ * The fires `occurrences` lists, written into `out` from index 0 (at most `out.length` of them); returns
+ * how many. Allocates nothing: for a caller that walks many schedules in turn (the calendar feed).
+ */
+export function occurrencesInto(
   s: CronSchedule,
   frame: Frame,
   fromMs: number,
-  opts: { untilMs?: number; limit?: number; dst?: DstPolicy },
-): number[] {
+  opts: OccurrenceQuery,
+  out: Float64Array,
+): number {
+  return collectFires(s, frame, fromMs, opts, out, out.length);
+}
+
+function collectFires(
+  s: CronSchedule,
+  frame: Frame,
+  fromMs: number,
+  opts: OccurrenceQuery,
+  out: number[] | Float64Array,
+  room: number,
+): number {
   checkedInstant(fromMs, 'the start instant');
   const until = opts.untilMs ?? Number.POSITIVE_INFINITY;
-  const limit = opts.limit ?? (opts.untilMs === undefined ? 1000 : Number.POSITIVE_INFINITY);
-  if (Number.isNaN(until) || Number.isNaN(limit))
+  const asked = opts.limit ?? (opts.untilMs === undefined ? 1000 : Number.POSITIVE_INFINITY);
+  if (Number.isNaN(until) || Number.isNaN(asked))
     throw new ScheduleError(
       'occurrences: the end instant and the limit must be numbers',
       'instant-out-of-range',
     );
-  const out: number[] = [];
-  if (limit <= 0) return out;
+  const limit = Math.min(asked, room);
+  let n = 0;
+  if (limit <= 0) return n;
   let u = nextFire(s, frame, fromMs, opts.dst);
   if (frame.kind !== 'utc' && !isDefaultDstPolicy(opts.dst)) {
-    while (u !== null && u <= until && out.length < limit) {
-      out.push(u);
+    while (u !== null && u <= until && n < limit) {
+      out[n++] = u;
       u = nextFire(s, frame, u, opts.dst);
     }
-    return out;
+    return n;
   }
   if (frame.kind === 'utc') {
-    while (u !== null && u <= until && out.length < limit) {
-      out.push(u);
+    while (u !== null && u <= until && n < limit) {
+      out[n++] = u;
       const m = nextCivil(s, u / 1000 + 1);
       u = m < 0 ? null : m * 1000;
     }
-    return out;
+    return n;
   }
   const z = frameZone(frame);
-  while (u !== null && u <= until && out.length < limit) {
-    out.push(u);
+  while (u !== null && u <= until && n < limit) {
+    out[n++] = u;
     let base = localSecond(z, u) + 1;
     let next: number | null = null;
     for (;;) {
@@ -376,7 +406,7 @@ export function occurrences(
     }
     u = next;
   }
-  return out;
+  return n;
 }
 
 /**

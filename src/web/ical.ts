@@ -1,26 +1,31 @@
 // The iCalendar feeds (spec 06 §8): one VEVENT per fire in [now, now + days), enumerated by our
 // engine in each job's own frame, so business-day forms (LW, L-3, 15W, 5#3) land on the engine's
-// dates. ical-generator serializes the header and one event per job (the template of that job's
-// other events); we assemble the calendar ourselves so truncation markers sit right after their
-// job's events, the body ends with CRLF, and folding stays linear (the library folds the whole text
-// one character at a time, far too slow for 30k events).
+// dates. ical-generator serializes the header; the events are written as bytes from a template per
+// job (ical-event.ts, the same lines as the library's, which the tests hold it to), straight into
+// chunk buffers that are reused once the socket has taken them (http/lent-chunks.ts): a request
+// leaves next to no garbage however big the feed. We assemble the calendar ourselves so truncation
+// markers sit right after their job's events and the body ends with CRLF.
 import { createHash } from 'node:crypto';
 // Named imports only: the bundle loads this package lazily through require() (scripts/build.mjs),
 // where a default import would resolve to the module object rather than its default function.
-import {
-  ICalCalendar,
-  ICalCalendarMethod,
-  ICalEvent,
-  ICalEventStatus,
-  ICalEventTransparency,
-  escape as icalEscape,
-} from 'ical-generator';
-import { icsUtc } from '../api/timefmt.ts';
+import { ICalCalendar, ICalCalendarMethod } from 'ical-generator';
 // The week view's background-hum rule (spec 06 §9.2): one threshold for the feed and the dashboard.
 import { HUM_FIRES_PER_DAY } from '../dashboard/week.ts';
+import { BufferPool } from '../http/lent-chunks.ts';
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
-import { describeSchedule, occurrences } from '../schedule/index.ts';
+import { describeSchedule, occurrencesInto } from '../schedule/index.ts';
 import type { RunRecord } from '../scheduler/history.ts';
+import {
+  type EventTemplate,
+  eventMiddle,
+  eventSize,
+  eventTemplate,
+  foldLine,
+  textLine,
+  writeEvent,
+} from './ical-event.ts';
+
+export { foldLine };
 
 export const DEFAULT_DAYS = 14;
 export const MAX_DAYS = 60;
@@ -57,9 +62,10 @@ function uidPrefix(name: string): string {
 export function averageDuration(runs: readonly RunRecord[]): number | null {
   let sum = 0;
   let n = 0;
-  for (const r of runs.slice(-50)) {
-    if (r.durationSeconds === null) continue;
-    sum += r.durationSeconds;
+  for (let i = Math.max(0, runs.length - 50); i < runs.length; i++) {
+    const d = runs[i]!.durationSeconds;
+    if (d === null) continue;
+    sum += d;
     n++;
   }
   return n > 0 ? sum / n : null;
@@ -87,44 +93,6 @@ export function icsDuration(seconds: number): string {
 
 function zoneLabel(frame: Frame): string {
   return frame.kind === 'utc' ? 'UTC' : frame.kind === 'zone' ? frame.zone : 'local';
-}
-
-/** RFC 5545 §3.1 folding: lines over 75 octets continue on lines starting with one space (74 octets). */
-export function foldLine(line: string): string {
-  let ascii = true;
-  for (let i = 0; i < line.length; i++) {
-    if (line.charCodeAt(i) > 0x7f) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) {
-    if (line.length <= 75) return line;
-    let out = line.slice(0, 75);
-    for (let i = 75; i < line.length; i += 74) out += `\r\n ${line.slice(i, i + 74)}`;
-    return out;
-  }
-  let out = '';
-  let used = 0;
-  let budget = 75;
-  for (const ch of line) {
-    const cp = ch.codePointAt(0)!;
-    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (used + size > budget) {
-      out += '\r\n ';
-      used = 0;
-      budget = 74;
-    }
-    out += ch;
-    used += size;
-  }
-  return out;
-}
-
-function foldText(text: string): string {
-  const lines = text.split('\r\n');
-  for (let i = 0; i < lines.length; i++) lines[i] = foldLine(lines[i]!);
-  return lines.join('\r\n');
 }
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
@@ -156,128 +124,160 @@ function serializeHeader(opts: CalendarOptions): string {
   return text.slice(0, text.lastIndexOf('END:VCALENDAR'));
 }
 
-/** What every event of one job shares; only the fire instant differs from one event to the next. */
-interface JobEvents {
-  uid: string;
-  description: string;
-  duration: string;
-  name: string;
-}
+/**
+ * Templates by schedule, then by the rest of their text (name, zone, typical runtime): a job's
+ * events read the same from one request to the next until its history moves the typical runtime,
+ * so the text (description, escaping, folding, hash) is made once, not once per request. Keyed
+ * weakly by the parsed schedule, so a reload's schedules take their templates with them.
+ */
+const templates = new WeakMap<CronSchedule, Map<string, EventTemplate>>();
+/** Templates kept per schedule (the same schedule can serve several jobs; runtimes drift). */
+const TEMPLATES_PER_SCHEDULE = 16;
 
-/** One VEVENT as ical-generator serializes it, with DURATION and the feed's own folding. */
-function serializeEvent(job: JobEvents, at: number, stamp: Date, cal: ICalCalendar): string {
-  const ev = new ICalEvent(
-    {
-      id: `${job.uid}-${icsUtc(at)}@cronstable`,
-      stamp,
-      start: new Date(at),
-      summary: job.name,
-      description: job.description,
-      status: ICalEventStatus.CONFIRMED,
-      transparency: ICalEventTransparency.TRANSPARENT,
-    },
-    cal,
-  );
-  // The event length goes out as DURATION (spec 06 §8), which ical-generator cannot emit:
-  // it is placed right after DTSTART.
-  const text = ev.toString();
-  const dtstart = text.indexOf('\r\n', text.indexOf('\r\nDTSTART') + 2) + 2;
-  return foldText(text.slice(0, dtstart) + job.duration + text.slice(dtstart));
-}
-
-/** Writes `n` as `width` ASCII digits (zero-padded) at `at`. */
-function putDigits(buf: Buffer, at: number, n: number, width: number): void {
-  for (let i = width - 1; i >= 0; i--) {
-    buf[at + i] = 0x30 + (n % 10);
-    n = Math.floor(n / 10);
+function templateOf(entry: CalendarEntry, avg: number | null): EventTemplate {
+  const zone = zoneLabel(entry.frame);
+  const runtime = avg === null ? '' : typicalRuntime(avg);
+  const duration = icsDuration(blockSeconds(avg));
+  const key = `${entry.name}\u0000${zone}\u0000${runtime}\u0000${duration}`;
+  let byText = templates.get(entry.cron);
+  if (byText === undefined) {
+    byText = new Map();
+    templates.set(entry.cron, byText);
   }
+  let t = byText.get(key);
+  if (t === undefined) {
+    let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zone}`;
+    if (runtime !== '') description += `\nTypical runtime: ${runtime}`;
+    t = eventTemplate({ uidPrefix: uidPrefix(entry.name), summary: entry.name, description, duration });
+    if (byText.size >= TEMPLATES_PER_SCHEDULE) byText.clear();
+    byText.set(key, t);
+  }
+  return t;
 }
 
-/** Writes the 16 bytes of `icsUtc(ms)` (`20260705T120000Z`) at `at`; years 0-9999 only. */
-function putStamp(buf: Buffer, at: number, ms: number): void {
-  const d = new Date(ms);
-  putDigits(buf, at, d.getUTCFullYear(), 4);
-  putDigits(buf, at + 4, d.getUTCMonth() + 1, 2);
-  putDigits(buf, at + 6, d.getUTCDate(), 2);
-  buf[at + 8] = 0x54; // T
-  putDigits(buf, at + 9, d.getUTCHours(), 2);
-  putDigits(buf, at + 11, d.getUTCMinutes(), 2);
-  putDigits(buf, at + 13, d.getUTCSeconds(), 2);
-  buf[at + 15] = 0x5a; // Z
-}
+const END = utf8('END:VCALENDAR\r\n');
 
 /**
- * The events of one job, as UTF-8. ical-generator serializes the job's first event only; that text
- * is the template of the rest, split where the instant appears (the UID and DTSTART), because the
- * events of a job differ in nothing else and a fixed-width UTC stamp never moves a fold; each event
- * is then three copies and two 16-byte stamps written straight into the job's buffer. Serializing
- * 30k events one by one (an object, a string and a fold each) made a 14-day feed cost ~100 ms. A
- * template that does not hold the instant exactly twice (a job name that contains it, a fold through
- * it) or an instant outside years 0-9999 falls back to one serialization per event.
+ * The feed's bytes, written a chunk at a time into buffers the reader provides: the header, then
+ * each job's events and markers, then the end. Each job's fires are searched only when the writer
+ * reaches it, into one array the feed reuses, so the whole feed never sits in memory and a chunk
+ * never holds the event loop for long. Pieces (the header, an event, a job's markers, the end) are
+ * never split across chunks. Entries are rendered in the order given (callers sort by name); each
+ * walks its fires strictly after `nowMs` and strictly before `nowMs + days`, at most `perJob` of
+ * them, and enough past that to tell a truncated job and a background hum (spec 06 §9.2).
  */
-function jobEvents(job: JobEvents, fires: readonly number[], stamp: Date, cal: ICalCalendar): Buffer {
-  const first = icsUtc(fires[0]!);
-  const template = serializeEvent(job, fires[0]!, stamp, cal);
-  const pieces = template.split(first);
-  if (pieces.length !== 3 || first.length !== 16 || icsUtc(fires[fires.length - 1]!).length !== 16) {
-    let out = template;
-    for (let i = 1; i < fires.length; i++) out += serializeEvent(job, fires[i]!, stamp, cal);
-    return Buffer.from(out, 'utf8');
+class FeedWriter {
+  private readonly mid: Uint8Array;
+  private readonly humAbove: number;
+  private readonly fires: Float64Array;
+  private started = false;
+  private ended = false;
+  private nextEntry = 0;
+  /** The job being written (null: set up the next one), its fires, the next of them, its markers. */
+  private template: EventTemplate | null = null;
+  private eventBytes = 0;
+  private count = 0;
+  private event = 0;
+  private markers: Buffer | null = null;
+
+  constructor(
+    private readonly entries: readonly CalendarEntry[],
+    private readonly opts: CalendarOptions,
+  ) {
+    this.mid = eventMiddle(opts.nowMs);
+    this.humAbove = HUM_FIRES_PER_DAY * opts.days;
+    this.fires = new Float64Array(Math.max(opts.perJob, this.humAbove) + 1);
   }
-  const [a, b, c] = pieces.map((p) => Buffer.from(p, 'utf8')) as [Buffer, Buffer, Buffer];
-  const buf = Buffer.allocUnsafe((a.length + b.length + c.length + 32) * fires.length);
-  let at = 0;
-  for (const ms of fires) {
-    at += a.copy(buf, at);
-    putStamp(buf, at, ms);
-    at += 16;
-    at += b.copy(buf, at);
-    putStamp(buf, at, ms);
-    at += 16;
-    at += c.copy(buf, at);
+
+  /** Sets up the next entry that has fires; false after the last. */
+  private nextJob(): boolean {
+    const { opts } = this;
+    while (this.nextEntry < this.entries.length) {
+      const entry = this.entries[this.nextEntry++]!;
+      const found = occurrencesInto(
+        entry.cron,
+        entry.frame,
+        opts.nowMs,
+        { untilMs: opts.nowMs + opts.days * 86_400_000 - 1, dst: entry.dst },
+        this.fires,
+      );
+      if (found === 0) continue;
+      this.template = templateOf(entry, averageDuration(entry.runs));
+      this.eventBytes = eventSize(this.template, this.mid);
+      this.count = Math.min(found, opts.perJob);
+      this.event = 0;
+      let markers = '';
+      if (found > opts.perJob) markers += textLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}`, entry.name);
+      if (found > this.humAbove)
+        markers += textLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}`, entry.name);
+      this.markers = markers === '' ? null : utf8(markers);
+      return true;
+    }
+    return false;
   }
-  return buf;
+
+  /** Bytes of the next piece; 0 when the feed is complete. */
+  nextPieceSize(): number {
+    if (!this.started) return header(this.opts).length;
+    if (this.template === null && !this.nextJob()) return this.ended ? 0 : END.length;
+    return this.event < this.count ? this.eventBytes : this.markers!.length;
+  }
+
+  /** Writes whole pieces into `out` while they fit; returns the bytes written. */
+  fill(out: Uint8Array): number {
+    let at = 0;
+    if (!this.started) {
+      const head = header(this.opts);
+      if (head.length > out.length) return at;
+      out.set(head, at);
+      at += head.length;
+      this.started = true;
+    }
+    while (this.template !== null || this.nextJob()) {
+      const t = this.template!;
+      for (; this.event < this.count; this.event++) {
+        if (this.eventBytes > out.length - at) return at;
+        at = writeEvent(t, this.mid, this.fires[this.event]!, out, at);
+      }
+      if (this.markers !== null) {
+        if (this.markers.length > out.length - at) return at;
+        out.set(this.markers, at);
+        at += this.markers.length;
+      }
+      this.template = null;
+    }
+    if (!this.ended && END.length <= out.length - at) {
+      out.set(END, at);
+      at += END.length;
+      this.ended = true;
+    }
+    return at;
+  }
 }
 
+/** Bytes of one chunk of a streamed feed (a piece bigger than this goes out alone). */
+const CHUNK_BYTES = 32 * 1024;
+/** Chunk buffers shared by every feed: only a released chunk's buffer is filled again. */
+export const chunkPool = new BufferPool(CHUNK_BYTES, 4);
+
 /**
- * The feed as UTF-8 pieces: the header, then each job's events and markers, then the end. A reader
- * (the HTTP stream) takes a few jobs at a time, so the whole feed never sits in memory at once and a
- * big feed never holds the event loop for long. Entries are rendered in the order given (callers sort
- * by name); each walks its fires strictly after `nowMs` and strictly before `nowMs + days`, at most
- * `perJob` of them.
+ * The feed's chunks in order, each lent from the pool (or, for a piece bigger than a chunk, a buffer
+ * of its own); each is set up only when the reader asks for it.
  */
-export function* calendarChunks(entries: readonly CalendarEntry[], opts: CalendarOptions): Generator<Buffer> {
-  yield header(opts);
-  const cal = new ICalCalendar();
-  const stamp = new Date(opts.nowMs);
-  const end = opts.nowMs + opts.days * 86_400_000;
-  const humAbove = HUM_FIRES_PER_DAY * opts.days;
-  for (const entry of entries) {
-    const probe = Math.max(opts.perJob, humAbove) + 1;
-    const fires = occurrences(entry.cron, entry.frame, opts.nowMs, {
-      untilMs: end - 1,
-      limit: probe,
-      dst: entry.dst,
-    });
-    if (fires.length === 0) continue;
-    const avg = averageDuration(entry.runs);
-    let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zoneLabel(entry.frame)}`;
-    if (avg !== null) description += `\nTypical runtime: ${typicalRuntime(avg)}`;
-    const job: JobEvents = {
-      uid: uidPrefix(entry.name),
-      description,
-      duration: `DURATION:${icsDuration(blockSeconds(avg))}\r\n`,
-      name: entry.name,
-    };
-    yield jobEvents(job, fires.length > opts.perJob ? fires.slice(0, opts.perJob) : fires, stamp, cal);
-    let markers = '';
-    if (fires.length > opts.perJob)
-      markers += `${foldLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}:${icalEscape(entry.name, false)}`)}\r\n`;
-    if (fires.length > humAbove)
-      markers += `${foldLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}:${icalEscape(entry.name, false)}`)}\r\n`;
-    if (markers !== '') yield utf8(markers);
+export function* calendarChunks(
+  entries: readonly CalendarEntry[],
+  opts: CalendarOptions,
+): Generator<Uint8Array> {
+  const feed = new FeedWriter(entries, opts);
+  for (let size = feed.nextPieceSize(); size > 0; size = feed.nextPieceSize()) {
+    if (size > CHUNK_BYTES) {
+      const own = Buffer.allocUnsafe(size);
+      yield own.subarray(0, feed.fill(own));
+    } else {
+      const buf = chunkPool.take();
+      yield chunkPool.lend(buf, feed.fill(buf));
+    }
   }
-  yield utf8('END:VCALENDAR\r\n');
 }
 
 /** The whole feed as one string (tests, small feeds); the route streams `calendarStream`. */
@@ -285,10 +285,10 @@ export function renderCalendar(entries: readonly CalendarEntry[], opts: Calendar
   return Buffer.concat([...calendarChunks(entries, opts)]).toString('utf8');
 }
 
-/** Each pull hands over pieces until about this many bytes: few socket writes, a small peak. */
-const PULL_BYTES = 128 * 1024;
-
-/** The feed as a byte stream that renders the next jobs only when the reader wants more. */
+/**
+ * The feed as a byte stream that renders the next chunk only when the reader wants it. Entries are
+ * rendered in the order given (callers sort by name).
+ */
 export function calendarStream(
   entries: readonly CalendarEntry[],
   opts: CalendarOptions,
@@ -296,16 +296,9 @@ export function calendarStream(
   const chunks = calendarChunks(entries, opts);
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      let sent = 0;
-      while (sent < PULL_BYTES) {
-        const next = chunks.next();
-        if (next.done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(next.value);
-        sent += next.value.length;
-      }
+      const next = chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
     },
     cancel() {
       chunks.return(undefined);
