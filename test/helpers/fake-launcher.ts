@@ -21,7 +21,11 @@ export interface Launch {
 export class FakeLauncher {
   readonly launches: Launch[] = [];
   private readonly behaviours = new Map<string, (n: number) => Behaviour>();
-  private pid = 1000;
+  /**
+   * Above Linux's largest possible pid (2^22): a fake run's pid never names a real process, whose
+   * /proc entry the job views would then read (a golden scrape once showed a stranger's RSS).
+   */
+  private pid = 4_194_304 + 1000;
 
   constructor(private readonly clock: FakeClock) {}
 
