@@ -224,8 +224,9 @@ describe('spec 09 §2 on a real daemon', () => {
   });
 
   it('v16: disabled, then enabled by reload: no breach while disabled nor within the threshold after', async () => {
-    // S breached (3 s) by now, so D has been disabled longer than its 2 s threshold.
-    expect(lines(/Job S: SLA check maxTimeSinceSuccess breached/)).toHaveLength(1);
+    // S breached (3 s) by now, so D has been disabled longer than its 2 s threshold. (S may have
+    // breached twice: v14's run reset its reference, and 3 s later it is overdue again.)
+    expect(lines(/Job S: SLA check maxTimeSinceSuccess breached/).length).toBeGreaterThanOrEqual(1);
     expect(lines(/Job D: SLA check/)).toEqual([]);
     expect((await get('/jobs/D')).sla.state).toBe('ok');
     writeFileSync(join(dir, 'c.yaml'), config(Number(new URL(base).port), true));
