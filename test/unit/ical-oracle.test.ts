@@ -18,7 +18,6 @@ import { describe, expect, it } from 'vitest';
 import { icsUtc } from '../../src/api/timefmt.ts';
 import { HUM_FIRES_PER_DAY } from '../../src/dashboard/week.ts';
 import { describeSchedule, occurrences, parseCron, resolveFrame } from '../../src/schedule/index.ts';
-import type { RunRecord } from '../../src/scheduler/history.ts';
 import {
   averageDuration,
   blockSeconds,
@@ -29,24 +28,9 @@ import {
   renderCalendar,
   typicalRuntime,
 } from '../../src/web/ical.ts';
+import { succeededRun } from '../helpers/run-record.ts';
 
-const run = (durationSeconds: number | null): RunRecord => ({
-  id: 'r',
-  job: 'j',
-  trigger: 'schedule',
-  attempt: 0,
-  scheduledAt: null,
-  outcome: 'success',
-  exitCode: 0,
-  startedAt: 0,
-  finishedAt: 0,
-  durationSeconds,
-  failReason: null,
-  startFailed: false,
-  stdout: null,
-  stderr: null,
-  lines: [],
-});
+const run = (durationSeconds: number | null) => succeededRun('j', durationSeconds);
 
 /** The feed as ical-generator serializes it, one event at a time. */
 function libraryFeed(entries: readonly CalendarEntry[], opts: CalendarOptions): string {

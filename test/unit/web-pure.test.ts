@@ -7,7 +7,6 @@ import { icsUtc, isoInFrame, isoUtc } from '../../src/api/timefmt.ts';
 import type { WebSection } from '../../src/config/file-schema.ts';
 import { metricsSettings, tidyExposition } from '../../src/metrics/index.ts';
 import { parseCron, resolveFrame } from '../../src/schedule/index.ts';
-import type { RunRecord } from '../../src/scheduler/history.ts';
 import { resolveAuthToken, tokenMatches, WebConfigError } from '../../src/web/auth.ts';
 import { acceptsGzip, acceptsJson, ifNoneMatchHits } from '../../src/web/conditional.ts';
 import { blockSeconds, foldLine, icsDuration, renderCalendar, typicalRuntime } from '../../src/web/ical.ts';
@@ -15,6 +14,7 @@ import { parseListen } from '../../src/web/listen.ts';
 import { originPolicy, sameOrigin } from '../../src/web/origin.ts';
 import { intParam } from '../../src/web/respond.ts';
 import { sseResponse } from '../../src/web/sse.ts';
+import { succeededRun } from '../helpers/run-record.ts';
 
 describe('status phrases', () => {
   it('truncates and pluralises like the reference', () => {
@@ -137,23 +137,7 @@ describe('iCalendar helpers', () => {
   });
 
   it('renders the worked example of spec 06 §8, plus a typical runtime from history', async () => {
-    const run = (durationSeconds: number): RunRecord => ({
-      id: 'r',
-      job: 'nightly-close',
-      trigger: 'schedule',
-      attempt: 0,
-      scheduledAt: null,
-      outcome: 'success',
-      exitCode: 0,
-      startedAt: 0,
-      finishedAt: 0,
-      durationSeconds,
-      failReason: null,
-      startFailed: false,
-      stdout: null,
-      stderr: null,
-      lines: [],
-    });
+    const run = (durationSeconds: number) => succeededRun('nightly-close', durationSeconds);
     const entry = {
       name: 'nightly-close',
       cron: parseCron('0 2 * * *'),
