@@ -245,6 +245,9 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
   );
   const ink = render(createElement(App, { ctl, depth: '24', painter, hooks: { suspend: () => {} } }));
   const settle = (ms = 30) => new Promise<void>((r) => setTimeout(r, ms));
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+  };
   const text = () => painter.screen().join('\n').replace(SGR, '');
   return {
     ctl,
@@ -257,9 +260,9 @@ export function mountTui(daemon: FixtureDaemon, over: Partial<TuiState> = {}, ho
     async press(...keys: string[]) {
       for (const k of keys) {
         ink.stdin.write(k);
-        await settle(15);
+        await turns(3);
       }
-      await settle(40);
+      await turns(6);
     },
     settle,
     async shows(...parts) {
