@@ -84,14 +84,15 @@ it('v18: a pause converges across three nodes, a resume on another lifts it, a r
       (await pausedOn(n)) === null ? true : null,
     );
 
-  // A short pause taken on C; A restarts meanwhile and loads it at boot.
-  const short = await post(c, '/jobs/slow/pause', { durationSeconds: 25 });
-  const until25 = ((await short.json()) as { paused: { until: string } }).paused.until;
+  // A short pause taken on C (long enough to outlast a restart on a loaded machine); A restarts
+  // meanwhile and loads it at boot.
+  const short = await post(c, '/jobs/slow/pause', { durationSeconds: 12 });
+  const untilShort = ((await short.json()) as { paused: { until: string } }).paused.until;
   await halt(a);
   await boot(a);
-  expect((await pausedOn(a))?.until).toBe(until25);
+  expect((await pausedOn(a))?.until).toBe(untilShort);
   // It expires on time everywhere: absent once `until` passes, and the sweep logs it.
-  const end = Date.parse(until25);
+  const end = Date.parse(untilShort);
   await until('the pause to expire', 40_000, async () => (Date.now() >= end ? true : null));
   for (const n of nodes) expect(await pausedOn(n)).toBeNull();
   // v16: the gauge reads 0 once the pause has expired.
