@@ -91,6 +91,13 @@ export class PauseBook {
     this.changed();
   }
 
+  /** The earliest `until` among the pauses held here (expired ones included), or null. */
+  nextExpiryMs(): number | null {
+    let next: number | null = null;
+    for (const p of this.pauses.values()) if (next === null || p.untilMs < next) next = p.untilMs;
+    return next;
+  }
+
   /** Housekeeping: drops expired pauses (logged once each) and those of jobs that are gone. */
   sweep(jobs: ReadonlySet<string>): string[] {
     const now = this.clock.now();

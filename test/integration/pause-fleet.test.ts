@@ -12,6 +12,8 @@ import { until } from '../helpers/until.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const BOUND_MS = 15_000;
+/** How late past `until` the expiry may be logged: a timer's lateness on a loaded machine. */
+const EXPIRY_LOG_MS = 3_000;
 
 interface Node {
   base: string;
@@ -99,7 +101,8 @@ it('v18: a pause converges across three nodes, a resume on another lifts it, a r
   expect(await (await fetch(`${c.base}/metrics`)).text()).toContain(
     'cronstable_job_paused{job_name="slow"} 0',
   );
-  await until('the expiry log', BOUND_MS, async () =>
+  // The expiry is logged when it happens (a timer on the book's earliest end), not a round later.
+  await until('the expiry log', EXPIRY_LOG_MS, async () =>
     /Job slow: pause expired at /.test(c.out) ? true : null,
   );
 }, 150_000);
