@@ -68,14 +68,18 @@ describe('PauseBook', () => {
     await clock.advance(2_990);
     expect(expiredLines()).toEqual([]);
     await clock.advance(20);
-    expect(expiredLines()).toEqual(['Job tick: pause expired at 2026-01-01T00:00:03.000Z; scheduled runs resume']);
+    expect(expiredLines()).toEqual([
+      'Job tick: pause expired at 2026-01-01T00:00:03.000Z; scheduled runs resume',
+    ]);
     // 'long' ends at 60 s; nothing fires for it until a round re-arms within the horizon.
     await clock.advance(50_000);
     expect(expiredLines()).toHaveLength(1);
     // 53 s: a round re-arms, 7 s before its end.
     t.arm();
     await clock.advance(7_010);
-    expect(expiredLines().at(-1)).toBe('Job long: pause expired at 2026-01-01T00:01:00.000Z; scheduled runs resume');
+    expect(expiredLines().at(-1)).toBe(
+      'Job long: pause expired at 2026-01-01T00:01:00.000Z; scheduled runs resume',
+    );
     // A re-pause replaces the window and the timer with it; after stop nothing fires.
     b.pause('tick', win(clock.now(), 5));
     b.pause('tick', win(clock.now(), 8));
