@@ -3,6 +3,7 @@
 // (header order and spelling, when Content-Length is set and how, chunking): a light response
 // that was never read takes node-server's "cached" path, anything else its platform path.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ChunkStream, pipeChunks } from './chunk-stream.ts';
 import { LightHeaders, type LightHeadersInit } from './headers.ts';
 import { releaseWhenWritten } from './lent-chunks.ts';
 import {
@@ -133,6 +134,8 @@ function pipeStream(stream: ReadableStream<Uint8Array>, writable: ServerResponse
     stream.cancel().catch(() => {});
     return undefined;
   }
+  const chunks = stream instanceof ChunkStream ? ChunkStream.take(stream) : null;
+  if (chunks !== null) return pipeChunks(chunks, writable);
   return pipeReader(stream.getReader(), writable);
 }
 
