@@ -5,6 +5,7 @@
 // so Hono, the platform's Response, tests and any other adapter read it the usual way; only a
 // writer that takes the iterator before anyone read the stream skips the per-chunk objects.
 import type { ServerResponse } from 'node:http';
+import { bodyWritten } from './collect-after.ts';
 import { releaseWhenWritten } from './lent-chunks.ts';
 
 export class ChunkStream extends ReadableStream<Uint8Array> {
@@ -50,9 +51,11 @@ export class ChunkStream extends ReadableStream<Uint8Array> {
 export function pipeChunks(chunks: Iterator<Uint8Array>, writable: ServerResponse): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
+    let sent = 0;
     const settle = (error?: unknown) => {
       if (settled) return;
       settled = true;
+      bodyWritten(sent);
       writable.off('close', stop);
       writable.off('error', stop);
       writable.off('drain', flow);
@@ -81,6 +84,7 @@ export function pipeChunks(chunks: Iterator<Uint8Array>, writable: ServerRespons
             settle();
             return;
           }
+          sent += next.value.byteLength;
           if (!writable.write(next.value, releaseWhenWritten(next.value))) {
             writable.once('drain', flow);
             return;
