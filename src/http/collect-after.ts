@@ -70,3 +70,8 @@ const collector =
 export function bodyWritten(bytes: number): void {
   collector?.written(bytes);
 }
+
+/** The collections run so far and the milliseconds they took (null on Node): for the memory report. */
+export function bodyCollections(): { runs: number; spentMs: number } | null {
+  return collector === null ? null : { runs: collector.runs, spentMs: Math.round(collector.spentMs) };
+}
