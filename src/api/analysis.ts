@@ -35,8 +35,8 @@ export interface ScheduleEntry {
 /** Every job (config order) plus every scheduled DAG. */
 export function allEntries(ctx: WebContext): ScheduleEntry[] {
   const out: ScheduleEntry[] = [];
-  for (const st of ctx.scheduler.status()) {
-    const j = ctx.scheduler.job(st.name);
+  for (const name of ctx.scheduler.jobNames()) {
+    const j = ctx.scheduler.job(name);
     if (j)
       out.push({
         name: j.name,

@@ -8,6 +8,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { bodyCollections } from '../http/collect-after.ts';
 import { errorText } from '../util/errors.ts';
 import { isolateMemory, workerIsolates } from '../util/isolates.ts';
 
@@ -122,6 +123,8 @@ export async function memoryReport(
     smapsByKind: smaps,
     isolates: { main: isolateMemory(), ...(await workerIsolates()) },
     bun: await bunMemory(),
+    // Under Bun: the collections after large response bodies (src/http/collect-after.ts).
+    bodyCollections: bodyCollections(),
     ...extra(),
   };
 }

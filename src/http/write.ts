@@ -3,6 +3,8 @@
 // (header order and spelling, when Content-Length is set and how, chunking): a light response
 // that was never read takes node-server's "cached" path, anything else its platform path.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ChunkStream, pipeChunks } from './chunk-stream.ts';
+import { bodyWritten } from './collect-after.ts';
 import { LightHeaders, type LightHeadersInit } from './headers.ts';
 import { releaseWhenWritten } from './lent-chunks.ts';
 import {
@@ -105,6 +107,7 @@ function pipeReader(
   }
   writable.on('close', cancel);
   writable.on('error', cancel);
+  let sent = 0;
   const fail = (error: unknown) => {
     if (error) writable.destroy(error as Error);
   };
@@ -113,8 +116,12 @@ function pipeReader(
   };
   function flow({ done, value }: ReadableStreamReadResult<Uint8Array>): void {
     try {
-      if (done) writable.end();
-      else if (!writable.write(value, releaseWhenWritten(value))) writable.once('drain', onDrain);
+      if (done) {
+        writable.end();
+        return;
+      }
+      sent += value.byteLength;
+      if (!writable.write(value, releaseWhenWritten(value))) writable.once('drain', onDrain);
       else reader.read().then(flow, fail);
     } catch (e) {
       fail(e);
@@ -122,6 +129,7 @@ function pipeReader(
   }
   (currentRead ?? reader.read()).then(flow, fail);
   return reader.closed.finally(() => {
+    bodyWritten(sent);
     writable.off('close', cancel);
     writable.off('error', cancel);
   });
@@ -133,7 +141,15 @@ function pipeStream(stream: ReadableStream<Uint8Array>, writable: ServerResponse
     stream.cancel().catch(() => {});
     return undefined;
   }
+  const chunks = stream instanceof ChunkStream ? ChunkStream.take(stream) : null;
+  if (chunks !== null) return pipeChunks(chunks, writable);
   return pipeReader(stream.getReader(), writable);
+}
+
+/** Ends the response with a body in memory (its length, in UTF-16 units for a string, counted). */
+function endWith(outgoing: ServerResponse, body: string | Uint8Array): void {
+  outgoing.end(body);
+  bodyWritten(typeof body === 'string' ? body.length : body.byteLength);
 }
 
 function byteLength(body: unknown): number | undefined {
@@ -153,10 +169,10 @@ export async function writeCached(s: LightResponseState, outgoing: ServerRespons
       outgoing.end();
     } else if (typeof body === 'string' || body instanceof Uint8Array) {
       writeDefaultHeaders(outgoing, status, byteLength(body)!);
-      outgoing.end(body);
+      endWith(outgoing, body);
     } else if (body instanceof Blob) {
       writeDefaultHeaders(outgoing, status, body.size);
-      outgoing.end(new Uint8Array(await body.arrayBuffer()));
+      endWith(outgoing, new Uint8Array(await body.arrayBuffer()));
     } else {
       outgoing.writeHead(status, { 'Content-Type': DEFAULT_CONTENT_TYPE });
       flushHeaders(outgoing);
@@ -201,8 +217,8 @@ export async function writeCached(s: LightResponseState, outgoing: ServerRespons
   }
   outgoing.writeHead(status, record as OutgoingHttpHeaders);
   if (body === null) outgoing.end();
-  else if (typeof body === 'string' || body instanceof Uint8Array) outgoing.end(body);
-  else if (body instanceof Blob) outgoing.end(new Uint8Array(await body.arrayBuffer()));
+  else if (typeof body === 'string' || body instanceof Uint8Array) endWith(outgoing, body);
+  else if (body instanceof Blob) endWith(outgoing, new Uint8Array(await body.arrayBuffer()));
   else {
     flushHeaders(outgoing);
     await pipeStream(body, outgoing)?.catch((e) => handleResponseError(e, outgoing));
@@ -231,6 +247,7 @@ async function writeResponseObject(res: ResponseLike, outgoing: ServerResponse):
     outgoing.writeHead(res.status, record as OutgoingHttpHeaders);
     if (length > 0) outgoing.write(light.body);
     outgoing.end();
+    bodyWritten(length);
     return;
   }
   const body = res.body;
@@ -268,7 +285,12 @@ async function writeResponseObject(res: ResponseLike, outgoing: ServerResponse):
       record['content-length'] = values.reduce((n, v) => n + v.length, 0);
   }
   outgoing.writeHead(res.status, record as OutgoingHttpHeaders);
-  for (const v of values) outgoing.write(v, releaseWhenWritten(v));
+  let eager = 0;
+  for (const v of values) {
+    eager += v.byteLength;
+    outgoing.write(v, releaseWhenWritten(v));
+  }
+  bodyWritten(eager);
   if (done) outgoing.end();
   else {
     if (values.length === 0) flushHeaders(outgoing);

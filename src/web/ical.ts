@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { ICalCalendar, ICalCalendarMethod } from 'ical-generator';
 // The week view's background-hum rule (spec 06 §9.2): one threshold for the feed and the dashboard.
 import { HUM_FIRES_PER_DAY } from '../dashboard/week.ts';
+import { ChunkStream } from '../http/chunk-stream.ts';
 import { BufferPool } from '../http/lent-chunks.ts';
 import type { CronSchedule, DstPolicy, Frame } from '../schedule/index.ts';
 import { describeSchedule, occurrencesInto } from '../schedule/index.ts';
@@ -125,34 +126,89 @@ function serializeHeader(opts: CalendarOptions): string {
 }
 
 /**
- * Templates by schedule, then by the rest of their text (name, zone, typical runtime): a job's
- * events read the same from one request to the next until its history moves the typical runtime,
- * so the text (description, escaping, folding, hash) is made once, not once per request. Keyed
- * weakly by the parsed schedule, so a reload's schedules take their templates with them.
+ * A job's template and marker lines, with what they were made from: the job's name, its zone
+ * label, and the typical runtime's text and block (both follow from the average duration alone).
+ * The marker lines depend on the feed's cap and days too; each keeps the last one asked for.
  */
-const templates = new WeakMap<CronSchedule, Map<string, EventTemplate>>();
-/** Templates kept per schedule (the same schedule can serve several jobs; runtimes drift). */
-const TEMPLATES_PER_SCHEDULE = 16;
+interface JobText {
+  name: string;
+  zone: string;
+  avg: number | null;
+  template: EventTemplate;
+  truncatedCap: number;
+  truncated: Buffer | null;
+  humDays: number;
+  hum: Buffer | null;
+}
 
-function templateOf(entry: CalendarEntry, avg: number | null): EventTemplate {
+/**
+ * Job texts by schedule: a job's events read the same from one request to the next until its
+ * history moves the typical runtime, so the text (description, escaping, folding, hash) and its
+ * marker lines are made once, not once per request, and finding them builds no key. Keyed weakly
+ * by the parsed schedule, so a reload's schedules take their texts with them.
+ */
+const jobTexts = new WeakMap<CronSchedule, JobText[]>();
+/** Texts kept per schedule (the same schedule can serve several jobs; runtimes drift). */
+const TEXTS_PER_SCHEDULE = 16;
+
+/** The same text: an average gives the same runtime and block as the one the text was made for. */
+function sameText(t: JobText, name: string, zone: string, avg: number | null): boolean {
+  if (t.name !== name || t.zone !== zone) return false;
+  if (t.avg === avg) return true;
+  if (t.avg === null || avg === null) return false;
+  return typicalRuntime(t.avg) === typicalRuntime(avg) && blockSeconds(t.avg) === blockSeconds(avg);
+}
+
+function jobTextOf(entry: CalendarEntry, avg: number | null): JobText {
   const zone = zoneLabel(entry.frame);
+  let texts = jobTexts.get(entry.cron);
+  if (texts === undefined) {
+    texts = [];
+    jobTexts.set(entry.cron, texts);
+  }
+  for (const t of texts)
+    if (sameText(t, entry.name, zone, avg)) {
+      t.avg = avg; // the next request with this history then compares no text
+      return t;
+    }
   const runtime = avg === null ? '' : typicalRuntime(avg);
-  const duration = icsDuration(blockSeconds(avg));
-  const key = `${entry.name}\u0000${zone}\u0000${runtime}\u0000${duration}`;
-  let byText = templates.get(entry.cron);
-  if (byText === undefined) {
-    byText = new Map();
-    templates.set(entry.cron, byText);
-  }
-  let t = byText.get(key);
-  if (t === undefined) {
-    let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zone}`;
-    if (runtime !== '') description += `\nTypical runtime: ${runtime}`;
-    t = eventTemplate({ uidPrefix: uidPrefix(entry.name), summary: entry.name, description, duration });
-    if (byText.size >= TEMPLATES_PER_SCHEDULE) byText.clear();
-    byText.set(key, t);
-  }
+  let description = `Schedule: ${entry.cron.source}\n${describeSchedule(entry.cron)}\nTimezone: ${zone}`;
+  if (runtime !== '') description += `\nTypical runtime: ${runtime}`;
+  const template = eventTemplate({
+    uidPrefix: uidPrefix(entry.name),
+    summary: entry.name,
+    description,
+    duration: icsDuration(blockSeconds(avg)),
+  });
+  const t: JobText = {
+    name: entry.name,
+    zone,
+    avg,
+    template,
+    truncatedCap: 0,
+    truncated: null,
+    humDays: 0,
+    hum: null,
+  };
+  if (texts.length >= TEXTS_PER_SCHEDULE) texts.length = 0;
+  texts.push(t);
   return t;
+}
+
+function truncatedLine(t: JobText, cap: number): Buffer {
+  if (t.truncated === null || t.truncatedCap !== cap) {
+    t.truncated = utf8(textLine(`X-CRONSTABLE-TRUNCATED;CAP=${cap}`, t.name));
+    t.truncatedCap = cap;
+  }
+  return t.truncated;
+}
+
+function humLine(t: JobText, days: number): Buffer {
+  if (t.hum === null || t.humDays !== days) {
+    t.hum = utf8(textLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${days}`, t.name));
+    t.humDays = days;
+  }
+  return t.hum;
 }
 
 const END = utf8('END:VCALENDAR\r\n');
@@ -178,7 +234,9 @@ class FeedWriter {
   private eventBytes = 0;
   private count = 0;
   private event = 0;
-  private markers: Buffer | null = null;
+  /** The job's marker lines (null: none), written together as one piece after its events. */
+  private truncated: Buffer | null = null;
+  private hum: Buffer | null = null;
 
   constructor(
     private readonly entries: readonly CalendarEntry[],
@@ -202,15 +260,13 @@ class FeedWriter {
         this.fires,
       );
       if (found === 0) continue;
-      this.template = templateOf(entry, averageDuration(entry.runs));
+      const text = jobTextOf(entry, averageDuration(entry.runs));
+      this.template = text.template;
       this.eventBytes = eventSize(this.template, this.mid);
       this.count = Math.min(found, opts.perJob);
       this.event = 0;
-      let markers = '';
-      if (found > opts.perJob) markers += textLine(`X-CRONSTABLE-TRUNCATED;CAP=${opts.perJob}`, entry.name);
-      if (found > this.humAbove)
-        markers += textLine(`X-CRONSTABLE-BACKGROUND-HUM;DAYS=${opts.days}`, entry.name);
-      this.markers = markers === '' ? null : utf8(markers);
+      this.truncated = found > opts.perJob ? truncatedLine(text, opts.perJob) : null;
+      this.hum = found > this.humAbove ? humLine(text, opts.days) : null;
       return true;
     }
     return false;
@@ -220,7 +276,11 @@ class FeedWriter {
   nextPieceSize(): number {
     if (!this.started) return header(this.opts).length;
     if (this.template === null && !this.nextJob()) return this.ended ? 0 : END.length;
-    return this.event < this.count ? this.eventBytes : this.markers!.length;
+    return this.event < this.count ? this.eventBytes : this.markersSize();
+  }
+
+  private markersSize(): number {
+    return (this.truncated?.length ?? 0) + (this.hum?.length ?? 0);
   }
 
   /** Writes whole pieces into `out` while they fit; returns the bytes written. */
@@ -239,10 +299,14 @@ class FeedWriter {
         if (this.eventBytes > out.length - at) return at;
         at = writeEvent(t, this.mid, this.fires[this.event]!, out, at);
       }
-      if (this.markers !== null) {
-        if (this.markers.length > out.length - at) return at;
-        out.set(this.markers, at);
-        at += this.markers.length;
+      if (this.markersSize() > out.length - at) return at;
+      if (this.truncated !== null) {
+        out.set(this.truncated, at);
+        at += this.truncated.length;
+      }
+      if (this.hum !== null) {
+        out.set(this.hum, at);
+        at += this.hum.length;
       }
       this.template = null;
     }
@@ -286,22 +350,13 @@ export function renderCalendar(entries: readonly CalendarEntry[], opts: Calendar
 }
 
 /**
- * The feed as a byte stream that renders the next chunk only when the reader wants it. Entries are
+ * The feed as a byte stream that renders the next chunk only when the reader wants it; the
+ * daemon's writer takes the chunks without the stream (http/chunk-stream.ts). Entries are
  * rendered in the order given (callers sort by name).
  */
 export function calendarStream(
   entries: readonly CalendarEntry[],
   opts: CalendarOptions,
 ): ReadableStream<Uint8Array> {
-  const chunks = calendarChunks(entries, opts);
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel() {
-      chunks.return(undefined);
-    },
-  });
+  return new ChunkStream(calendarChunks(entries, opts));
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { ChunkStream } from '../../src/http/chunk-stream.ts';
 
 const kind = process.argv[2];
 const app = new Hono();
@@ -69,6 +70,17 @@ app.get('/big-stream', (c) => {
     }),
   );
 });
+// The calendar's kind of body: chunks from a synchronous iterator, which the light writer takes
+// without the stream; node-server reads it as any stream. `/mw/` routes pass the header middleware.
+const chunkStream = (c: { req: { query(k: string): string | undefined } }) => {
+  const n = Number(c.req.query('n') ?? '5');
+  function* chunks() {
+    for (let i = 1; i <= n; i++) yield enc.encode(`${String(i).padStart(6, '0')} ${'b'.repeat(40_000)}\n`);
+  }
+  return new Response(new ChunkStream(chunks()), { headers: { 'content-type': 'text/calendar' } });
+};
+app.get('/chunk-stream', chunkStream);
+app.get('/mw/chunk-stream', chunkStream);
 app.get('/hang', (c) => {
   c.req.raw.signal.addEventListener('abort', () => {
     aborted++;

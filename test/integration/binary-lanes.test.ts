@@ -1,8 +1,9 @@
 // Issue 34 item 4: the standalone binary is compiled from the split program with the store lane
 // entry as an entry of its own (scripts/build-binary.mjs), so a lane worker starts on that entry,
 // not on the whole program. A real binary daemon with a store and a web listener: it writes data
-// through its lane, and its debug memory report names the module the lane started on and
-// JavaScriptCore's heap figures (`topology: shared` keeps the store in worker lanes).
+// through its lane, and its debug memory report names the module the lane started on,
+// JavaScriptCore's heap figures and the collections after large bodies (`topology: shared` keeps
+// the store in worker lanes).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +57,13 @@ describe('the standalone binary', () => {
       const runs = Array.isArray(body) ? body : (body.runs ?? []);
       return runs.length > 0 ? true : null;
     });
+    // Big calendar feeds (1000 events each, ~0.4 MB): whole, and past a megabyte of bodies the
+    // binary collects (src/http/collect-after.ts), which the report counts.
+    for (let i = 0; i < 4; i++) {
+      const feed = await (await fetch(`${base}/calendar.ics?days=60&per_job=1000`)).text();
+      expect(feed.split('BEGIN:VEVENT').length - 1).toBe(1000);
+      expect(feed.endsWith('END:VCALENDAR\r\n')).toBe(true);
+    }
     child.kill('SIGUSR2');
     const r = await until('the memory report', 10_000, async () =>
       existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as Record<string, any>) : null,
@@ -69,5 +77,7 @@ describe('the standalone binary', () => {
     for (const [, lane] of lanes) expect(lane.extra.entry).toMatch(/\/cronstable-lane\.m?js$/);
     expect(r.bun.heapSize).toBeGreaterThan(0);
     expect(r.bun.heapCapacity).toBeGreaterThanOrEqual(r.bun.heapSize);
+    expect(r.bodyCollections.runs).toBeGreaterThanOrEqual(1);
+    expect(r.bodyCollections.spentMs).toBeGreaterThanOrEqual(0);
   }, 240_000);
 });

@@ -136,6 +136,16 @@ describe('the light adapter answers byte for byte like @hono/node-server', () =>
     expect(wire.split('a').length - 1).toBeGreaterThanOrEqual(64 * 64 * 1024);
   });
 
+  it('a body of lent chunks (the calendar) goes out as a stream does, also for a slow reader', async () => {
+    for (const path of ['/chunk-stream', '/mw/chunk-stream', '/chunk-stream?n=200']) {
+      const wire = await same([get(path)], path.includes('200') ? { pauseMs: 300, ms: 15_000 } : {});
+      expect(wire).toContain('Transfer-Encoding: chunked');
+      const n = path.includes('200') ? 200 : 5;
+      expect(wire.split('b').length - 1).toBeGreaterThanOrEqual(n * 40_000);
+      expect(wire).toContain(`${String(n).padStart(6, '0')} b`);
+    }
+  });
+
   it('request bodies: json, chunked text, binary, streamed, and the body limit', async () => {
     expect(await same(withBody('POST', '/echo-json', '{"k":[1,2,"é"]}'))).toContain(
       '{"got":{"k":[1,2,"é"]}}',
