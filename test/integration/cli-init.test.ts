@@ -98,8 +98,11 @@ describe('cronstable init', () => {
         return r.status;
       });
       expect(started).toBeLessThan(300);
-      await until('hello output', 30_000, async () =>
-        out.includes(`hello from cronstable on ${hostname()}`) ? true : null,
+      // The job's line comes before the daemon's record of its exit: wait for both.
+      await until('hello output and its exit', 30_000, async () =>
+        out.includes(`hello from cronstable on ${hostname()}`) && /Job hello exit code \d+/.test(out)
+          ? true
+          : null,
       );
       expect(out).toMatch(/Job hello exit code 0/);
     } finally {
