@@ -18,14 +18,6 @@ const require = createRequire(import.meta.url);
 type RawDb = { prepare(sql: string): { all(...p: unknown[]): unknown[] }; close(): void };
 const Better = require('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => RawDb;
 
-// biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
-type Body = any;
-
-let dir: string;
-let base: string;
-let child: ChildProcess;
-let daemon: E2eDaemon;
-
 /**
  * `tick`'s one fire a day, at the second-of-day `FIRST_FIRE_MS` after the config is written: v1 has
  * paused it by then (it is the file's first test), and v10 waits seconds for its paused slot instead
@@ -36,6 +28,14 @@ function dailyAt(ms: number): string {
   const d = new Date(ms);
   return `${d.getUTCSeconds()} ${d.getUTCMinutes()} ${d.getUTCHours()} * * * *`;
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the daemon's JSON bodies loosely
+type Body = any;
+
+let dir: string;
+let base: string;
+let child: ChildProcess;
+let daemon: E2eDaemon;
 
 function config(port: number): string {
   return `web:
