@@ -11,6 +11,7 @@ import type { JobConfig, LoadedConfig } from '../config/types.ts';
 import { DagApi } from '../dag/engine/api.ts';
 import { DagEngine } from '../dag/engine/engine.ts';
 import { expectLaunches, launch } from '../exec/index.ts';
+import { startIdleCollections } from '../http/collect-after.ts';
 import { dispatchReports } from '../report/index.ts';
 import type { Notifier } from '../report/notify.ts';
 import type { ReportHook } from '../report/types.ts';
@@ -84,6 +85,7 @@ export class Daemon {
   /** The DAG engine (spec 04), when the store is open. */
   dags: DagEngine | null = null;
   private pauses: PauseService | null = null;
+  private stopIdleCollections: () => void = () => {};
   /** The top-level `notify:` block's sender (spec 09 §5). */
   private readonly notifier: Notifier;
   /** SLA monitoring (spec 09 §2), started with the scheduler. */
@@ -203,6 +205,7 @@ export class Daemon {
     this.sched = scheduler;
     scheduler.load(this.config.jobs);
     this.buildDags();
+    this.stopIdleCollections = startIdleCollections();
     this.pauses = await startPauses(scheduler, this.state?.store ?? null, {
       clock: this.clock,
       log: this.log,
@@ -331,6 +334,7 @@ export class Daemon {
   stop(graceMs = this.opts.shutdownGraceMs ?? 60_000): Promise<void> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pauses?.stop();
+    this.stopIdleCollections();
     this.stopping ??= (async () => {
       const scheduler = this.sched;
       const n = scheduler?.runningCount() ?? 0;

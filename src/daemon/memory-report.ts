@@ -8,7 +8,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { bodyCollections } from '../http/collect-after.ts';
+import { bodyCollections, idleCollections } from '../http/collect-after.ts';
 import { errorText } from '../util/errors.ts';
 import { isolateMemory, workerIsolates } from '../util/isolates.ts';
 
@@ -125,6 +125,8 @@ export async function memoryReport(
     bun: await bunMemory(),
     // Under Bun: the collections after large response bodies (src/http/collect-after.ts).
     bodyCollections: bodyCollections(),
+    // Under Bun: the periodic collections while the daemon runs (the same module).
+    idleCollections: idleCollections(),
     ...extra(),
   };
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { IDLE_COLLECT_MS } from '../../src/http/collect-after.ts';
 import { stopChild } from '../helpers/child.ts';
 import { standaloneBinary } from '../helpers/standalone-binary.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -41,6 +42,7 @@ describe('the standalone binary', () => {
     );
     const report = join(dir, 'memory.json');
     let out = '';
+    const startedAt = Date.now();
     child = spawn(binary, ['-c', dir], {
       cwd: dir,
       env: { ...process.env, CRONSTABLE_DEBUG_MEMORY: report },
@@ -64,6 +66,8 @@ describe('the standalone binary', () => {
       expect(feed.split('BEGIN:VEVENT').length - 1).toBe(1000);
       expect(feed.endsWith('END:VCALENDAR\r\n')).toBe(true);
     }
+    // A period of the idle collections (src/http/collect-after.ts) has passed before the report.
+    await new Promise((r) => setTimeout(r, Math.max(0, startedAt + IDLE_COLLECT_MS + 500 - Date.now())));
     child.kill('SIGUSR2');
     const r = await until('the memory report', 10_000, async () =>
       existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as Record<string, any>) : null,
@@ -79,5 +83,6 @@ describe('the standalone binary', () => {
     expect(r.bun.heapCapacity).toBeGreaterThanOrEqual(r.bun.heapSize);
     expect(r.bodyCollections.runs).toBeGreaterThanOrEqual(1);
     expect(r.bodyCollections.spentMs).toBeGreaterThanOrEqual(0);
+    expect(r.idleCollections.runs).toBeGreaterThanOrEqual(1);
   }, 240_000);
 });
