@@ -3,7 +3,7 @@
 // trusts the CA file in CRONSTABLE_STATE_CACERT alone when set (spec 10 §3.5); checks never go off.
 import { readFileSync } from 'node:fs';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { errorText } from '../util/errors.ts';
 import { compactJson } from './pyvalue.ts';
 
@@ -59,21 +59,35 @@ export interface JobApiClientOptions {
 const VERIFY =
   /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_|HOSTNAME_MISMATCH)/;
 
+/**
+ * node:https, and node:tls under it, only for an https endpoint: a job verb is a process of its own
+ * and most jobs reach the API over http on loopback, where loading TLS was ~10% of a verb's start.
+ */
+function loadHttps(): typeof import('node:https') {
+  return createRequire(import.meta.url)('node:https') as typeof import('node:https');
+}
+
 export class JobApiClient {
   readonly url: URL;
   private readonly token: string;
   private readonly timeoutMs: number;
   private readonly agent: Agent;
   private readonly https: boolean;
+  private readonly send: typeof request;
 
   constructor(opts: JobApiClientOptions) {
     this.url = new URL(opts.url);
     this.token = opts.token;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.https = this.url.protocol === 'https:';
-    this.agent = this.https
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 4, ...(opts.ca ? { ca: opts.ca } : {}) })
-      : new Agent({ keepAlive: true, maxSockets: 4 });
+    if (this.https) {
+      const https = loadHttps();
+      this.agent = new https.Agent({ keepAlive: true, maxSockets: 4, ...(opts.ca ? { ca: opts.ca } : {}) });
+      this.send = https.request;
+    } else {
+      this.agent = new Agent({ keepAlive: true, maxSockets: 4 });
+      this.send = request;
+    }
   }
 
   /**
@@ -136,7 +150,7 @@ export class JobApiClient {
     if (payload !== undefined || method === 'POST') headers['Content-Length'] = payload?.byteLength ?? 0;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     return new Promise<JobApiResponse>((resolve, reject) => {
-      const req = (this.https ? httpsRequest : request)(
+      const req = this.send(
         {
           protocol: this.https ? 'https:' : 'http:',
           hostname: target.hostname.replace(/^\[(.*)\]$/, '$1'),

@@ -1,6 +1,6 @@
 // Pure request checks of the job API (spec 03 §6.3-§6.4): body caps, JSON parsing with the
 // portability rule, value size, required fields and scope resolution.
-import { MAX_PERMITS } from '../store/primitives/leases.ts';
+import { MAX_PERMITS } from '../store/primitives/permit-limit.ts';
 import type { Json } from '../store/types.ts';
 import { errorText } from '../util/errors.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../util/jsondepth.ts';

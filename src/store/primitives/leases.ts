@@ -5,6 +5,7 @@ import type { Orm } from '../driver.ts';
 import { type LeaseRow, leases } from '../schema.ts';
 import { type Lease, StoreRequestError } from '../types.ts';
 import { type Ctx, requireName, requireTtl } from './common.ts';
+import { MAX_PERMITS } from './permit-limit.ts';
 
 const p = sql.placeholder;
 
@@ -111,8 +112,6 @@ export function leaseRead(c: Ctx, name: string): Lease | null {
   const row = readRow(c, name);
   return row && row.expiresAt > 0 ? toLease(row) : null;
 }
-
-export const MAX_PERMITS = 1024;
 
 /** One pass over `<base>#0..permits-1` in one transaction: the lowest free slot wins. */
 export function semaphoreAcquire(
