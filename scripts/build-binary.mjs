@@ -3,6 +3,7 @@
 // see build.mjs), so the binary needs nothing beside it. Usage: node scripts/build-binary.mjs [OUTFILE]
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { recordBytecodeOrder } from './binary-order.mjs';
 import { runtimeBin } from './runtimes.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -32,15 +33,22 @@ const JIT_POLICY = 1000;
 
 // Bytecode: Bun then skips parsing at start. --splitting keeps each file of the split a module of
 // its own in the binary, loaded on first import; the lane entry is the store workers' own entry.
-step(runtimeBin('bun'), [
-  'build',
-  '--compile',
-  '--bytecode',
-  `--compile-jit-policy=${JIT_POLICY}`,
-  '--splitting',
-  '--format=esm',
-  entry,
-  laneEntry,
-  '--outfile',
-  outfile,
-]);
+const compile = (order) =>
+  step(runtimeBin('bun'), [
+    'build',
+    '--compile',
+    '--bytecode',
+    `--compile-jit-policy=${JIT_POLICY}`,
+    '--splitting',
+    '--format=esm',
+    ...(order ? [`--bytecode-order=${order.join(',')}`] : []),
+    entry,
+    laneEntry,
+    '--outfile',
+    outfile,
+  ]);
+
+// Twice: a first binary runs a small job set to record which functions a daemon uses, and the
+// second lays that bytecode out together at the front (scripts/binary-order.mjs says why).
+compile(null);
+compile(await recordBytecodeOrder(outfile, stage));

@@ -8,8 +8,9 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { bodyCollections, idleCollections } from '../http/collect-after.ts';
+import { bodyCollections } from '../http/collect-after.ts';
 import { errorText } from '../util/errors.ts';
+import { idleCollections } from '../util/idle-collections.ts';
 import { isolateMemory, workerIsolates } from '../util/isolates.ts';
 
 export const DEBUG_MEMORY_ENV = 'CRONSTABLE_DEBUG_MEMORY';
@@ -86,9 +87,21 @@ async function bunMemory(): Promise<Record<string, unknown> | null> {
     const jsc = (await import(specifier)) as {
       heapStats(): { heapSize: number; heapCapacity: number; extraMemorySize: number; objectCount: number };
       memoryUsage(): Record<string, number>;
+      /** Only in a binary built with --bytecode-order (null elsewhere; absent before Bun 1.4.5). */
+      bytecodeOrderStats?(): unknown;
     };
     const { heapSize, heapCapacity, extraMemorySize, objectCount } = jsc.heapStats();
-    return { heapSize, heapCapacity, extraMemorySize, objectCount, allocator: jsc.memoryUsage() };
+    // How many functions this thread loaded from the profile's hot part and from outside it
+    // (scripts/binary-order.mjs): a daemon loading many cold ones has outgrown the profile's run.
+    const bytecodeOrder = jsc.bytecodeOrderStats?.() ?? null;
+    return {
+      heapSize,
+      heapCapacity,
+      extraMemorySize,
+      objectCount,
+      allocator: jsc.memoryUsage(),
+      bytecodeOrder,
+    };
   } catch (e) {
     return { error: errorText(e) };
   }
@@ -125,7 +138,7 @@ export async function memoryReport(
     bun: await bunMemory(),
     // Under Bun: the collections after large response bodies (src/http/collect-after.ts).
     bodyCollections: bodyCollections(),
-    // Under Bun: the periodic collections while the daemon runs (the same module).
+    // Under Bun: the periodic collections while the daemon runs (src/util/idle-collections.ts).
     idleCollections: idleCollections(),
     ...extra(),
   };

@@ -75,32 +75,3 @@ export function bodyWritten(bytes: number): void {
 export function bodyCollections(): { runs: number; spentMs: number } | null {
   return collector === null ? null : { runs: collector.runs, spentMs: Math.round(collector.spentMs) };
 }
-
-/**
- * Under Bun, a full collection every this many ms while the daemon runs, big answers or not. An idle
- * daemon's own garbage (timers, fires, polls) otherwise sits in JavaScriptCore's heap: 10-11 MB held
- * where a collection leaves 7-8, and RSS with it. Measured (bench/RESULTS.md, "Binary memory",
- * 2026-12-05 evening): the serve bench's binary 83-83.4 -> 80.3 MB steady and 87.8-89.0 -> 85.2 MB
- * peak, for one ~11 ms collection per period (0.2% of a core). Node's young generation does this
- * itself.
- */
-export const IDLE_COLLECT_MS = 5_000;
-const idle = { runs: 0, spentMs: 0 };
-
-/** Starts the periodic collections under Bun (nothing on Node); returns the stop. */
-export function startIdleCollections(): () => void {
-  if (bun === undefined) return () => {};
-  const timer = setInterval(() => {
-    const t0 = performance.now();
-    bun.gc(true);
-    idle.runs++;
-    idle.spentMs += performance.now() - t0;
-  }, IDLE_COLLECT_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/** The periodic collections run so far and their milliseconds (null on Node): for the memory report. */
-export function idleCollections(): { runs: number; spentMs: number } | null {
-  return bun === undefined ? null : { runs: idle.runs, spentMs: Math.round(idle.spentMs) };
-}

@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
+import { idleCollections, startIdleCollections } from '../util/idle-collections.ts';
 import { isolateMemory } from '../util/isolates.ts';
 import { assertNotAdminLocked } from './adminlock.ts';
 import { DB_FILE, openConnection } from './connection.ts';
@@ -63,8 +64,11 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
   const opening = new Set<LaneName>();
   let scheduled = false;
   let closing = false;
+  // Under Bun the lane's VM holds its garbage and code too (src/util/idle-collections.ts).
+  const stopIdleCollections = startIdleCollections();
 
   const finish = () => {
+    stopIdleCollections();
     for (const ex of Object.values(executors)) {
       try {
         ex.db.close();
@@ -176,7 +180,11 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
       const sqlite = Object.fromEntries(
         (Object.keys(data.lanes) as LaneName[]).map((lane) => [lane, sqliteMemory(executors[lane])]),
       );
-      post({ type: 'memory', id: m.id, report: isolateMemory(sqlite) });
+      post({
+        type: 'memory',
+        id: m.id,
+        report: isolateMemory({ ...sqlite, idleCollections: idleCollections() }),
+      });
       return;
     }
     if (m.type === 'close') {
@@ -223,6 +231,7 @@ export function runStoreLane(data: LaneWorkerData, port: MessagePort): void {
       if (closing && !scheduled) finish();
     },
     (e: unknown) => {
+      stopIdleCollections();
       post({ type: 'failed', error: serializeError(e) });
       (port as { close?: () => void }).close?.();
     },

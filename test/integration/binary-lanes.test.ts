@@ -2,14 +2,14 @@
 // entry as an entry of its own (scripts/build-binary.mjs), so a lane worker starts on that entry,
 // not on the whole program. A real binary daemon with a store and a web listener: it writes data
 // through its lane, and its debug memory report names the module the lane started on,
-// JavaScriptCore's heap figures and the collections after large bodies (`topology: shared` keeps
-// the store in worker lanes).
+// JavaScriptCore's heap figures, the collections after large bodies and the idle ones, and the
+// bytecode order the build recorded (`topology: shared` keeps the store in worker lanes).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
-import { IDLE_COLLECT_MS } from '../../src/http/collect-after.ts';
+import { IDLE_COLLECT_MS } from '../../src/util/idle-collections.ts';
 import { stopChild } from '../helpers/child.ts';
 import { standaloneBinary } from '../helpers/standalone-binary.ts';
 import { writeTree } from '../helpers/tmp.ts';
@@ -66,7 +66,7 @@ describe('the standalone binary', () => {
       expect(feed.split('BEGIN:VEVENT').length - 1).toBe(1000);
       expect(feed.endsWith('END:VCALENDAR\r\n')).toBe(true);
     }
-    // A period of the idle collections (src/http/collect-after.ts) has passed before the report.
+    // A period of the idle collections (src/util/idle-collections.ts) has passed before the report.
     await new Promise((r) => setTimeout(r, Math.max(0, startedAt + IDLE_COLLECT_MS + 500 - Date.now())));
     child.kill('SIGUSR2');
     const r = await until('the memory report', 10_000, async () =>
@@ -84,5 +84,14 @@ describe('the standalone binary', () => {
     expect(r.bodyCollections.runs).toBeGreaterThanOrEqual(1);
     expect(r.bodyCollections.spentMs).toBeGreaterThanOrEqual(0);
     expect(r.idleCollections.runs).toBeGreaterThanOrEqual(1);
+    // In the binary the idle step also drops code it can load back from the embedded bytecode,
+    // in the lanes' VMs too (src/util/idle-collections.ts).
+    expect(r.idleCollections.shrinks).toBe(true);
+    for (const [, lane] of lanes) expect(lane.extra.idleCollections.shrinks).toBe(true);
+    // Built with a bytecode order recorded on a training run (scripts/binary-order.mjs): most of
+    // the functions this daemon loaded lie in the profile's hot part.
+    const order = r.bun.bytecodeOrder;
+    expect(order).not.toBeNull();
+    expect(order.hot).toBeGreaterThan(3 * (order.cold + order.unknown));
   }, 240_000);
 });
