@@ -438,7 +438,6 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     for (const theme of THEMES) {
       await js(`localStorage.setItem('cronstable.theme', '${theme}')`);
       await ui.page.goto(`${ui.base}/`);
-      await ui.page.reload();
       await ui.page.waitForSelector('tr.job');
       await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe(theme);
       found.push(...(await scan(`${theme} jobs`)));
