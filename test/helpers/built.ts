@@ -27,3 +27,13 @@ export function freshBuild(file: string): string | null {
   sourcesMtime ??= newestUnder(join(ROOT, 'src'));
   return statSync(built).mtimeMs >= sourcesMtime ? built : null;
 }
+
+/**
+ * The arguments to `node` that start the program: the built bundle when it is up to date, else
+ * the sources through tsx (several times the CPU per start, and more for a daemon's workers).
+ */
+export function programEntry(): string[] {
+  const bundle = freshBuild('cronstable.mjs');
+  // tsx resolved here: a program started in a temp directory would not find a bare `tsx`.
+  return bundle ? [bundle] : ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'main.ts')];
+}

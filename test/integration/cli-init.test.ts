@@ -7,13 +7,15 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { programEntry } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
+// The build when it is current (`npm test` builds first): the file starts seven programs.
+const ENTRY = programEntry();
 const cli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  spawnSync(process.execPath, [...ENTRY, ...args], {
     encoding: 'utf8',
     cwd: join(import.meta.dirname, '..', '..'),
   });
@@ -77,7 +79,7 @@ describe('cronstable init', () => {
     expect(enabled).not.toBe(starter);
     writeFileSync(file, enabled);
     const token = 'starter-token-0123456789';
-    const daemon = spawn(process.execPath, ['--import', 'tsx', MAIN, '-c', target], {
+    const daemon = spawn(process.execPath, [...ENTRY, '-c', target], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...process.env, CRONSTABLE_TOKEN: token },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,11 +10,12 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../src/exec/proc-start.ts';
 import { openStore } from '../../src/store/index.ts';
+import { programEntry } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
+const ENTRY = programEntry();
 const HOST = 'survivor-host';
 
 const dir = writeTree({}, true);
@@ -56,7 +57,7 @@ afterAll(async () => {
 
 function startDaemon(): { child: ChildProcess; out: () => string } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '-c', conf], {
+  const child = spawn(process.execPath, [...ENTRY, '-c', conf], {
     cwd: join(import.meta.dirname, '..', '..'),
     env: { ...process.env, HOSTNAME: HOST },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,13 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
+import { programEntry } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'main.ts');
-// The daemon's cwd is a temp dir, where a bare `tsx` would not resolve.
-const TSX = import.meta.resolve('tsx');
+const ENTRY = programEntry();
 
 let daemon: ChildProcess;
 let out = '';
@@ -53,7 +52,7 @@ beforeAll(async () => {
   const file = join(dir, 'c.yaml');
   writeFileSync(file, yaml);
   // The daemon's cwd is $T/w, and it runs under nice 5.
-  daemon = spawn('nice', ['-n', '5', process.execPath, '--import', TSX, MAIN, '-c', file], {
+  daemon = spawn('nice', ['-n', '5', process.execPath, ...ENTRY, '-c', file], {
     cwd: join(dir, 'w'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
