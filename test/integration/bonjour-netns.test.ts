@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshBuild, ROOT } from '../helpers/built.ts';
+import { programEntry, ROOT } from '../helpers/built.ts';
 import { stopChild } from '../helpers/child.ts';
 import { makeNetns, NETNS_ADDRESS, type Netns } from '../helpers/netns.ts';
 import { hasOpenssl, mintPki } from '../helpers/pki.ts';
@@ -19,8 +19,7 @@ import { standaloneBinary } from '../helpers/standalone-binary.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
-const BUNDLE = freshBuild('cronstable.mjs');
-const ENTRY = BUNDLE ? [BUNDLE] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+const ENTRY = programEntry();
 /** A second address the namespace's host gains mid-test. */
 const MOVED_ADDRESS = '192.0.2.20';
 const BROWSER = join(import.meta.dirname, 'fixtures', 'mdns-browse.mjs');

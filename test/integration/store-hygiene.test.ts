@@ -7,15 +7,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
-import { freshBuild } from '../helpers/built.ts';
+import { programEntry } from '../helpers/built.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { type Kit, registerRun, startKit } from './fixtures/jobapi-kit.ts';
 import { cli as jobCli } from './fixtures/jobcli-kit.ts';
 
-const BUNDLE = freshBuild('cronstable.mjs');
-const ENTRY = BUNDLE
-  ? [BUNDLE]
-  : ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'main.ts')];
+const ENTRY = programEntry();
 const admin = (...args: string[]) => {
   const r = spawnSync(process.execPath, [...ENTRY, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
