@@ -46,7 +46,10 @@ describe('configWeight', () => {
 
   it('never reads a device, FIFO or socket an include names (the loader refuses those itself)', () => {
     const dir = writeTree({ 'main.yaml': `include:\n  - /dev/zero\n${JOB}` });
-    expect(configWeight(join(dir, 'main.yaml'))).toEqual({ bytes: size(join(dir, 'main.yaml')), unknown: false });
+    expect(configWeight(join(dir, 'main.yaml'))).toEqual({
+      bytes: size(join(dir, 'main.yaml')),
+      unknown: false,
+    });
   });
 
   it('an include list it cannot read without parsing YAML is unknown (the worker is used)', () => {
