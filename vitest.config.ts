@@ -49,8 +49,13 @@ export default defineConfig({
           // module graph per file cost ~0.8 CPU-s each, 116 CPU-s of a whole run (acct, bench/RESULTS.md
           // "Suite time"). Per-file hooks live in test/helpers/file-setup.ts.
           isolate: false,
-          // One headless Chromium for the run, started when a file first asks for a page.
-          globalSetup: ['./test/helpers/chromium-broker.ts', './test/helpers/dev-lane.ts'],
+          // One headless Chromium for the run, started when a file first asks for a page; the Bun
+          // binary's build started in the background, on the cores the unit group leaves idle.
+          globalSetup: [
+            './test/helpers/chromium-broker.ts',
+            './test/helpers/dev-lane.ts',
+            './test/helpers/binary-prebuild.ts',
+          ],
           maxWorkers: 4,
           retry: 1,
           sequence: { groupOrder: 1 },

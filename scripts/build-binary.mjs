@@ -2,6 +2,7 @@
 // npm bundle is, but with every dependency inlined (the npm bundle leaves a few to node_modules,
 // see build.mjs), so the binary needs nothing beside it. Usage: node scripts/build-binary.mjs [OUTFILE]
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordBytecodeOrder } from './binary-order.mjs';
 import { runtimeBin } from './runtimes.mjs';
@@ -33,7 +34,7 @@ const JIT_POLICY = 1000;
 
 // Bytecode: Bun then skips parsing at start. --splitting keeps each file of the split a module of
 // its own in the binary, loaded on first import; the lane entry is the store workers' own entry.
-const compile = (order) =>
+const compile = (order, out) =>
   step(runtimeBin('bun'), [
     'build',
     '--compile',
@@ -45,10 +46,14 @@ const compile = (order) =>
     entry,
     laneEntry,
     '--outfile',
-    outfile,
+    out,
   ]);
 
 // Twice: a first binary runs a small job set to record which functions a daemon uses, and the
-// second lays that bytecode out together at the front (scripts/binary-order.mjs says why).
-compile(null);
-compile(await recordBytecodeOrder(outfile, stage));
+// second lays that bytecode out together at the front (scripts/binary-order.mjs says why). The
+// first is written beside the stage, not at OUTFILE: what stands at OUTFILE is only ever finished.
+const trainer = join(stage, 'cronstable-training');
+compile(null, trainer);
+const order = await recordBytecodeOrder(trainer, stage);
+rmSync(trainer, { force: true });
+compile(order, outfile);
