@@ -152,21 +152,25 @@ describe.skipIf(!HAVE_ETCD)('etcd backend over mutual TLS with authentication', 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  let attempt = 0;
   it('leads over https with a client certificate, re-authenticates on 401, and skips a dead endpoint', async () => {
+    // An election and identity of its own per attempt: a retry must not meet the first attempt's
+    // leader, which holds its lease until afterAll.
+    attempt++;
     const cluster: ClusterSection = {
       backend: 'etcd',
       connectTimeout: 2,
       etcd: {
         // A dead first endpoint: rotation and failover within a round keep the election going.
         endpoints: ['https://127.0.0.1:1', etcd.url],
-        electionName: 'tls/election',
+        electionName: `tls/election-${attempt}`,
         ttl: 9,
         username: 'root',
         password: { fromFile: join(dir, 'password') },
         tls: { ca: certs.ca, ...certs.nodes['cronstable-node']! },
       },
     };
-    const host = leaseTestHost('etcd-tls');
+    const host = leaseTestHost(`etcd-tls-${attempt}`);
     const b = new EtcdBackend(cluster, host);
     running.push(b);
     await b.start();
