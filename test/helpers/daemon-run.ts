@@ -12,9 +12,16 @@ export interface DaemonRun {
   exit: Promise<number | null>;
 }
 
-/** Starts the daemon on `config` (a file), in that file's directory; `env` replaces its environment. */
-export function startDaemonRun(config: string, env: NodeJS.ProcessEnv = process.env): DaemonRun {
-  const child = spawn(process.execPath, [DAEMON, '-c', config], {
+/**
+ * Starts the daemon on `config` (a file), in that file's directory; `env` replaces its environment,
+ * `args` follow `-c config` (e.g. `-l DEBUG`).
+ */
+export function startDaemonRun(
+  config: string,
+  env: NodeJS.ProcessEnv = process.env,
+  args: string[] = [],
+): DaemonRun {
+  const child = spawn(process.execPath, [DAEMON, '-c', config, ...args], {
     cwd: dirname(config),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

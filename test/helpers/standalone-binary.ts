@@ -20,6 +20,10 @@ export const BINARY_FILES = [
   'test/integration/bonjour-netns.test.ts',
 ] as const;
 
+/** `node` and these arguments, in ROOT, build the binary as `npm run build:binary` does. */
+const BUILD_ARGS = [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY];
+const releaseLock = () => rmSync(LOCK, { recursive: true, force: true });
+
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** Whether dist/cronstable was built from the current bundle (itself newer than src/). */
@@ -41,15 +45,10 @@ export function prebuildBinary(): ChildProcess | null {
   } catch {
     return null;
   }
-  const release = () => rmSync(LOCK, { recursive: true, force: true });
   // Its own process group, so stopping it stops the compiler and the training daemon it runs too.
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    detached: true,
-  });
-  child.once('exit', release);
-  child.once('error', release);
+  const child = spawn(process.execPath, BUILD_ARGS, { cwd: ROOT, stdio: 'ignore', detached: true });
+  child.once('exit', releaseLock);
+  child.once('error', releaseLock);
   return child;
 }
 
@@ -67,7 +66,7 @@ export function standaloneBinary(): string {
       mine = true;
     } catch {
       if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS)
-        rmSync(LOCK, { recursive: true, force: true });
+        releaseLock();
     }
     if (mine) {
       try {
@@ -76,7 +75,7 @@ export function standaloneBinary(): string {
           const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
           if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stderr}`);
         }
-        const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-binary.mjs'), BINARY], {
+        const r = spawnSync(process.execPath, BUILD_ARGS, {
           cwd: ROOT,
           encoding: 'utf8',
           timeout: 180_000,
@@ -85,7 +84,7 @@ export function standaloneBinary(): string {
           throw new Error(`scripts/build-binary.mjs failed (exit ${r.status}):\n${r.stderr}`);
         return BINARY;
       } finally {
-        rmSync(LOCK, { recursive: true, force: true });
+        releaseLock();
       }
     }
     if (Date.now() > deadline) throw new Error('timed out waiting for another build of the binary');

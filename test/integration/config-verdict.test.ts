@@ -2,11 +2,12 @@
 // same file: each refuses a bad config with exit 1 and the same located error, and none of them
 // blocks or balloons on a hostile one. A large job set takes the daemon's worker-thread loader, with
 // the same verdicts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKER_FROM_BYTES } from '../../src/config/isolated.ts';
+import { startDaemonRun, stopDaemonRun } from '../helpers/daemon-run.ts';
 import { writeTree } from '../helpers/tmp.ts';
 import { until } from '../helpers/until.ts';
 
@@ -87,16 +88,12 @@ describe('a job set past WORKER_FROM_BYTES is parsed in a worker thread', () => 
       const dir = writeTree({}, true);
       const file = join(dir, 'jobs.yaml');
       writeFileSync(file, jobs(n));
-      const child = spawn(process.execPath, [BUNDLE, '-c', file, '-l', 'DEBUG'], { cwd: dir });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-      const exit = new Promise((r) => child.on('exit', r));
+      const run = startDaemonRun(file, process.env, ['-l', 'DEBUG']);
       await until('the per-second job to run', 20_000, async () =>
-        out.includes('tick-from-the-worker-config') ? true : null,
+        (run.out + run.err).includes('tick-from-the-worker-config') ? true : null,
       );
-      child.kill('SIGTERM');
-      expect(await exit).toBe(0);
+      await stopDaemonRun(run);
+      const out = run.out + run.err;
       expect(out).toContain(`(${n} jobs)`);
       expect(out.includes('parsed in a worker thread')).toBe(worker);
     }
