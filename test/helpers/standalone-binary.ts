@@ -65,8 +65,7 @@ export function standaloneBinary(): string {
       mkdirSync(LOCK);
       mine = true;
     } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS)
-        releaseLock();
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) releaseLock();
     }
     if (mine) {
       try {
