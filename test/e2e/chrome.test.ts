@@ -8,7 +8,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { axeViolations, COLOUR_RULES } from '../helpers/axe.ts';
-import { openContext } from '../helpers/browser.ts';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 import { until } from '../helpers/until.ts';
 
@@ -434,12 +433,24 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       return axeViolations(ui.page, within ?? 'document', { label: what, ...(rules ? { rules } : {}) });
     };
     const found: string[] = [];
-    await ui.page.goto(`${ui.base}/`);
-    for (const theme of THEMES) {
-      await js(`localStorage.setItem('cronstable.theme', '${theme}')`);
-      await ui.page.goto(`${ui.base}/`);
+    // Themes and colour remaps are switched live from the settings dialog, as a user does: a
+    // reload per theme cost the browser ~1.5 CPU-s each (bench/RESULTS.md, "Suite time").
+    const look = async (theme: string, cvd: string): Promise<void> => {
+      await ui.page.getByRole('button', { name: '☰ jobs' }).click();
+      await ui.page.locator('[data-testid=settings-button]').click();
+      await ui.page.locator('#set-theme').selectOption(theme);
+      await ui.page.locator('#set-cvd').selectOption(cvd);
+      await ui.page.keyboard.press('Escape');
       await ui.page.waitForSelector('tr.job');
       await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe(theme);
+      // 'none' is drawn without the attribute
+      const drawn = await ui.page.locator('html').getAttribute('data-cvd');
+      expect(drawn ?? 'none').toBe(cvd);
+    };
+    await ui.page.goto(`${ui.base}/`);
+    await ui.page.waitForSelector('tr.job');
+    for (const theme of THEMES) {
+      await look(theme, 'none');
       found.push(...(await scan(`${theme} jobs`)));
       await ui.page.locator('[data-testid=cols-button]').click();
       found.push(...(await scan(`${theme} column chooser`, '[data-testid=cols-menu]')));
@@ -482,17 +493,13 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       rules = COLOUR_RULES;
     }
     // the colour-vision remaps keep the contrast too (light and dark family)
-    for (const [theme, cvd] of [
+    for (const [theme, cvd] of <const>[
       ['light', 'red-green'],
       ['hc-dark', 'blue-yellow'],
       ['dark', 'blue-yellow'],
       ['hc-light', 'red-green'],
     ]) {
-      await js(
-        `localStorage.setItem('cronstable.theme', '${theme}'); localStorage.setItem('cronstable.cvd', '${cvd}')`,
-      );
-      await ui.page.goto(`${ui.base}/`);
-      await ui.page.waitForSelector('tr.job');
+      await look(theme, cvd);
       found.push(...(await scan(`${theme}+${cvd} jobs`)));
     }
     if (process.env.AXE_DUMP) writeFileSync(process.env.AXE_DUMP, found.join('\n'));
@@ -503,9 +510,10 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
   it('runs no endless animation on the jobs view when motion is allowed, and rings the live dot once per answer', async () => {
     // An infinite CSS animation makes the browser paint every frame for as long as the tab is
     // open (a GPU-less Chromium spent 0.6 CPU-seconds a second on the old endless pulse).
-    const moving = await openContext({ reducedMotion: 'no-preference' });
+    // The page's own context, its media emulated (a second context cost ~2-3 CPU-s of the browser).
+    const p = ui.page;
+    await p.emulateMedia({ reducedMotion: 'no-preference' });
     try {
-      const p = await moving.newPage();
       await p.goto(`${ui.base}/`);
       await p.waitForSelector('tr.job');
       const endless = `document.getAnimations()
@@ -524,7 +532,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       ).toBe('1');
       expect(await p.evaluate(endless)).toEqual([]);
     } finally {
-      await moving.close();
+      await p.emulateMedia({ reducedMotion: 'reduce' });
     }
   });
 });
