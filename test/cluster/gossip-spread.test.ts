@@ -96,10 +96,15 @@ describe.sequential('gossip, 3 nodes, spread', () => {
     await sleep(start - Date.now());
     t.node(victim).pause();
     const survivors = others(victim);
-    await waitOwners(survivors, LEADER, ['node-a', 'node-b'], 8000);
-    await sleep(1500);
-    const woke = Date.now();
-    t.node(victim).resume();
+    let woke = 0;
+    try {
+      await waitOwners(survivors, LEADER, ['node-a', 'node-b'], 8000);
+      await sleep(1500);
+    } finally {
+      // A failed wait must not leave the node stopped for the retry and the file's later tests.
+      woke = Date.now();
+      t.node(victim).resume();
+    }
     await t.fleet.waitConverged(10_000);
     await waitOwners(t.fleet.nodes, LEADER, ALL);
     // Third-party gossip from before the pause lingers for ~1-2 intervals (spec 05 §5.6): a

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, daysFromCivil } from '../../src/schedule/civil.ts';
-import { ZoneInfo } from '../../src/schedule/zone.ts';
+import { intlSource, wallFields, ZoneInfo } from '../../src/schedule/zone.ts';
 
 const ODD_ZONES = [
   'America/New_York',
@@ -92,6 +92,37 @@ describe('ZoneInfo offsets', () => {
     expect(z.offset(0)).toBe(0);
     expect(z.resolve(Date.UTC(2026, 2, 8, 2, 30))).toBe(Date.UTC(2026, 2, 8, 2, 30));
     expect(z.lastTransition(0, Date.UTC(2099, 0, 1))).toBeNull();
+  });
+});
+
+describe('intlSource: offsets read from the formatted string', () => {
+  it('equal the part-by-part reading at random instants, years 1 to 9999', () => {
+    const sources = new Map(ODD_ZONES.map((z) => [z, intlSource(z)]));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ODD_ZONES),
+        fc.integer({ min: Date.UTC(1, 0, 1) - 1900 * 365 * DAY_MS, max: Date.UTC(9999, 11, 31) }),
+        (zone, ms) => {
+          expect(sources.get(zone)!.offset(ms)).toBe(intlOffset(zone, ms));
+        },
+      ),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+
+  it('reads any other printed shape part by part', () => {
+    const opts = { timeZone: 'Asia/Kathmandu', hourCycle: 'h23', year: 'numeric', month: 'numeric' } as const;
+    const full = { ...opts, day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' } as const;
+    const at = Date.UTC(2031, 4, 6, 7, 8, 9);
+    const want = [2031, 5, 6, 12, 53, 9];
+    expect([...wallFields(new Intl.DateTimeFormat('en-US', full), at)]).toEqual(want);
+    // "6.5.2031, 12:53:09" and Arabic-Indic digits are not the en-US shape
+    expect([...wallFields(new Intl.DateTimeFormat('de-DE', full), at)]).toEqual(want);
+    expect([
+      ...wallFields(new Intl.DateTimeFormat('ar-EG', { ...full, numberingSystem: 'latn' }), at),
+    ]).toEqual(want);
+    // fields the formatter does not print read as 0
+    expect([...wallFields(new Intl.DateTimeFormat('en-US', opts), at)]).toEqual([2031, 5, 0, 0, 0, 0]);
   });
 });
 
