@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { until } from '../helpers/until.ts';
+import { queryStore } from './dag-helpers.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
 const BOUND_MS = 15_000;
@@ -90,6 +91,18 @@ it('v18: a pause converges across three nodes, a resume on another lifts it, a r
   // meanwhile and loads it at boot.
   const short = await post(c, '/jobs/slow/pause', { durationSeconds: 12 });
   const untilShort = ((await short.json()) as { paused: { until: string } }).paused.until;
+  // The node answers before its store write lands (a refused write is held and re-sent): what a
+  // restart loads is what the store holds, so A restarts once the record is there.
+  const stored = (): number | null => {
+    const [row] = queryStore<{ data: string }>(
+      join(dir, 'shared'),
+      `SELECT data FROM records WHERE stream = 'paused/slow' ORDER BY id DESC LIMIT 1`,
+    );
+    return row ? Date.parse((JSON.parse(row.data) as { until?: string }).until ?? '') : null;
+  };
+  await until('the short pause in the shared store', 5000, async () =>
+    stored() === Date.parse(untilShort) ? true : null,
+  );
   await halt(a);
   await boot(a);
   expect((await pausedOn(a))?.until).toBe(untilShort);
