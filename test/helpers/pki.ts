@@ -21,24 +21,30 @@ export interface Pki {
 }
 
 const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+const P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+/** A self-signed certificate for `/CN=<cn>` and its key, written into `dir` as `<name>.pem` and `<name>.key`. */
+export function selfSigned(dir: string, name: string, cn: string): { cert: string; key: string } {
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...P256_KEY,
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.pem`,
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${cn}`,
+  ]);
+  return { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) };
+}
 
 /** Signs a fresh key pair named `name` with the CA in `dir`, with the given X.509 extensions. */
 export function signLeaf(dir: string, name: string, ext: string): { cert: string; key: string } {
   writeFileSync(join(dir, `${name}.ext`), `${ext}\n`);
-  openssl(dir, [
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-    '-subj',
-    `/CN=${name}`,
-  ]);
+  openssl(dir, ['req', ...P256_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
   openssl(dir, [
     'x509',
     '-req',
@@ -61,23 +67,7 @@ export function signLeaf(dir: string, name: string, ext: string): { cert: string
 
 /** Mints the CA and its two leaves into `dir` (which must exist). */
 export function mintPki(dir: string): Pki {
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=test-ca',
-  ]);
+  selfSigned(dir, 'ca', 'test-ca');
   const server = signLeaf(dir, 'server', 'subjectAltName=IP:127.0.0.1,DNS:localhost');
   const client = signLeaf(dir, 'client', 'extendedKeyUsage=clientAuth');
   return {

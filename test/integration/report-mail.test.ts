@@ -1,5 +1,4 @@
 // Mail reporter against a real SMTP server (smtp-server), messages parsed with mailparser.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultReportBlock } from '../../src/config/builtins.ts';
 import { type MailConfig, sendMailReport } from '../../src/report/mail.ts';
+import { hasOpenssl, selfSigned } from '../helpers/pki.ts';
 import { RecordingLogger, reportContext } from '../helpers/report-kit.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
@@ -265,36 +265,12 @@ describe('mail reporter', () => {
   });
 });
 
-const haveOpenssl = spawnSync('openssl', ['version']).status === 0;
-
 function selfSignedCert(): { key: Buffer; cert: Buffer } {
-  const dir = writeTree({});
-  const r = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
-  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  const { key, cert } = selfSigned(writeTree({}), 'smtp', 'localhost');
+  return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
-describe.skipIf(!haveOpenssl)('mail reporter over TLS (self-signed certificate)', () => {
+describe.skipIf(!hasOpenssl)('mail reporter over TLS (self-signed certificate)', () => {
   it('upgrades with STARTTLS and authenticates when validate_certs is false', async () => {
     const { key, cert } = selfSignedCert();
     const smtp = await startSmtp({ key, cert, disabledCommands: [], allowInsecureAuth: false });
