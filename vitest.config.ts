@@ -59,6 +59,9 @@ export default defineConfig({
             './test/helpers/binary-prebuild.ts',
           ],
           maxWorkers: 5,
+          // expect.poll's own default (1 s) is a unit-test figure: a page or daemon answering a
+          // second late on a loaded CI machine is slow, not wrong.
+          expect: { poll: { timeout: 5_000, interval: 100 } },
           retry: 1,
           sequence: { groupOrder: 1 },
         },

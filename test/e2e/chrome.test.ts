@@ -87,7 +87,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     name: 'chrome',
     config: (port, dir) => CONFIG(port, join(dir, 'state')),
     context: { viewport: { width: 1500, height: 950 }, colorScheme: 'light', timezoneId: 'Europe/Berlin' },
-    actionTimeoutMs: 8000,
+    actionTimeoutMs: 15_000,
     seed: () => {
       mkdirSync(SHOTS, { recursive: true });
     },

@@ -69,7 +69,7 @@ describe('pairing panel (real daemon + headless Chromium)', () => {
 
   it('from the palette, with an all-scopes token: the QR decodes to the link and the panel warns', async () => {
     const page = await context!.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(15_000);
     await page.addInitScript(() => sessionStorage.setItem('cronstable_token', 'admin'));
     await page.goto(base);
     await page.waitForSelector('tr.job');
@@ -90,7 +90,7 @@ describe('pairing panel (real daemon + headless Chromium)', () => {
 
   it('from settings, with no token stored: the link carries none and the panel says so', async () => {
     const page = await context!.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(15_000);
     await page.goto(base);
     await page.waitForSelector('tr.job');
     await page.locator('[data-testid=settings-button]').click();

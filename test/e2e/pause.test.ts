@@ -25,7 +25,7 @@ describe('dashboard pause and resume (real daemon + headless Chromium)', () => {
     name: 'pause',
     config: CONFIG,
     context: { viewport: { width: 1400, height: 800 } },
-    actionTimeoutMs: 8000,
+    actionTimeoutMs: 15_000,
     ready: async () => {
       await ui.page.goto(ui.base);
       await ui.page.locator('tr.job[data-job="nightly"]').waitFor();

@@ -54,7 +54,7 @@ jobs:
     monitorResources:
       interval: 0.5
   - name: hog
-    command: sleep 120
+    command: sleep 900
     schedule: "@reboot"
     monitorResources:
       interval: 0.5
@@ -80,12 +80,14 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     },
     ready: async () => {
       // The @reboot state writer has finished before the views look.
-      await until(`kv-writer's run (log:\n${ui.daemon.logs()})`, 20_000, async () => {
+      // Six CLI processes one after another: seconds each when a loaded CI machine is busy.
+      const run = await until("kv-writer's run", 40_000, async () => {
         const jobs = (await api('/jobs')) as Json[];
-        const run = jobs.find((j) => j.name === 'kv-writer')?.last_run;
-        if (run && run.outcome !== 'success') throw new Error(`kv-writer failed: ${ui.daemon.logs()}`);
-        return run ? true : null;
+        return jobs.find((j) => j.name === 'kv-writer')?.last_run ?? null;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}; log:\n${ui.daemon.logs()}`);
       });
+      if (run.outcome !== 'success') throw new Error(`kv-writer failed: ${ui.daemon.logs()}`);
       await ui.page.goto(`${ui.base}/`);
       await ui.page.waitForSelector('tr.job');
     },

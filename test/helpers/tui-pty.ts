@@ -84,8 +84,11 @@ export class TuiPty {
     return (await this.lines()).join('\n');
   }
 
-  /** Waits until the screen matches; fails with the last screen. */
-  async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 5000): Promise<string> {
+  /**
+   * Waits until the screen matches; fails with the last screen. The default covers a TUI's first
+   * frame on a loaded 2-core CI machine (Node, Ink and React start in a pty: seconds under load).
+   */
+  async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
     const test =
       typeof what === 'function'
         ? what
