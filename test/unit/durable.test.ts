@@ -121,15 +121,47 @@ describe('onStoreUnavailable (spec 03 §8.9) with a store that cannot answer', (
   });
 });
 
-describe('catch-up after a store failure', () => {
-  it('retries after 2 s, then 5 s, and runs the missed slot once the store answers', async () => {
-    const real = await openStore({
-      path: writeTree({}),
-      namespace: 'x',
-      topology: 'single-node',
-      inline: true,
+describe('catch-up at start', () => {
+  const now = Date.parse('2026-01-07T12:00:30Z');
+  const j = job('0 * * * * *', '    onMissed: run-once\n');
+
+  /** Durable features on `store` at `now`, with a scheduler that records the backfills it is asked for. */
+  async function rig(store: Awaited<ReturnType<typeof openStore>>) {
+    const lines: string[] = [];
+    setSink((r) => lines.push(r.message));
+    const clock = new FakeClock(now);
+    const f = new DurableFeatures({
+      store,
+      registry: null,
+      clock,
+      log: new Logger('cronstable'),
+      host: 'node-a',
+      onStoreUnavailable: 'degrade',
+      maxRunsPerJob: 10,
+      slotTtlSeconds: 30,
+      bootId: 'boot-1',
     });
-    const now = Date.parse('2026-01-07T12:00:30Z');
+    const backfilled: string[] = [];
+    const control = {
+      shuttingDown: false,
+      job: (name: string) => (name === j.name ? j : undefined),
+      rearmRetry: () => true,
+      restoreHistory: () => {},
+      runBackfill: async (_name: string, at: number) => {
+        backfilled.push(new Date(at).toISOString());
+        return 'success' as const;
+      },
+      cancelJob: async () => 'not-running' as const,
+    };
+    await f.start(control, [j]);
+    return { lines, clock, backfilled };
+  }
+
+  const realStore = () =>
+    openStore({ path: writeTree({}), namespace: 'x', topology: 'single-node', inline: true });
+
+  it('retries after 2 s, then 5 s, and runs the missed slot once the store answers', async () => {
+    const real = await realStore();
     await real.append('runs/j', { outcome: 'success', finished_at: '2026-01-07T11:57:10.000Z' });
     // The real store, but its first two catch-up reads fail as a store timing out at boot would.
     let failures = 2;
@@ -147,35 +179,8 @@ describe('catch-up after a store failure', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const lines: string[] = [];
-    setSink((r) => lines.push(r.message));
-    const clock = new FakeClock(now);
-    const f = new DurableFeatures({
-      store,
-      registry: null,
-      clock,
-      log: new Logger('cronstable'),
-      host: 'node-a',
-      onStoreUnavailable: 'degrade',
-      maxRunsPerJob: 10,
-      slotTtlSeconds: 30,
-      bootId: 'boot-1',
-    });
-    const backfilled: string[] = [];
-    const j = job('0 * * * * *', '    onMissed: run-once\n');
-    const control = {
-      shuttingDown: false,
-      job: (name: string) => (name === j.name ? j : undefined),
-      rearmRetry: () => true,
-      restoreHistory: () => {},
-      runBackfill: async (_name: string, at: number) => {
-        backfilled.push(new Date(at).toISOString());
-        return 'success' as const;
-      },
-      cancelJob: async () => 'not-running' as const,
-    };
     try {
-      await f.start(control, [j]);
+      const { lines, clock, backfilled } = await rig(store);
       await clock.advance(0);
       expect(lines.join('\n')).toMatch(/the catch-up of j failed: store call timed out; retrying in 2 s/);
       await clock.advance(1900);
@@ -188,6 +193,25 @@ describe('catch-up after a store failure', () => {
     } finally {
       setSink(() => {});
       await real.close();
+    }
+  });
+
+  it('a row this boot wrote before the read (a slot refused for want of quorum) does not end the downtime', async () => {
+    const store = await realStore();
+    await store.append('runs/j', { outcome: 'success', finished_at: '2026-01-07T11:57:10.000Z' });
+    // A fleet forming its quorum after the start refuses the next slot and records it first.
+    await store.append('runs/j', {
+      outcome: 'no-quorum',
+      finished_at: '2026-01-07T12:01:00.004Z',
+      scheduled_at: '2026-01-07T12:01:00.000Z',
+    });
+    try {
+      const { lines, backfilled } = await rig(store);
+      await vi.waitFor(() => expect(backfilled).toEqual(['2026-01-07T12:00:00.000Z']));
+      expect(lines.join('\n')).toMatch(/Job j: catching up 1 missed run\(s\)/);
+    } finally {
+      setSink(() => {});
+      await store.close();
     }
   });
 });

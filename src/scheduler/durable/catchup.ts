@@ -8,6 +8,7 @@ import type { SchedulerControl } from '../control.ts';
 import { compactMissed } from '../missed.ts';
 import { crc32, downtimeMissed, MAX_CATCHUP, missedSlots } from './catchup-plan.ts';
 import { iso, type StoreSide } from './context.ts';
+import { LEDGER_SCAN_ROWS, newestLedgerRows } from './ledger-scan.ts';
 import type { RunLedger } from './run-ledger.ts';
 
 /**
@@ -26,7 +27,7 @@ export class CatchUp {
   async run(scheduler: SchedulerControl, job: JobConfig, anchor: number, attempt = 0): Promise<void> {
     const { store, clock, log } = this.side;
     try {
-      let watermark = await store.maxField(`runs/${job.name}`, 'finished_at');
+      let watermark = await this.watermark(job, anchor);
       const checkpoint = (await store.newest(`catchup/${job.name}`))?.data as
         | { kind?: string; watermark?: string }
         | undefined;
@@ -76,6 +77,26 @@ export class CatchUp {
         if (!scheduler.shuttingDown) void this.run(scheduler, job, anchor, attempt + 1);
       }, wait);
     }
+  }
+
+  /**
+   * The newest `finished_at` in the job's ledger from before `anchor`. Rows this boot has written by
+   * the time the read is answered (a slot refused while the fleet forms its quorum, a run that
+   * already finished) are not the end of the downtime: taken for it, they hid every missed slot.
+   */
+  private async watermark(job: JobConfig, anchor: number): Promise<string | null> {
+    const { store } = this.side;
+    const stream = `runs/${job.name}`;
+    const newest = await store.maxField(stream, 'finished_at');
+    if (typeof newest !== 'string') return null;
+    const before = new Date(anchor).toISOString();
+    if (newest < before) return newest;
+    let best: string | null = null;
+    for (const row of await newestLedgerRows(store, job.name, LEDGER_SCAN_ROWS)) {
+      const at = row.finished_at;
+      if (typeof at === 'string' && at < before && (best === null || at > best)) best = at;
+    }
+    return best;
   }
 
   /** The downtime's slots the catch-up will not run, as `missed` ledger rows (folded past a few). */
