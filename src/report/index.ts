@@ -14,7 +14,6 @@ export { hasSecretSource, resolveSecret } from './secrets.ts';
 export { isSentryConfigured, parseDsn } from './sentry.ts';
 export { isShellConfigured, shellReporterEnv } from './shell.ts';
 export { startDatagram, statsdPrefix, statsdStart, statsdStop, stopDatagram } from './statsd.ts';
-export { renderTemplate, TemplateError, templateVars } from './template.ts';
 export type {
   ReportContext,
   ReportHook,

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_BODY, DEFAULT_SUBJECT } from './defaults.ts';
 import { resolveSecret } from './secrets.ts';
-import { renderTemplate, templateVars } from './template.ts';
+import { loadTemplates } from './templates-lazy.ts';
 import type { ReportContext, ReportHook, ReportOptions } from './types.ts';
 
 export type MailConfig = NonNullable<ReportBlock['mail']>;
@@ -50,6 +50,7 @@ export async function sendMailReport(
     logger.error('mail: password env var is not set; not sending email');
     return;
   }
+  const { renderTemplate, templateVars } = await loadTemplates();
   const vars = templateVars(ctx);
   const body = renderTemplate(cfg.body ?? DEFAULT_BODY, vars);
   if (hook === 'success' && body.trim() === '') {

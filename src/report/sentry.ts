@@ -11,7 +11,8 @@ import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_SENTRY_BODY, DEFAULT_SENTRY_FINGERPRINT } from './defaults.ts';
 import { describeFetchError } from './fetcherr.ts';
 import { hasSecretSource, requiredSecret } from './secrets.ts';
-import { renderTemplate, templateVars } from './template.ts';
+import type * as Templates from './template.ts';
+import { loadTemplates } from './templates-lazy.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type SentryConfig = NonNullable<ReportBlock['sentry']>;
@@ -103,8 +104,13 @@ export interface SentryEvent {
   sdk: { name: string; version: string };
 }
 
-/** Renders the event of one report (no I/O). */
-export function buildSentryEvent(cfg: SentryConfig, ctx: ReportContext, nowMs: number): SentryEvent {
+/** Renders the event of one report (no I/O) with the loaded template engine. */
+export function buildSentryEvent(
+  cfg: SentryConfig,
+  ctx: ReportContext,
+  nowMs: number,
+  { renderTemplate, templateVars }: typeof Templates,
+): SentryEvent {
   const vars = templateVars(ctx);
   const max = cfg.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH;
   const body = renderTemplate(cfg.body ?? DEFAULT_SENTRY_BODY, vars);
@@ -168,7 +174,7 @@ export async function sendSentryReport(
   if (dsnText === null) return;
   const dsn = parseDsn(dsnText);
   const nowMs = (opts.now ?? Date.now)();
-  const event = buildSentryEvent(cfg, ctx, nowMs);
+  const event = buildSentryEvent(cfg, ctx, nowMs, await loadTemplates());
   logger.debug(
     `sentry: fingerprint=${JSON.stringify(event.fingerprint)} extra=${JSON.stringify(event.extra)}`,
   );

@@ -9,7 +9,7 @@ import type { ReportBlock } from '../config/types.ts';
 import { DEFAULT_WEBHOOK_BODY } from './defaults.ts';
 import { describeFetchError } from './fetcherr.ts';
 import { hasSecretSource, requiredSecret } from './secrets.ts';
-import { renderTemplate, templateVars } from './template.ts';
+import { loadTemplates } from './templates-lazy.ts';
 import type { ReportContext, ReportOptions } from './types.ts';
 
 export type WebhookConfig = NonNullable<ReportBlock['webhook']>;
@@ -92,6 +92,7 @@ export async function sendWebhookReport(
   }
   const fragments = urlFragments(urlText, url);
 
+  const { renderTemplate, templateVars } = await loadTemplates();
   const body = renderTemplate(cfg.body ?? DEFAULT_WEBHOOK_BODY, templateVars(ctx));
   const method = (cfg.method || 'POST').toUpperCase();
   const timeout = cfg.timeout && cfg.timeout > 0 ? cfg.timeout : DEFAULT_WEBHOOK_TIMEOUT_S;

@@ -2,8 +2,10 @@
 // classes stay resident for the life of the process: 3-5 MB on a tour node). The built daemon runs
 // with a preload that writes down, from the main thread, the internal modules it has loaded
 // (`process.moduleLoadList`); after /jobs, /status, /metrics, /calendar.ics, a log stream and
-// a job's job-API call, undici is not among them. With `mcp.enabled` (the SDK gets the light
-// classes too) and a webhook report (fetch() loads undici), everything still answers.
+// a job's job-API call, undici is not among them, nor is nunjucks (the report template engine,
+// loaded with the first report that renders one). With `mcp.enabled` (the SDK gets the light
+// classes too) and a webhook report (fetch() loads undici, the body template nunjucks), everything
+// still answers.
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,6 +18,7 @@ import { until } from '../helpers/until.ts';
 import { readSse } from './web-harness.ts';
 
 const UNDICI = 'NativeModule internal/deps/undici/undici';
+const nunjucksIn = (modules: string[]) => modules.some((m) => m.includes('/node_modules/nunjucks/'));
 
 const HOOK = `
 const { isMainThread } = require('node:worker_threads');
@@ -24,7 +27,8 @@ if (isMainThread) {
   // Written aside and renamed: a reader must never see the file truncated mid-write.
   const out = process.env.MODULE_LIST_OUT;
   const write = () => {
-    fs.writeFileSync(out + '.' + process.pid, process.moduleLoadList.join('\\n'));
+    const cjs = Object.keys(require.cache).map((file) => 'cjs ' + file);
+    fs.writeFileSync(out + '.' + process.pid, process.moduleLoadList.concat(cjs).join('\\n'));
     fs.renameSync(out + '.' + process.pid, out);
   };
   setInterval(write, 100).unref();
@@ -126,6 +130,8 @@ describe('serving without undici (issue 23)', () => {
     const modules = f.modules();
     expect(modules).toContain('NativeModule _http_server'); // the hook works
     expect(modules).not.toContain(UNDICI);
+    expect(modules.filter((m) => m.startsWith('cjs ')).length).toBeGreaterThan(0);
+    expect(nunjucksIn(modules)).toBe(false);
   }, 60_000);
 
   it('with mcp.enabled and a webhook report, MCP, the webhook and the web API all work', async () => {
@@ -160,6 +166,7 @@ describe('serving without undici (issue 23)', () => {
     expect(hooks[0]).toMatch(/^POST \/hook /);
     // The webhook's fetch() is the platform's, and loads it.
     await until('undici in the module list', 5000, async () => (f.modules().includes(UNDICI) ? true : null));
+    await until('nunjucks in the module list', 5000, async () => (nunjucksIn(f.modules()) ? true : null));
     expect(await ok(d.base, '/metrics')).toContain('# TYPE');
     await ok(d.base, '/jobs/talk/start', { method: 'POST' });
     await until('the job API answer', 15_000, async () => (f.kv() === '' ? null : true));

@@ -1,7 +1,8 @@
 // Spec 09 §6: the run context (host, schedule, started_at, run_id) in every report's template
 // variables and in the shell reporter's environment, with the values a context without a run gets.
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderTemplate, shellReporterEnv, templateVars } from '../../src/report/index.ts';
+import { shellReporterEnv } from '../../src/report/index.ts';
+import { renderTemplate, templateVars } from '../../src/report/template.ts';
 import { isoUtc } from '../../src/util/iso-utc.ts';
 import { reportContext } from '../helpers/report-kit.ts';
 
