@@ -163,7 +163,7 @@ export class FireBook {
       outcome,
       exitCode: result.exitCode,
       startedAt: result.startedAt,
-      finishedAt: this.clock.now(),
+      finishedAt: inst.endedAt ?? this.clock.now(),
       durationSeconds: result.durationSeconds,
       failReason,
       startFailed: result.startFailed,

@@ -37,6 +37,11 @@ export interface RunInstance {
   secrets: readonly string[];
   /** Releases the job-API identity, then what admission acquired (the cluster slot). */
   release: () => Promise<void>;
+  /**
+   * When the scheduler learned the run ended, stamped as it leaves `running`: the release may wait
+   * on the store, and a fire that Forbid then lets through must not start before the recorded finish.
+   */
+  endedAt?: number;
   /** Settles once the run's completion handling (record, reports, retry) is done. */
   reaped: Promise<void>;
 }

@@ -385,6 +385,7 @@ export class Scheduler implements SchedulerView, SchedulerControl {
   private async reap(rt: JobRuntime, inst: RunInstance, result: RunResult): Promise<void> {
     const job = rt.config;
     const log = this.deps.log;
+    inst.endedAt = this.deps.clock.now();
     rt.running = rt.running.filter((r) => r !== inst);
     try {
       await inst.release();

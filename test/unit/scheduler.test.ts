@@ -423,6 +423,22 @@ describe('durable control and durable entry points (fake clock)', () => {
     expect(t.scheduler.history('b')!.recentSlots()[0]!.outcome).toBe('skipped:gate');
   });
 
+  it('stamps a run finished before its release waits on the store: a Forbid run after it starts no earlier', async () => {
+    // The grant's release takes 2 s (a store under load); each run takes 1.5 s; a fire every second.
+    const t = hooked(job('f', '* * * * * * *', '    concurrencyPolicy: Forbid\n'), '2026-01-07T12:00:00Z', {
+      register: async () => ({
+        release: () => new Promise<void>((r) => t.clock.setTimer(r, 2000)),
+      }),
+    });
+    t.launcher.behave('f', { durationMs: 1500 });
+    await t.clock.advance(12_000);
+    const runs = [...t.scheduler.history('f')!.recentRuns()].sort((a, b) => a.startedAt! - b.startedAt!);
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    for (const run of runs) expect(run.finishedAt - run.startedAt!).toBe(1500);
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i]!.startedAt!).toBeGreaterThanOrEqual(runs[i - 1]!.finishedAt);
+  });
+
   it('reports armed and settled retries, settling "launched" before each retry runs', async () => {
     const t = hooked(job('r', '0 * * * *', retry), '2026-01-07T12:59:00Z');
     t.launcher.behave('r', { exitCode: 1 });
