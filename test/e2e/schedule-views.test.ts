@@ -75,6 +75,8 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     name: 'sched',
     config: (port, dir) => CONFIG(port, join(dir, 'state')),
     context: { viewport: { width: 1600, height: 1000 }, colorScheme: 'dark', timezoneId: 'Europe/Berlin' },
+    // Under the 30 s test: a blocked click (CI once spent a whole test on one) fails with its call log.
+    actionTimeoutMs: 15_000,
     seed: () => {
       mkdirSync(SHOTS, { recursive: true });
     },
