@@ -9,7 +9,11 @@ import type { SchedulerControl } from '../../src/scheduler/control.ts';
 import type { StoreSide } from '../../src/scheduler/durable/context.ts';
 import { restoreHistories, skipFromLedger } from '../../src/scheduler/durable/history-restore.ts';
 import { lastOutcomeFromLedger } from '../../src/scheduler/durable/last-outcome.ts';
-import { latestRunFinish, successReference } from '../../src/scheduler/durable/ledger-scan.ts';
+import {
+  latestFinishBefore,
+  latestRunFinish,
+  successReference,
+} from '../../src/scheduler/durable/ledger-scan.ts';
 import { RetryRecords } from '../../src/scheduler/durable/retry-records.ts';
 import { RunLedger } from '../../src/scheduler/durable/run-ledger.ts';
 import { JobHistory, type RunRecord, type SkipRow } from '../../src/scheduler/history.ts';
@@ -195,6 +199,19 @@ describe('readers that want runs', () => {
     const skip = { outcome: 'skipped', finished_at: at(T0 + 5000) };
     expect(latestRunFinish([skip, { outcome: 'failure', finished_at: at(T0) }])).toBe(at(T0));
     expect(latestRunFinish([skip, { outcome: 'missed', finished_at: at(T0 + 9000) }])).toBeNull();
+  });
+
+  it('the catch-up watermark: the latest finish of any row strictly before the start', () => {
+    const at = (ms: number) => new Date(ms).toISOString();
+    const rows = [
+      { outcome: 'no-quorum', finished_at: at(T0 + 9000) },
+      { outcome: 'success', finished_at: at(T0 + 1000) },
+      { outcome: 'missed', finished_at: at(T0 + 2000) },
+      { outcome: 'failure', finished_at: at(T0 + 5000) },
+    ];
+    expect(latestFinishBefore(rows, at(T0 + 5000))).toBe(at(T0 + 2000));
+    expect(latestFinishBefore(rows, at(T0 + 10_000))).toBe(at(T0 + 9000));
+    expect(latestFinishBefore(rows, at(T0 + 1000))).toBeNull();
   });
 
   it('the SLA reference from the ledger: the newest success, else the oldest finish of any row', () => {

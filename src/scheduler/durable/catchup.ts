@@ -8,7 +8,7 @@ import type { SchedulerControl } from '../control.ts';
 import { compactMissed } from '../missed.ts';
 import { crc32, downtimeMissed, MAX_CATCHUP, missedSlots } from './catchup-plan.ts';
 import { iso, type StoreSide } from './context.ts';
-import { LEDGER_SCAN_ROWS, newestLedgerRows } from './ledger-scan.ts';
+import { LEDGER_SCAN_ROWS, latestFinishBefore, newestLedgerRows } from './ledger-scan.ts';
 import type { RunLedger } from './run-ledger.ts';
 
 /**
@@ -91,12 +91,7 @@ export class CatchUp {
     if (typeof newest !== 'string') return null;
     const before = new Date(anchor).toISOString();
     if (newest < before) return newest;
-    let best: string | null = null;
-    for (const row of await newestLedgerRows(store, job.name, LEDGER_SCAN_ROWS)) {
-      const at = row.finished_at;
-      if (typeof at === 'string' && at < before && (best === null || at > best)) best = at;
-    }
-    return best;
+    return latestFinishBefore(await newestLedgerRows(store, job.name, LEDGER_SCAN_ROWS), before);
   }
 
   /** The downtime's slots the catch-up will not run, as `missed` ledger rows (folded past a few). */

@@ -38,6 +38,22 @@ export function latestRunFinish(rows: readonly LedgerFields[]): string | null {
 }
 
 /**
+ * The latest `finished_at` of any row (runs and slots that ended without one) strictly before
+ * `beforeIso`, or null: what the ledger held before an instant, whatever was written after it.
+ */
+export function latestFinishBefore(rows: readonly LedgerFields[], beforeIso: string): string | null {
+  let best: string | null = null;
+  for (const d of rows)
+    if (
+      typeof d.finished_at === 'string' &&
+      d.finished_at < beforeIso &&
+      (best === null || d.finished_at > best)
+    )
+      best = d.finished_at;
+  return best;
+}
+
+/**
  * What a ledger says about a job's last success (spec 09 §2.4 step 2): the newest success's finish,
  * else the oldest finish of any row it holds (the job existed then and had no success since, so a
  * staleness measured from there pages later than the truth, never earlier), else nothing.
