@@ -4,7 +4,8 @@
 // Every `npm test` leaves its JSON report in .tmp/vitest-report.json (vitest.config.ts), the
 // default. The JSON report times some files at 0 s (its start and end are those of the tests'
 // results, not of the file); a file's line in the default output ("✓ test/x.test.ts (5 tests)
-// 25248ms") is its whole time and wins where both are given.
+// 25248ms") is its whole time and wins where both are given. Given several runs' output, a file
+// gets the mean of its times: one run's figures swing by 2x with what ran beside the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -21,6 +22,8 @@ const put = (path, ms) => {
   table[project] ??= {};
   table[project][path] = Math.round(ms / 100) / 10;
 };
+/** Whole-file times from the default output, per file, over every log given. */
+const logged = new Map();
 const COLOUR = /\x1b\[[0-9;]*m/g;
 const LINE = /(test\/\S+\.test\.ts) \(\d+ tests?[^)]*\)\s+(\d+)ms/;
 const text = reports.map((r) => [r, readFileSync(r, 'utf8')]);
@@ -30,8 +33,9 @@ for (const [, body] of text.filter(([, b]) => b.trimStart().startsWith('{')))
 for (const [, body] of text.filter(([, b]) => !b.trimStart().startsWith('{')))
   for (const line of body.replace(COLOUR, '').split('\n')) {
     const m = LINE.exec(line);
-    if (m) put(m[1], Number(m[2]));
+    if (m) logged.set(m[1], [...(logged.get(m[1]) ?? []), Number(m[2])]);
   }
+for (const [path, times] of logged) put(path, times.reduce((a, b) => a + b, 0) / times.length);
 for (const project of Object.keys(table))
   table[project] = Object.fromEntries(Object.entries(table[project]).sort(([, a], [, b]) => b - a));
 writeFileSync(out, `${JSON.stringify(table, null, 1)}\n`);
