@@ -143,6 +143,10 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     const survivors = tour.nodes.filter((n) => n !== stopped);
     const members = survivors.map((n) => n.id);
     const after = await waitOwners(survivors, names, members, 20_000);
+    // Runs are judged from when every survivor reports the new owners (at least 4 s after the
+    // stop): before that, on a loaded machine, the survivors' views can differ for a moment (a slow
+    // peer counted out as well), and two of them may each take a slot as its owner.
+    const settled = Math.max(at + 4000, Date.now() + 1000);
     for (const name of names) {
       if (owners[name] === stopped.id) expect(after[name]).toBe(expectedOwner(name, members));
       else expect(after[name], `${name} must keep its owner`).toBe(owners[name]);
@@ -151,20 +155,20 @@ describe('grand tour on gossip: spread, quorum, single-leader, control API', () 
     expect(moved.length).toBeGreaterThan(0);
     // The re-homed counter runs on its new owner at its next firings, nowhere else.
     const newOwner = after['platform-pulse-counter']!;
-    await waitUntil(() => (ranOn(tour, 'platform-pulse-counter', at + 4000)[newOwner] ?? 0) >= 2, {
+    await waitUntil(() => (ranOn(tour, 'platform-pulse-counter', settled)[newOwner] ?? 0) >= 2, {
       timeoutMs: 20_000,
       label: `platform-pulse-counter runs on ${newOwner}`,
     });
-    expect(Object.keys(ranOn(tour, 'platform-pulse-counter', at + 4000))).toEqual([newOwner]);
+    expect(Object.keys(ranOn(tour, 'platform-pulse-counter', settled))).toEqual([newOwner]);
     // The DAG re-homes only if it was the stopped node's.
     const dagAfter = expectedOwner('dag:nightly-close', members);
     expect(dagAfter === dagOwner).toBe(dagOwner !== stopped.id);
-    await waitUntil(() => (dagRanOn(tour, at + 4000)[dagAfter] ?? 0) >= 2, {
+    await waitUntil(() => (dagRanOn(tour, settled)[dagAfter] ?? 0) >= 2, {
       // The new owner seeds the DAG within a second of its gate opening, then creates its runs.
       timeoutMs: 35_000,
       label: `nightly-close runs on ${dagAfter}`,
     });
-    expect(Object.keys(dagRanOn(tour, at + 4000))).toEqual([dagAfter]);
+    expect(Object.keys(dagRanOn(tour, settled))).toEqual([dagAfter]);
   }, 90_000);
 
   let counterBefore = 0;

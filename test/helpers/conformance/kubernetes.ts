@@ -60,8 +60,12 @@ export const kubernetesDriver: ConformanceDriver = {
         cut: () => api.goAway(),
         heal: () => api.comeBack(),
         async steal() {
-          const res = await write((await client.get())!, 'thief#0123456789ab');
-          if (!res.ok) throw new Error('the thief’s write conflicted');
+          // The holder renews every retry period, and a renew between the thief's read and its
+          // write makes the write conflict (a stale resourceVersion): read again and retry, as a
+          // real writer does.
+          for (let i = 0; i < 5; i++)
+            if ((await write((await client.get())!, 'thief#0123456789ab')).ok) return;
+          throw new Error('the thief’s write conflicted five times');
         },
         fenceOf: () => client.get(),
         leaseBlock: (n, leader) => ({ name: LEASE, namespace: NS, identity: n.name, holder: leader.name }),
