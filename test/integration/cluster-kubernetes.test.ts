@@ -230,13 +230,22 @@ describe('kubernetes backend against an in-test Lease API', () => {
     const name = holder.report().node_name;
     api.deleteLease(NS, cluster.kubernetes!.leaseName!);
     const end = performance.now() + 2500;
+    let led = 0;
     while (performance.now() < end) {
-      expect(leaders(nodes)).toEqual([holder]);
+      // On a loaded machine a round that outlives the renew deadline makes the holder fail closed
+      // for a moment (no leader, as in the conformance suite's renew case); the follower never
+      // takes over.
+      const now = leaders(nodes);
+      expect(now.filter((b) => b !== holder)).toEqual([]);
+      if (now.length === 1) led++;
       // The follower keeps deferring to the holder it remembers, even while the object is gone.
       expect(follower.report().leader).toBe(name);
       expect(follower.decide('job', 'PreferLeader').run).toBe(false);
       await new Promise((r) => setTimeout(r, 50));
     }
+    expect(led).toBeGreaterThan(0);
+    await waitFor(() => leaders(nodes)[0] === holder, 3000, 'the holder leads on its recreated Lease');
+    expect(leaders(nodes)).toEqual([holder]);
     expect(spec(cluster)!.holderIdentity).toMatch(new RegExp(`^${holder.report().node_name}#`));
   });
 
