@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/helpers/longest-first.ts';
 
 // The tests talk only to loopback servers, over TLS only with CAs they mint themselves. A
-// NODE_EXTRA_CA_CERTS in the environment (a proxy's bundle, as on the machines CI runs on) makes
+// NODE_EXTRA_CA_CERTS in the environment (a proxy's bundle, as on this project's dev machines) makes
 // every Node process parse it as it starts: ~0.04 CPU-s each, and a run starts over a thousand
 // (daemons, CLI runs, job verbs, vitest's forks). The forks and every process a test starts
 // inherit this environment, so they start without it (bench/RESULTS.md, "Suite time").

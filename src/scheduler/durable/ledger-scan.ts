@@ -28,29 +28,30 @@ export async function newestLedgerRows(store: Store, job: string, limit: number)
   return recs.map((r) => (r.data ?? {}) as LedgerFields);
 }
 
-/** The latest `finished_at` among the run rows (ISO text compares as time), or null with none. */
-export function latestRunFinish(rows: readonly LedgerFields[]): string | null {
+/** The latest `finished_at` (ISO text compares as time) among the rows `keep` takes, or null. */
+function latestFinish(
+  rows: readonly LedgerFields[],
+  keep: (d: LedgerFields, at: string) => boolean,
+): string | null {
   let best: string | null = null;
-  for (const d of rows)
-    if (isRunRow(d) && typeof d.finished_at === 'string' && (best === null || d.finished_at > best))
-      best = d.finished_at;
+  for (const d of rows) {
+    const at = d.finished_at;
+    if (typeof at === 'string' && (best === null || at > best) && keep(d, at)) best = at;
+  }
   return best;
 }
 
+/** The latest `finished_at` among the run rows, or null with none. */
+export function latestRunFinish(rows: readonly LedgerFields[]): string | null {
+  return latestFinish(rows, isRunRow);
+}
+
 /**
- * The latest `finished_at` of any row (runs and slots that ended without one) strictly before
+ * The latest `finished_at` of any row (a run's, or a slot's that never ran) strictly before
  * `beforeIso`, or null: what the ledger held before an instant, whatever was written after it.
  */
 export function latestFinishBefore(rows: readonly LedgerFields[], beforeIso: string): string | null {
-  let best: string | null = null;
-  for (const d of rows)
-    if (
-      typeof d.finished_at === 'string' &&
-      d.finished_at < beforeIso &&
-      (best === null || d.finished_at > best)
-    )
-      best = d.finished_at;
-  return best;
+  return latestFinish(rows, (_, at) => at < beforeIso);
 }
 
 /**
