@@ -2,7 +2,16 @@
 // state directory, generated certs and cluster sections. `npm run fleet` drives it from the
 // command line; the cluster tests and the failover bench drive it with short timings.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateClusterCerts } from './certs.ts';
@@ -187,6 +196,7 @@ export class FleetNode {
     this.writeConfig();
     const o = this.fleet.opts;
     const fd = openSync(this.logFile, 'a');
+    this.logStart = fstatSync(fd).size;
     const [program, ...lead] = o.command ?? [process.execPath, o.bundle ?? BUNDLE];
     const args = [
       ...lead,
@@ -218,6 +228,9 @@ export class FleetNode {
     await waitUntil(
       async () => {
         if (this.state === 'stopped') throw new GiveUp(`${this.id} exited: ${this.logTail()}`);
+        // Whatever answers then is another process on that port, not this node.
+        if (this.logSinceStart().includes('no listen address could be bound'))
+          throw new GiveUp(`${this.id} could not bind ${this.url}: ${this.logTail()}`);
         const res = await fetch(`${this.url}/version`, {
           headers: this.authHeaders(),
           signal: AbortSignal.timeout(1000),
@@ -287,6 +300,10 @@ export class FleetNode {
     const res = await fetch(`${this.url}${path}`, {
       headers: { accept: 'application/json', ...this.authHeaders() },
       signal: AbortSignal.timeout(3000),
+    }).catch((e: unknown) => {
+      // fetch's own message is "fetch failed" whatever happened; the cause says what did.
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`${this.id} GET ${path}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
     });
     if (!res.ok) throw new Error(`${this.id} GET ${path}: HTTP ${res.status}`);
     return (await res.json()) as T;
@@ -312,6 +329,17 @@ export class FleetNode {
   log(): string {
     try {
       return readFileSync(this.logFile, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  /** Byte offset in the log where the running process's lines begin (a restart appends). */
+  private logStart = 0;
+
+  logSinceStart(): string {
+    try {
+      return readFileSync(this.logFile).subarray(this.logStart).toString('utf8');
     } catch {
       return '';
     }
@@ -510,6 +538,27 @@ export class Fleet {
   }
 
   async waitConverged(timeoutMs = 30_000, nodes?: FleetNode[]): Promise<void> {
-    await waitUntil(() => this.converged(nodes), { timeoutMs, label: 'the fleet to converge' });
+    await waitUntil(() => this.converged(nodes), { timeoutMs, label: 'the fleet to converge' }).catch(
+      async (e: unknown) => {
+        throw new Error(`${(e as Error).message}\n${await this.describe(nodes ?? this.running())}`);
+      },
+    );
+  }
+
+  /** Each node's view in a line, or why it has none, and its log's last lines: for a timeout's message. */
+  async describe(nodes: FleetNode[]): Promise<string> {
+    const lines = await Promise.all(
+      nodes.map(async (n) => {
+        const view = await n.cluster().then(
+          (v) => {
+            const peers = (v.peers ?? []).map((p) => `${p.host}:${p.status}`).join(' ');
+            return `leader ${v.leader ?? '-'}, quorate ${v.quorate}, job set ${v.job_set_id ?? '-'}, peers ${peers || '-'}`;
+          },
+          (e: unknown) => (e as Error).message,
+        );
+        return `${n.id} (pid ${n.pid ?? '-'}, ${n.state}, ${n.url}): ${view}\n  ${n.logTail(4).replaceAll('\n', '\n  ')}`;
+      }),
+    );
+    return lines.join('\n');
   }
 }

@@ -1,23 +1,25 @@
 // Free TCP ports on loopback addresses, for nodes, proxies and etcd started by the fleet.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A port free on `host` now (racy by nature: bind it soon). Drawn at random from below the kernel's
  * ephemeral range, so no outgoing connection (a fetch, a gossip dial, another test's client) can
  * take it between this call and the bind: the OS hands those out only inside that range. Only another
- * freePort caller could, and a random draw over ~17k ports plus the bind check makes that rare.
+ * freePort caller could, so every port handed out is also reserved across processes (see `reserve`):
+ * a daemon restarted on its port leaves it unbound for a moment, and a draw in another process must
+ * not take it then.
  */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   const top = ephemeralLow() - 1;
   if (top - LOW_FLOOR >= 4096)
     for (let i = 0; i < 50; i++) {
       const port = LOW_FLOOR + Math.floor(Math.random() * (top - LOW_FLOOR + 1));
-      if (handedOut.has(port)) continue;
-      if (await canBind(host, port)) {
-        handedOut.add(port);
-        return port;
-      }
+      if (handedOut.has(port) || !reserve(port)) continue;
+      handedOut.add(port);
+      if (await canBind(host, port)) return port;
     }
   return osPort(host);
 }
@@ -25,6 +27,71 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 // Above the ports the examples and the tour's sinks use (1025, 8025, 8080-8090, 9102, 9125).
 const LOW_FLOOR = 15000;
 const handedOut = new Set<number>();
+
+/**
+ * Claims `port` for this process's lifetime with a file named for it, created exclusively, in a
+ * directory every freePort caller of this user shares (test workers, the fleet runner, benches).
+ * A claim whose owner has exited is taken over; the owner removes its own claims at exit. Where the
+ * directory cannot be written, the claim is granted: the bind check is then the only guard.
+ */
+export function reserve(port: number, dir = reservationDir()): boolean {
+  const file = join(dir, String(port));
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return true;
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      claimed.add(file);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true;
+    }
+    const owner = Number(readOr(file, ''));
+    if (owner === process.pid || alive(owner)) return false;
+    try {
+      unlinkSync(file);
+    } catch {
+      // Another process took the stale claim over first; the next exclusive create settles it.
+    }
+  }
+  return false;
+}
+
+const claimed = new Set<string>();
+process.once('exit', () => {
+  for (const file of claimed)
+    try {
+      unlinkSync(file);
+    } catch {
+      // Already gone: nothing to release.
+    }
+});
+
+function reservationDir(): string {
+  return join(tmpdir(), `cronstable-ports-${process.getuid?.() ?? 'user'}`);
+}
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whether a process with this id runs (a claim file mid-write reads as no id: treated as alive). */
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 function ephemeralLow(): number {
   try {

@@ -5,7 +5,7 @@ import type { ApiJob } from './types.ts';
 /** The breached checks of an overdue job, in the payload's order; null when the job is not overdue. */
 export function overdueChecks(job: Pick<ApiJob, 'sla'>): string[] | null {
   const sla = job.sla;
-  if (!sla || sla.state !== 'late') return null;
+  if (sla?.state !== 'late') return null;
   return sla.breaches.map((b) => b.check);
 }
 

@@ -2,6 +2,7 @@
 // job): node processes, web ports, the shared ledger reader, kill/pause/restart, and the proxy.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +144,28 @@ describe('fixed ports', () => {
       }
     } finally {
       srv.close();
+    }
+  });
+});
+
+describe('a node whose web port another process took', () => {
+  it('fails its start naming the port, instead of waiting on what answers there', async () => {
+    const fleet = await Fleet.create({
+      nodes: 1,
+      backend: 'none',
+      webPortBase: 'free',
+      peerPort: 'free',
+      start: false,
+    });
+    // Not ok, so the start keeps asking until the daemon's own log says it could not bind.
+    const squatter = createHttpServer((_req, res) => res.writeHead(503).end());
+    squatter.listen(fleet.nodes[0]!.spec.webPort, '127.0.0.1');
+    await once(squatter, 'listening');
+    try {
+      await expect(fleet.nodes[0]!.start()).rejects.toThrow(`node-a could not bind ${fleet.nodes[0]!.url}: `);
+    } finally {
+      squatter.close();
+      await fleet.close();
     }
   });
 });
