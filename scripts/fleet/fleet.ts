@@ -174,6 +174,8 @@ export class FleetNode {
     return this.paused ? 'paused' : 'running';
   }
   private paused = false;
+  /** Byte offset in the log where the running process's lines begin (a restart appends). */
+  private logStart = 0;
 
   /** The directory the daemon loads (`-c`) and runs in: the node dir unless `assemble` says otherwise. */
   configDir = '';
@@ -229,7 +231,7 @@ export class FleetNode {
       async () => {
         if (this.state === 'stopped') throw new GiveUp(`${this.id} exited: ${this.logTail()}`);
         // Whatever answers then is another process on that port, not this node.
-        if (this.logSinceStart().includes('no listen address could be bound'))
+        if (this.log(this.logStart).includes('no listen address could be bound'))
           throw new GiveUp(`${this.id} could not bind ${this.url}: ${this.logTail()}`);
         const res = await fetch(`${this.url}/version`, {
           headers: this.authHeaders(),
@@ -326,20 +328,10 @@ export class FleetNode {
     return (await this.cluster()).peers.find((p) => p.host === host);
   }
 
-  log(): string {
+  /** The log from byte `from` on (`logStart`: the running process's own lines). */
+  log(from = 0): string {
     try {
-      return readFileSync(this.logFile, 'utf8');
-    } catch {
-      return '';
-    }
-  }
-
-  /** Byte offset in the log where the running process's lines begin (a restart appends). */
-  private logStart = 0;
-
-  logSinceStart(): string {
-    try {
-      return readFileSync(this.logFile).subarray(this.logStart).toString('utf8');
+      return readFileSync(this.logFile).subarray(from).toString('utf8');
     } catch {
       return '';
     }

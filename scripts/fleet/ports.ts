@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pidAlive } from '../../src/util/pid.ts';
 
 /**
  * A port free on `host` now (racy by nature: bind it soon). Drawn at random from below the kernel's
@@ -49,8 +50,13 @@ export function reserve(port: number, dir = reservationDir()): boolean {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true;
     }
-    const owner = Number(readOr(file, ''));
-    if (owner === process.pid || alive(owner)) return false;
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(file, 'utf8'));
+    } catch {
+      // Unreadable (released this instant): read as no id, so counted as held, below.
+    }
+    if (alive(owner)) return false;
     try {
       unlinkSync(file);
     } catch {
@@ -74,23 +80,9 @@ function reservationDir(): string {
   return join(tmpdir(), `cronstable-ports-${process.getuid?.() ?? 'user'}`);
 }
 
-function readOr(file: string, fallback: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
-  }
-}
-
-/** Whether a process with this id runs (a claim file mid-write reads as no id: treated as alive). */
+/** Whether a claim's owner runs (a claim file mid-write reads as no id: treated as alive). */
 function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return !Number.isInteger(pid) || pid <= 0 || pidAlive(pid);
 }
 
 function ephemeralLow(): number {

@@ -33,13 +33,3 @@ export function processStartMs(pid: number): number | null {
     return null;
   }
 }
-
-/** Whether a pid names a live process (one we may not signal counts as alive). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

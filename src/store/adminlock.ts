@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pidAlive } from '../util/pid.ts';
 import { LOCK_FILE } from './connection.ts';
 import { StoreLockedError } from './types.ts';
 
@@ -31,15 +32,6 @@ export interface AdminLockInfo {
 
 /** An unreadable lock file younger than this is being written right now. */
 const UNREADABLE_GRACE_MS = 60_000;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 type LockState =
   | { state: 'free' }

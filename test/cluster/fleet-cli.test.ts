@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canBind, freePort } from '../../scripts/fleet/ports.ts';
+import { pidAlive } from '../../src/util/pid.ts';
 import { waitUntil } from './harness.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -15,15 +16,6 @@ async function freeRun(n: number): Promise<number> {
     let ok = base + n < 65536;
     for (let i = 1; ok && i < n; i++) ok = await canBind('127.0.0.1', base + i);
     if (ok) return base;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -99,7 +91,7 @@ describe('npm run fleet', () => {
       expect(existsSync(root)).toBe(false);
     } finally {
       // A failed run still stops its nodes: SIGTERM lets the runner stop them.
-      if (runner && alive(runner)) {
+      if (runner && pidAlive(runner)) {
         process.kill(runner, 'SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
       }

@@ -4,18 +4,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pidAlive } from '../../src/util/pid.ts';
 import { writeTree } from '../helpers/tmp.ts';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'cronstable.mjs');
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('shutdown', () => {
   it('exits within --shutdown-timeout when a job ignores SIGTERM, its process group killed', async () => {
@@ -47,6 +39,6 @@ describe('shutdown', () => {
     // (2 s) plus slack for a loaded machine, far below that.
     expect(took).toBeLessThan(8_000);
     for (const pid of readFileSync(pids, 'utf8').trim().split('\n').map(Number))
-      expect(isAlive(pid)).toBe(false);
+      expect(pidAlive(pid)).toBe(false);
   }, 30_000);
 });

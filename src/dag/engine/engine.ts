@@ -12,6 +12,7 @@ import type { Lease, Store } from '../../store/types.ts';
 import type { Clock, TimerHandle } from '../../util/clock.ts';
 import { errorText } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
+import { pidAlive } from '../../util/pid.ts';
 import { type RunToCreate, seedNextFire } from '../backfill.ts';
 import { decodeItems } from '../expand.ts';
 import type { DagManifest } from '../gc.ts';
@@ -83,15 +84,6 @@ interface Index {
 
 const leaseName = (dag: string, runKey: string) => `dagadvance/${dag}/${runKey}`;
 const ownedKey = runMapKey;
-
-function defaultAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class DagEngine {
   readonly proc: string;
@@ -438,7 +430,7 @@ export class DagEngine {
     }
     if (mine === 'unknown') return RETRY_ADVANCE_MS;
     const { host } = this.deps;
-    const alive = this.deps.alive ?? defaultAlive;
+    const alive = this.deps.alive ?? pidAlive;
     // 1. reconcile
     const rec = await this.runs.mutate(o.dag, o.runKey, (run) =>
       apply(run, dag, { type: 'reconcile', proc: this.proc, host, alive, now: this.nowS() }),

@@ -10,8 +10,9 @@
 // both are closed as `reconciled-crash`.
 import { randomBytes } from 'node:crypto';
 import type { JobConfig } from '../../config/types.ts';
-import { pidAlive, processStartMs } from '../../exec/proc-start.ts';
+import { processStartMs } from '../../exec/proc-start.ts';
 import type { Json } from '../../store/types.ts';
+import { pidAlive } from '../../util/pid.ts';
 import { inBackground, iso, type StoreSide } from './context.ts';
 
 /** How much later than the record's `startedAt` the process may have started and still be it. */
