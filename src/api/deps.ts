@@ -4,8 +4,9 @@ import type { Logger } from '../util/log.ts';
 import type { MetricsRegistry, WebContext } from './context.ts';
 import type { JobResourceSampler } from './jobresources.ts';
 import type { NodeSampler } from './node.ts';
-import type { ChangeWatch, SharedBodyCache } from './shared-body.ts';
+import type { ChangeWatch, SharedBody, SharedBodyCache } from './shared-body.ts';
 import type { StatusView } from './status.ts';
+import type { JobRow } from './wire/jobs.schema.ts';
 
 export interface ApiDeps {
   ctx: WebContext;
@@ -18,8 +19,15 @@ export interface ApiDeps {
   /** CPU / RSS samples of running `monitorResources` jobs. */
   jobResources: JobResourceSampler;
   /** The shared `/jobs` and default `/activity` bodies (spec 10 §4.4, §4.10). */
-  bodies: { watch: ChangeWatch; jobs: SharedBodyCache; activity: SharedBodyCache };
+  bodies: { watch: ChangeWatch; jobs: SharedBodyCache<JobsBody>; activity: SharedBodyCache };
 }
+
+/**
+ * The `/jobs` body with the rows it was rendered from and where each row's JSON ends in its bytes
+ * (a row starts one byte after the previous one's end, past the comma, or after the opening `[`).
+ * Read by the tools; never changed.
+ */
+export type JobsBody = SharedBody & { rows: readonly JobRow[]; rowEnds: Uint32Array };
 
 /** This node's display name: the cluster node name, else the host name. */
 export function nodeName(ctx: WebContext): string {

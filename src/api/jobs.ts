@@ -3,10 +3,10 @@
 // start/cancel actions. Each returns an ApiResult so a route and a tool answer from the same code.
 import { monitorSettings } from '../exec/procstat.ts';
 import { errorText } from '../util/errors.ts';
-import type { ApiDeps } from './deps.ts';
+import type { ApiDeps, JobsBody } from './deps.ts';
 import { resourceStats } from './jobresources.ts';
 import { jobsList, rowObject, runObject, runStats, trends } from './jobview.ts';
-import { type SharedBody, sharedBody, tagOf } from './shared-body.ts';
+import { sharedBody, tagOf } from './shared-body.ts';
 import { type ApiResult, fail, ok } from './types.ts';
 import type { JobResources, JobRow, JobRuns, JobTrends } from './wire/jobs.schema.ts';
 
@@ -18,9 +18,17 @@ export type StartOutcome = 'launched' | 'skipped-forbid' | 'replaced';
 export const jobNotFoundText = (name: string) => `job '${name}' not found`;
 const notFound = (name: string) => fail(404, jobNotFoundText(name));
 
-/** Every job in config order (`GET /jobs`). */
-export function jobRows(d: ApiDeps): JobRow[] {
-  return withRunningResources(d, jobsList(d.ctx) as JobRow[]);
+/**
+ * Every job in config order, as `GET /jobs` serves them now: the rows of its shared body, so a tool
+ * that reads them (cron_list_jobs, cron_get_incident) costs no rebuild while that body stands.
+ */
+export function jobRows(d: ApiDeps): readonly JobRow[] {
+  return jobsRendering(d).rows;
+}
+
+/** The `/jobs` rendering itself: its bytes, its rows and where each row's JSON ends. */
+export function jobsRendering(d: ApiDeps): JobsBody {
+  return d.bodies.jobs.get();
 }
 
 const enc = new TextEncoder();
@@ -29,12 +37,49 @@ const enc = new TextEncoder();
  * `GET /jobs` as a shared body (spec 10 §4.10). Its tag hashes the rows with each countdown replaced
  * by the absolute next fire, so a poller's If-None-Match keeps matching while only time passes.
  */
-export function jobsSharedBody(d: ApiDeps): SharedBody {
+export function jobsSharedBody(d: ApiDeps): JobsBody {
   const fires: (number | null)[] = [];
   const rows = withRunningResources(d, jobsList(d.ctx, undefined, fires) as JobRow[]);
-  const bytes = enc.encode(JSON.stringify(rows));
-  for (let i = 0; i < rows.length; i++) if (rows[i]!.scheduled_in !== null) rows[i]!.scheduled_in = fires[i]!;
-  return sharedBody(bytes, tagOf(JSON.stringify(rows)));
+  // The array's text, one row at a time, so a tool can cut rows out of it (renderedRows).
+  const rowEnds = new Uint32Array(rows.length);
+  const chunks: Uint8Array[] = [OPEN];
+  let at = OPEN.byteLength;
+  rows.forEach((r, i) => {
+    if (i > 0) {
+      chunks.push(COMMA);
+      at += COMMA.byteLength;
+    }
+    const row = enc.encode(JSON.stringify(r));
+    chunks.push(row);
+    at += row.byteLength;
+    rowEnds[i] = at;
+  });
+  chunks.push(CLOSE);
+  const bytes = Buffer.concat(chunks);
+  const timeless = rows.map((r, i) => (r.scheduled_in === null ? r : { ...r, scheduled_in: fires[i]! }));
+  return { ...sharedBody(bytes, tagOf(JSON.stringify(timeless))), rows, rowEnds };
+}
+
+const OPEN = enc.encode('[');
+const COMMA = enc.encode(',');
+const CLOSE = enc.encode(']');
+
+/**
+ * The rows at `picked` (ascending indices) as a JSON array, cut from the rendering's bytes: what
+ * JSON.stringify makes of those rows, without serialising them again. Adjacent rows are one cut.
+ */
+export function renderedRows(body: JobsBody, picked: readonly number[]): Uint8Array[] {
+  const start = (i: number) => (i === 0 ? OPEN.byteLength : body.rowEnds[i - 1]! + COMMA.byteLength);
+  const out: Uint8Array[] = [OPEN];
+  for (let k = 0; k < picked.length; ) {
+    let j = k;
+    while (j + 1 < picked.length && picked[j + 1] === picked[j]! + 1) j++;
+    if (k > 0) out.push(COMMA);
+    out.push(body.bytes.subarray(start(picked[k]!), body.rowEnds[picked[j]!]));
+    k = j + 1;
+  }
+  out.push(CLOSE);
+  return out;
 }
 
 /** One job's row, as a `GET /jobs` element. */

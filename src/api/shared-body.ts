@@ -94,15 +94,15 @@ export interface Stamp {
 }
 
 /** The newest rendering of one payload while the watch says it stands; `build` renders anew. */
-export class SharedBodyCache {
-  private current: { stamp: Stamp; body: SharedBody } | null = null;
+export class SharedBodyCache<B extends SharedBody = SharedBody> {
+  private current: { stamp: Stamp; body: B } | null = null;
 
   constructor(
     private readonly watch: ChangeWatch,
-    private readonly build: () => SharedBody,
+    private readonly build: () => B,
   ) {}
 
-  get(): SharedBody {
+  get(): B {
     const c = this.current;
     if (c && this.watch.fresh(c.stamp)) return c.body;
     const stamp = this.watch.stamp();

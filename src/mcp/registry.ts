@@ -19,6 +19,7 @@ import {
   confirmRefusal,
   type McpCaller,
   type McpSettings,
+  RENDERED,
   type ServedTool,
   scopeRefusal,
   type ToolContext,
@@ -48,6 +49,8 @@ export interface CallResult {
   content: { type: 'text'; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: true;
+  /** `structuredContent` as UTF-8 JSON, when the tool had it rendered already (the transport's to use). */
+  [RENDERED]?: readonly Uint8Array[];
 }
 
 export interface RegistryHooks {
@@ -175,7 +178,12 @@ export class ToolRegistry {
     const outcome: CallOutcome = result.ok ? 'ok' : isConfirmRefusal(result.text) ? 'refused' : 'error';
     this.record(entry, args, outcome, caller);
     if (!result.ok) return { content: [{ type: 'text', text: result.text }], isError: true };
-    return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+    const out: CallResult = {
+      content: [{ type: 'text', text: result.text }],
+      structuredContent: result.structured,
+    };
+    if (result.json !== undefined) out[RENDERED] = result.json;
+    return out;
   }
 
   /** A visible tool's payload for a resource: rows unbounded, no audit, no counter; null if hidden. */

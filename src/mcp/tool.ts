@@ -44,14 +44,35 @@ export interface ToolContext {
 
 /** Success: a one-line summary (spec 07 §4.4) and the structured payload; failure: `isError` text. */
 export type ToolResult =
-  | { ok: true; text: string; structured: Record<string, unknown> }
+  | {
+      ok: true;
+      text: string;
+      structured: Record<string, unknown>;
+      /**
+       * `structured` already as UTF-8 JSON (what JSON.stringify makes of it), in pieces cut from a
+       * shared rendering: written in order, they are its text.
+       */
+      json?: readonly Uint8Array[];
+    }
   | { ok: false; text: string };
 
-export const toolOk = (text: string, structured: Record<string, unknown>): ToolResult => ({
+export const toolOk = (
+  text: string,
+  structured: Record<string, unknown>,
+  json?: readonly Uint8Array[],
+): ToolResult => ({
   ok: true,
   text,
   structured,
+  ...(json === undefined ? {} : { json }),
 });
+
+/**
+ * On a `tools/call` result: its `structuredContent` as UTF-8 JSON, which the transport writes as is
+ * instead of serialising the payload again. A symbol, so every other reader of the result sees the
+ * plain object.
+ */
+export const RENDERED: unique symbol = Symbol('rendered structuredContent');
 export const toolError = (text: string): ToolResult => ({ ok: false, text });
 
 /** How a mutating tool is annotated (spec 07 §4.2 "M destructive/idempotent"). */

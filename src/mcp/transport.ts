@@ -22,6 +22,7 @@ import { JSON_TYPE } from '../http/json.ts';
 import { errorText } from '../util/errors.ts';
 import { nestedDeeperThan } from '../util/jsondepth.ts';
 import { isSupportedVersion, LATEST_PROTOCOL, type McpEngine } from './engine.ts';
+import type { CallResult } from './registry.ts';
 import {
   INTERNAL_ERROR,
   INVALID_PARAMS,
@@ -31,7 +32,7 @@ import {
   PARSE_ERROR,
   RpcError,
 } from './rpc.ts';
-import type { McpCaller } from './tool.ts';
+import { type McpCaller, RENDERED } from './tool.ts';
 
 export interface McpHttp {
   post(c: Context): Promise<Response>;
@@ -73,6 +74,32 @@ async function readBody(req: Request, limit: number): Promise<Body> {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+// A reply goes out as bytes encoded once: a text body would be measured, then encoded, by the writer.
+const toUtf8 = new TextEncoder();
+
+/**
+ * A reply as UTF-8 JSON. A tool result whose payload came rendered (a shared `/jobs` rendering's
+ * rows) has those bytes spliced in rather than its objects serialised again: the same text
+ * JSON.stringify makes of the reply, since `structuredContent` is the result's last key and the
+ * result the reply's.
+ */
+export function replyBytes(body: unknown): Uint8Array<ArrayBuffer> {
+  const result = (body as { result?: CallResult }).result;
+  const rendered = result?.[RENDERED];
+  if (
+    !Array.isArray(rendered) ||
+    Object.keys(result!).at(-1) !== 'structuredContent' ||
+    Object.keys(body as object).at(-1) !== 'result'
+  )
+    return toUtf8.encode(JSON.stringify(body));
+  const { structuredContent: _, ...rest } = result!;
+  const head = JSON.stringify({ ...(body as object), result: rest });
+  return Buffer.concat([
+    toUtf8.encode(`${head.slice(0, -2)},"structuredContent":`),
+    ...rendered,
+    toUtf8.encode('}}'),
+  ]);
+}
 
 const rpcError = (id: unknown, code: number, message: string) => ({
   jsonrpc: '2.0',
@@ -149,13 +176,13 @@ export function mcpHttp(engine: McpEngine): McpHttp {
         ...corsOf(origin),
       };
       const reply = (status: number, body: unknown) => {
-        let text: string | null;
+        let text: Uint8Array<ArrayBuffer> | null;
         try {
-          text = body === null ? null : JSON.stringify(body);
+          text = body === null ? null : replyBytes(body);
         } catch (err) {
           // Never a 500 from serialisation (a cyclic or too-deep result): the detail goes to the log.
           engine.log.error(`mcp: could not serialise a reply: ${errorText(err)}`);
-          text = JSON.stringify(rpcError(null, INTERNAL_ERROR, 'internal error'));
+          text = toUtf8.encode(JSON.stringify(rpcError(null, INTERNAL_ERROR, 'internal error')));
         }
         return new Response(text, { status, headers });
       };

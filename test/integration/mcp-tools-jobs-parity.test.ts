@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { apiBodies } from '../../src/api/bodies.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
 import { JobResourceSampler } from '../../src/api/jobresources.ts';
+import { renderedRows } from '../../src/api/jobs.ts';
 import { NodeSampler } from '../../src/api/node.ts';
 import { StatusView } from '../../src/api/status.ts';
 import { docs as coreDocs } from '../../src/api/wire/core.schema.ts';
@@ -78,6 +79,9 @@ describe('MCP job and node tools (in-process, real scheduler)', () => {
   const okOf = async (name: string, args: Record<string, unknown> = {}, maxRows = 200) => {
     const r = await call(name, args, maxRows);
     if (!r.ok) throw new Error(`${name}: ${r.text}`);
+    // A payload that comes rendered is written as that text: it must be the payload's own JSON.
+    if (r.json !== undefined)
+      expect(Buffer.concat(r.json).toString('utf8'), name).toBe(JSON.stringify(r.structured));
     return { text: r.text, body: r.structured as Parsed };
   };
   const getJson = async (path: string, accept = 'application/json') =>
@@ -120,6 +124,19 @@ describe('MCP job and node tools (in-process, real scheduler)', () => {
     expect(filtered.body.page).toMatchObject({ offset: 0, total: 1, nextOffset: null });
     const past = await okOf('cron_list_jobs', { offset: 50 });
     expect(past.body.jobs).toEqual([]);
+    // The tool answers from `/jobs`'s own rendering, with its bytes (okOf checks they are the
+    // payload's JSON); any choice of rows cut from that rendering is their JSON.
+    const all = await call('cron_list_jobs', {});
+    expect(all.ok && Array.isArray(all.json)).toBe(true);
+    const shared = deps.bodies.jobs.get();
+    const text = (b: Uint8Array[]) => Buffer.concat(b).toString('utf8');
+    expect(new TextDecoder().decode(shared.bytes)).toBe(JSON.stringify(shared.rows));
+    const n = shared.rows.length;
+    expect(n).toBe(6);
+    for (const picked of [[], [0], [n - 1], [0, 1, 2], [1, 3, 4], [0, 2, n - 1], [...shared.rows.keys()]])
+      expect(text(renderedRows(shared, picked)), JSON.stringify(picked)).toBe(
+        JSON.stringify(picked.map((i) => shared.rows[i])),
+      );
     expect(await call('cron_list_jobs', { state: 'sleeping' })).toMatchObject({ ok: false });
   });
 

@@ -4,7 +4,17 @@
 // schemas are in src/mcp/tools/jobs.schema.ts.
 import { statusRows } from '../../api/core.ts';
 import type { ApiDeps } from '../../api/deps.ts';
-import { cancelJob, jobResources, jobRow, jobRows, jobRuns, jobTrends, startJob } from '../../api/jobs.ts';
+import {
+  cancelJob,
+  type JobRow,
+  jobResources,
+  jobRow,
+  jobRuns,
+  jobsRendering,
+  jobTrends,
+  renderedRows,
+  startJob,
+} from '../../api/jobs.ts';
 import { newestRun } from '../../api/logsource.ts';
 import { redactLines } from '../../exec/redact.ts';
 import { BAD_CURSOR, type TailSource, tailPage } from '../tail.ts';
@@ -16,6 +26,7 @@ import { paginate } from '../tools/paging.ts';
 export const jobNotFound = (name: string) => `job not found: '${name}'`;
 
 const tool = handlerFor<JobSchemas>();
+const utf8 = new TextEncoder();
 const READ = false as const;
 const s = (n: number, unit: string) => `${n} ${unit}(s)`;
 
@@ -42,15 +53,25 @@ const listJobs = tool({
   mutation: READ,
   async run(args, ctx) {
     const needle = args.filter ? args.filter.toLowerCase() : null;
-    const rows = jobRows(ctx.deps).filter((j) => {
+    const keep = (j: JobRow) => {
       if (needle !== null && !j.name.toLowerCase().includes(needle)) return false;
       if (args.state === 'running') return j.running;
       if (args.state === 'disabled') return !j.enabled;
       if (args.state === 'scheduled') return j.enabled && !j.running;
       return true;
-    });
-    const { items, page } = paginate(rows, args.offset, ctx.rows(args.limit));
-    return toolOk(`${s(page.total, 'matching job')}; ${page.returned} returned`, { jobs: items, page });
+    };
+    const rendering = jobsRendering(ctx.deps);
+    const rows = rendering.rows;
+    const matching = [...rows.keys()].filter((i) => keep(rows[i]!));
+    const { items, page } = paginate(matching, args.offset, ctx.rows(args.limit));
+    // The rows as `/jobs` rendered them: their bytes are reused, not serialised again.
+    const json = [
+      utf8.encode('{"jobs":'),
+      ...renderedRows(rendering, items),
+      utf8.encode(`,"page":${JSON.stringify(page)}}`),
+    ];
+    const jobs = items.map((i) => rows[i]!);
+    return toolOk(`${s(page.total, 'matching job')}; ${page.returned} returned`, { jobs, page }, json);
   },
 });
 
