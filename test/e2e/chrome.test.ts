@@ -1,17 +1,17 @@
 // The dashboard's chrome end to end (issue 13 items 6 and 7): sorting by every column, the column chooser, the
 // command palette, settings persisted across a reload, the shortcuts sheet, desktop notifications on a new
 // failure, and an axe-core WCAG 2 A/AA scan of every view in every theme. One real daemon, one headless
-// Chromium; screenshots go to test/e2e/screenshots/chrome-*.png.
+// Chromium; screenshots (CRONSTABLE_SCREENSHOTS=1) go to test/e2e/screenshots/chrome-*.png.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { axeViolations, COLOUR_RULES } from '../helpers/axe.ts';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 const THEMES = ['standard', 'standard-light', 'light', 'dark', 'hc-light', 'hc-dark'] as const;
 
 const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the dashboard chrome
@@ -88,9 +88,6 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     config: (port, dir) => CONFIG(port, join(dir, 'state')),
     context: { viewport: { width: 1500, height: 950 }, colorScheme: 'light', timezoneId: 'Europe/Berlin' },
     actionTimeoutMs: 15_000,
-    seed: () => {
-      mkdirSync(SHOTS, { recursive: true });
-    },
     ready: async () => {
       await ui.context.grantPermissions(['notifications'], { origin: ui.base });
       // Records every desktop notification the page shows (the real constructor still runs).
@@ -210,7 +207,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     await expect
       .poll(() => ui.page.locator('[data-testid=job-count]').textContent())
       .toBe(`1 jobs (of ${jobs.length})`);
-    await ui.page.screenshot({ path: join(SHOTS, 'chrome-columns.png') });
+    await shot(ui.page, 'chrome-columns.png');
     await ui.page.locator('#job-filter').fill('');
     await ui.page.reload();
     await ui.page.waitForSelector('tr.job');
@@ -227,7 +224,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     expect(await ui.page.locator('.palette-item').first().getAttribute('data-command')).toBe(
       'job.open:nyc-close',
     );
-    await ui.page.screenshot({ path: join(SHOTS, 'chrome-palette.png') });
+    await shot(ui.page, 'chrome-palette.png');
     await ui.page.keyboard.press('Enter');
     await ui.page.waitForSelector('[data-testid=drawer]');
     expect(await ui.page.locator('#drawer-title').textContent()).toBe('nyc-close');
@@ -274,7 +271,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     await ui.page.selectOption('#set-scale', '110');
     await ui.page.locator('#set-motion').check();
     await ui.page.selectOption('#set-refresh', '5');
-    await ui.page.screenshot({ path: join(SHOTS, 'chrome-settings.png') });
+    await shot(ui.page, 'chrome-settings.png');
     await ui.page.keyboard.press('Escape');
     const attrs = () =>
       js<string>(`(({ theme, cvd, density, scale, motion }) => [theme, cvd, density, scale, motion].join(' '))(
@@ -299,7 +296,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       'cronstable.refresh': '5',
     });
     expect(await ui.page.locator('.toolbar select').inputValue()).toBe('5');
-    await ui.page.screenshot({ path: join(SHOTS, 'chrome-hc-dark.png') });
+    await shot(ui.page, 'chrome-hc-dark.png');
     // back to the defaults for the rest of the file
     await js(
       `for (const k of Object.keys(localStorage)) if (k !== 'cronstable.cols') localStorage.removeItem(k)`,
@@ -317,7 +314,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
     for (const s of ['Anywhere', 'Jobs table', 'Job drawer', 'command palette', 'high-contrast', 'copy'])
       expect(text).toContain(s);
     expect(await ui.page.locator('[role=dialog][aria-modal=true]').count()).toBe(1);
-    await ui.page.screenshot({ path: join(SHOTS, 'chrome-shortcuts.png') });
+    await shot(ui.page, 'chrome-shortcuts.png');
     await ui.page.keyboard.press('Escape');
     expect(await ui.page.locator('[data-testid=help]').count()).toBe(0);
     // t cycles the themes from the default (standard-light on this light system), T flips light and dark
@@ -489,7 +486,7 @@ describe('dashboard chrome and accessibility (real daemon + headless Chromium)',
       await ui.page.locator('button:has-text("token")').click();
       found.push(...(await scan(`${theme} token dialog`, '[role=dialog]')));
       await ui.page.keyboard.press('Escape');
-      await ui.page.screenshot({ path: join(SHOTS, `chrome-theme-${theme}.png`) });
+      await shot(ui.page, `chrome-theme-${theme}.png`);
       rules = COLOUR_RULES;
     }
     // the colour-vision remaps keep the contrast too (light and dark family)

@@ -2,7 +2,7 @@
 // (dist/cronstable.mjs) in a gossip cluster over mutual TLS on the loopback aliases 127.0.0.11-13,
 // `electLeader: true`, `distribution: spread`, interval 1, one shared state directory; headless Chromium
 // on node A's dashboard checks the cluster panel, the Owner column against `/jobs`, the fleet view, and,
-// after two nodes stop, the `no quorum` owner cells and the cluster alert. Screenshots go to
+// after two nodes stop, the `no quorum` owner cells and the cluster alert. Screenshots (CRONSTABLE_SCREENSHOTS=1) go to
 // test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
@@ -17,11 +17,11 @@ import { generateClusterCerts } from '../../scripts/fleet/certs.ts';
 import { freePort } from '../../scripts/fleet/ports.ts';
 import { openContext } from '../helpers/browser.ts';
 import { gossipNodeYaml } from '../helpers/gossip-node-yaml.ts';
+import { shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DAEMON = join(ROOT, 'dist', 'cronstable.mjs');
-const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const NODES = ['node-a', 'node-b', 'node-c'] as const;
 type NodeName = (typeof NODES)[number];
@@ -160,7 +160,6 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
   beforeAll(async () => {
     if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-cluster-'));
     certDir = join(dir, 'certs');
     generateClusterCerts(
@@ -267,7 +266,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
     expect(owners).toEqual([...owners].sort());
     expect(order.at(-1)).toBe('all nodes');
     await page.locator('[data-testid=cluster-panel]').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'cluster-quorate.png'), fullPage: true });
+    await shot(page, 'cluster-quorate.png', { fullPage: true });
   });
 
   it('the fleet view, reachable from the header, shows the three nodes and their jobs', async () => {
@@ -293,7 +292,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
     const jobs = await getJson<JobBody[]>(`${nodeA().base}/jobs`);
     const owned = jobs.filter((j) => typeof j.clusterOwner === 'string');
     await expect.poll(() => page.locator('td.fleet-cell.is-owner').count()).toBe(owned.length);
-    await page.screenshot({ path: join(SHOTS, 'cluster-fleet.png'), fullPage: true });
+    await shot(page, 'cluster-fleet.png', { fullPage: true });
     await page.locator('[data-testid=fleet-button]').click();
     await expect.poll(() => page.evaluate('location.hash')).toBe('');
   });
@@ -341,7 +340,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       expect(tip).toContain('unreachable');
       expect(tip).toContain('last error:');
     }
-    await page.screenshot({ path: join(SHOTS, 'cluster-no-quorum.png'), fullPage: true });
+    await shot(page, 'cluster-no-quorum.png', { fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 
@@ -365,7 +364,7 @@ describe('dashboard cluster surfaces (3 real gossip nodes + headless Chromium)',
       .poll(() => page.locator('[data-testid=cluster-alert]').textContent())
       .toContain('CLUSTER ALERT — conflict — Leader jobs paused');
     await page.locator('[data-testid=cluster-panel]').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'cluster-conflict.png'), fullPage: true });
+    await shot(page, 'cluster-conflict.png', { fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });
@@ -399,7 +398,6 @@ web:
   beforeAll(async () => {
     if (!existsSync(DAEMON)) throw new Error(`${DAEMON} is missing: run npm run build`);
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-lease-'));
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir);
@@ -475,7 +473,7 @@ web:
       expect(await page.locator('th.c-owner').count()).toBe(0);
       expect(await page.locator('[data-testid=cluster-alert]').count()).toBe(0);
       await expect.poll(() => page.locator('[data-testid=fleet-button]').isDisabled()).toBe(true);
-      if (c.is_leader) await page.screenshot({ path: join(SHOTS, 'cluster-lease.png'), fullPage: true });
+      if (c.is_leader) await shot(page, 'cluster-lease.png', { fullPage: true });
     }
     expect(pageErrors).toEqual([]);
   });

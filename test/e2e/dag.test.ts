@@ -2,10 +2,10 @@
 // (dist/cronstable.mjs) with one DAG (a task pushing an XCom list, a fan-out mapped over it, an approval
 // gate, a final task printing slowly) driven by headless Chromium: trigger from the card, watch the graph
 // colour, approve from the Tasks tab, follow the live log, see the run succeed, read the XCom; then the 409
-// message when a gate was already decided. Screenshots go to test/e2e/screenshots/.
+// message when a gate was already decided. Screenshots (CRONSTABLE_SCREENSHOTS=1) go to test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,9 +14,8 @@ import { freePort } from '../../scripts/fleet/ports.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { openContext } from '../helpers/browser.ts';
 import { type E2eDaemon, requireE2ePrereqs, startE2eDaemon, tearDownE2e } from '../helpers/e2e-daemon.ts';
+import { shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
-
-const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, stateDir: string): string => `# e2e fixture for the DAG card and drawer
 state:
@@ -92,7 +91,6 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
 
   beforeAll(async () => {
     requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-dag-'));
@@ -143,7 +141,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(await row.locator('[data-testid=dag-outcomes]').getAttribute('aria-label')).toBe(
       '1 running of 1 run',
     );
-    await page.screenshot({ path: join(SHOTS, 'dag-card.png') });
+    await shot(page, 'dag-card.png');
   });
 
   it('colours the graph by task state, with the fan-out instance count', async () => {
@@ -171,7 +169,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       ) as Promise<string>;
     const [ok, run, idle] = [await fill('prep'), await fill('gate'), await fill('finish')];
     expect(new Set([ok, run, idle]).size).toBe(3);
-    await page.screenshot({ path: join(SHOTS, 'dag-graph-waiting.png') });
+    await shot(page, 'dag-graph-waiting.png');
   });
 
   it('approves the gate from the Tasks tab, follows the live log, and the run succeeds', async () => {
@@ -185,7 +183,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(await page.locator('[data-testid=dag-fanout-work] [role=img]').getAttribute('aria-label')).toBe(
       'fan-out of work: 3 of 3 instances done',
     );
-    await page.screenshot({ path: join(SHOTS, 'dag-tasks-approval.png') });
+    await shot(page, 'dag-tasks-approval.png');
     await gateRow.locator('[data-testid=dag-approve]').click();
     await expect
       .poll(() => page.locator('[data-testid=dag-decision-message]').textContent())
@@ -198,7 +196,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       .poll(() => page.locator('[data-testid=dag-log]').textContent(), { timeout: 10_000 })
       .toContain('finish line 1');
     expect(await page.locator('[data-testid=dag-log-task]').inputValue()).toBe('finish');
-    await page.screenshot({ path: join(SHOTS, 'dag-logs-live.png') });
+    await shot(page, 'dag-logs-live.png');
     await expect
       .poll(() => page.locator('[data-testid=dag-log-end]').textContent(), { timeout: 15_000 })
       .toBe('Task finished.');
@@ -212,7 +210,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await page.locator('[data-testid=dag-tab-graph]').click();
     for (const id of ['prep', 'work', 'gate', 'finish'])
       await expect.poll(() => nodeState(id)).toBe('success');
-    await page.screenshot({ path: join(SHOTS, 'dag-graph-success.png') });
+    await shot(page, 'dag-graph-success.png');
   });
 
   it('lists the run XCom with sizes and small values', async () => {
@@ -224,7 +222,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     expect(text).toContain('parts');
     expect(text).toContain('["alpha","beta","gamma"]');
     expect(text).toContain(`${'["alpha","beta","gamma"]\n'.length} B`);
-    await page.screenshot({ path: join(SHOTS, 'dag-xcom.png') });
+    await shot(page, 'dag-xcom.png');
   });
 
   it('shows the 409 message when the gate was already decided elsewhere', async () => {
@@ -255,7 +253,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect
       .poll(() => page.locator('[data-testid=dag-decision-message]').textContent())
       .toBe('Already decided: task is not awaiting approval');
-    await page.screenshot({ path: join(SHOTS, 'dag-decision-409.png') });
+    await shot(page, 'dag-decision-409.png');
     // The first decision stands.
     expect((await runDoc(second)).tasks.gate?.approval?.decision).toBe('approved');
     // The Runs tab lists both runs, newest first; picking the older one shows it in the graph.
@@ -268,7 +266,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await rows.nth(1).locator('button').click();
     await expect.poll(() => page.locator('[data-testid=dag-facts]').textContent()).toContain(firstRun);
     await expect.poll(() => nodeState('finish')).toBe('success');
-    await page.screenshot({ path: join(SHOTS, 'dag-runs-older.png') });
+    await shot(page, 'dag-runs-older.png');
     expect(pageErrors).toEqual([]);
   });
 
@@ -287,7 +285,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await expect.poll(() => message.textContent()).toContain('backfill: 2 run(s) in the window');
     await expect.poll(() => page.locator('[data-testid=dag-run-row]').count()).toBe(2);
     expect(await page.locator('[data-testid=dag-runs]').textContent()).toContain('backfill');
-    await page.screenshot({ path: join(SHOTS, 'dag-backfill.png') });
+    await shot(page, 'dag-backfill.png');
     // The same window again creates nothing new.
     const again = page.waitForResponse((r) => r.url().endsWith('/dags/nightly/backfill'));
     await page.locator('[data-testid=dag-backfill-form] button[type=submit]').click();
@@ -344,7 +342,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
       .toMatch(
         /^ · poke #[1-9]\d* · next poke \d\d:\d\d:\d\d \(in [0-2]s\)$|^ · poke #[1-9]\d* · next poke .*due now/,
       );
-    await page.screenshot({ path: join(SHOTS, 'dag-tasks-sensor-retry.png') });
+    await shot(page, 'dag-tasks-sensor-retry.png');
     writeFileSync(join(dir, 'state-ready'), '');
     await expect
       .poll(() => detail('canary'), { timeout: 15_000 })
@@ -389,7 +387,7 @@ describe('DAG card and drawer (real daemon + headless Chromium)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => card.count()).toBe(0);
     expect(await button.getAttribute('aria-pressed')).toBe('false');
-    await page.screenshot({ path: join(SHOTS, 'dag-card-hidden.png') });
+    await shot(page, 'dag-card-hidden.png');
     await page.keyboard.press('Space');
     await expect.poll(() => card.count()).toBe(1);
     expect(await button.getAttribute('aria-pressed')).toBe('true');

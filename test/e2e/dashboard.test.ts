@@ -1,13 +1,11 @@
 // The dashboard end to end: the real daemon (dist/cronstable.mjs, built by `npm test`) serving a temp config with
-// a web section, driven by headless Chromium through playwright-core. Screenshots go to test/e2e/screenshots/.
+// a web section, driven by headless Chromium through playwright-core. Screenshots (CRONSTABLE_SCREENSHOTS=1) go to test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { shot } from '../helpers/shots.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 const MARKER = 'cronstable-e2e-marker 4242';
 const VIEWER_ZONE = 'Europe/Berlin';
 
@@ -84,9 +82,6 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     name: 'dashboard',
     config: CONFIG,
     context: { viewport: { width: 1600, height: 1000 }, colorScheme: 'light', timezoneId: VIEWER_ZONE },
-    seed: () => {
-      mkdirSync(SHOTS, { recursive: true });
-    },
   });
 
   it('serves the dashboard page at / with its security headers', async () => {
@@ -117,7 +112,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
       'last weekday of the month',
     );
     expect(await ui.page.locator('[data-testid=jobset]').textContent()).toMatch(/^#[0-9a-f]{12}/);
-    await ui.page.screenshot({ path: join(SHOTS, 'overview.png') });
+    await shot(ui.page, 'overview.png');
   }, 30_000);
 
   it("runs a job from its drawer and streams the job's output line", async () => {
@@ -135,7 +130,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     await expect
       .poll(() => ui.page.locator('tr.job[data-job="say-hello"] .status').textContent(), { timeout: 10_000 })
       .toContain('OK');
-    await ui.page.screenshot({ path: join(SHOTS, 'drawer-logs.png') });
+    await shot(ui.page, 'drawer-logs.png');
   }, 40_000);
 
   it('warns about the thundering herd of the four :00 jobs in the schedule tab', async () => {
@@ -149,7 +144,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     expect(await ui.page.locator('[data-testid=ics-link]').getAttribute('href')).toBe(
       '/jobs/hourly-rollup/calendar.ics',
     );
-    await ui.page.screenshot({ path: join(SHOTS, 'schedule-tab.png') });
+    await shot(ui.page, 'schedule-tab.png');
     await ui.page.goto(`${ui.base}/#job/nyc-close/schedule`);
     await expect
       .poll(() => ui.page.locator('[data-advice=dst]').textContent(), { timeout: 10_000 })
@@ -173,7 +168,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     const day = await chip.locator('xpath=ancestor::section[@data-date][1]').getAttribute('data-date');
     expect(day).toBe(expected);
     expect(await chip.textContent()).toContain('month-end-close');
-    await ui.page.screenshot({ path: join(SHOTS, 'week-calendar.png') });
+    await shot(ui.page, 'week-calendar.png');
   }, 30_000);
 
   it('toggles the dark theme', async () => {
@@ -186,7 +181,7 @@ describe('dashboard (real daemon + headless Chromium)', () => {
     await ui.page.evaluate('document.activeElement && document.activeElement.blur()');
     const bg = await ui.page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toMatch(/^rgb\((\d|1\d),/);
-    await ui.page.screenshot({ path: join(SHOTS, 'dark.png') });
+    await shot(ui.page, 'dark.png');
     // T flips light and dark (t cycles every theme: chrome.test.ts)
     await ui.page.keyboard.press('T');
     await expect.poll(() => ui.page.locator('html').getAttribute('data-theme')).toBe('standard-light');

@@ -3,13 +3,12 @@
 // next`. No real "now" is near a fall-back night within the feed's window, so the daemon starts
 // its wall clock on 2027-11-05 (the CRONSTABLE_TEST_EPOCH hook) and the browser's clock with it.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
 import { DAEMON } from '../helpers/e2e-daemon.ts';
+import { shot } from '../helpers/shots.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 // Two days before New York falls back (Sunday 2027-11-07, 02:00 EDT -> 01:00 EST).
 const EPOCH = '2027-11-05T12:00:00Z';
 // 01:30 happens twice that night: 05:30Z (EDT) and 06:30Z (EST).
@@ -102,7 +101,7 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
       expect.stringContaining('2027-11-07 01:30'),
       expect.stringContaining('2027-11-07 01:30'),
     ]);
-    await ui.page.screenshot({ path: join(SHOTS, 'dst-both-schedule.png') });
+    await shot(ui.page, 'dst-both-schedule.png');
     await ui.page.goto(`${ui.base}/#week`);
     await ui.page.locator('[data-testid=week]').first().waitFor({ timeout: 15_000 });
     const chips = ui.page.locator('[data-testid=week] [data-job="settle-both"]');
@@ -110,7 +109,7 @@ describe('DST policy on a fall-back night: dashboard, iCal and `next` agree', ()
     await expect.poll(() => chips.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // the 7-day window from the 5th: one fire a night for `first`, one extra on the 7th for `both`
     expect(await chips.count()).toBe((await firstChips.count()) + 1);
-    await ui.page.screenshot({ path: join(SHOTS, 'dst-both-week.png') });
+    await shot(ui.page, 'dst-both-week.png');
     expect(ui.pageErrors).toEqual([]);
   }, 45_000);
 });

@@ -1,11 +1,11 @@
 // The dashboard's incident tools and wallboard end to end (issue 13 items 1 and 3): one real daemon whose jobs
 // fail together with exit 3 (and one with exit 5), one headless Chromium, and every view checked against the API:
 // the fleet-event banner, the incident timeline, the multi-tail, the mitigate console, "▶ run failing" (aborted
-// mid-way) and the TV view with its stale-data banner and screensaver. Screenshots go to test/e2e/screenshots/;
+// mid-way) and the TV view with its stale-data banner and screensaver. Screenshots (CRONSTABLE_SCREENSHOTS=1) go to test/e2e/screenshots/;
 // with CRONSTABLE_DOCS_SHOTS=1 the README's two (docs/dashboard-incident.png, docs/dashboard-tv.png) are rewritten.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -21,9 +21,9 @@ import {
   startE2eDaemon,
   tearDownE2e,
 } from '../helpers/e2e-daemon.ts';
+import { SCREENSHOTS, SHOTS, shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 const DOCS = process.env.CRONSTABLE_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : null;
 
 /** Three jobs that break the same way (one cause) and one that breaks its own way. */
@@ -109,13 +109,14 @@ describe('incident tools and wallboard (real daemon + headless Chromium)', () =>
   };
 
   const shoot = async (file: string, docName?: string): Promise<void> => {
-    await page.screenshot({ path: join(SHOTS, file) });
-    if (DOCS && docName) copyFileSync(join(SHOTS, file), join(DOCS, docName));
+    if (DOCS && docName) {
+      await page.screenshot({ path: join(DOCS, docName) });
+      if (SCREENSHOTS) copyFileSync(join(DOCS, docName), join(SHOTS, file));
+    } else await shot(page, file);
   };
 
   beforeAll(async () => {
     requireE2ePrereqs();
-    mkdirSync(SHOTS, { recursive: true });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'cronstable-e2e-incident-'));

@@ -1,16 +1,14 @@
 // The schedule and state views end to end (issue 13 items 2, 4, 5): one real daemon with a state store, jobs that
 // share minutes, per-second jobs and a monitored long run, driven by one headless Chromium. Each view is checked
-// against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots go to test/e2e/screenshots/.
+// against the API answer it was drawn from and by axe-core (WCAG A/AA); screenshots (CRONSTABLE_SCREENSHOTS=1) go to test/e2e/screenshots/.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
-
-const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, state: string): string => `# e2e fixture for the schedule and state views
 state:
@@ -77,9 +75,6 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     context: { viewport: { width: 1600, height: 1000 }, colorScheme: 'dark', timezoneId: 'Europe/Berlin' },
     // Under the 30 s test: a blocked click (CI once spent a whole test on one) fails with its call log.
     actionTimeoutMs: 15_000,
-    seed: () => {
-      mkdirSync(SHOTS, { recursive: true });
-    },
     ready: async () => {
       // The @reboot state writer has finished before the views look.
       // Six CLI processes one after another: seconds each when a loaded CI machine is busy.
@@ -145,7 +140,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(await ui.page.locator('[data-testid=radar-countdown]').first().textContent()).toMatch(
       /^(in (?:<1s|[12]s)|due)$/,
     );
-    await ui.page.screenshot({ path: join(SHOTS, 'radar.png') });
+    await shot(ui.page, 'radar.png');
     expect(await axeViolations(ui.page, '[data-testid=radar]')).toEqual([]);
   }, 30_000);
 
@@ -181,7 +176,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .poll(() => ui.page.locator('[data-testid=suggestion]').textContent())
       .toContain(slot.expression);
     expect(body.by_minute_fires[slot.minute]).toBe(Math.min(...body.by_minute_fires));
-    await ui.page.screenshot({ path: join(SHOTS, 'pressure.png') });
+    await shot(ui.page, 'pressure.png');
     expect(await axeViolations(ui.page, '[data-testid=pressure]')).toEqual([]);
     // The local switch asks for the viewer's zone.
     const local = ui.page.waitForResponse((r) => r.url().includes('/schedule/pressure?tz=Europe%2FBerlin'));
@@ -208,7 +203,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(await ui.page.locator('[data-testid=sandbox-fires] li').first().textContent()).toContain(
       '09:00:00',
     );
-    await ui.page.screenshot({ path: join(SHOTS, 'sandbox.png') });
+    await shot(ui.page, 'sandbox.png');
     expect(await axeViolations(ui.page, '[data-testid=sandbox]')).toEqual([]);
     // A bad expression is refused with the engine's reason, as the route refuses it.
     await ui.page.locator('[data-testid=sandbox-expr]').fill('61 * * * *');
@@ -250,7 +245,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     expect(asked.filter((p) => /^\/jobs\/[^/]+\/runs$/.test(p))).toEqual([]);
     await ui.page.locator('[data-testid=heat-6h]').click();
     await expect.poll(() => ui.page.locator('[data-testid=heat-meta]').textContent()).toContain('15 min');
-    await ui.page.screenshot({ path: join(SHOTS, 'heat.png') });
+    await shot(ui.page, 'heat.png');
     expect(await axeViolations(ui.page, '[data-testid=heat]')).toEqual([]);
   }, 30_000);
 
@@ -290,7 +285,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     );
     // Values never reach the page.
     expect(await ui.page.locator('[data-testid=state]').textContent()).not.toContain('hello');
-    await ui.page.screenshot({ path: join(SHOTS, 'state-kv.png') });
+    await shot(ui.page, 'state-kv.png');
     expect(await axeViolations(ui.page, '[data-testid=state]')).toEqual([]);
     // Keyboard: → moves from KV to cursors, which lists the cursor documents of /state/documents.
     await ui.page.locator('[data-testid=stab-kv]').focus();
@@ -319,7 +314,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
           .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-lease'))),
       )
       .toEqual(leases.map((l) => l.name));
-    await ui.page.screenshot({ path: join(SHOTS, 'state-locks.png') });
+    await shot(ui.page, 'state-locks.png');
     // The runs tab lists the ledger streams and opens one, newest record first.
     await ui.page.locator('[data-testid=stab-runs]').click();
     const row = ui.page.locator('[data-testid=state-streams] tr[data-stream="runs/kv-writer"]');
@@ -340,7 +335,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
     // The page fetched a moment before the test did; the 1 s sampler may have added a point since.
     expect(history.points.length - samples).toBeGreaterThanOrEqual(0);
     expect(history.points.length - samples).toBeLessThanOrEqual(2);
-    await ui.page.screenshot({ path: join(SHOTS, 'node-history.png') });
+    await shot(ui.page, 'node-history.png');
     await ui.page.keyboard.press('Escape');
     await expect.poll(() => ui.page.locator('[data-testid=node-history]').count()).toBe(0);
   }, 30_000);
@@ -395,7 +390,7 @@ describe('schedule, state and resource views (real daemon + headless Chromium)',
       .toBeGreaterThanOrEqual(2);
     // Two more fetches in well under the 4 s two 2-second intervals would take.
     expect(Date.now() - t0).toBeLessThan(3500);
-    await ui.page.screenshot({ path: join(SHOTS, 'resources.png') });
+    await shot(ui.page, 'resources.png');
     // A finished monitored run keeps its samples, joined with its run record.
     const brief = await until('the sampled run of brief', 10_000, async () => {
       const r = await api('/jobs/brief/resources');

@@ -3,14 +3,12 @@
 // before the daemon starts), drawn by one headless Chromium and checked against the API answers.
 // DOM types for the callbacks that run in the page (evaluate, $$eval).
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
 import { dashboardSuite } from '../helpers/dashboard-suite.ts';
+import { shot } from '../helpers/shots.ts';
 import { until } from '../helpers/until.ts';
-
-const SHOTS = join(import.meta.dirname, 'screenshots');
 
 const CONFIG = (port: number, state: string): string => `state:
   path: ${state}
@@ -42,7 +40,6 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     context: { viewport: { width: 1400, height: 900 }, colorScheme: 'dark' },
     consoleErrors: false,
     seed: async (dir) => {
-      mkdirSync(SHOTS, { recursive: true });
       // gappy ran 3 hours ago, then nobody recorded its next three slots, the one of this hour included
       // (no finished_at: the start-up catch-up has no watermark to look back from).
       const store = await openStore({
@@ -146,7 +143,7 @@ describe('slot strip and unaccounted pill (real daemon + headless Chromium)', ()
     expect(ran.title).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ran · on \S+/);
     const skipped = cells.find((c) => c.outcome === 'skipped-overlap')!;
     expect(skipped.cls).toContain('slot-skip');
-    await ui.page.locator('[data-testid=drawer]').screenshot({ path: join(SHOTS, 'slot-strip.png') });
+    await shot(ui.page.locator('[data-testid=drawer]'), 'slot-strip.png');
 
     await ui.page.goto(`${ui.base}/#job/gappy/history`);
     const gap = ui.page.locator('[data-testid=drawer] [data-testid=slot-strip]');

@@ -19,7 +19,7 @@ export interface DashboardSuiteOptions {
   env?: NodeJS.ProcessEnv;
   /** The browser context's options over the shared defaults (viewport, colour scheme, time zone). */
   context?: BrowserContextOptions;
-  /** Before the daemon starts: seed its state directory, make screenshot folders. */
+  /** Before the daemon starts: seed its state directory. */
   seed?: (dir: string) => Promise<void> | void;
   /** Once daemon and page are up: set the page up, wait for the state the file's tests start from. */
   ready?: (ui: DashboardSuite) => Promise<void>;
