@@ -110,8 +110,20 @@ describe.sequential('filesystem backend, 3 nodes', () => {
     );
     expect(next.fence).toBe(old.fence + 1);
     expect(Date.now() - killedAt).toBeLessThan((TTL + 1 + 1) * 1000 + 4000);
-    const settled = secondFromNow(300);
-    const report = await expectExactlyOnce(t.fleet, LEADER, settled, settled + 1000);
+    // The new holder fails a slot closed when its own renew ran past the lease's deadline (its loop
+    // late on a loaded machine: "lease deadline passed before it was renewed"), as it must; such a
+    // window is measured again, up to three times. Any other miss, or a duplicate, fails.
+    const FAILED_CLOSED = 'lease deadline passed before it was renewed';
+    let settled = secondFromNow(300);
+    let report = await ledgerWindow(t.fleet, LEADER, settled, settled + 1000, 10_000);
+    for (let again = 0; again < 2 && report.missing.length > 0; again++) {
+      expect(report.duplicates).toEqual([]);
+      expect(report.missing.filter((m) => !m.includes(FAILED_CLOSED))).toEqual([]);
+      settled = secondFromNow(300);
+      report = await ledgerWindow(t.fleet, LEADER, settled, settled + 1000, 10_000);
+    }
+    expect(report.duplicates).toEqual([]);
+    expect(report.missing, `slots that ran nowhere: ${JSON.stringify(report.missing)}`).toEqual([]);
     for (const job of LEADER) expect(report.runners[job]).toEqual([next.leader]);
     expect((await ledgerWindow(t.fleet, LEADER, start, settled + 1000)).duplicates).toEqual([]);
     await t.node(old.leader).start();

@@ -530,9 +530,15 @@ describe('MCP schedule, DAG and state tools (real daemon over HTTP)', () => {
         const r = await okCall('cron_inspect_state', { stream: 'runs/ticker' });
         return r.body.records.length > 0 ? r : null;
       });
-      const { text, body } = await okCall('cron_inspect_state', { stream: 'runs/ticker', limit: 2 });
-      const rest = await route('GET', '/state/records?stream=runs/ticker&limit=2');
-      expect({ stream: body.stream, records: body.records }).toEqual(rest);
+      // The ticker keeps running: a record can land between the tool's read and the route's, so the
+      // two are read until they agree at one instant.
+      const { text, body } = await until('cron_inspect_state and its route to agree', 15_000, async () => {
+        const tool = await okCall('cron_inspect_state', { stream: 'runs/ticker', limit: 2 });
+        const rest = await route('GET', '/state/records?stream=runs/ticker&limit=2');
+        return isDeepStrictEqual({ stream: tool.body.stream, records: tool.body.records }, rest)
+          ? tool
+          : null;
+      });
       expect(body.returned).toBe(body.records.length);
       expect(body.total).toBeGreaterThanOrEqual(body.returned);
       expect(text).toBe("state records in 'runs/ticker'");
