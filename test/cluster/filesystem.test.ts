@@ -122,6 +122,7 @@ describe.sequential('filesystem backend, 3 nodes', () => {
       settled = secondFromNow(300);
       report = await ledgerWindow(t.fleet, LEADER, settled, settled + 1000, 10_000);
     }
+    expect(report.expected).toBeGreaterThan(0);
     expect(report.duplicates).toEqual([]);
     expect(report.missing, `slots that ran nowhere: ${JSON.stringify(report.missing)}`).toEqual([]);
     for (const job of LEADER) expect(report.runners[job]).toEqual([next.leader]);

@@ -27,17 +27,17 @@ describe('the demo config', () => {
     });
     let out = '';
     let err = '';
-    const spawned: number[] = [];
+    let spawned = 0;
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
     });
     child.stderr!.on('data', (c: Buffer) => {
       const text = c.toString();
       err += text;
-      for (const _ of text.matchAll(/Job pulse spawned/g)) spawned.push(Date.now());
+      spawned += text.match(/Job pulse spawned/g)?.length ?? 0;
     });
     try {
-      await waitFor(() => spawned.length >= 2, 25_000, `two pulses; stderr:\n${err}`);
+      await waitFor(() => spawned >= 2, 25_000, `two pulses; stderr:\n${err}`);
       // When each run started, as the daemon recorded it: the moment this process read the log
       // line also carries this worker's own lag (619 ms once on a loaded clean clone).
       const started = await until('two pulse runs in /jobs/pulse/runs', 10_000, async () => {
