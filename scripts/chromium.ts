@@ -12,7 +12,47 @@ import {
 
 export const CHROMIUM = process.env.CRONSTABLE_CHROMIUM ?? '/usr/bin/chromium';
 
-const ARGS = [
+/**
+ * The features playwright-core itself turns off (its chromiumSwitches: no network to Google at
+ * start, no HTTPS upgrades of the tests' loopback pages, no paint holding, ...). Chromium keeps only
+ * the last --disable-features switch it is given, and a launch's own args come after Playwright's,
+ * so a list of ours must repeat these; test/unit/chromium-args.test.ts checks them against the
+ * installed playwright-core.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+] as const;
+
+/**
+ * Chromium's new headless mode runs the whole browser, and for every page it preloaded the address
+ * bar's suggestion popup, a web page of its own (chrome://omnibox-popup.top-chrome, Lit and ~200
+ * modules) in a renderer of its own. A dashboard page load cost the browser 2.6 CPU-s with it and
+ * 1.5 without (0.88 s and 0.57 s of wall time per load), an idle dashboard 0.11 and 0.05 CPU-s a
+ * second (bench/RESULTS.md, "Suite time"). Names a Chromium does not know are ignored.
+ */
+export const OMNIBOX_POPUP_FEATURES = [
+  'PreloadTopChromeWebUI',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+] as const;
+
+export const ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -21,6 +61,7 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`,
 ];
 
 /** A context's defaults, whichever way the browser was started; a caller's options override them. */
